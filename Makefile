@@ -1,0 +1,41 @@
+# Everything a fresh machine needs goes through here and pyproject.toml.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+DEMO   ?= scenarios/final-2600-vs-2550.toml
+
+.PHONY: demo test lint typecheck pytest bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-dev: $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+demo: $(VENV)/.installed
+	$(BIN)/knockout play $(DEMO) --seed 7
+	$(BIN)/knockout odds $(DEMO)
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check knockout sims tests benchmarks
+	$(BIN)/ruff format --check knockout sims tests benchmarks
+
+typecheck: $(VENV)/.installed-dev
+	$(BIN)/mypy knockout sims
+
+pytest: $(VENV)/.installed-dev
+	$(BIN)/pytest -q
+
+test: lint typecheck pytest
+
+bench: $(VENV)/.installed-dev
+	$(BIN)/knockout bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,3 @@
+"""Registers every command module on the app (one import line per module)."""
+
+from knockout.cli import match as match  # odds, play

@@ -1,0 +1,167 @@
+"""The exact solver: dynamic programming over the match chain, without sampling.
+
+:func:`solve` pushes probability mass through the chain of :mod:`knockout.match` one game at a
+time. Each step plays one game, so the mass absorbed at step ``k`` is P(the match lasts ``k``
+games). Formats without repeating stages are finite, and the answer is exact after at most
+``Format.max_games`` steps; a repeating stage (pairs until one is won) loses mass geometrically
+and the walk stops once less than ``tolerance`` (default 1e-15) is left, which is reported as
+``unresolved``.
+
+Everything is vectorised over pairs: a :class:`~knockout.match.Pairing` of ``n`` pairs gives
+arrays of shape ``(n,)``, which is how a bracket's match matrix is computed in one pass.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from knockout.game import Colour, Reply, Result
+from knockout.match import Finished, MatchState, Pairing, Side, advance, colour_rule, initial_state
+
+__all__ = ["BidTag", "MatchSolution", "solve", "transitions"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class BidTag:
+    """What happened before the sudden-death game: who was 甲, the announcement, the reply."""
+
+    chooser: Side
+    announce: Colour
+    reply: Reply
+
+
+Transition = tuple[FloatArray, MatchState | Finished, BidTag | None]
+
+
+def transitions(pairing: Pairing, state: MatchState) -> Iterator[Transition]:
+    """Every way the next game can go from ``state``: ``(probability, next, bid tag)``.
+
+    Colour lots, the choice of 甲 and the bidding decisions are folded into the game's step, so
+    each transition is exactly one game.
+    """
+    fmt = pairing.fmt
+    stage = fmt.playable[state.stage]
+    rule = colour_rule(stage, state)
+    if rule == "bidding":
+        game = pairing.bidding_game
+        assert game is not None
+        p_a = pairing.p_a_chooses(state)
+        for chooser, p_chooser in ((0, p_a), (1, 1.0 - p_a)):
+            side: Side = 0 if chooser == 0 else 1
+            bids = pairing.strategy.probabilities(game, pairing.advantage(side)).joint()
+            for (announce, reply), p_bid in bids.items():
+                colour, clocks = game.menu.assignment(announce, reply)
+                red: Side = side if colour is Colour.RED else (1 if side == 0 else 0)
+                probs = pairing.bidding_game_probabilities(side, colour, clocks)
+                tag = BidTag(side, announce, reply)
+                for result, p_result in zip(Result, probs, strict=True):
+                    yield p_chooser * p_bid * p_result, advance(fmt, state, red, result), tag
+        return
+    reds: list[tuple[float, Side]] = [(0.5, 0), (0.5, 1)] if rule == "lot" else [(1.0, rule)]
+    for p_colour, red in reds:
+        probs = pairing.game(state.stage, red)
+        for result, p_result in zip(Result, probs, strict=True):
+            yield p_colour * p_result, advance(fmt, state, red, result), None
+
+
+@dataclass(frozen=True)
+class MatchSolution:
+    """Exact outcome distribution of a match, for each of ``n`` pairs.
+
+    Attributes:
+        stage_names: Names of the playable stages, in order.
+        win: ``(n, 2)``: P(A advances), P(B advances).
+        decided: ``(n, stages, 2)``: P(the match is won by A / B in each stage).
+        games: ``{k: (n,)}``: P(the match lasts exactly ``k`` games).
+        bidding_reached: ``(n,)``: P(the bidding stage is reached); 0 without one.
+        chooser_advances: ``(n,)``: P(bidding stage reached and 甲 advances).
+        announce_red: ``(n,)``: P(bidding stage reached and 甲 announces Red).
+        objects: ``(n,)``: P(bidding stage reached and 乙 objects).
+        chooser_is_a: ``(n,)``: P(bidding stage reached and A is 甲).
+        unresolved: ``(n,)``: mass still in play when a repeating stage was cut off.
+    """
+
+    stage_names: tuple[str, ...]
+    win: FloatArray
+    decided: FloatArray
+    games: dict[int, FloatArray]
+    bidding_reached: FloatArray
+    chooser_advances: FloatArray
+    announce_red: FloatArray
+    objects: FloatArray
+    chooser_is_a: FloatArray
+    unresolved: FloatArray
+
+    def conditional(self, joint: FloatArray) -> FloatArray:
+        """``joint / bidding_reached`` (NaN where the bidding stage cannot be reached)."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(self.bidding_reached > 0, joint / self.bidding_reached, np.nan)
+
+
+def solve(pairing: Pairing, *, tolerance: float = 1e-15, max_games: int = 100_000) -> MatchSolution:
+    """Exact match odds for every pair in ``pairing``.
+
+    Args:
+        pairing: Players, format, model and strategy (arrays of ``n`` pairs).
+        tolerance: Stop a repeating stage once less than this mass is still in play.
+        max_games: Hard cap on the number of games walked.
+    """
+    n = pairing.size
+    n_stages = len(pairing.fmt.playable)
+    win = np.zeros((n, 2))
+    decided = np.zeros((n, n_stages, 2))
+    games: dict[int, FloatArray] = {}
+    reached, chooser_adv, announce_red, objects, chooser_a = (np.zeros(n) for _ in range(5))
+    memo: dict[MatchState, list[Transition]] = {}
+    frontier: dict[MatchState, FloatArray] = {initial_state(): np.ones(n)}
+    k = 0
+    while frontier:
+        k += 1
+        nxt: dict[MatchState, FloatArray] = defaultdict(lambda: np.zeros(n))
+        ended = np.zeros(n)
+        for state, mass in frontier.items():
+            if state not in memo:
+                memo[state] = list(transitions(pairing, state))
+            for prob, outcome, tag in memo[state]:
+                m = mass * prob
+                if tag is not None:
+                    reached += m
+                    if tag.announce is Colour.RED:
+                        announce_red += m
+                    if tag.reply is Reply.OBJECT:
+                        objects += m
+                    if tag.chooser == 0:
+                        chooser_a += m
+                if isinstance(outcome, Finished):
+                    ended += m
+                    win[:, outcome.winner] += m
+                    decided[:, outcome.stage, outcome.winner] += m
+                    if tag is not None and tag.chooser == outcome.winner:
+                        chooser_adv += m
+                else:
+                    nxt[outcome] = nxt[outcome] + m
+        games[k] = ended
+        frontier = dict(nxt)
+        left = sum(frontier.values(), np.zeros(n))
+        if frontier and (float(np.max(left)) < tolerance or k >= max_games):
+            break
+    unresolved = sum(frontier.values(), np.zeros(n))
+    return MatchSolution(
+        stage_names=pairing.fmt.stage_names,
+        win=win,
+        decided=decided,
+        games={g: p for g, p in games.items() if np.any(p > 0)},
+        bidding_reached=reached,
+        chooser_advances=chooser_adv,
+        announce_red=announce_red,
+        objects=objects,
+        chooser_is_a=chooser_a,
+        unresolved=unresolved,
+    )
