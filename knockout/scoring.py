@@ -93,7 +93,9 @@ def get_scoring(name: str) -> ScoringSystem:
     try:
         return SCORING[name]
     except KeyError:
-        raise ValueError(f"unknown scoring system: {name!r} (known: {', '.join(SCORING)})") from None
+        raise ValueError(
+            f"unknown scoring system: {name!r} (known: {', '.join(SCORING)})"
+        ) from None
 
 
 def knockout_points(result: Result, *, draw_winner: Colour | None) -> tuple[Decimal, Decimal]:
