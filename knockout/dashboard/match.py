@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -43,6 +44,10 @@ def _mmss(seconds: float) -> str:
     m, s = divmod(round(seconds), 60)
     h, m = divmod(m, 60)
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def _games(n: int) -> str:
+    return "1 game" if n == 1 else f"{n} games"
 
 
 def _points(p: Decimal) -> str:
@@ -108,30 +113,37 @@ def odds_view(odds: MatchOdds, scenario: Scenario) -> RenderableType:
 
 
 def _result_cell(g: GameRecord) -> Text:
-    if g.result is Result.DRAW:
-        return Text("draw", style="yellow")
-    winner = g.red if g.result is Result.RED else g.black
-    style = "red" if g.result is Result.RED else "bold"
-    suffix = " (time)" if g.flag_fall else ""
-    return Text(f"{winner}{suffix}", style=style)
+    text = {Result.RED: "1-0", Result.DRAW: "½-½", Result.BLACK: "0-1"}[g.result]
+    if g.flag_fall:
+        text += " F"
+    return Text(text, style="yellow" if g.result is Result.DRAW else "")
 
 
 def match_record_view(record: MatchRecord, *, title: str | None = None) -> RenderableType:
-    """The game log of one match as a table, then who advanced."""
+    """The game log of one match as a table, the sudden-death bidding, then who advanced.
+
+    Results are written Red first (1-0: Red won; F: lost on time).
+    """
     a, b = record.players
-    table = Table(title=title or f"{a} v {b}", title_justify="left")
+    table = Table(
+        title=title or f"{a} v {b}",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+        caption="Red first: 1-0 Red won, ½-½ draw, 0-1 Black won, F flag fall; Pts per game",
+        caption_justify="left",
+    )
     table.add_column("#", justify="right")
-    table.add_column("Stage")
-    table.add_column("Red", style="red")
-    table.add_column("Black")
-    table.add_column("Clock")
-    table.add_column("Result")
-    table.add_column("Time used R/B", justify="right")
-    table.add_column(f"Pts {a}", justify="right")
-    table.add_column(f"Pts {b}", justify="right")
-    table.add_column("甲 / announce / reply")
+    table.add_column("Stage", no_wrap=True)
+    table.add_column("Red", style="red", overflow="fold")
+    table.add_column("Black", overflow="fold")
+    table.add_column("Clock", no_wrap=True)
+    table.add_column("Result", no_wrap=True)
+    table.add_column("Used R / B", justify="right", no_wrap=True)
+    table.add_column("Pts R-B", justify="right", no_wrap=True)
+    notes: list[RenderableType] = []
     for g in record.games:
-        bid = "" if g.chooser is None else f"{g.chooser} / {g.announce} / {g.reply}"
         table.add_row(
             str(g.number),
             g.stage,
@@ -140,17 +152,24 @@ def match_record_view(record: MatchRecord, *, title: str | None = None) -> Rende
             clock_text(g.clock, g.increment_seconds),
             _result_cell(g),
             f"{_mmss(g.time_used[g.red])} / {_mmss(g.time_used[g.black])}",
-            _points(g.points[a]),
-            _points(g.points[b]),
-            bid,
+            f"{_points(g.points[g.red])}-{_points(g.points[g.black])}",
         )
+        if g.chooser is not None:
+            bidder = b if g.chooser == a else a
+            notes.append(
+                Text(
+                    f"Game {g.number}: 甲 (chooser) = {g.chooser}, who used less time in game "
+                    f"{g.number - 1}; announced {g.announce}; 乙 = {bidder} {g.reply}ed: "
+                    f"{g.red} Red {g.clock[0]:g} min v {g.black} Black {g.clock[1]:g} min"
+                )
+            )
     totals = record.points()
     summary = Text.assemble(
         (record.winner, "bold green"),
-        f" advances (decided in {record.decided_in}, {len(record.games)} games; points "
+        f" advances (decided in {record.decided_in}, {_games(len(record.games))}; points "
         f"{a} {_points(totals[a])}, {b} {_points(totals[b])})",
     )
-    return Group(table, summary)
+    return Group(table, *notes, summary)
 
 
 def log_view(log: Sequence[LogEvent]) -> RenderableType:
