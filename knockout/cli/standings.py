@@ -5,15 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-import numpy as np
 import typer
 
 from knockout import __version__
 from knockout.cli.app import app, emit_json, out_console, user_errors
 from knockout.dashboard.standings import standings_table
 from knockout.errors import InputError
-from knockout.standings import read_crosstable
-from knockout.tiebreaks import TIEBREAKS, parse_tiebreaks, rank_players
+from knockout.standings import standings_from_file
+from knockout.tiebreaks import TIEBREAKS, parse_tiebreaks
 
 __all__ = ["standings"]
 
@@ -79,8 +78,7 @@ def standings(
             raise InputError.single("--tiebreaks", "", str(exc)) from None
         if lots and "lots" not in {tb.code for tb in chosen}:
             chosen = (*chosen, TIEBREAKS["lots"])
-        table = read_crosstable(file, encoding=encoding)
-        result = rank_players(table, chosen, rng=np.random.default_rng(seed))
+        result = standings_from_file(file, chosen, encoding=encoding, seed=seed)
     if json_output:
         emit_json({"version": __version__, **result.to_json()})
     else:
