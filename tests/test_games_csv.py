@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from standings_helpers import events
 
 from knockout.errors import InputError
@@ -195,3 +196,39 @@ def test_csv_holds_the_same_records(table: CrossTable) -> None:
                 want.kind,
                 want.points,
             )
+
+
+_CELLS = st.sampled_from(
+    [
+        "1",
+        "2",
+        "3",
+        "0",
+        "x",
+        "",
+        "A",
+        "B",
+        "C",
+        "red",
+        "draw",
+        "black",
+        "1-0",
+        "bye",
+        "half-bye",
+        "+-",
+        "--",
+        "win",
+        '"',
+        "A,B",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(_CELLS, min_size=0, max_size=5), max_size=8))
+def test_any_rows_give_a_table_or_input_errors(rows: list[list[str]]) -> None:
+    text = "round,red,black,result\n" + "\n".join(",".join(row) for row in rows)
+    try:
+        parse_games_csv(text, source="fuzz.csv")
+    except InputError as exc:
+        assert all(line.startswith("fuzz.csv") for line in exc.lines())

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from standings_helpers import FIDE_EXERCISE_2024, crosstable, events
 
 from knockout.errors import InputError
@@ -129,3 +130,27 @@ def test_names_too_long_for_trf() -> None:
     table = CrossTable.from_entries(["x" * 34], [], rounds=0)
     with pytest.raises(ValueError, match="33"):
         to_trf(table)
+
+
+_TEXT = (DATA / "swiss-9.trf").read_text(encoding="utf-8")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, len(_TEXT) - 1), st.sampled_from(list("0123456789 wWbB-+=UFHZDL"))
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_damaged_files_give_input_errors_only(edits: list[tuple[int, str]]) -> None:
+    chars = list(_TEXT)
+    for at, ch in edits:
+        if chars[at] != "\n":
+            chars[at] = ch
+    try:
+        parse_trf("".join(chars), source="damaged.trf")
+    except InputError as exc:
+        assert all(line.startswith("damaged.trf") for line in exc.lines())
