@@ -27,7 +27,16 @@ import simpy
 from knockout.bidding import Strategy
 from knockout.formats import Format, Stage
 from knockout.game import Colour, Reply, Result
-from knockout.match import Finished, MatchState, Pairing, Side, advance, colour_rule, initial_state
+from knockout.match import (
+    Finished,
+    MatchState,
+    Pairing,
+    PlayedGame,
+    Side,
+    advance,
+    colour_rule,
+    initial_state,
+)
 from knockout.model import DEFAULT_MODEL, GameProbabilities, ModelParams
 from knockout.players import Player
 from knockout.scoring import knockout_points
@@ -39,10 +48,20 @@ __all__ = [
     "LogEvent",
     "MatchEngine",
     "MatchRecord",
+    "Observer",
     "play_match",
 ]
 
-EventKind = Literal["match_start", "game_start", "bid", "flag", "game_end", "match_end"]
+EventKind = Literal[
+    "match_start",
+    "game_start",
+    "bid",
+    "flag",
+    "game_end",
+    "match_end",
+    "round_start",
+    "round_end",
+]
 
 #: Moves per side in a game: Normal(mean, sd), at least MIN_MOVES (raised if a clock needs it).
 MOVES_MEAN, MOVES_SD, MIN_MOVES = 55.0, 18.0, 12
@@ -69,6 +88,7 @@ class GameRecord:
         chooser: 甲's name (sudden-death game only).
         announce: 甲's announcement (sudden-death game only).
         reply: 乙's reply (sudden-death game only).
+        replayed: Played before the simulation started (from the scenario's ``[[played]]``).
     """
 
     number: int
@@ -87,6 +107,7 @@ class GameRecord:
     chooser: str | None = None
     announce: Colour | None = None
     reply: Reply | None = None
+    replayed: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The ``games[]`` entry of ``knockout play --json``."""
@@ -96,7 +117,9 @@ class GameRecord:
             "black": self.black,
             "clock": [self.clock[0], self.clock[1]],
             "result": self.result.value,
-            "time_used": {k: round(v, 1) for k, v in self.time_used.items()},
+            "time_used": {
+                k: None if math.isnan(v) else round(v, 1) for k, v in self.time_used.items()
+            },
             "points": {k: _number(v) for k, v in self.points.items()},
         }
         if self.chooser is not None:
@@ -112,6 +135,7 @@ class GameRecord:
             "flag_fall": self.flag_fall,
             "start": round(self.start, 1),
             "end": round(self.end, 1),
+            "replayed": self.replayed,
         }
         return out
 
@@ -127,8 +151,8 @@ class MatchRecord:
     Attributes:
         players: The two names, in pairing order.
         winner: Who advanced.
-        decided_in: Name of the stage that decided the match.
-        games: Every game, in order.
+        decided_in: Name of the stage that decided the match, or ``walkover``.
+        games: Every game, in order (none for a walkover).
         start: Simulated start time (s).
         end: Simulated end time (s).
     """
@@ -204,9 +228,11 @@ class MatchEngine:
         rng: The only source of randomness.
         observer: Called with every :class:`LogEvent` as it happens.
         gap_seconds: Pause between consecutive games of a match.
-        boards: Optional SimPy resource; each game holds one board while it is played.
+        boards: Optional SimPy resource; each game holds one board while it is played, and
+            games of later stages (playoffs) get the next free board first.
         log: Every event so far, in order (the engine appends).
         live: Games in progress, by the pair of names (the engine updates).
+        finished: Matches finished so far, in order (the engine appends).
     """
 
     env: simpy.Environment
@@ -216,9 +242,14 @@ class MatchEngine:
     rng: np.random.Generator
     observer: Observer | None = None
     gap_seconds: float = 0.0
-    boards: simpy.Resource | None = None
+    boards: simpy.PriorityResource | None = None
     log: list[LogEvent] = field(default_factory=list)
     live: dict[tuple[str, str], LiveGame] = field(default_factory=dict)
+    finished: list[MatchRecord] = field(default_factory=list)
+
+    def emit(self, kind: EventKind, text: str, players: tuple[str, str]) -> None:
+        """Append an event to the log and tell the observer."""
+        self._emit(kind, text, players)
 
     def _emit(self, kind: EventKind, text: str, players: tuple[str, str]) -> None:
         event = LogEvent(float(self.env.now), kind, text, players)
@@ -226,54 +257,106 @@ class MatchEngine:
         if self.observer is not None:
             self.observer(event)
 
-    def match(self, a: Player, b: Player) -> Generator[simpy.Event, Any, MatchRecord]:
-        """SimPy process: play a whole match between ``a`` and ``b``; returns its record."""
+    def match(
+        self, a: Player, b: Player, played: tuple[PlayedGame, ...] = ()
+    ) -> Generator[simpy.Event, Any, MatchRecord]:
+        """SimPy process: play a match between ``a`` and ``b``; returns its record.
+
+        ``played``: games already played (``[[played]]``); the match continues from there.
+        """
         fmt = self.fmt
         pairing = Pairing.of(fmt, a, b, model=self.model, strategy=self.strategy)
         names = (a.name, b.name)
         players = (a, b)
         start = float(self.env.now)
         self._emit("match_start", f"Match {a.name} v {b.name} begins", names)
-        state: MatchState = initial_state()
         games: list[GameRecord] = []
-        while True:
+        position: MatchState | Finished = initial_state()
+        for g in played:
+            assert isinstance(position, MatchState)
+            stage = fmt.playable[position.stage]
+            red: Side = 0 if g.red == a.name else 1
+            games.append(self._replayed_record(len(games) + 1, stage, g))
+            position = advance(fmt, position, red, g.result)
+        state = position
+        while isinstance(state, MatchState):
             stage = fmt.playable[state.stage]
             rule = colour_rule(stage, state)
             bid: tuple[Side, Colour, Reply] | None = None
             if rule == "bidding":
-                chooser = self._chooser(stage, games[-1], names)
+                chooser = self._chooser(stage, games[-1], names, pairing, state)
                 bid, red, clocks, probs = self._bid(pairing, chooser, names)
             else:
                 red = (0 if self.rng.random() < 0.5 else 1) if rule == "lot" else rule
                 clocks = stage.minutes
                 probs = pairing.game(state.stage, red)
             result = _draw_result(probs, self.rng)
-            if games and self.gap_seconds > 0:
+            if games and self.gap_seconds > 0 and not games[-1].replayed:
                 yield self.env.timeout(self.gap_seconds)
             record = yield self.env.process(
-                self._game(len(games) + 1, stage, players, red, clocks, result, bid)
+                self._game(len(games) + 1, state.stage, stage, players, red, clocks, result, bid)
             )
             games.append(record)
-            outcome = advance(fmt, state, red, result)
-            if isinstance(outcome, Finished):
-                winner = names[outcome.winner]
-                decided_in = fmt.playable[outcome.stage].name
-                self._emit(
-                    "match_end",
-                    f"{winner} wins the match ({decided_in}, {len(games)} games)",
-                    names,
-                )
-                return MatchRecord(
-                    names, winner, decided_in, tuple(games), start, float(self.env.now)
-                )
-            state = outcome
+            state = advance(fmt, state, red, result)
+        winner = names[state.winner]
+        decided_in = fmt.playable[state.stage].name
+        self._emit(
+            "match_end", f"{winner} wins the match ({decided_in}, {len(games)} games)", names
+        )
+        record = MatchRecord(names, winner, decided_in, tuple(games), start, float(self.env.now))
+        self.finished.append(record)
+        return record
 
-    def _chooser(self, stage: Stage, previous: GameRecord, names: tuple[str, str]) -> Side:
+    def walkover(self, winner: str, loser: str) -> MatchRecord:
+        """Record a walkover (``loser`` withdrew): no games, ``winner`` advances."""
+        names = (winner, loser)
+        self._emit("match_end", f"{winner} wins by walkover ({loser} withdrew)", names)
+        now = float(self.env.now)
+        record = MatchRecord(names, winner, "walkover", (), now, now)
+        self.finished.append(record)
+        return record
+
+    def _replayed_record(self, number: int, stage: Stage, g: PlayedGame) -> GameRecord:
+        red_pts, black_pts = knockout_points(g.result, draw_winner=stage.draw_winner)
+        used = g.time_used or {}
+        return GameRecord(
+            number=number,
+            stage=stage.name,
+            red=g.red,
+            black=g.black,
+            clock=stage.minutes,
+            increment_seconds=stage.increment_seconds,
+            result=g.result,
+            time_used={
+                g.red: used.get(g.red, float("nan")),
+                g.black: used.get(g.black, float("nan")),
+            },
+            points={g.red: red_pts, g.black: black_pts},
+            moves=0,
+            flag_fall=None,
+            start=float(self.env.now),
+            end=float(self.env.now),
+            replayed=True,
+        )
+
+    def _chooser(
+        self,
+        stage: Stage,
+        previous: GameRecord,
+        names: tuple[str, str],
+        pairing: Pairing,
+        state: MatchState,
+    ) -> Side:
         assert stage.bidding is not None
         used = previous.time_used
-        if stage.bidding.priority == "lot" or used[names[0]] == used[names[1]]:
+        a_used, b_used = used[names[0]], used[names[1]]
+        if stage.bidding.priority == "lot" or a_used == b_used:
             return 0 if self.rng.random() < 0.5 else 1
-        return 0 if used[names[0]] < used[names[1]] else 1
+        if math.isnan(a_used) or math.isnan(b_used):
+            # A game played before the simulation, times not given: the model's probability.
+            p_a = float(pairing.p_a_chooses(state)[0])
+            return 0 if self.rng.random() < p_a else 1
+        return 0 if a_used < b_used else 1
 
     def _bid(
         self, pairing: Pairing, chooser: Side, names: tuple[str, str]
@@ -298,6 +381,7 @@ class MatchEngine:
     def _game(
         self,
         number: int,
+        stage_index: int,
         stage: Stage,
         players: tuple[Player, Player],
         red_side: Side,
@@ -307,7 +391,8 @@ class MatchEngine:
     ) -> Generator[simpy.Event, Any, GameRecord]:
         red, black = players[red_side], players[1 - red_side]
         names = (players[0].name, players[1].name)
-        request = self.boards.request() if self.boards is not None else None
+        # Later stages first: a playoff game takes the next free board before a new match.
+        request = None if self.boards is None else self.boards.request(priority=-stage_index)
         if request is not None:
             yield request
         start = float(self.env.now)
@@ -460,8 +545,12 @@ def play_match(
     seed: int | None = None,
     rng: np.random.Generator | None = None,
     observer: Observer | None = None,
+    played: tuple[PlayedGame, ...] = (),
 ) -> tuple[MatchRecord, list[LogEvent]]:
-    """Play one match in a fresh SimPy environment; returns the record and the event log."""
+    """Play one match in a fresh SimPy environment; returns the record and the event log.
+
+    ``played``: games already played; the match continues from where they leave it.
+    """
     env = simpy.Environment()
     engine = MatchEngine(
         env,
@@ -471,7 +560,7 @@ def play_match(
         rng if rng is not None else np.random.default_rng(seed),
         observer=observer,
     )
-    process = env.process(engine.match(a, b))
+    process = env.process(engine.match(a, b, played))
     env.run()
     record = process.value
     assert isinstance(record, MatchRecord)

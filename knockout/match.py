@@ -41,11 +41,15 @@ __all__ = [
     "Finished",
     "MatchState",
     "Pairing",
+    "PlayedGame",
+    "ReplayError",
+    "Replayed",
     "Side",
     "advance",
     "colour_rule",
     "initial_state",
     "match_points",
+    "replay",
 ]
 
 Side = Literal[0, 1]
@@ -258,3 +262,80 @@ class Pairing:
             red_minutes=clocks[0],
             black_minutes=clocks[1],
         )
+
+
+class ReplayError(ValueError):
+    """A played game that cannot have happened; ``index`` is its position (from 0)."""
+
+    def __init__(self, index: int, reason: str) -> None:
+        super().__init__(f"game {index + 1}: {reason}")
+        self.index = index
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A game already played, as given in a scenario's ``[[played]]`` list.
+
+    Attributes:
+        red: Red player's name.
+        black: Black player's name.
+        stage: Stage name.
+        result: Over-the-board result.
+        time_used: Seconds each player used, if known (decides 甲 for a following bidding game).
+    """
+
+    red: str
+    black: str
+    stage: str
+    result: Result
+    time_used: dict[str, float] | None = None
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """Where a match stands after its played games.
+
+    Attributes:
+        position: The next state, or the finished match.
+        games: Games replayed.
+        chooser: 甲 for a bidding game that comes next, when the previous game's times are known
+            (``None``: decided by the priority rule's probability).
+    """
+
+    position: MatchState | Finished
+    games: int
+    chooser: Side | None = None
+
+
+def replay(fmt: Format, a: str, b: str, games: Sequence[PlayedGame]) -> Replayed:
+    """Walk the chain through the games already played between ``a`` and ``b``.
+
+    Raises:
+        ReplayError: A game that cannot have happened (wrong stage, wrong colours, a game after
+            the match was decided).
+    """
+    state: MatchState | Finished = initial_state()
+    names = (a, b)
+    for n, game in enumerate(games):
+        if isinstance(state, Finished):
+            raise ReplayError(n, f"the match {a} v {b} was already decided")
+        if {game.red, game.black} != {a, b}:
+            raise ReplayError(n, f"players {game.red!r} and {game.black!r} are not {a!r} v {b!r}")
+        stage = fmt.playable[state.stage]
+        if game.stage != stage.name:
+            raise ReplayError(n, f"expected a {stage.name} game here, got {game.stage!r}")
+        red: Side = 0 if game.red == a else 1
+        rule = colour_rule(stage, state)
+        if (rule == 0 or rule == 1) and rule != red:  # noqa: PLR1714  (narrows the Literal)
+            raise ReplayError(n, f"{names[rule]} must have Red in this game (colours alternate)")
+        state = advance(fmt, state, red, game.result)
+    chooser: Side | None = None
+    if isinstance(state, MatchState) and games:
+        stage = fmt.playable[state.stage]
+        used = games[-1].time_used
+        known = used is not None and a in used and b in used and used[a] != used[b]
+        if known and stage.bidding is not None and stage.bidding.priority == "less-time":
+            assert used is not None
+            chooser = 0 if used[a] < used[b] else 1
+    return Replayed(state, len(games), chooser)

@@ -6,8 +6,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from knockout.errors import KnockoutError
-from knockout.match import Pairing
+from knockout.match import Finished, Pairing, replay
 from knockout.scenario import Scenario
 from knockout.solver import MatchSolution, solve
 
@@ -30,6 +32,7 @@ class MatchOdds:
         objects: P(乙 objects | reached), or None.
         games: P(the match lasts exactly k games), by k.
         unresolved: Probability mass left when a repeating stage was cut off (< 1e-15).
+        walkover: The winner, when the match is won by walkover (the other player withdrew).
     """
 
     players: tuple[str, str]
@@ -43,12 +46,21 @@ class MatchOdds:
     objects: float | None
     games: dict[int, float]
     unresolved: float
+    walkover: str | None = None
 
     @classmethod
     def from_solution(
-        cls, sol: MatchSolution, players: tuple[str, str], index: int = 0
+        cls,
+        sol: MatchSolution,
+        players: tuple[str, str],
+        index: int = 0,
+        *,
+        games_played: int = 0,
     ) -> MatchOdds:
-        """Pick pair ``index`` out of a (vectorised) solution."""
+        """Pick pair ``index`` out of a (vectorised) solution.
+
+        ``games_played``: games already played before the solution's start (added to ``games``).
+        """
         i = index
         reached = float(sol.bidding_reached[i])
 
@@ -76,7 +88,7 @@ class MatchOdds:
             else {players[0]: chooser_a, players[1]: 1.0 - chooser_a},
             announce_red=cond(float(sol.announce_red[i])),
             objects=cond(float(sol.objects[i])),
-            games={k: float(p[i]) for k, p in sorted(sol.games.items())},
+            games={games_played + k: float(p[i]) for k, p in sorted(sol.games.items())},
             unresolved=float(sol.unresolved[i]),
         )
 
@@ -97,12 +109,45 @@ class MatchOdds:
                 "bidding": bidding,
                 "sudden_death_reached": self.sudden_death_reached,
                 "unresolved": self.unresolved,
-            },
+            }
+            | ({} if self.walkover is None else {"walkover": self.walkover}),
         }
+
+    @classmethod
+    def certain(
+        cls,
+        players: tuple[str, str],
+        winner: str,
+        stage_names: tuple[str, ...],
+        *,
+        decided_in: str | None,
+        games: int,
+    ) -> MatchOdds:
+        """A match whose result is already known (decided by its games, or a walkover)."""
+        return cls(
+            players=players,
+            win={name: 1.0 if name == winner else 0.0 for name in players},
+            decided={name: 1.0 if name == decided_in else 0.0 for name in stage_names},
+            decided_by={
+                name: {p: 1.0 if (name == decided_in and p == winner) else 0.0 for p in players}
+                for name in stage_names
+            },
+            sudden_death_reached=0.0,
+            chooser_advances=None,
+            chooser=None,
+            announce_red=None,
+            objects=None,
+            games={games: 1.0},
+            unresolved=0.0,
+            walkover=None if decided_in is not None else winner,
+        )
 
 
 def match_odds(scenario: Scenario) -> MatchOdds:
     """Exact odds of the match between the scenario's two players.
+
+    Games already played (``[[played]]``) are replayed first and the odds start from there
+    (``games`` still counts every game of the match); a withdrawn player loses by walkover.
 
     Raises:
         KnockoutError: If the scenario does not have exactly two players.
@@ -112,7 +157,19 @@ def match_odds(scenario: Scenario) -> MatchOdds:
             f"{scenario.source}: a match needs exactly two players, got {len(scenario.players)}"
         )
     a, b = scenario.players
-    pairing = Pairing.of(scenario.format, a, b, model=scenario.model, strategy=scenario.strategy)
-    odds = MatchOdds.from_solution(solve(pairing), (a.name, b.name))
+    names = (a.name, b.name)
+    fmt = scenario.format
+    rep = replay(fmt, a.name, b.name, scenario.played)
+    if isinstance(rep.position, Finished):
+        winner = names[rep.position.winner]
+        stage = fmt.playable[rep.position.stage].name
+        return MatchOdds.certain(names, winner, fmt.stage_names, decided_in=stage, games=rep.games)
+    if a.withdrawn or b.withdrawn:
+        winner = b.name if a.withdrawn and not b.withdrawn else a.name
+        return MatchOdds.certain(names, winner, fmt.stage_names, decided_in=None, games=rep.games)
+    pairing = Pairing.of(fmt, a, b, model=scenario.model, strategy=scenario.strategy)
+    known = None if rep.chooser is None else np.array([1.0 if rep.chooser == 0 else 0.0])
+    sol = solve(pairing, start=rep.position, p_a_chooses=known)
+    odds = MatchOdds.from_solution(sol, names, games_played=rep.games)
     assert math.isclose(sum(odds.win.values()) + odds.unresolved, 1.0, abs_tol=1e-9)
     return odds

@@ -35,6 +35,7 @@ class Player:
         rating_blitz: Blitz rating, if different from the rapid one.
         speed: Time-use distribution.
         seed: Explicit bracket seed (1 = top), used with ``seeding = "given"``.
+        withdrawn: The player has withdrawn: they lose their next match by walkover.
     """
 
     name: str
@@ -43,6 +44,7 @@ class Player:
     rating_blitz: float | None = None
     speed: Speed = field(default_factory=Speed)
     seed: int | None = None
+    withdrawn: bool = False
 
     def rating_for(self, tc: TimeClass) -> float:
         """The rating used in a game of time class ``tc``.

@@ -39,10 +39,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knockout.bidding import Strategy, get_strategy
 from knockout.errors import Problem, ScenarioError
+from knockout.event import BracketSettings, RankingSettings, ScheduleSettings
 from knockout.formats import FORMATS, BiddingMenu, ColourRule, Format, Stage
-from knockout.game import Colour
+from knockout.game import Colour, Result
+from knockout.match import PlayedGame, ReplayError, replay
 from knockout.model import DEFAULT_MODEL, ModelParams, TimeClass
 from knockout.players import Player, Speed
+from knockout.tiebreaks import get_tiebreak
 
 __all__ = ["Scenario", "format_to_dict", "load_scenario", "parse_scenario"]
 
@@ -71,6 +74,32 @@ class _PlayerIn(_Table):
     rating_blitz: NonNegative | None = None
     speed: _SpeedIn = _SpeedIn()
     seed: Annotated[int, Field(ge=1)] | None = None
+    withdrawn: bool = False
+
+
+class _BracketIn(_Table):
+    seeding: Literal["rating", "given", "random"] = "rating"
+    draw_seed: int = 1
+    third_place: bool = False
+
+
+class _ScheduleIn(_Table):
+    boards: Annotated[int, Field(ge=1)] = 8
+    gap_minutes: NonNegative = 15.0
+    round_gap_minutes: NonNegative = 60.0
+
+
+class _RankingIn(_Table):
+    tiebreaks: list[str] = Field(default_factory=lambda: ["WON", "BWG"])
+    lots: bool = False
+
+
+class _PlayedIn(_Table):
+    red: Annotated[str, Field(min_length=1)]
+    black: Annotated[str, Field(min_length=1)]
+    stage: Annotated[str, Field(min_length=1)]
+    result: Literal["red", "draw", "black"]
+    time_used: dict[str, NonNegative] | None = None
 
 
 class _PerClassIn(_Table):
@@ -124,6 +153,10 @@ class _ScenarioIn(_Table):
     model: _ModelIn = _ModelIn()
     strategy: _StrategyIn = _StrategyIn()
     players: Annotated[list[_PlayerIn], Field(min_length=2)]
+    bracket: _BracketIn = _BracketIn()
+    schedule: _ScheduleIn = _ScheduleIn()
+    ranking: _RankingIn = _RankingIn()
+    played: list[_PlayedIn] = Field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -138,6 +171,10 @@ class Scenario:
         players: At least two, names unique.
         strategy_kind: ``rational``, ``naive`` or ``believed``.
         belief_sd: Belief noise (Elo) for ``believed``.
+        bracket: ``[bracket]`` settings (more than two players).
+        schedule: ``[schedule]`` settings for the event engine.
+        ranking: ``[ranking]`` settings for the final ranking.
+        played: Games already played (``[[played]]``), in order.
         source: Where the scenario came from (for messages).
     """
 
@@ -148,7 +185,16 @@ class Scenario:
     players: tuple[Player, ...]
     strategy_kind: str = "rational"
     belief_sd: float = 100.0
+    bracket: BracketSettings = field(default_factory=BracketSettings)
+    schedule: ScheduleSettings = field(default_factory=ScheduleSettings)
+    ranking: RankingSettings = field(default_factory=RankingSettings)
+    played: tuple[PlayedGame, ...] = ()
     source: str = field(default="<scenario>", compare=False)
+
+    @property
+    def is_bracket(self) -> bool:
+        """More than two players: a knockout bracket."""
+        return len(self.players) > 2
 
     def player(self, name: str) -> Player:
         """The player called ``name``."""
@@ -165,6 +211,10 @@ class Scenario:
             "model": self.model.to_dict(),
             "strategy": {"kind": self.strategy_kind, "belief_sd": self.belief_sd},
             "players": [_player_to_dict(p) for p in self.players],
+            "bracket": self.bracket.to_dict(),
+            "schedule": self.schedule.to_dict(),
+            "ranking": self.ranking.to_dict(),
+            "played": [_played_to_dict(g) for g in self.played],
         }
 
 
@@ -178,6 +228,19 @@ def _player_to_dict(p: Player) -> dict[str, Any]:
     }
     if p.seed is not None:
         out["seed"] = p.seed
+    out["withdrawn"] = p.withdrawn
+    return out
+
+
+def _played_to_dict(g: PlayedGame) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "red": g.red,
+        "black": g.black,
+        "stage": g.stage,
+        "result": g.result.value,
+    }
+    if g.time_used is not None:
+        out["time_used"] = dict(g.time_used)
     return out
 
 
@@ -275,9 +338,23 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
             rating_blitz=_blitz(p),
             speed=Speed(p.speed.mean, p.speed.sd),
             seed=p.seed,
+            withdrawn=p.withdrawn,
         )
         for p in parsed.players
     )
+    played = tuple(
+        PlayedGame(
+            g.red.strip(),
+            g.black.strip(),
+            g.stage,
+            Result(g.result),
+            None if g.time_used is None else dict(g.time_used),
+        )
+        for g in parsed.played
+    )
+    event_problems = _event_problems(parsed, fmt, players, played, source)
+    if event_problems:
+        raise ScenarioError(event_problems)
     return Scenario(
         name=parsed.name,
         format=fmt,
@@ -286,8 +363,82 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
         players=players,
         strategy_kind=parsed.strategy.kind,
         belief_sd=parsed.strategy.belief_sd,
+        bracket=BracketSettings(
+            parsed.bracket.seeding, parsed.bracket.draw_seed, parsed.bracket.third_place
+        ),
+        schedule=ScheduleSettings(
+            parsed.schedule.boards, parsed.schedule.gap_minutes, parsed.schedule.round_gap_minutes
+        ),
+        ranking=RankingSettings(tuple(parsed.ranking.tiebreaks), parsed.ranking.lots),
+        played=played,
         source=source,
     )
+
+
+def _event_problems(
+    parsed: _ScenarioIn,
+    fmt: Format,
+    players: tuple[Player, ...],
+    played: tuple[PlayedGame, ...],
+    source: str,
+) -> list[Problem]:
+    """Cross-field checks: seeds, tie-break codes, and games that could have been played."""
+    out: list[Problem] = []
+    names = {p.name for p in players}
+    if parsed.bracket.seeding == "given":
+        seeds = [p.seed for p in players]
+        if sorted(s for s in seeds if s is not None) != list(range(1, len(players) + 1)):
+            out.append(
+                Problem(
+                    source,
+                    "bracket.seeding",
+                    f"'given' needs every player's seed, 1 to {len(players)} once each; got "
+                    f"{[s for s in seeds]}",
+                )
+            )
+    for i, code in enumerate(parsed.ranking.tiebreaks):
+        try:
+            get_tiebreak(code)
+        except ValueError as exc:
+            out.append(Problem(source, f"ranking.tiebreaks[{i}]", str(exc)))
+    by_pair: dict[frozenset[str], list[tuple[int, PlayedGame]]] = {}
+    for i, g in enumerate(played):
+        bad = False
+        for key, name in (("red", g.red), ("black", g.black)):
+            if name not in names:
+                out.append(Problem(source, f"played[{i}].{key}", f"unknown player {name!r}"))
+                bad = True
+        if g.red == g.black:
+            out.append(Problem(source, f"played[{i}]", f"{g.red!r} cannot play themself"))
+            bad = True
+        if g.time_used is not None:
+            for name in g.time_used:
+                if name not in (g.red, g.black):
+                    out.append(
+                        Problem(
+                            source,
+                            f"played[{i}].time_used",
+                            f"{name!r} did not play this game ({g.red} v {g.black})",
+                        )
+                    )
+        if g.stage not in [s.name for s in fmt.playable]:
+            out.append(
+                Problem(
+                    source,
+                    f"played[{i}].stage",
+                    f"expected one of {', '.join(fmt.stage_names)}, got {g.stage!r}",
+                )
+            )
+            bad = True
+        if not bad:
+            by_pair.setdefault(frozenset((g.red, g.black)), []).append((i, g))
+    for games in by_pair.values():
+        first = games[0][1]
+        try:
+            replay(fmt, first.red, first.black, [g for _, g in games])
+        except ReplayError as exc:
+            out.append(Problem(source, f"played[{games[exc.index][0]}]", exc.reason))
+    return out
 
 
 def _blitz(p: _PlayerIn) -> float:

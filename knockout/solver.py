@@ -40,7 +40,9 @@ class BidTag:
 Transition = tuple[FloatArray, MatchState | Finished, BidTag | None]
 
 
-def transitions(pairing: Pairing, state: MatchState) -> Iterator[Transition]:
+def transitions(
+    pairing: Pairing, state: MatchState, p_a_chooses: FloatArray | None = None
+) -> Iterator[Transition]:
     """Every way the next game can go from ``state``: ``(probability, next, bid tag)``.
 
     Colour lots, the choice of 甲 and the bidding decisions are folded into the game's step, so
@@ -52,7 +54,7 @@ def transitions(pairing: Pairing, state: MatchState) -> Iterator[Transition]:
     if rule == "bidding":
         game = pairing.bidding_game
         assert game is not None
-        p_a = pairing.p_a_chooses(state)
+        p_a = pairing.p_a_chooses(state) if p_a_chooses is None else p_a_chooses
         for chooser, p_chooser in ((0, p_a), (1, 1.0 - p_a)):
             side: Side = 0 if chooser == 0 else 1
             bids = pairing.strategy.probabilities(game, pairing.advantage(side)).joint()
@@ -80,6 +82,7 @@ class MatchSolution:
         win: ``(n, 2)``: P(A advances), P(B advances).
         decided: ``(n, stages, 2)``: P(the match is won by A / B in each stage).
         games: ``{k: (n,)}``: P(the match lasts exactly ``k`` games).
+        games_by_winner: ``{k: (n, 2)}``: P(the match lasts ``k`` games and A / B advances).
         bidding_reached: ``(n,)``: P(the bidding stage is reached); 0 without one.
         chooser_advances: ``(n,)``: P(bidding stage reached and 甲 advances).
         announce_red: ``(n,)``: P(bidding stage reached and 甲 announces Red).
@@ -92,6 +95,7 @@ class MatchSolution:
     win: FloatArray
     decided: FloatArray
     games: dict[int, FloatArray]
+    games_by_winner: dict[int, FloatArray]
     bidding_reached: FloatArray
     chooser_advances: FloatArray
     announce_red: FloatArray
@@ -105,11 +109,21 @@ class MatchSolution:
             return np.where(self.bidding_reached > 0, joint / self.bidding_reached, np.nan)
 
 
-def solve(pairing: Pairing, *, tolerance: float = 1e-15, max_games: int = 100_000) -> MatchSolution:
+def solve(
+    pairing: Pairing,
+    *,
+    start: MatchState | None = None,
+    p_a_chooses: FloatArray | None = None,
+    tolerance: float = 1e-15,
+    max_games: int = 100_000,
+) -> MatchSolution:
     """Exact match odds for every pair in ``pairing``.
 
     Args:
         pairing: Players, format, model and strategy (arrays of ``n`` pairs).
+        start: Where the match stands (after games already played); default: before game 1.
+            ``games`` then counts the games still to play.
+        p_a_chooses: P(A is 甲) when the bidding game comes next and is already known (0 or 1).
         tolerance: Stop a repeating stage once less than this mass is still in play.
         max_games: Hard cap on the number of games walked.
     """
@@ -118,17 +132,21 @@ def solve(pairing: Pairing, *, tolerance: float = 1e-15, max_games: int = 100_00
     win = np.zeros((n, 2))
     decided = np.zeros((n, n_stages, 2))
     games: dict[int, FloatArray] = {}
+    games_by_winner: dict[int, FloatArray] = {}
     reached, chooser_adv, announce_red, objects, chooser_a = (np.zeros(n) for _ in range(5))
     memo: dict[MatchState, list[Transition]] = {}
-    frontier: dict[MatchState, FloatArray] = {initial_state(): np.ones(n)}
+    first = initial_state() if start is None else start
+    frontier: dict[MatchState, FloatArray] = {first: np.ones(n)}
     k = 0
     while frontier:
         k += 1
         nxt: dict[MatchState, FloatArray] = defaultdict(lambda: np.zeros(n))
         ended = np.zeros(n)
+        ended_by = np.zeros((n, 2))
         for state, mass in frontier.items():
             if state not in memo:
-                memo[state] = list(transitions(pairing, state))
+                known = p_a_chooses if state == first else None
+                memo[state] = list(transitions(pairing, state, known))
             for prob, outcome, tag in memo[state]:
                 m = mass * prob
                 if tag is not None:
@@ -141,6 +159,7 @@ def solve(pairing: Pairing, *, tolerance: float = 1e-15, max_games: int = 100_00
                         chooser_a += m
                 if isinstance(outcome, Finished):
                     ended += m
+                    ended_by[:, outcome.winner] += m
                     win[:, outcome.winner] += m
                     decided[:, outcome.stage, outcome.winner] += m
                     if tag is not None and tag.chooser == outcome.winner:
@@ -148,6 +167,7 @@ def solve(pairing: Pairing, *, tolerance: float = 1e-15, max_games: int = 100_00
                 else:
                     nxt[outcome] = nxt[outcome] + m
         games[k] = ended
+        games_by_winner[k] = ended_by
         frontier = dict(nxt)
         left = sum(frontier.values(), np.zeros(n))
         if frontier and (float(np.max(left)) < tolerance or k >= max_games):
@@ -158,6 +178,7 @@ def solve(pairing: Pairing, *, tolerance: float = 1e-15, max_games: int = 100_00
         win=win,
         decided=decided,
         games={g: p for g, p in games.items() if np.any(p > 0)},
+        games_by_winner={g: p for g, p in games_by_winner.items() if np.any(p > 0)},
         bidding_reached=reached,
         chooser_advances=chooser_adv,
         announce_red=announce_red,
@@ -189,9 +210,16 @@ class StageExit:
 
 
 def stage_exits(
-    pairing: Pairing, stage_index: int, last_red: Side | None, *, tolerance: float = 1e-16
+    pairing: Pairing,
+    start: MatchState,
+    *,
+    p_a_chooses: FloatArray | None = None,
+    tolerance: float = 1e-16,
 ) -> dict[StageExit, FloatArray]:
-    """Exact distribution of how a stage ends, entered with ``last_red``.
+    """Exact distribution of how the stage of ``start`` ends, from ``start``.
+
+    ``start`` is usually a stage's entry (``game = 0``, ``score = 0``); a match in progress can
+    start mid-stage. ``p_a_chooses`` fixes P(A is 甲) for a bidding game that comes next.
 
     This is :func:`solve` restricted to one stage: the Monte Carlo kernel draws one outcome per
     stage from it. For the bidding stage the exits also say who was 甲 and what was decided (the
@@ -203,13 +231,15 @@ def stage_exits(
     """
     n = pairing.size
     exits: dict[StageExit, FloatArray] = defaultdict(lambda: np.zeros(n))
-    frontier: dict[MatchState, FloatArray] = {MatchState(stage_index, 0, 0, last_red): np.ones(n)}
+    stage_index = start.stage
+    frontier: dict[MatchState, FloatArray] = {start: np.ones(n)}
     k = 0
     while frontier:
         k += 1
         nxt: dict[MatchState, FloatArray] = defaultdict(lambda: np.zeros(n))
         for state, mass in frontier.items():
-            for prob, outcome, tag in transitions(pairing, state):
+            known = p_a_chooses if state == start else None
+            for prob, outcome, tag in transitions(pairing, state, known):
                 m = mass * prob
                 chooser, red, objects = (
                     (-1, False, False)

@@ -566,6 +566,7 @@ def rank_players(
     tiebreaks: Sequence[TieBreak | str],
     *,
     rng: np.random.Generator | None = None,
+    primary: Mapping[str, tuple[int, ...]] | None = None,
 ) -> Standings:
     """Rank the players of ``table`` by points, then by ``tiebreaks`` in order.
 
@@ -578,6 +579,8 @@ def rank_players(
         table: The event.
         tiebreaks: Tie-breaks or their codes, e.g. ``["BH-C1", "BH", "SB", "DE", "lots"]``.
         rng: Random generator for the drawing of lots (needed only with ``lots``).
+        primary: A key that ranks before points (larger first), e.g. the round a player reached
+            in a knockout event.
 
     Raises:
         ValueError: For an unknown or repeated code, or ``lots`` without ``rng``.
@@ -614,7 +617,10 @@ def rank_players(
 
     scores = table.scores
     groups: list[list[str]] = []
-    for by_points in _partition(list(table.players), lambda name: (scores[name],)):
+    first = primary or {}
+    for by_points in _partition(
+        list(table.players), lambda name: (*(Decimal(x) for x in first.get(name, ())), scores[name])
+    ):
         groups.extend(split(by_points, chosen))
     standings = []
     position = 1

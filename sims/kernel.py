@@ -136,11 +136,24 @@ class MatchTables:
     exit_objects: BoolArray
 
     @classmethod
-    def from_pairing(cls, pairing: Pairing) -> MatchTables:
-        """Build the tables for every pair held by ``pairing``."""
+    def from_pairing(
+        cls, pairing: Pairing, *, start: MatchState | None = None, chooser: Side | None = None
+    ) -> MatchTables:
+        """Build the tables for every pair held by ``pairing``.
+
+        ``start``: a match in progress (one pair) continues from this state, ``chooser`` being
+        甲 if the bidding game comes next and is already known; the tables then cover the stages
+        from ``start.stage`` on (earlier stages get an empty table) and count games from there.
+        """
         stages: list[StageTable | BiddingTable] = []
+        first = 0 if start is None else start.stage
+        known = None if chooser is None else np.array([1.0 if chooser == 0 else 0.0])
         for s, stage in enumerate(pairing.fmt.playable):
-            if stage.is_bidding and not pairing.strategy.is_deterministic:
+            if s < first:
+                stages.append(_empty_table())
+            elif start is not None and s == first and (start.game > 0 or stage.is_bidding):
+                stages.append(_stage_table(pairing, s, start=start, chooser=known))
+            elif stage.is_bidding and not pairing.strategy.is_deterministic:
                 stages.append(_bidding_table(pairing, s))
             else:
                 stages.append(_stage_table(pairing, s))
@@ -148,7 +161,7 @@ class MatchTables:
         winner: list[int] = []
         stage_of: list[int] = []
         games: list[int] = []
-        chooser: list[int] = []
+        choosers: list[int] = []
         announce: list[bool] = []
         objects: list[bool] = []
         before: int | None = 0  # games played before this stage, if the same for every match
@@ -157,7 +170,7 @@ class MatchTables:
             if isinstance(table, StageTable):
                 k_games = table.games.tolist()
                 winner += table.winner.tolist()
-                chooser += table.chooser.tolist()
+                choosers += table.chooser.tolist()
                 announce += table.announce_red.tolist()
                 objects += table.objects.tolist()
                 games += [-1 if before is None else before + g for g in k_games]
@@ -168,7 +181,7 @@ class MatchTables:
                 )
             else:  # decided decision by decision: two exits, A wins / B wins
                 winner += [0, 1]
-                chooser += [-1, -1]
+                choosers += [-1, -1]
                 announce += [False, False]
                 objects += [False, False]
                 games += [-1, -1] if before is None else [before + 1, before + 1]
@@ -185,16 +198,46 @@ class MatchTables:
             exit_winner=np.array(winner, dtype=np.int8),
             exit_stage=np.array(stage_of, dtype=np.int8),
             exit_games=None if min(games) < 0 else np.array(games, dtype=np.int32),
-            exit_chooser=np.array(chooser, dtype=np.int8),
+            exit_chooser=np.array(choosers, dtype=np.int8),
             exit_announce_red=np.array(announce, dtype=bool),
             exit_objects=np.array(objects, dtype=bool),
         )
 
 
-def _stage_table(pairing: Pairing, s: int) -> StageTable:
-    # Entry 0 (no previous game) only happens in the first stage, entries 1-2 only later.
-    reachable = ENTRIES[:1] if s == 0 else ENTRIES[1:]
-    per_entry = {last_red: stage_exits(pairing, s, last_red) for last_red in reachable}
+def _empty_table() -> StageTable:
+    """A stage no match enters (before a match in progress): one exit that goes on."""
+    return StageTable(
+        cuts=np.zeros((3, 0)),
+        varies=False,
+        by_entry=False,
+        n_goes_on=1,
+        games=np.zeros(1, dtype=np.int32),
+        winner=np.full(1, -1, dtype=np.int8),
+        entry=np.zeros(1, dtype=np.intp),
+        chooser=np.full(1, -1, dtype=np.int8),
+        announce_red=np.zeros(1, dtype=bool),
+        objects=np.zeros(1, dtype=bool),
+    )
+
+
+def _stage_table(
+    pairing: Pairing,
+    s: int,
+    *,
+    start: MatchState | None = None,
+    chooser: FloatArray | None = None,
+) -> StageTable:
+    if start is not None:
+        # A match in progress: every entry code means "from ``start``".
+        table = stage_exits(pairing, start, p_a_chooses=chooser)
+        per_entry = dict.fromkeys(ENTRIES, table)
+        reachable: tuple[Side | None, ...] = ENTRIES
+    else:
+        # Entry 0 (no previous game) only happens in the first stage, entries 1-2 only later.
+        reachable = ENTRIES[:1] if s == 0 else ENTRIES[1:]
+        per_entry = {
+            last_red: stage_exits(pairing, MatchState(s, 0, 0, last_red)) for last_red in reachable
+        }
     exits = sorted(
         {e for table in per_entry.values() for e in table},
         key=lambda e: (e.winner >= 0, e),  # exits that continue the match first

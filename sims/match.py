@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
 import numpy as np
 
-from knockout.match import Pairing
+from knockout.match import Finished, Pairing, replay
 from knockout.scenario import Scenario
 from sims.kernel import MatchOutcomes, MatchTables, simulate
 from sims.runner import BLOCK_SIZE, Executor, Progress, RunResult, block_rng, run_blocks
@@ -237,12 +237,37 @@ def simulate_match(
 ) -> tuple[MatchEstimates | None, RunResult[MatchCounts]]:
     """Monte Carlo odds of the scenario's two-player match.
 
+    Games already played (``[[played]]``) are replayed and the simulation continues from
+    there (``games`` counts every game of the match); a withdrawn player loses by walkover.
+
     Returns:
         The estimates (None if no block completed before an interruption) and the raw run.
     """
     a, b = scenario.players
-    pairing = Pairing.of(scenario.format, a, b, model=scenario.model, strategy=scenario.strategy)
-    tables = MatchTables.from_pairing(pairing)
+    fmt = scenario.format
+    names = (a.name, b.name)
+    rep = replay(fmt, a.name, b.name, scenario.played)
+    has_bidding = fmt.bidding_stage is not None
+    if isinstance(rep.position, Finished) or a.withdrawn or b.withdrawn:
+        # Nothing left to simulate: the result is known.
+        if isinstance(rep.position, Finished):
+            side, stage = rep.position.winner, rep.position.stage
+        else:
+            side, stage = (1 if a.withdrawn and not b.withdrawn else 0), -1
+        decided = tuple(
+            (runs if (k == stage and side == 0) else 0, runs if (k == stage and side == 1) else 0)
+            for k in range(len(fmt.playable))
+        )
+        counts = MatchCounts(
+            runs, (runs if side == 0 else 0, runs if side == 1 else 0), decided, {rep.games: runs}
+        )
+        result = RunResult(counts, runs, runs, (), False)
+        return MatchEstimates.from_counts(
+            counts, names, fmt.stage_names, seed, has_bidding=has_bidding
+        ), result
+    pairing = Pairing.of(fmt, a, b, model=scenario.model, strategy=scenario.strategy)
+    start = rep.position if rep.games else None
+    tables = MatchTables.from_pairing(pairing, start=start, chooser=rep.chooser)
     result = run_blocks(
         partial(match_block, tables),
         runs,
@@ -255,11 +280,10 @@ def simulate_match(
     )
     if result.counts is None:
         return None, result
+    counts = result.counts
+    if rep.games:
+        counts = replace(counts, games={k + rep.games: c for k, c in counts.games.items()})
     estimates = MatchEstimates.from_counts(
-        result.counts,
-        (a.name, b.name),
-        scenario.format.stage_names,
-        seed,
-        has_bidding=scenario.format.bidding_stage is not None,
+        counts, names, fmt.stage_names, seed, has_bidding=has_bidding
     )
     return estimates, result

@@ -51,7 +51,11 @@ def test_defaults_filled_in() -> None:
         "rating_rapid": 2500,
         "rating_blitz": 2500,
         "speed": {"mean": 0.75, "sd": 0.1},
+        "withdrawn": False,
     }
+    assert d["bracket"] == {"seeding": "rating", "draw_seed": 1, "third_place": False}
+    assert d["schedule"]["boards"] == 8 and d["ranking"]["tiebreaks"] == ["WON", "BWG"]
+    assert d["played"] == []
 
 
 def test_overrides_reach_the_format() -> None:

@@ -7,20 +7,32 @@ result to the dashboard (rich) or to :func:`emit_json`. Errors the user caused
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
 
 import numpy as np
 import typer
-from rich.console import Console
+from rich.console import Console, RenderableType
 
 from knockout import __version__
 from knockout.errors import InputError, KnockoutError
 
-__all__ = ["app", "emit_json", "err_console", "fresh_seed", "main", "out_console", "user_errors"]
+__all__ = [
+    "ExportOpt",
+    "app",
+    "emit_json",
+    "err_console",
+    "fresh_seed",
+    "main",
+    "out_console",
+    "show",
+    "user_errors",
+]
 
 app = typer.Typer(
     name="knockout",
@@ -68,6 +80,36 @@ def user_errors() -> Iterator[None]:
 def fresh_seed() -> int:
     """A random seed from OS entropy, reported in outputs so the run can be repeated."""
     return int(np.random.default_rng().integers(0, 2**31))
+
+
+ExportOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--export",
+        help="Also save the view as SVG or HTML (by the file's extension: .svg, .html).",
+        show_default=False,
+    ),
+]
+
+
+def show(renderable: RenderableType, export: Path | None, *, title: str = "knockout") -> None:
+    """Print ``renderable``; with ``export``, also save it as SVG or HTML.
+
+    Raises:
+        KnockoutError: For an export file that is neither .svg nor .html.
+    """
+    if export is not None and export.suffix.lower() not in (".svg", ".html", ".htm"):
+        raise KnockoutError(f"--export: expected a .svg or .html file, got {str(export)!r}")
+    out_console.print(renderable)
+    if export is None:
+        return
+    recorder = Console(record=True, width=max(out_console.width, 100), file=io.StringIO())
+    recorder.print(renderable)
+    if export.suffix.lower() == ".svg":
+        recorder.save_svg(str(export), title=title)
+    else:
+        recorder.save_html(str(export))
+    err_console.print(f"saved {export}")
 
 
 def emit_json(payload: dict[str, Any]) -> None:

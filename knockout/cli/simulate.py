@@ -4,18 +4,30 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import typer
 
 from knockout import __version__
-from knockout.cli.app import app, emit_json, err_console, fresh_seed, out_console, user_errors
+from knockout.cli.app import (
+    ExportOpt,
+    app,
+    emit_json,
+    err_console,
+    fresh_seed,
+    out_console,
+    show,
+    user_errors,
+)
 from knockout.cli.match import JsonOpt, ScenarioArg
+from knockout.dashboard.bracket import simulated_reach_view
 from knockout.dashboard.simulation import bench_view, progress_bar, simulation_view
 from knockout.errors import KnockoutError
 from knockout.odds import match_odds
 from knockout.scenario import load_scenario
+from knockout.tournament import bracket_odds
 from sims.bench import run_benchmark
+from sims.bracket import BracketEstimates, simulate_bracket
 from sims.match import simulate_match
 
 
@@ -36,13 +48,16 @@ def simulate(
         typer.Option(help="Address of an existing Dask scheduler, e.g. tcp://10.0.0.5:8786."),
     ] = None,
     json_out: JsonOpt = False,
+    export: ExportOpt = None,
 ) -> None:
-    """Monte Carlo odds of the scenario's match, with standard errors.
+    """Monte Carlo odds of the scenario's match or bracket, with standard errors.
 
-    Matches are simulated in blocks of 65,536, each seeded from the run's seed and its block
-    number, so the same seed gives bit-identical results with any number of workers or executor.
-    The table shows each estimate beside the exact value and the z-score. Ctrl-C stops cleanly
-    and reports the blocks completed.
+    Work is simulated in blocks (65,536 matches or 4,096 events), each seeded from the run's
+    seed and its block number, so the same seed gives bit-identical results with any number of
+    workers or executor. Tables show each estimate beside the exact value. For a bracket: each
+    player's chance to be in at the start of every round and to win, P(a highest-rated player
+    wins), the expected number of upsets and the games played. Ctrl-C stops cleanly and reports
+    the blocks completed.
 
     Example:
 
@@ -51,33 +66,32 @@ def simulate(
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
         sc = load_scenario(scenario)
-        if len(sc.players) != 2:
-            raise KnockoutError(
-                f"{scenario}: a match needs exactly two players, got {len(sc.players)}"
-            )
         show_bar = not json_out and sys.stdout.isatty()
-        kwargs = {"executor": executor, "workers": workers, "scheduler": scheduler}
+        kwargs: dict[str, Any] = {"executor": executor, "workers": workers, "scheduler": scheduler}
+        run = simulate_bracket if sc.is_bracket else simulate_match
         if show_bar:
             bar, update = progress_bar(err_console, runs)
             with bar:
-                est, result = simulate_match(sc, runs, used_seed, progress=update, **kwargs)  # type: ignore[arg-type]
+                est, result = run(sc, runs, used_seed, progress=update, **kwargs)
         else:
-            est, result = simulate_match(sc, runs, used_seed, **kwargs)  # type: ignore[arg-type]
-        exact = match_odds(sc)
-    if result.interrupted:
-        err_console.print(
-            f"interrupted: {len(result.blocks)} blocks, {result.runs:,} of {result.requested:,} "
-            "runs completed; the estimates use those"
-        )
-    if est is None:
-        raise typer.Exit(130)
-    if json_out:
-        payload = {"version": __version__, **est.to_json()}
+            est, result = run(sc, runs, used_seed, **kwargs)
         if result.interrupted:
-            payload |= {"interrupted": True, "requested": result.requested}
-        emit_json(payload | {"scenario": sc.to_dict()})
-    else:
-        out_console.print(simulation_view(est, exact))
+            err_console.print(
+                f"interrupted: {len(result.blocks)} blocks, {result.runs:,} of "
+                f"{result.requested:,} runs completed; the estimates use those"
+            )
+        if est is None:
+            raise typer.Exit(130)
+        if json_out:
+            payload = {"version": __version__, **est.to_json()}
+            if result.interrupted:
+                payload |= {"interrupted": True, "requested": result.requested}
+            emit_json(payload | {"scenario": sc.to_dict()})
+        elif isinstance(est, BracketEstimates):
+            exact = bracket_odds(sc)
+            show(simulated_reach_view(est, sc, exact.bracket, exact), export, title=sc.name)
+        else:
+            show(simulation_view(est, match_odds(sc)), export, title=sc.name)
     if result.interrupted:
         raise typer.Exit(130)
 

@@ -1,0 +1,272 @@
+"""Rich views of a knockout event: chances per round, the bracket tree, rounds, the ranking."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from rich.tree import Tree
+
+from knockout.bracket import Bracket, round_name
+from knockout.dashboard.match import bar, pct
+from knockout.engine import MatchRecord
+from knockout.ranking import KnockoutStanding
+from knockout.scenario import Scenario
+from knockout.schedule import EventRecord
+from knockout.tournament import BracketOdds
+from sims.bracket import BracketEstimates
+
+__all__ = [
+    "bracket_tree",
+    "clock",
+    "event_view",
+    "ranking_view",
+    "reach_view",
+    "simulated_reach_view",
+]
+
+
+def clock(seconds: float) -> str:
+    """Elapsed simulated time as ``h:mm``, with days past the first as ``+Nd``."""
+    minutes = round(seconds / 60)
+    days, minutes = divmod(minutes, 24 * 60)
+    h, m = divmod(minutes, 60)
+    return f"{h}:{m:02d}" if days == 0 else f"+{days}d {h}:{m:02d}"
+
+
+def _reach_table(
+    title: str,
+    scenario: Scenario,
+    bracket: Bracket,
+    round_names: Sequence[str],
+    reach: Mapping[str, Sequence[float]],
+    stderr: Mapping[str, Sequence[float]] | None = None,
+    exact: Mapping[str, Sequence[float]] | None = None,
+) -> Table:
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("Seed", justify="right")
+    table.add_column("Player", no_wrap=True)
+    table.add_column("Rating", justify="right")
+    for name in round_names[1:]:
+        table.add_column(name.replace("round ", "R"), justify="right")
+    table.add_column("Wins", justify="right")
+    table.add_column("", no_wrap=True)
+    order = sorted(scenario.players, key=lambda p: bracket.seeds[p.name])
+    for p in order:
+        r = reach[p.name]
+        cells = [pct(x) for x in r[1:]]
+        if stderr is not None:
+            cells[-1] = f"{pct(r[-1], 2)} ±{100 * stderr[p.name][-1]:.2f}"
+        if exact is not None:
+            cells[-1] += f" ({pct(exact[p.name][-1], 2)})"
+        table.add_row(
+            str(bracket.seeds[p.name]),
+            p.name
+            + (" (bye)" if bracket.has_bye(p.name) else "")
+            + (" (withdrawn)" if p.withdrawn else ""),
+            f"{p.rating:g}",
+            *cells,
+            bar(r[-1], 16),
+        )
+    return table
+
+
+def reach_view(odds: BracketOdds, scenario: Scenario) -> RenderableType:
+    """Exact P(still in at the start of each round) and P(wins), with bars."""
+    table = _reach_table(
+        f"{scenario.name} - exact chances per round ({len(scenario.players)} players)",
+        scenario,
+        odds.bracket,
+        odds.round_names,
+        odds.reach,
+    )
+    note = Text(
+        "Each round column: P(still in at the start of that round); a bye counts as still in.",
+        style="dim",
+    )
+    return Group(table, note)
+
+
+def simulated_reach_view(
+    est: BracketEstimates, scenario: Scenario, bracket: Bracket, exact: BracketOdds | None
+) -> RenderableType:
+    """Monte Carlo chances per round; the last column has its standard error and the exact
+    value in brackets; then the event figures."""
+    names = (
+        exact.round_names
+        if exact is not None
+        else tuple(round_name(k, bracket.rounds) for k in range(1, bracket.rounds + 1))
+    )
+    reach = {n: [e.value for e in r] for n, r in est.reach.items()}
+    stderr = {n: [e.stderr for e in r] for n, r in est.reach.items()}
+    table = _reach_table(
+        f"{scenario.name} - Monte Carlo, {est.runs:,} events (seed {est.seed})",
+        scenario,
+        bracket,
+        names,
+        reach,
+        stderr,
+        None if exact is None else exact.reach,
+    )
+    figures = Table(box=box.SIMPLE, show_header=False)
+    figures.add_column("")
+    figures.add_column("", justify="right")
+    figures.add_row(
+        "a highest-rated player wins",
+        f"{pct(est.top_rated_wins.value, 2)} ± {100 * est.top_rated_wins.stderr:.2f}",
+    )
+    figures.add_row("expected upsets", f"{est.upsets.value:.3f} ± {est.upsets.stderr:.3f}")
+    mean_games = sum(g * e.value for g, e in est.games.items())
+    lo = min(est.games)
+    hi = max(est.games)
+    figures.add_row("games per event", f"mean {mean_games:.1f} (from {lo} to {hi})")
+    return Group(table, figures)
+
+
+def _match_label(m: MatchRecord | None, players: tuple[str | None, str | None]) -> Text:
+    up, down = players
+    names = f"{up or '?'} v {down or '?'}"
+    if m is None:
+        return Text(names, style="dim")
+    if m.decided_in == "walkover":
+        return Text.assemble(names, "  ", (m.winner, "bold green"), " (walkover)")
+    return Text.assemble(
+        names, "  ", (m.winner, "bold green"), f" ({m.decided_in}, {len(m.games)} games)"
+    )
+
+
+def bracket_tree(
+    bracket: Bracket,
+    results: Mapping[tuple[int, int], MatchRecord],
+    *,
+    title: str = "Bracket",
+    live: Mapping[tuple[int, int], Text] | None = None,
+) -> Tree:
+    """The bracket as a tree: the final at the root, each match above the two it comes from.
+
+    ``results`` maps ``(round, match index)`` to finished matches; ``live`` to a line describing
+    a match in progress. Unknown players show as ``?``; byes as ``bye``.
+    """
+    rounds = bracket.rounds
+
+    def entrant(k: int, block: int) -> str | None:
+        if k == 1:
+            return bracket.lines[block]
+        r = results.get((k - 1, block))
+        if r is not None:
+            return r.winner
+        left, right = entrant(k - 1, 2 * block), entrant(k - 1, 2 * block + 1)
+        if left is None and k - 1 == 1:
+            return right
+        if right is None and k - 1 == 1:
+            return left
+        return None
+
+    def node(parent: Tree, k: int, m: int) -> None:
+        up, down = entrant(k, 2 * m), entrant(k, 2 * m + 1)
+        if k == 1 and (up is None or down is None):
+            parent.add(Text(f"{up or down} (bye)", style="dim"))
+            return
+        label = round_name(k, rounds).capitalize()
+        text = Text(f"{label}: ")
+        if live is not None and (k, m) in live:
+            text.append_text(live[(k, m)])
+        else:
+            text.append_text(_match_label(results.get((k, m)), (up, down)))
+        branch = parent.add(text)
+        if k > 1:
+            node(branch, k - 1, 2 * m)
+            node(branch, k - 1, 2 * m + 1)
+
+    final = results.get((rounds, 0))
+    root = Tree(
+        Text.assemble(title, "  ", ("champion: " + final.winner, "bold yellow"))
+        if final is not None
+        else Text(title)
+    )
+    node(root, rounds, 0)
+    return root
+
+
+def results_by_slot(record: EventRecord) -> dict[tuple[int, int], MatchRecord]:
+    """Finished matches by ``(round, match index)`` (byes have no match)."""
+    out: dict[tuple[int, int], MatchRecord] = {}
+    alive: list[str | None] = list(record.bracket.lines)
+    for r in record.rounds:
+        by_players = {frozenset(m.players): m for m in r.matches}
+        nxt: list[str | None] = []
+        for m in range(len(alive) // 2):
+            up, down = alive[2 * m], alive[2 * m + 1]
+            found = by_players.get(frozenset((up, down))) if up and down else None
+            if found is not None:
+                out[(r.number, m)] = found
+                nxt.append(found.winner)
+            else:
+                nxt.append(up or down)
+        alive = nxt
+    return out
+
+
+def ranking_view(ranking: Sequence[KnockoutStanding], title: str = "Final ranking") -> Table:
+    """Rank, player, what they reached, per-game points and tie-breaks."""
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("Rank", justify="right")
+    table.add_column("Player", no_wrap=True)
+    table.add_column("Reached")
+    table.add_column("Points", justify="right")
+    codes = list(ranking[0].tiebreaks) if ranking else []
+    for code in codes:
+        table.add_column(code, justify="right")
+    for s in ranking:
+        table.add_row(
+            str(s.rank),
+            s.name,
+            s.reached,
+            f"{s.points.normalize():f}",
+            *("-" if v is None else f"{v.normalize():f}" for v in s.tiebreaks.values()),
+        )
+    return table
+
+
+def event_view(
+    record: EventRecord, ranking: Sequence[KnockoutStanding], scenario: Scenario, seed: int
+) -> RenderableType:
+    """A played event: the bracket tree, when each round ended, and the final ranking."""
+    tree = bracket_tree(
+        record.bracket, results_by_slot(record), title=f"{scenario.name} (seed {seed})"
+    )
+    timing = Table(
+        title="Schedule (simulated time from the start)",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    timing.add_column("Round")
+    timing.add_column("Starts", justify="right")
+    timing.add_column("Ends", justify="right")
+    timing.add_column("Matches", justify="right")
+    timing.add_column("Games", justify="right")
+    for r in record.rounds:
+        timing.add_row(
+            r.name,
+            clock(r.start),
+            clock(r.end),
+            str(len(r.matches)),
+            str(sum(len(m.games) for m in r.matches)),
+        )
+    if record.third_place is not None:
+        timing.add_row(
+            "third place",
+            "",
+            clock(record.third_place.end),
+            "1",
+            str(len(record.third_place.games)),
+        )
+    summary = Text(
+        f"Event duration {clock(record.duration)} on {scenario.schedule.boards} boards; "
+        f"champion {record.champion}."
+    )
+    return Group(tree, timing, summary, ranking_view(ranking))

@@ -1,0 +1,168 @@
+"""The live terminal dashboard: a knockout event filling in as the SimPy engine plays it.
+
+:class:`LiveEvent` advances the simulation in steps of ``speed`` simulated seconds per real
+second and redraws: the clock and current round, the games on the boards with both clocks, the
+latest events (including each sudden-death announcement and reply), and the bracket tree with
+results so far. The clock and the sleep are injected, so tests can render frames without waiting.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import simpy
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
+
+from knockout.dashboard.bracket import bracket_tree, clock
+from knockout.engine import LogEvent, MatchEngine, MatchRecord
+from knockout.ranking import KnockoutStanding, final_ranking
+from knockout.scenario import Scenario
+from knockout.schedule import EventRecord, event_process
+from knockout.tournament import EventState
+
+__all__ = ["LiveEvent"]
+
+
+def _mmss(seconds: float) -> str:
+    s = max(0, round(seconds))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+@dataclass
+class LiveEvent:
+    """Plays a scenario's event and shows it live.
+
+    Attributes:
+        scenario: A bracket scenario.
+        seed: Random seed of the run.
+        speed: Simulated seconds per real second.
+        fps: Redraws per real second.
+        sleep: Waits between frames (``time.sleep``; tests pass a no-op).
+        recent: The latest events shown (mutable: filled by the engine's observer).
+    """
+
+    scenario: Scenario
+    seed: int
+    speed: float = 1200.0
+    fps: float = 4.0
+    sleep: Callable[[float], None] = time.sleep
+    recent: deque[LogEvent] = field(default_factory=lambda: deque(maxlen=8))
+
+    def __post_init__(self) -> None:
+        self.state = EventState.of(self.scenario)
+        self.env = simpy.Environment()
+        self.engine = MatchEngine(
+            self.env,
+            self.scenario.format,
+            self.scenario.model,
+            self.scenario.strategy,
+            np.random.default_rng(self.seed),
+            observer=self._observe,
+            gap_seconds=self.scenario.schedule.gap_minutes * 60.0,
+            boards=simpy.PriorityResource(self.env, capacity=self.scenario.schedule.boards),
+        )
+        self.process = self.env.process(
+            event_process(self.env, self.engine, self.scenario, self.state)
+        )
+        self.round = "round 1"
+
+    def _observe(self, event: LogEvent) -> None:
+        if event.kind in ("bid", "match_end", "flag", "round_start"):
+            self.recent.append(event)
+        if event.kind == "round_start":
+            self.round = event.text.removesuffix(" begins").lower()
+
+    @property
+    def done(self) -> bool:
+        """Whether the event is over."""
+        return not self.process.is_alive
+
+    def step(self) -> None:
+        """Advance the simulation by one frame's worth of simulated time."""
+        target = self.env.now + self.speed / self.fps
+        while not self.done and self.env.peek() <= target:
+            self.env.step()
+
+    def results(self) -> dict[tuple[int, int], MatchRecord]:
+        """Finished matches placed on the bracket."""
+        bracket = self.state.bracket
+        out: dict[tuple[int, int], MatchRecord] = {}
+        losers: set[str] = set()
+        for m in self.engine.finished:
+            if m.players[0] in losers and m.players[1] in losers:
+                continue  # the match for third place: not on the tree
+            out[bracket.meeting_round(*m.players)] = m
+            losers.add(m.loser)
+        return out
+
+    def frame(self) -> RenderableType:
+        """The current picture."""
+        header = Text.assemble(
+            (self.scenario.name, "bold"),
+            f"   simulated time {clock(self.env.now)}   {self.round}   ",
+            (f"{len(self.engine.live)} games on {self.scenario.schedule.boards} boards", "cyan"),
+        )
+        boards = Table(
+            box=box.SIMPLE_HEAD, pad_edge=False, title="On the boards", title_justify="left"
+        )
+        boards.add_column("Stage")
+        boards.add_column("Red", style="red", no_wrap=True)
+        boards.add_column("clock", justify="right")
+        boards.add_column("Black", no_wrap=True)
+        boards.add_column("clock", justify="right")
+        boards.add_column("Move", justify="right")
+        live_labels: dict[tuple[int, int], Text] = {}
+        bracket = self.state.bracket
+        for names, g in list(self.engine.live.items()):
+            boards.add_row(
+                g.stage,
+                g.red,
+                _mmss(g.clock_seconds[0]),
+                g.black,
+                _mmss(g.clock_seconds[1]),
+                str(g.moves + 1),
+            )
+            results = self.results()
+            eliminated = {m.loser for m in results.values()}
+            if names[0] not in eliminated and names[1] not in eliminated:
+                slot = bracket.meeting_round(*names)
+                red_clock, black_clock = (_mmss(c) for c in g.clock_seconds)
+                live_labels[slot] = Text(
+                    f"{names[0]} v {names[1]}  playing {g.stage}: {g.red} {red_clock}"
+                    f" / {g.black} {black_clock}",
+                    style="cyan",
+                )
+        events = Table(
+            box=None, show_header=False, pad_edge=False, title="Latest", title_justify="left"
+        )
+        events.add_column("time", style="dim", justify="right")
+        events.add_column("event")
+        for e in self.recent:
+            events.add_row(clock(e.time), e.text)
+        tree = bracket_tree(bracket, self.results(), title="Bracket", live=live_labels)
+        return Group(header, boards, events, tree)
+
+    def run(self, console: Console) -> tuple[EventRecord, tuple[KnockoutStanding, ...]]:
+        """Play to the end, redrawing on ``console``; returns the record and the ranking."""
+        with Live(
+            self.frame(),
+            console=console,
+            auto_refresh=False,
+            vertical_overflow="crop",
+            transient=False,
+        ) as live:
+            while not self.done:
+                self.step()
+                live.update(self.frame(), refresh=True)
+                self.sleep(1.0 / self.fps)
+        record = self.process.value
+        assert isinstance(record, EventRecord)
+        return record, final_ranking(record, self.scenario, seed=self.seed)
