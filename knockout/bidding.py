@@ -19,6 +19,7 @@ Arrays: ``x`` may be a scalar or an array of shape ``(n,)``; results have the sa
 
 from __future__ import annotations
 
+import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -36,9 +37,9 @@ from knockout.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabili
 
 __all__ = [
     "STRATEGIES",
+    "Believed",
     "BidProbabilities",
     "BidSample",
-    "Believed",
     "BiddingGame",
     "Naive",
     "Rational",
@@ -108,13 +109,21 @@ class BiddingGame:
         x_arr = np.asarray(x, dtype=np.float64)
         if colour is Colour.RED:
             p = game_probabilities(
-                x_arr, 0.0, self.time_class, model=self.model, red_minutes=red_min,
+                x_arr,
+                0.0,
+                self.time_class,
+                model=self.model,
+                red_minutes=red_min,
                 black_minutes=black_min,
             )
             win = p.red
         else:
             p = game_probabilities(
-                0.0, x_arr, self.time_class, model=self.model, red_minutes=red_min,
+                0.0,
+                x_arr,
+                self.time_class,
+                model=self.model,
+                red_minutes=red_min,
                 black_minutes=black_min,
             )
             win = p.black
@@ -191,7 +200,7 @@ def _regions(grid: FloatArray, inside: BoolArray, f: Callable[[float], float]) -
     edges = [-np.inf, *cuts, np.inf]
     state = bool(inside[0])
     intervals: list[tuple[float, float]] = []
-    for lo_edge, hi_edge in zip(edges[:-1], edges[1:], strict=True):
+    for lo_edge, hi_edge in itertools.pairwise(edges):
         if state:
             intervals.append((float(lo_edge), float(hi_edge)))
         state = not state
@@ -233,9 +242,7 @@ class Strategy(ABC):
         """Exact decision probabilities when 甲's true rating advantage is ``x``."""
 
     @abstractmethod
-    def sample(
-        self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator
-    ) -> BidSample:
+    def sample(self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator) -> BidSample:
         """Draw decisions for matches whose true advantages are ``x`` (consumes ``rng``)."""
 
     def to_dict(self) -> dict[str, object]:
@@ -256,9 +263,7 @@ class Rational(Strategy):
             game.rational_objects(Colour.BLACK, x).astype(np.float64),
         )
 
-    def sample(
-        self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator
-    ) -> BidSample:
+    def sample(self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator) -> BidSample:
         red = game.rational_announces_red(x)
         objects = np.where(
             red, game.rational_objects(Colour.RED, x), game.rational_objects(Colour.BLACK, x)
@@ -276,9 +281,7 @@ class Naive(Strategy):
         shape = np.shape(x)
         return BidProbabilities(np.ones(shape), np.zeros(shape), np.zeros(shape))
 
-    def sample(
-        self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator
-    ) -> BidSample:
+    def sample(self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator) -> BidSample:
         shape = np.shape(x)
         return BidSample(np.ones(shape, dtype=bool), np.zeros(shape, dtype=bool))
 
@@ -304,9 +307,7 @@ class Believed(Strategy):
             r["object_black"].normal_mass(x, self.belief_sd),
         )
 
-    def sample(
-        self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator
-    ) -> BidSample:
+    def sample(self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator) -> BidSample:
         x_arr = np.asarray(x, dtype=np.float64)
         chooser_belief = x_arr + rng.normal(0.0, self.belief_sd, size=x_arr.shape)
         bidder_belief = x_arr + rng.normal(0.0, self.belief_sd, size=x_arr.shape)

@@ -113,7 +113,7 @@ class Stage:
         minutes: Base clocks ``(Red, Black)`` in minutes (unused by ``bidding``: the menu decides).
         increment_seconds: Added to a player's clock after each of their moves.
         colours: Colour rule for the first game (later games alternate).
-        draw_winner: Colour a drawn game counts as a win for, in the match score; ``None``: 1/2 each.
+        draw_winner: Colour a drawn game counts as a win for (match score); ``None``: 1/2 each.
         repeat: Play blocks of ``games`` games until one ends with a player ahead.
         bidding: The bidding menu (only with ``colours = bidding``).
     """

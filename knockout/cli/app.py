@@ -13,13 +13,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import numpy as np
 import typer
 from rich.console import Console
 
 from knockout import __version__
 from knockout.errors import InputError, KnockoutError
 
-__all__ = ["app", "emit_json", "err_console", "main", "out_console", "user_errors"]
+__all__ = ["app", "emit_json", "err_console", "fresh_seed", "main", "out_console", "user_errors"]
 
 app = typer.Typer(
     name="knockout",
@@ -64,6 +65,11 @@ def user_errors() -> Iterator[None]:
         raise typer.Exit(2) from None
 
 
+def fresh_seed() -> int:
+    """A random seed from OS entropy, reported in outputs so the run can be repeated."""
+    return int(np.random.default_rng().integers(0, 2**31))
+
+
 def emit_json(payload: dict[str, Any]) -> None:
     """Write ``payload`` as JSON to stdout (UTF-8, names unescaped)."""
     sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
@@ -71,6 +77,4 @@ def emit_json(payload: dict[str, Any]) -> None:
 
 def main() -> None:
     """Console-script entry point."""
-    from knockout.cli import commands  # noqa: F401  (registers the commands)
-
     app()

@@ -1,0 +1,1 @@
+"""Vectorised Monte Carlo layer on top of the knockout core."""

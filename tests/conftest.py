@@ -1,0 +1,26 @@
+"""Shared fixtures and helpers for the test suite."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "scenarios"
+
+settings.register_profile(
+    "default", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("default")
+
+
+@pytest.fixture
+def scenarios_dir() -> Path:
+    return SCENARIOS
+
+
+def z_tolerance(p: float, n: int, z: float = 4.0) -> float:
+    """``z`` standard errors of a proportion ``p`` estimated from ``n`` samples."""
+    return z * max(p * (1 - p), 1e-12) ** 0.5 / n**0.5
