@@ -348,6 +348,8 @@ def get_scoring(name: str) -> ScoringSystem:
     try:
         return SCORING[name]
     except KeyError:
+        known = ", ".join(SCORING)
+        raise ValueError(f"unknown scoring system: {name!r} (known: {known})") from None
 
 
 def knockout_points(result: Result, *, draw_winner: Colour | None) -> tuple[Decimal, Decimal]:

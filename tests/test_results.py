@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import doctest
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
-import knockout.csvfile
-import knockout.results
 from knockout.csvfile import normalise_name, read_text
 from knockout.errors import InputError
 from knockout.game import Colour, Result
@@ -24,10 +21,6 @@ def problems(text: str) -> list[str]:
         parse_results(text, source="r.csv")
     return list(caught.value.lines())
 
-
-def test_doctests() -> None:
-    assert doctest.testmod(knockout.csvfile).failed == 0
-    assert doctest.testmod(knockout.results).failed == 0
 
 
 def test_outcomes_and_results() -> None:
