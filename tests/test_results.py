@@ -22,7 +22,6 @@ def problems(text: str) -> list[str]:
     return list(caught.value.lines())
 
 
-
 def test_outcomes_and_results() -> None:
     for colour in Colour:
         for outcome in Outcome:

@@ -31,7 +31,6 @@ from knockout.scoring import (
 D = Decimal
 
 
-
 @pytest.mark.parametrize(
     ("name", "red_win", "black_win", "red_draw", "black_draw"),
     [
