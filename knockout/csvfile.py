@@ -53,6 +53,8 @@ def read_text(path: Path, *, encoding: str = "utf-8") -> str:
         raise InputError.single(source, "", f"unknown encoding {encoding!r}") from None
     try:
         data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError.single(source, "", "no such file") from None
     except OSError as exc:
         raise InputError.single(source, "", f"cannot read: {exc.strerror or exc}") from None
     try:

@@ -490,6 +490,8 @@ def read_scoring_file(path: Path, *, encoding: str = "utf-8") -> dict[str, Scori
     source = str(path)
     try:
         data = tomllib.loads(path.read_bytes().decode(encoding).removeprefix("\ufeff"))
+    except FileNotFoundError:
+        raise InputError.single(source, "", "no such file") from None
     except OSError as exc:
         raise InputError.single(source, "", f"cannot read: {exc.strerror or exc}") from None
     except (UnicodeDecodeError, LookupError) as exc:

@@ -1,0 +1,181 @@
+"""``knockout rescore`` and ``knockout league``: scoring systems applied to real results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from knockout.cli.app import app, emit_json, out_console, user_errors
+from knockout.dashboard.scoring import (
+    compare_table,
+    league_view,
+    player_rounds,
+    score_table,
+    scoring_line,
+)
+from knockout.errors import InputError
+from knockout.league import read_league
+from knockout.league import to_json as league_json
+from knockout.rescore import parse_tiebreaks, rescore
+from knockout.rescore import to_json as rescore_json
+from knockout.results import read_results
+from knockout.scoring import SCORING, ScoringSystem, read_scoring_file
+
+__all__ = ["league", "rescore_command"]
+
+_ENCODING = typer.Option(
+    "--encoding", help="Text encoding of the CSV file (a UTF-8 byte-order mark is always accepted)."
+)
+_JSON = typer.Option("--json", help="Write JSON to stdout instead of tables.")
+
+
+_RESCORE_HELP = (
+    "Re-score an event's results: totals, progressive scores and ranks under any scoring system."
+    "\n\n"
+    "RESULTS is a CSV file with one row per player and game, from that player's side: "
+    "round,player,opponent,colour,result with colour red or black and result win, draw or loss; "
+    "optional columns moves, attack_red and attack_black are needed by --scoring round-robin. "
+    "The opponent's row may be absent; if present it must agree."
+    "\n\n"
+    "Players with rows are ranked by points, then by the tie-breaks (default PS: the progressive "
+    "score 累进分, the sum of the running totals after each round); players tied on everything "
+    "share a rank. Tie-breaks that need opponents' totals (BH, SB, ...) are refused unless every "
+    "opponent has rows."
+    "\n\n"
+    "[bold]Example[/bold] (seed 000's 2010 championship, difference method against the "
+    "traditional 2/1/0):"
+    "\n\n"
+    "knockout rescore scenarios/data/2010-national-individual-men.csv "
+    "--scoring difference --compare traditional"
+)
+_LEAGUE_HELP = (
+    "Team league of seed 001: board points, match points and the league table."
+    "\n\n"
+    "RESULTS is a CSV file with one row per board: round,home,away,board,home_colour,result. "
+    "Board 1 is the captains'. home_colour is the home player's colour (red or black) and result "
+    "the home player's result (win, draw or loss); nothing else is accepted. If the home captain "
+    "has Red, the home side's boards 2-4 have Black, and vice versa."
+    "\n\n"
+    "Board points: captains' board win 5, draw Black 3 / Red 2; other boards win 3, draw Black "
+    "1.5 / Red 1. More board points take 3 match points, or 1 against 0.5 when the captains drew "
+    "and the other boards went three draws or one win, one draw and one loss. Ranking: match "
+    "points; head-to-head; board points; Black wins; Red wins; Black draws; Red draws."
+    "\n\n"
+    "[bold]Example[/bold]: knockout league scenarios/data/league-example.csv"
+)
+
+
+def _system(name: str, customs: dict[str, ScoringSystem], option: str) -> ScoringSystem:
+    known = {**SCORING, **customs}
+    if name not in known:
+        raise InputError.single(
+            option, "", f"unknown scoring system: {name!r} (known: {', '.join(known)})"
+        )
+    return known[name]
+
+
+@app.command(name="rescore", help=_RESCORE_HELP)
+def rescore_command(
+    results: Annotated[
+        Path,
+        typer.Argument(
+            help="Results CSV, one row per player and game: "
+            "round,player,opponent,colour,result[,moves,attack_red,attack_black].",
+            show_default=False,
+        ),
+    ],
+    scoring: Annotated[
+        str,
+        typer.Option(
+            "--scoring",
+            "-s",
+            help="Scoring system: traditional, difference, ratio, ratio-computed, 3-1-0, "
+            "knockout, round-robin, league-board, ... or a name from --scoring-file.",
+        ),
+    ] = "traditional",
+    tiebreaks: Annotated[
+        str,
+        typer.Option(
+            "--tiebreaks",
+            "-t",
+            help="Comma-separated tie-breaks after points, in order (PS: progressive score).",
+        ),
+    ] = "PS",
+    compare: Annotated[
+        str | None,
+        typer.Option(
+            "--compare",
+            "-c",
+            help="Also rank under this system and show how each player's rank moves.",
+            show_default=False,
+        ),
+    ] = None,
+    scoring_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--scoring-file",
+            help="TOML file declaring custom systems as [scoring.NAME] tables with red_win, "
+            "black_win, red_draw, black_draw and loss.",
+            show_default=False,
+        ),
+    ] = None,
+    rounds: Annotated[
+        bool,
+        typer.Option("--rounds", help="Also show each player's rounds, as seed 000 prints them."),
+    ] = False,
+    encoding: Annotated[str, _ENCODING] = "utf-8",
+    json: Annotated[bool, _JSON] = False,
+) -> None:
+    """Rank an event's results under a scoring system (``knockout rescore``)."""
+    with user_errors():
+        customs = read_scoring_file(scoring_file) if scoring_file is not None else {}
+        system = _system(scoring, customs, "--scoring")
+        baseline_system = None if compare is None else _system(compare, customs, "--compare")
+        try:
+            codes = parse_tiebreaks(tiebreaks)
+        except ValueError as exc:
+            raise InputError.single("--tiebreaks", "", str(exc)) from None
+        data = read_results(results, encoding=encoding)
+        table = rescore(data, system, tiebreaks=codes)
+        baseline = None
+        if baseline_system is not None:
+            baseline = rescore(data, baseline_system, tiebreaks=codes)
+    if json:
+        emit_json(rescore_json(table, baseline=baseline))
+        return
+    out_console.print(scoring_line(system), style="dim")
+    out_console.print(score_table(table))
+    if rounds:
+        for standing in table.standings:
+            out_console.print(player_rounds(table, standing))
+    if data.opponents_without_rows:
+        out_console.print(
+            f"{len(data.opponents_without_rows)} opponents have no rows and are not ranked.",
+            style="dim",
+        )
+    if baseline is not None:
+        out_console.print(compare_table(table, baseline))
+
+
+@app.command(help=_LEAGUE_HELP)
+def league(
+    results: Annotated[
+        Path,
+        typer.Argument(
+            help="League CSV, one row per board: round,home,away,board,home_colour,result "
+            "(board 1 is the captains'; colour and result are the home player's).",
+            show_default=False,
+        ),
+    ],
+    encoding: Annotated[str, _ENCODING] = "utf-8",
+    json: Annotated[bool, _JSON] = False,
+) -> None:
+    """League table of a team league (``knockout league``)."""
+    with user_errors():
+        table = read_league(results, encoding=encoding)
+    if json:
+        emit_json(league_json(table))
+        return
+    out_console.print(league_view(table))
