@@ -182,3 +182,18 @@ def test_score_table_prints_the_seed_decimals() -> None:
     assert "16.0" in text and "15.0" in text  # one decimal, as the seed prints
     text = render(score_table(rescore(event, TRADITIONAL)))
     assert " 16 " in text and " 100 " in text and "16.0" not in text
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "scoring.md"
+
+
+def test_docs_commands_run() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in text.split("```sh\n")[1:]]
+    commands = [line.split()[1:] for b in blocks for line in b.splitlines() if line.strip()]
+    assert len(commands) == 4
+    root = DOCS.parent.parent
+    for command in commands:
+        args = [str(root / a) if a.startswith("scenarios/") else a for a in command]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, (args, result.output)

@@ -264,3 +264,39 @@ def test_league_reads_bom_and_normalises_team_names(tmp_path: Path) -> None:
     table = read_league(path)
     assert [t.team for t in table.teams] == ["广东", "北京"]
     assert table.matches[0].match_points == (D(1), D("0.5"))
+
+
+def test_docs_pattern_table() -> None:
+    """The pattern table of docs/scoring.md is what the code computes."""
+    docs = Path(__file__).resolve().parent.parent / "docs" / "scoring.md"
+    table = [
+        line
+        for line in docs.read_text(encoding="utf-8").splitlines()
+        if line.startswith("| ") and line.split("|")[1].strip().endswith(("胜", "和", "负"))
+    ]
+    assert len(table) == 9
+    computed: dict[tuple[str, Outcome, Colour], str] = {}
+    for m in every_match():
+        outcomes = tuple(b.outcome for b in m.boards)
+        (home, away), (mh, ma) = m.board_points, m.match_points
+        figure = f"{home.normalize():f} : {away.normalize():f}"
+        if m.is_narrow:
+            figure += f" ({mh.normalize():f} : {ma.normalize():f})"
+        computed[pattern(outcomes), outcomes[0], m.boards[0].home_colour] = figure
+    checked = set()
+    names = set()
+    for line in table:
+        name, *cells = (c.strip() for c in line.strip("|").split("|"))
+        names.add(name)
+        for captain, cell in zip((W, DR, L), cells, strict=True):
+            for part in filter(None, cell.split(", ")):
+                if part.startswith(("Red ", "Black ")):
+                    colour, figure = part.split(" ", 1)
+                    colours = [Colour(colour.lower())]
+                else:
+                    colours, figure = list(Colour), part
+                for colour in colours:
+                    assert computed[name, captain, colour] == figure, (name, captain, colour)
+                    checked.add((name, captain, colour))
+    # Every arrangement of every listed pattern is in the table.
+    assert checked == {k for k in computed if k[0] in names}
