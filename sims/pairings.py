@@ -14,10 +14,16 @@ play each other, the earlier one with Red. Every pair meets once; every player h
 
 * Round 1: the top half plays the bottom half by initial ranking (1 v n/2+1, 2 v n/2+2, ...);
   the higher-ranked player has Red on boards 1, 3, 5, ... and Black on boards 2, 4, 6, ...
-* Later rounds (Monrad-style score groups): players are ordered by score, then initial ranking;
-  the highest unpaired player meets the next one in that order whom they have not met. If the last
-  players left have all met, the rematch is undone by swapping partners with the nearest earlier
-  pair that allows it; only if no swap works is a rematch kept (counted and reported).
+* Later rounds, by score groups: players are ordered by pairing score, then initial ranking;
+  equal scores form a score group. Going down the order, the highest unpaired player is paired
+  with the unpaired player he has not met who is nearest to his ideal partner: for a player in
+  the top half of his group, the player half a group further down (1 v 5, 2 v 6, ... in a group
+  of 8: the Dutch system's S1 v S2); otherwise the next player (a nearer place wins, a later one
+  on a tie). If nobody of his group is left, he floats down to the highest unpaired player of
+  the next group. If the last players left have all met, the rematch is undone by swapping
+  partners with the nearest earlier pair that allows it; only if no swap works is a rematch kept
+  (counted and reported). FIDE's other Dutch criteria (colour-driven transpositions, float
+  history, absolute colour limits) are not applied.
 * Colours: the player with fewer Reds than Blacks so far (the lower colour difference) gets Red;
   if equal, the one who had Black last gets Red; if still equal, the higher-ranked player gets the
   colour opposite to his last one. This alternates colours and keeps them balanced.
@@ -135,7 +141,7 @@ def swiss_round(
     """One later round of the simplified Swiss, for many events at once.
 
     Args:
-        score: ``(E, n)`` scores so far (any exact units; higher is better).
+        score: ``(E, n)`` pairing scores so far (whole numbers; equal scores form a score group).
         met: ``(E, n, n)`` who has met whom.
         colour_diff: ``(E, n)`` Reds minus Blacks so far.
         last: ``(E, n)`` last colour (``+1`` Red, ``-1`` Black, ``0`` none).
@@ -146,20 +152,42 @@ def swiss_round(
     events, n = score.shape
     _check_even(n)
     rows = np.arange(events)
+    places = np.broadcast_to(np.arange(n), score.shape)
     # Order by score (descending), then initial ranking (the index).
-    order = np.lexsort((np.broadcast_to(np.arange(n), score.shape), -score), axis=1)
+    order = np.lexsort((places, -score), axis=1)
     position = np.empty_like(order)
-    np.put_along_axis(position, order, np.broadcast_to(np.arange(n), score.shape), 1)
-    free = np.ones((events, n), dtype=bool)  # by position in ``order``
+    np.put_along_axis(position, order, places, 1)
+    ordered = np.take_along_axis(score, order, 1)
+    group = np.concatenate(
+        [np.zeros((events, 1), dtype=np.int64), np.cumsum(ordered[:, 1:] != ordered[:, :-1], 1)],
+        axis=1,
+    )
+    in_group = group[:, :, None] == np.arange(n)  # (E, place, group)
+    starts, sizes = np.argmax(in_group, axis=1), in_group.sum(axis=1)
+    half = np.take_along_axis(sizes // 2, group, 1)
+    offset = places - np.take_along_axis(starts, group, 1)
+    # A top-half player's ideal partner is half a group further down; anyone else's the next.
+    target = np.where(offset < half, places + half, places + 1)
+    free = np.ones((events, n), dtype=bool)  # by place in ``order``
     pairs = np.empty((events, n // 2, 2), dtype=np.int64)
+    far = 4 * n * n
     for board in range(n // 2):
         top = np.argmax(free, axis=1)
         free[rows, top] = False
         player = order[rows, top]
         unmet = ~np.take_along_axis(met[rows, player], order, 1)
+        g_top = group[rows, top][:, None]
+        t = target[rows, top][:, None]
+        distance = np.abs(places - t)
+        preference = np.where(
+            group == g_top,
+            2 * distance + (places < t),
+            far * (group - g_top) + places,
+        )
         candidates = free & unmet
         has = candidates.any(axis=1)
-        partner = np.where(has, np.argmax(candidates, axis=1), np.argmax(free, axis=1))
+        pick = np.argmin(np.where(candidates, preference, np.iinfo(np.int64).max), axis=1)
+        partner = np.where(has, pick, np.argmax(free, axis=1))
         free[rows, partner] = False
         pairs[:, board, 0] = player
         pairs[:, board, 1] = order[rows, partner]

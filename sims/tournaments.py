@@ -6,7 +6,8 @@ clocks) and one uniform number per board, round and event, which the caller draw
 to every scoring system compared, so the comparisons use common random numbers. In a round robin
 the games do not depend on the scoring system: one set of results is scored under every system.
 In a Swiss event the pairings depend on the scores, so each system plays its own event from the
-same uniforms.
+same uniforms (or, with a fixed ``pairing`` table, one set of games is scored under every system,
+as seed 000 re-scores the games of an event paired under the traditional points).
 
 Points are integers in units of ``1 / scale`` (``scale = 100`` for 1.63 / 2.37), so totals and
 ties are exact: a float sum could make 1.9 + 2.1 differ from 2 + 2.
@@ -32,7 +33,9 @@ __all__ = [
     "PointsTable",
     "draw_ratings",
     "play_games",
+    "play_swiss",
     "scale_for",
+    "score_games",
     "simulate_round_robin",
     "simulate_swiss",
 ]
@@ -104,6 +107,7 @@ class EventSample:
         reds: ``(E, n)`` games played with Red (each player played ``rounds`` games).
         rounds: Rounds played.
         rematches: ``(E,)`` pairings that repeat an earlier game (0 in a round robin).
+        red_edge: ``(E,)`` mean over the event's games of Red's points minus Black's.
     """
 
     system: str
@@ -114,6 +118,7 @@ class EventSample:
     reds: IntArray
     rounds: int
     rematches: IntArray
+    red_edge: FloatArray
 
 
 def draw_ratings(
@@ -136,6 +141,51 @@ def play_games(
     return np.asarray((u >= p.red).astype(np.int64) + (u >= p.red + p.draw), dtype=np.int64)
 
 
+def score_games(
+    ratings: FloatArray,
+    red: IntArray,
+    black: IntArray,
+    results: IntArray,
+    table: PointsTable,
+    rematches: IntArray | None = None,
+) -> EventSample:
+    """Score played games under ``table``.
+
+    Args:
+        ratings: ``(E, n)`` ratings.
+        red: ``(E, R, B)`` (or broadcastable) Red player of each game.
+        black: ``(E, R, B)`` Black player of each game.
+        results: ``(E, R, B)`` result codes.
+        table: The scoring system.
+        rematches: ``(E,)`` rematches in the pairings (default none).
+    """
+    events, n = ratings.shape
+    rounds = results.shape[1]
+    red = np.broadcast_to(red, results.shape)
+    black = np.broadcast_to(black, results.shape)
+    e = np.arange(events)[:, None, None]
+    r = np.arange(rounds)[None, :, None]
+    red_points, black_points = table.red[results], table.black[results]
+    per_round = np.zeros((events, rounds, n), dtype=np.int64)
+    per_round[e, r, red] = red_points
+    per_round[e, r, black] = black_points
+    running = per_round.cumsum(axis=1)
+    reds = np.zeros((events, n), dtype=np.int64)
+    np.add.at(reds, (np.broadcast_to(e, results.shape), red), 1)
+    edge = (red_points - black_points).mean(axis=(1, 2)) / table.scale
+    return EventSample(
+        system=table.name,
+        scale=table.scale,
+        ratings=ratings,
+        points=running[:, -1],
+        progressive=running.sum(axis=1),
+        reds=reds,
+        rounds=rounds,
+        rematches=np.zeros(events, dtype=np.int64) if rematches is None else rematches,
+        red_edge=np.asarray(edge, dtype=np.float64),
+    )
+
+
 def simulate_round_robin(
     ratings: FloatArray,
     tables: Sequence[PointsTable],
@@ -146,8 +196,8 @@ def simulate_round_robin(
     """Round robins by the Berger table, one set of games scored under every table.
 
     Args:
-        ratings: ``(E, n)`` ratings; player ``i`` takes Berger number ``i + 1`` (ratings drawn
-            independently per player make this a random draw of numbers).
+        ratings: ``(E, n)`` ratings; player ``i`` takes Berger number ``i + 1`` (shuffle the
+            ratings first for a random draw of numbers).
         tables: The scoring systems to score the games under.
         u: ``(E, n - 1, n // 2)`` uniforms, one per game.
         model: The game model.
@@ -157,49 +207,31 @@ def simulate_round_robin(
     """
     events, n = ratings.shape
     table = berger_table(n)
-    rounds, boards = table.shape[:2]
-    if u.shape != (events, rounds, boards):
-        raise ValueError(f"expected uniforms of shape {(events, rounds, boards)}, got {u.shape}")
+    if u.shape != (events, *table.shape[:2]):
+        raise ValueError(f"expected uniforms of shape {(events, *table.shape[:2])}, got {u.shape}")
     red, black = table[..., 0], table[..., 1]
     results = play_games(ratings[:, red], ratings[:, black], u, model)
-    reds = np.zeros(n, dtype=np.int64)
-    np.add.at(reds, red.ravel(), 1)
-    r = np.arange(rounds)[:, None]
-    samples = []
-    for pts in tables:
-        per_round = np.zeros((events, rounds, n), dtype=np.int64)
-        per_round[:, r, red] = pts.red[results]
-        per_round[:, r, black] = pts.black[results]
-        running = per_round.cumsum(axis=1)
-        samples.append(
-            EventSample(
-                system=pts.name,
-                scale=pts.scale,
-                ratings=ratings,
-                points=running[:, -1],
-                progressive=running.sum(axis=1),
-                reds=np.broadcast_to(reds, (events, n)).copy(),
-                rounds=rounds,
-                rematches=np.zeros(events, dtype=np.int64),
-            )
-        )
-    return samples
+    return [score_games(ratings, red[None], black[None], results, t) for t in tables]
 
 
-def simulate_swiss(
+def play_swiss(
     ratings: FloatArray,
-    table: PointsTable,
+    pairing: PointsTable,
     u: FloatArray,
     *,
     model: ModelParams = DEFAULT_MODEL,
-) -> EventSample:
-    """Swiss events paired by :mod:`sims.pairings`' simplified rules, scored under ``table``.
+) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Play Swiss events paired by :mod:`sims.pairings`, score groups by ``pairing``'s points.
 
     Args:
         ratings: ``(E, n)`` ratings, best first in each row (the initial ranking).
-        table: The scoring system (it also decides the score groups of the pairings).
+        pairing: The points that make the score groups.
         u: ``(E, R, n // 2)`` uniforms, one per board and round.
         model: The game model.
+
+    Returns:
+        ``(red, black, results, rematches)``: ``(E, R, B)`` players and result codes of every
+        game, and ``(E,)`` rematches the pairing could not avoid.
     """
     events, n = ratings.shape
     rounds = u.shape[1]
@@ -207,11 +239,13 @@ def simulate_swiss(
         raise ValueError(f"expected uniforms of shape {(events, rounds, n // 2)}, got {u.shape}")
     rows = np.arange(events)[:, None]
     score = np.zeros((events, n), dtype=np.int64)
-    progressive = np.zeros((events, n), dtype=np.int64)
     met = np.zeros((events, n, n), dtype=bool)
     colour_diff = np.zeros((events, n), dtype=np.int64)
     last = np.zeros((events, n), dtype=np.int64)
     rematches = np.zeros(events, dtype=np.int64)
+    red_all = np.empty((events, rounds, n // 2), dtype=np.int64)
+    black_all = np.empty_like(red_all)
+    results_all = np.empty_like(red_all)
     for rnd in range(rounds):
         if rnd == 0:
             pairs = first_swiss_round(events, n)
@@ -220,22 +254,44 @@ def simulate_swiss(
             rematches += kept
         red, black = pairs[..., 0], pairs[..., 1]
         results = play_games(ratings[rows, red], ratings[rows, black], u[:, rnd], model)
-        score[rows, red] += table.red[results]
-        score[rows, black] += table.black[results]
-        progressive += score
+        score[rows, red] += pairing.red[results]
+        score[rows, black] += pairing.black[results]
         met[rows, red, black] = True
         met[rows, black, red] = True
         colour_diff[rows, red] += 1
         colour_diff[rows, black] -= 1
         last[rows, red] = 1
         last[rows, black] = -1
-    return EventSample(
-        system=table.name,
-        scale=table.scale,
-        ratings=ratings,
-        points=score,
-        progressive=progressive,
-        reds=(colour_diff + rounds) // 2,
-        rounds=rounds,
-        rematches=rematches,
-    )
+        red_all[:, rnd], black_all[:, rnd], results_all[:, rnd] = red, black, results
+    return red_all, black_all, results_all, rematches
+
+
+def simulate_swiss(
+    ratings: FloatArray,
+    tables: Sequence[PointsTable],
+    u: FloatArray,
+    *,
+    pairing: PointsTable | None = None,
+    model: ModelParams = DEFAULT_MODEL,
+) -> list[EventSample]:
+    """Swiss events scored under every table.
+
+    Args:
+        ratings: ``(E, n)`` ratings, best first in each row (the initial ranking).
+        tables: The scoring systems.
+        u: ``(E, R, n // 2)`` uniforms, one per board and round, shared by every table.
+        pairing: Pair every event by these points (one set of games, scored under every table),
+            or None to pair each table's events by its own points (a set of games per table).
+        model: The game model.
+
+    Returns:
+        One :class:`EventSample` per table, in order.
+    """
+    if pairing is not None:
+        red, black, results, kept = play_swiss(ratings, pairing, u, model=model)
+        return [score_games(ratings, red, black, results, t, kept) for t in tables]
+    samples = []
+    for table in tables:
+        red, black, results, kept = play_swiss(ratings, table, u, model=model)
+        samples.append(score_games(ratings, red, black, results, table, kept))
+    return samples

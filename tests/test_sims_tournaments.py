@@ -58,13 +58,29 @@ def reference_round(
     n = len(score)
     order = sorted(range(n), key=lambda i: (-score[i], i))
     position = {p: k for k, p in enumerate(order)}
-    free = list(order)
+    groups = [score[p] for p in order]
+    start = {g: groups.index(g) for g in groups}
+    size = {g: groups.count(g) for g in groups}
+    taken = [False] * n  # by place
     pairs: list[list[int]] = []
-    while free:
-        p = free.pop(0)
-        q = next((x for x in free if not met[p][x]), free[0])
-        free.remove(q)
-        pairs.append([p, q])
+    for i in range(n):
+        if taken[i]:
+            continue
+        taken[i] = True
+        g = groups[i]
+        half = size[g] // 2
+        target = i + half if i - start[g] < half else i + 1
+
+        def preference(j: int, g: int = g, target: int = target) -> tuple[int, int, int]:
+            if groups[j] == g:
+                return (0, abs(j - target), j < target)
+            return (1, -groups[j], j)
+
+        free = [j for j in range(n) if not taken[j]]
+        unmet = [j for j in free if not met[order[i]][order[j]]]
+        j = min(unmet, key=preference) if unmet else free[0]
+        taken[j] = True
+        pairs.append([order[i], order[j]])
     for j in reversed(range(len(pairs))):
         a, b = pairs[j]
         if not met[a][b]:
@@ -142,7 +158,7 @@ def test_swiss_event_matches_the_reference() -> None:
     ratings = draw_ratings(rng, events, n, mean=2400, sd=150)
     u = rng.random((events, rounds, n // 2))
     table = PointsTable.from_system(DIFFERENCE, 10)
-    sample = simulate_swiss(ratings, table, u)
+    (sample,) = simulate_swiss(ratings, [table], u)
     for e in range(events):
         score, prog, reds, kept = reference_swiss(
             ratings[e].tolist(), (table.red.tolist(), table.black.tolist()), u[e]
@@ -156,8 +172,8 @@ def test_swiss_event_matches_the_reference() -> None:
 def test_swiss_100_players_11_rounds_has_no_rematches() -> None:
     rng = np.random.default_rng(3)
     ratings = draw_ratings(rng, 50, 100, mean=2300, sd=200)
-    sample = simulate_swiss(
-        ratings, PointsTable.from_system(TRADITIONAL, 1), rng.random((50, 11, 50))
+    (sample,) = simulate_swiss(
+        ratings, [PointsTable.from_system(TRADITIONAL, 1)], rng.random((50, 11, 50))
     )
     assert sample.rematches.sum() == 0
     assert (sample.points.sum(axis=1) == 2 * 11 * 50).all()  # 2 points a game, exactly

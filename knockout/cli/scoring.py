@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markdown import Markdown
 
-from knockout.cli.app import app, emit_json, out_console, user_errors
+from knockout import __version__
+from knockout.cli.app import app, emit_json, err_console, out_console, user_errors
 from knockout.dashboard.scoring import (
     compare_table,
     league_view,
@@ -23,7 +26,7 @@ from knockout.rescore import to_json as rescore_json
 from knockout.results import read_results
 from knockout.scoring import SCORING, ScoringSystem, read_scoring_file
 
-__all__ = ["league", "rescore_command"]
+__all__ = ["league", "rescore_command", "scoring_study"]
 
 _ENCODING = typer.Option(
     "--encoding", help="Text encoding of the CSV file (a UTF-8 byte-order mark is always accepted)."
@@ -179,3 +182,72 @@ def league(
         emit_json(league_json(table))
         return
     out_console.print(league_view(table))
+
+
+_STUDY_HELP = (
+    "Simulate Swiss and round-robin events under several scoring systems and test seed 000's "
+    "claims (does an extra Red still pay, how often are there ties at the top, how far is the "
+    "final order from true strength)."
+    "\n\n"
+    "STUDY is a TOML study file (systems, events, model, sensitivity grid); see "
+    "docs/scoring-study.md. Writes results.csv (tidy: one row per event, system and metric, with "
+    "standard errors), PNG plots and summary.md (which claims hold) into --out, and prints the "
+    "summary."
+    "\n\n"
+    "[bold]Example[/bold]: knockout scoring-study scenarios/studies/scoring-reform.toml "
+    "--out out/scoring-reform"
+)
+
+
+@app.command(name="scoring-study", help=_STUDY_HELP)
+def scoring_study(
+    study_file: Annotated[
+        Path, typer.Argument(help="Study file (TOML).", show_default=False, metavar="STUDY")
+    ],
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for the CSV, plots and summary.")
+    ] = Path("out/scoring-study"),
+    simulations: Annotated[
+        int | None,
+        typer.Option(
+            "--simulations",
+            "-n",
+            min=2,
+            help="Simulated events per event kind (overrides the study file).",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", min=0, help="Seed (overrides the study file).", show_default=False),
+    ] = None,
+    json: Annotated[bool, _JSON] = False,
+) -> None:
+    """Run a scoring-reform study (``knockout scoring-study``)."""
+    # Loaded here: sims pulls in scipy and matplotlib, which the other commands do not need.
+    from sims.scoring_report import claims, summary_markdown, write_outputs  # noqa: PLC0415
+    from sims.scoring_study import load_study, run_study  # noqa: PLC0415
+
+    with user_errors():
+        study = load_study(study_file)
+    if seed is not None:
+        study = replace(study, seed=seed)
+    result = run_study(
+        study,
+        simulations=simulations,
+        progress=lambda message: err_console.print(message, style="dim", markup=False),
+    )
+    files = write_outputs(result, out)
+    if json:
+        emit_json(
+            {
+                "version": __version__,
+                "study": str(study_file),
+                "seed": study.seed,
+                "files": [str(f) for f in files],
+                "claims": [vars(c) for c in claims(result)],
+            }
+        )
+        return
+    out_console.print(Markdown(summary_markdown(result)))
+    out_console.print("written: " + ", ".join(str(f) for f in files), style="dim")
