@@ -28,7 +28,6 @@ from typing import ClassVar, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
-from scipy.optimize import brentq
 from scipy.special import ndtr
 
 from knockout.formats import BiddingMenu, Stage
@@ -184,6 +183,8 @@ class BiddingGame:
 
 def _regions(grid: FloatArray, inside: BoolArray, f: Callable[[float], float]) -> Regions:
     """Intervals where ``inside`` holds, with each switch point refined as a root of ``f``."""
+    from scipy.optimize import brentq  # noqa: PLC0415  (heavy import, only needed here)
+
     switches = np.flatnonzero(inside[1:] != inside[:-1])
     cuts: list[float] = []
     for i in switches:
@@ -236,6 +237,11 @@ class Strategy(ABC):
     """How 甲 and 乙 decide. Implementations are small, immutable and registered in STRATEGIES."""
 
     kind: ClassVar[str]
+
+    @property
+    def is_deterministic(self) -> bool:
+        """True if decisions depend only on the true ratings (so can be computed per pairing)."""
+        return True
 
     @abstractmethod
     def probabilities(self, game: BiddingGame, x: npt.ArrayLike) -> BidProbabilities:
@@ -297,6 +303,10 @@ class Believed(Strategy):
     belief_sd: float = 100.0
     kind: ClassVar[str] = "believed"
 
+    @property
+    def is_deterministic(self) -> bool:
+        return self.belief_sd == 0
+
     def probabilities(self, game: BiddingGame, x: npt.ArrayLike) -> BidProbabilities:
         if self.belief_sd == 0:
             return Rational().probabilities(game, x)
@@ -311,11 +321,14 @@ class Believed(Strategy):
         x_arr = np.asarray(x, dtype=np.float64)
         chooser_belief = x_arr + rng.normal(0.0, self.belief_sd, size=x_arr.shape)
         bidder_belief = x_arr + rng.normal(0.0, self.belief_sd, size=x_arr.shape)
-        red = game.rational_announces_red(chooser_belief)
+        # The decision regions are the rational rule itself (checked point by point in the
+        # tests), and far cheaper per match than evaluating the model at every belief.
+        regions = game.regions
+        red = regions["announce_red"].contains(chooser_belief)
         objects = np.where(
             red,
-            game.rational_objects(Colour.RED, bidder_belief),
-            game.rational_objects(Colour.BLACK, bidder_belief),
+            regions["object_red"].contains(bidder_belief),
+            regions["object_black"].contains(bidder_belief),
         )
         return BidSample(red, np.asarray(objects))
 

@@ -23,7 +23,7 @@ import numpy.typing as npt
 from knockout.game import Colour, Reply, Result
 from knockout.match import Finished, MatchState, Pairing, Side, advance, colour_rule, initial_state
 
-__all__ = ["BidTag", "MatchSolution", "solve", "transitions"]
+__all__ = ["BidTag", "MatchSolution", "StageExit", "solve", "stage_exits", "transitions"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -165,3 +165,66 @@ def solve(pairing: Pairing, *, tolerance: float = 1e-15, max_games: int = 100_00
         chooser_is_a=chooser_a,
         unresolved=unresolved,
     )
+
+
+@dataclass(frozen=True, order=True)
+class StageExit:
+    """How a stage ends for a match that entered it.
+
+    Attributes:
+        games: Games played in the stage.
+        winner: The side that won the match in this stage, or -1 if it goes on.
+        last_red: If it goes on: who had Red in the stage's last game (the next stage's entry).
+        chooser: In the bidding stage, the side that was 甲 (else -1).
+        announce_red: In the bidding stage, whether 甲 announced Red.
+        objects: In the bidding stage, whether 乙 objected.
+    """
+
+    games: int
+    winner: int
+    last_red: int
+    chooser: int = -1
+    announce_red: bool = False
+    objects: bool = False
+
+
+def stage_exits(
+    pairing: Pairing, stage_index: int, last_red: Side | None, *, tolerance: float = 1e-16
+) -> dict[StageExit, FloatArray]:
+    """Exact distribution of how a stage ends, entered with ``last_red``.
+
+    This is :func:`solve` restricted to one stage: the Monte Carlo kernel draws one outcome per
+    stage from it. For the bidding stage the exits also say who was 甲 and what was decided (the
+    strategy's decision probabilities are folded in). A repeating stage is followed until less
+    than ``tolerance`` is in play; that remainder is spread over the exits in proportion.
+
+    Returns:
+        ``{exit: probability array of shape (n,)}``, summing to one for every pair.
+    """
+    n = pairing.size
+    exits: dict[StageExit, FloatArray] = defaultdict(lambda: np.zeros(n))
+    frontier: dict[MatchState, FloatArray] = {MatchState(stage_index, 0, 0, last_red): np.ones(n)}
+    k = 0
+    while frontier:
+        k += 1
+        nxt: dict[MatchState, FloatArray] = defaultdict(lambda: np.zeros(n))
+        for state, mass in frontier.items():
+            for prob, outcome, tag in transitions(pairing, state):
+                m = mass * prob
+                chooser, red, objects = (
+                    (-1, False, False)
+                    if tag is None
+                    else (tag.chooser, tag.announce is Colour.RED, tag.reply is Reply.OBJECT)
+                )
+                if isinstance(outcome, Finished):
+                    exits[StageExit(k, outcome.winner, -1, chooser, red, objects)] += m
+                elif outcome.stage != stage_index:
+                    assert outcome.last_red is not None
+                    exits[StageExit(k, -1, outcome.last_red, chooser, red, objects)] += m
+                else:
+                    nxt[outcome] = nxt[outcome] + m
+        frontier = dict(nxt)
+        if frontier and float(np.max(sum(frontier.values(), np.zeros(n)))) < tolerance:
+            break
+    total = sum(exits.values(), np.zeros(n))
+    return {e: p / total for e, p in sorted(exits.items()) if np.any(p > 0)}

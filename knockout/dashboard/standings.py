@@ -1,0 +1,58 @@
+"""The standings table: rank, name, points and each tie-break, as a rich renderable.
+
+Names may be Chinese: rich measures wide characters in terminal cells, so columns stay aligned.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from rich import box
+from rich.table import Table
+
+from knockout.tiebreaks import Standings, get_tiebreak
+
+__all__ = ["format_number", "standings_table"]
+
+
+def format_number(value: Decimal | None) -> str:
+    """A Decimal as people write it: ``20.5``, ``4`` (no ``4.0``), ``–`` for none.
+
+    >>> format_number(Decimal("12.50")), format_number(Decimal("4.0")), format_number(None)
+    ('12.5', '4', '–')
+    """
+    if value is None:
+        return "–"
+    text = format(value.normalize(), "f")
+    return "0" if text in ("-0", "0") else text
+
+
+def standings_table(standings: Standings, *, title: str | None = None) -> Table:
+    """The ranked players as a table: ``#``, name, points, then one column per tie-break code.
+
+    Args:
+        standings: From :func:`knockout.tiebreaks.rank_players`.
+        title: Table title; default: the event's name, if any.
+    """
+    table = Table(
+        title=title if title is not None else (standings.title or None),
+        box=box.SIMPLE_HEAVY,
+        header_style="bold",
+    )
+    table.add_column("#", justify="right")
+    table.add_column("Name", justify="left", no_wrap=True)
+    table.add_column("Pts", justify="right")
+    for code in standings.codes:
+        table.add_column(code, justify="right", header_style="bold")
+    for s in standings.players:
+        table.add_row(
+            str(s.rank),
+            s.name,
+            format_number(s.points),
+            *(format_number(s.tiebreaks[code]) for code in standings.codes),
+        )
+    if standings.codes:
+        table.caption = "tie-breaks: " + ", ".join(
+            f"{code} {get_tiebreak(code).title}" for code in standings.codes
+        )
+    return table

@@ -1,0 +1,136 @@
+"""Benchmark figures, measured in one run (ratios are what to trust on a shared machine).
+
+Nothing here asserts a speed: :func:`run_benchmark` returns figures for ``knockout bench`` to print.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+import simpy
+
+from knockout.engine import MatchEngine
+from knockout.match import Pairing
+from knockout.scenario import Scenario
+from knockout.solver import solve
+from sims.kernel import MatchTables
+from sims.match import match_block
+from sims.runner import BLOCK_SIZE, run_blocks
+
+__all__ = ["BenchFigures", "run_benchmark"]
+
+
+@dataclass(frozen=True)
+class BenchFigures:
+    """What ``knockout bench`` reports.
+
+    Attributes:
+        scenario: Name of the benchmarked scenario.
+        block_size: Matches per kernel call.
+        kernel_per_second: Matches per second of one block (kernel and tally) on one core, best
+            of the repeats.
+        floor_per_second: Matches per second if all we did was draw 4 uniform doubles each.
+        ratio: Kernel time over floor time (target: at most 3).
+        scaling: ``[(workers, matches per second, wall seconds)]`` for local processes.
+        scaling_runs: Matches simulated in each scaling run.
+        engine_per_second: SimPy engine matches per second.
+        exact_per_second: Exact-solver matches per second (one pair at a time).
+        cores: CPUs visible to this process.
+    """
+
+    scenario: str
+    block_size: int
+    kernel_per_second: float
+    floor_per_second: float
+    ratio: float
+    scaling: list[tuple[int, float, float]]
+    scaling_runs: int
+    engine_per_second: float
+    exact_per_second: float
+    cores: int
+
+
+def _best(f: Callable[[], object], repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        f()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def run_benchmark(
+    scenario: Scenario,
+    *,
+    repeats: int = 30,
+    scaling_runs: int = 2**26,
+    workers: tuple[int, ...] = (1, 2),
+    engine_matches: int = 300,
+    progress: Callable[[str], None] | None = None,
+) -> BenchFigures:
+    """Measure the kernel against the random-number floor, process scaling and the engine."""
+
+    def say(text: str) -> None:
+        if progress is not None:
+            progress(text)
+
+    a, b = scenario.players[:2]
+    pairing = Pairing.of(scenario.format, a, b, model=scenario.model, strategy=scenario.strategy)
+    tables = MatchTables.from_pairing(pairing)
+    rng = np.random.default_rng(1)
+    n = BLOCK_SIZE
+    say("kernel vs random-number floor")
+    # Interleave the two measurements so machine noise hits both alike.
+    kernel = floor = float("inf")
+    for _ in range(repeats):
+        # A block as a run does it: simulate, then tally the outcomes.
+        kernel = min(kernel, _best(lambda: match_block(tables, 0, n, 1), 1))
+        floor = min(floor, _best(lambda: rng.random((n, 4)), 1))
+    scaling: list[tuple[int, float, float]] = []
+    for w in workers:
+        say(f"{scaling_runs:,} matches with {w} local process(es)")
+        start = time.perf_counter()
+        run_blocks(partial(match_block, tables), scaling_runs, 7, workers=w)
+        wall = time.perf_counter() - start
+        scaling.append((w, scaling_runs / wall, wall))
+    say(f"SimPy engine, {engine_matches} matches")
+    engine_rng = np.random.default_rng(3)
+
+    def engine_run() -> None:
+        for _ in range(engine_matches):
+            env = simpy.Environment()
+            eng = MatchEngine(env, scenario.format, scenario.model, scenario.strategy, engine_rng)
+            env.process(eng.match(a, b))
+            env.run()
+
+    engine = _best(engine_run, 1)
+    say("exact solver")
+    exact_reps = 50
+    exact = _best(
+        lambda: [
+            solve(
+                Pairing.of(scenario.format, a, b, model=scenario.model, strategy=scenario.strategy)
+            )
+            for _ in range(exact_reps)
+        ],
+        3,
+    )
+    return BenchFigures(
+        scenario=scenario.name,
+        block_size=n,
+        kernel_per_second=n / kernel,
+        floor_per_second=n / floor,
+        ratio=kernel / floor,
+        scaling=scaling,
+        scaling_runs=scaling_runs,
+        engine_per_second=engine_matches / engine,
+        exact_per_second=exact_reps / exact,
+        cores=len(os.sched_getaffinity(0))
+        if hasattr(os, "sched_getaffinity")
+        else os.cpu_count() or 1,
+    )

@@ -1,0 +1,452 @@
+"""The vectorised match kernel: many matches at once, one draw per stage.
+
+The kernel walks the same chain as the exact solver and the SimPy engine
+(:mod:`knockout.match`), a stage at a time, for every match still alive:
+
+* each stage is one categorical draw per match from the stage's exact exit distribution
+  (:func:`knockout.solver.stage_exits`: who wins in the stage and after how many games, or who had
+  Red last if the match goes on; for the bidding stage also who was 甲 and what was decided),
+  given the pairing and how the stage was entered. Under ``rational`` and ``naive`` the bidding
+  decisions are thus computed once per distinct pairing;
+* under ``believed`` (private belief noise) the bidding stage is drawn decision by decision
+  instead: 甲 (one uniform), each match's own two belief draws and the decisions they imply
+  (:meth:`knockout.bidding.Strategy.sample`, vectorised), then the game (one uniform).
+
+Arrays: the simulation axis is first everywhere. :class:`MatchTables` holds what depends only on
+the pairing, computed once for ``n_pairs`` distinct pairs; :func:`simulate` takes ``pair`` (shape
+``(n,)``, indices into those pairs) and returns per-match outcomes. The only Python loop is over
+the format's stages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import numpy.typing as npt
+
+from knockout.bidding import BiddingGame, Strategy
+from knockout.game import Colour, Reply
+from knockout.match import MatchState, Pairing, Side
+from knockout.solver import stage_exits
+
+__all__ = ["BiddingTable", "MatchOutcomes", "MatchTables", "StageTable", "simulate"]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
+BoolArray = npt.NDArray[np.bool_]
+
+#: Entry codes of a stage: 0 = no previous game, 1 = A had Red last, 2 = B had Red last.
+ENTRIES: tuple[Side | None, ...] = (None, 0, 1)
+#: The four (announcement, reply) branches, in the order used by the tables.
+BRANCHES: tuple[tuple[Colour, Reply], ...] = (
+    (Colour.RED, Reply.ACCEPT),
+    (Colour.RED, Reply.OBJECT),
+    (Colour.BLACK, Reply.ACCEPT),
+    (Colour.BLACK, Reply.OBJECT),
+)
+
+
+@dataclass(frozen=True)
+class StageTable:
+    """A stage's exit distribution for every pair and entry, and what each exit means.
+
+    Exits that continue the match come first (``k < n_goes_on``), then those that end it.
+
+    Attributes:
+        cuts: ``(n_pairs * 3, K - 1)`` inner cut points of the K exits' cumulative
+            probabilities; row ``pair * 3 + entry``.
+        varies: False when every row is the same: then row 0 is used for every match.
+        by_entry: Whether, for some pair, the distribution depends on the entry code.
+        n_goes_on: Number of exits that continue the match.
+        games: ``(K,)`` games played in the stage.
+        winner: ``(K,)`` winning side, or -1 if the match goes on.
+        entry: ``(K,)`` entry code of the next stage (1 or 2), or 0 if the match is over.
+        chooser: ``(K,)`` side that was 甲 (bidding stage), else -1.
+        announce_red: ``(K,)`` 甲 announced Red.
+        objects: ``(K,)`` 乙 objected.
+    """
+
+    cuts: FloatArray
+    varies: bool
+    by_entry: bool
+    n_goes_on: int
+    games: npt.NDArray[np.int32]
+    winner: npt.NDArray[np.int8]
+    entry: npt.NDArray[np.intp]
+    chooser: npt.NDArray[np.int8]
+    announce_red: BoolArray
+    objects: BoolArray
+
+
+@dataclass(frozen=True)
+class BiddingTable:
+    """The bidding stage drawn decision by decision (strategies with private beliefs).
+
+    Attributes:
+        p_a_chooses: ``(n_pairs * 3,)`` P(A is 甲), row ``pair * 3 + entry``.
+        advantage: ``(n_pairs * 2,)`` 甲's rating minus 乙's, row ``pair * 2 + chooser``.
+        cuts: ``(n_pairs * 2 * 4, 2)`` P(Red wins), P(Red wins or draw); row
+            ``(pair * 2 + chooser) * 4 + branch``.
+        chooser_red: ``(4,)`` whether 甲 plays Red in each branch.
+        draw_to_black: Whether a draw sends Black through (else Red).
+    """
+
+    p_a_chooses: FloatArray
+    advantage: FloatArray
+    cuts: FloatArray
+    chooser_red: BoolArray
+    draw_to_black: bool
+
+
+@dataclass(frozen=True)
+class MatchTables:
+    """Per-pairing tables for a format, model and strategy; computed once, shipped to workers.
+
+    Attributes:
+        stage_names: Names of the playable stages.
+        stages: One table per playable stage.
+        strategy: The bidding strategy.
+        game: The sudden-death decision problem, if the format has one.
+        n_pairs: Number of distinct pairs.
+        offsets: Where each stage's exits start in the global exit numbering.
+        entry_matters: Per stage (and one past the last): whether its table depends on the entry.
+        exit_winner: ``(exits,)`` winner of each global exit (-1: the match goes on).
+        exit_stage: ``(exits,)`` stage index of each global exit.
+        exit_games: ``(exits,)`` games played by a match ending with that exit, when that is
+            fixed (no stage before it can end after a varying number of games); else None.
+        exit_chooser: ``(exits,)`` 甲 of each global exit, or -1.
+        exit_announce_red: ``(exits,)`` 甲 announced Red.
+        exit_objects: ``(exits,)`` 乙 objected.
+    """
+
+    stage_names: tuple[str, ...]
+    stages: tuple[StageTable | BiddingTable, ...]
+    strategy: Strategy
+    game: BiddingGame | None
+    n_pairs: int
+    offsets: tuple[int, ...]
+    entry_matters: tuple[bool, ...]
+    exit_winner: npt.NDArray[np.int8]
+    exit_stage: npt.NDArray[np.int8]
+    exit_games: npt.NDArray[np.int32] | None
+    exit_chooser: npt.NDArray[np.int8]
+    exit_announce_red: BoolArray
+    exit_objects: BoolArray
+
+    @classmethod
+    def from_pairing(cls, pairing: Pairing) -> MatchTables:
+        """Build the tables for every pair held by ``pairing``."""
+        stages: list[StageTable | BiddingTable] = []
+        for s, stage in enumerate(pairing.fmt.playable):
+            if stage.is_bidding and not pairing.strategy.is_deterministic:
+                stages.append(_bidding_table(pairing, s))
+            else:
+                stages.append(_stage_table(pairing, s))
+        offsets: list[int] = []
+        winner: list[int] = []
+        stage_of: list[int] = []
+        games: list[int] = []
+        chooser: list[int] = []
+        announce: list[bool] = []
+        objects: list[bool] = []
+        before: int | None = 0  # games played before this stage, if the same for every match
+        for s, table in enumerate(stages):
+            offsets.append(len(winner))
+            if isinstance(table, StageTable):
+                k_games = table.games.tolist()
+                winner += table.winner.tolist()
+                chooser += table.chooser.tolist()
+                announce += table.announce_red.tolist()
+                objects += table.objects.tolist()
+                games += [-1 if before is None else before + g for g in k_games]
+                stage_of += [s] * len(k_games)
+                going_on = set(k_games[: table.n_goes_on])
+                before = (
+                    before + going_on.pop() if before is not None and len(going_on) == 1 else None
+                )
+            else:  # decided decision by decision: two exits, A wins / B wins
+                winner += [0, 1]
+                chooser += [-1, -1]
+                announce += [False, False]
+                objects += [False, False]
+                games += [-1, -1] if before is None else [before + 1, before + 1]
+                stage_of += [s, s]
+        matters = [isinstance(t, BiddingTable) or t.by_entry for t in stages]
+        return cls(
+            stage_names=pairing.fmt.stage_names,
+            stages=tuple(stages),
+            strategy=pairing.strategy,
+            game=pairing.bidding_game,
+            n_pairs=pairing.size,
+            offsets=tuple(offsets),
+            entry_matters=(*matters, False),
+            exit_winner=np.array(winner, dtype=np.int8),
+            exit_stage=np.array(stage_of, dtype=np.int8),
+            exit_games=None if min(games) < 0 else np.array(games, dtype=np.int32),
+            exit_chooser=np.array(chooser, dtype=np.int8),
+            exit_announce_red=np.array(announce, dtype=bool),
+            exit_objects=np.array(objects, dtype=bool),
+        )
+
+
+def _stage_table(pairing: Pairing, s: int) -> StageTable:
+    # Entry 0 (no previous game) only happens in the first stage, entries 1-2 only later.
+    reachable = ENTRIES[:1] if s == 0 else ENTRIES[1:]
+    per_entry = {last_red: stage_exits(pairing, s, last_red) for last_red in reachable}
+    exits = sorted(
+        {e for table in per_entry.values() for e in table},
+        key=lambda e: (e.winner >= 0, e),  # exits that continue the match first
+    )
+    n = pairing.size
+    probs = np.zeros((n, len(ENTRIES), len(exits)))
+    for j, last_red in enumerate(ENTRIES):
+        table = per_entry.get(last_red, per_entry[reachable[0]])
+        for k, e in enumerate(exits):
+            if e in table:
+                probs[:, j, k] = table[e]
+    cdf = np.cumsum(probs, axis=2)[:, :, :-1]
+    cuts = cdf.reshape(n * len(ENTRIES), len(exits) - 1)
+    return StageTable(
+        cuts=np.ascontiguousarray(cuts),
+        varies=not bool(np.all(cuts == cuts[:1])),
+        by_entry=not bool(np.all(cdf == cdf[:, :1])),
+        n_goes_on=sum(e.winner < 0 for e in exits),
+        games=np.array([e.games for e in exits], dtype=np.int32),
+        winner=np.array([e.winner for e in exits], dtype=np.int8),
+        entry=np.array([0 if e.winner >= 0 else e.last_red + 1 for e in exits], dtype=np.intp),
+        chooser=np.array([e.chooser for e in exits], dtype=np.int8),
+        announce_red=np.array([e.announce_red for e in exits], dtype=bool),
+        objects=np.array([e.objects for e in exits], dtype=bool),
+    )
+
+
+def _bidding_table(pairing: Pairing, s: int) -> BiddingTable:
+    stage = pairing.fmt.playable[s]
+    assert stage.bidding is not None
+    n = pairing.size
+    p_a = np.stack(
+        [
+            np.full(n, 0.5)
+            if last_red is None
+            else pairing.p_a_chooses(MatchState(s, 0, 0, last_red))
+            for last_red in ENTRIES
+        ],
+        axis=1,
+    )
+    advantage = np.stack([pairing.advantage(0), pairing.advantage(1)], axis=1)
+    cuts = np.zeros((n, 2, len(BRANCHES), 2))
+    chooser_red = np.zeros(len(BRANCHES), dtype=bool)
+    for chooser in (0, 1):
+        side: Side = 0 if chooser == 0 else 1
+        for k, (announce, reply) in enumerate(BRANCHES):
+            colour, clocks = stage.bidding.assignment(announce, reply)
+            chooser_red[k] = colour is Colour.RED
+            p = pairing.bidding_game_probabilities(side, colour, clocks)
+            cuts[:, chooser, k, 0] = p.red
+            cuts[:, chooser, k, 1] = p.red + p.draw
+    return BiddingTable(
+        p_a_chooses=p_a.reshape(-1),
+        advantage=advantage.reshape(-1),
+        cuts=cuts.reshape(-1, 2),
+        chooser_red=chooser_red,
+        draw_to_black=stage.draw_winner is Colour.BLACK,
+    )
+
+
+@dataclass(frozen=True)
+class MatchOutcomes:
+    """Per-match results of :func:`simulate`, each of shape ``(n,)``.
+
+    Every match ends with one global exit (:attr:`exit_code`); winner, stage and, where the
+    format fixes them, games and bidding decisions are decoded from it on first use. Counting
+    outcomes only needs one ``bincount`` of the exit codes.
+
+    Attributes:
+        tables: The tables the matches were drawn from.
+        exit_code: Global exit of each match.
+        games_played: Games per match, when they are not decoded from the exit.
+        drawn_chooser: 甲 per match (-1: not reached), when drawn decision by decision.
+        drawn_announce_red: 甲 announced Red, when drawn decision by decision.
+        drawn_objects: 乙 objected, when drawn decision by decision.
+    """
+
+    tables: MatchTables
+    exit_code: IntArray
+    games_played: npt.NDArray[np.int32] | None
+    drawn_chooser: npt.NDArray[np.int8] | None
+    drawn_announce_red: BoolArray | None
+    drawn_objects: BoolArray | None
+
+    @cached_property
+    def winner(self) -> npt.NDArray[np.int8]:
+        """Side that advanced (0 = A, 1 = B)."""
+        return np.take(self.tables.exit_winner, self.exit_code)
+
+    @cached_property
+    def stage(self) -> npt.NDArray[np.int8]:
+        """Index of the stage that decided the match."""
+        return np.take(self.tables.exit_stage, self.exit_code)
+
+    @cached_property
+    def games(self) -> npt.NDArray[np.int32]:
+        """Games played."""
+        if self.games_played is not None:
+            return self.games_played
+        assert self.tables.exit_games is not None
+        return np.take(self.tables.exit_games, self.exit_code)
+
+    @cached_property
+    def chooser(self) -> npt.NDArray[np.int8]:
+        """Side that was 甲, or -1 if the bidding stage was not reached."""
+        if self.drawn_chooser is not None:
+            return self.drawn_chooser
+        return np.take(self.tables.exit_chooser, self.exit_code)
+
+    @cached_property
+    def announce_red(self) -> BoolArray:
+        """甲 announced Red (False where not reached)."""
+        if self.drawn_announce_red is not None:
+            return self.drawn_announce_red
+        return np.take(self.tables.exit_announce_red, self.exit_code)
+
+    @cached_property
+    def objects(self) -> BoolArray:
+        """乙 objected (False where not reached)."""
+        if self.drawn_objects is not None:
+            return self.drawn_objects
+        return np.take(self.tables.exit_objects, self.exit_code)
+
+
+def simulate(
+    tables: MatchTables, n: int, rng: np.random.Generator, pair: IntArray | None = None
+) -> MatchOutcomes:
+    """Simulate ``n`` matches; match ``i`` is between the sides of pair ``pair[i]`` (default 0).
+
+    Random numbers are drawn stage by stage for the matches still alive, in a fixed order, so the
+    result depends only on ``rng``'s state. Each match ends with one exit of one stage; its
+    global exit code decodes into winner, stage, games and bidding at the end.
+    """
+    exit_code = np.empty(n, dtype=np.intp)
+    decode_games = tables.exit_games is not None
+    games = np.empty(0 if decode_games else n, dtype=np.int32)
+    drawn = any(isinstance(t, BiddingTable) for t in tables.stages)
+    chooser = np.full(n if drawn else 0, -1, dtype=np.int8)
+    announce_red = np.zeros(n if drawn else 0, dtype=bool)
+    objects = np.zeros(n if drawn else 0, dtype=bool)
+    # The matches still alive, compacted: indices (None = all n), pair, entry code, games so far.
+    idx: IntArray | None = None
+    pairs: IntArray | None = None
+    if tables.n_pairs > 1:
+        pairs = np.zeros(n, dtype=np.intp) if pair is None else np.asarray(pair, dtype=np.intp)
+    entry: IntArray | None = None
+    played: npt.NDArray[np.int32] | None = None
+    for s, table in enumerate(tables.stages):
+        m = n if idx is None else idx.size
+        if m == 0:
+            break
+        if isinstance(table, BiddingTable):
+            alive = np.arange(n, dtype=np.intp) if idx is None else idx
+            _draw_bidding(
+                tables,
+                table,
+                rng,
+                s,
+                alive,
+                pairs,
+                entry,
+                played,
+                exit_code,
+                games,
+                chooser,
+                announce_red,
+                objects,
+            )
+            break
+        k = _draw_exit(table, rng.random(m), pairs, entry)
+        if idx is None:
+            np.add(k, tables.offsets[s], out=exit_code, casting="unsafe")
+        else:
+            exit_code[idx] = k + tables.offsets[s]
+        if not decode_games:
+            g = np.take(table.games, k)
+            if played is not None:
+                g += played
+            games[slice(None) if idx is None else idx] = g
+        cont = np.flatnonzero(k < table.n_goes_on)
+        if cont.size == 0:
+            break
+        idx = cont if idx is None else np.take(idx, cont)
+        k_cont = np.take(k, cont)
+        entry = np.take(table.entry, k_cont) if tables.entry_matters[s + 1] else None
+        if pairs is not None:
+            pairs = np.take(pairs, cont)
+        if not decode_games:
+            played = np.take(g, cont)
+    return MatchOutcomes(
+        tables=tables,
+        exit_code=exit_code,
+        games_played=None if decode_games else games,
+        drawn_chooser=chooser if drawn else None,
+        drawn_announce_red=announce_red if drawn else None,
+        drawn_objects=objects if drawn else None,
+    )
+
+
+def _draw_exit(
+    table: StageTable, u: FloatArray, pairs: IntArray | None, entry: IntArray | None
+) -> npt.NDArray[np.int8]:
+    """Exit index of each match: the number of cut points at or below its uniform draw."""
+    cuts = table.cuts
+    if not table.varies or (pairs is None and entry is None):
+        row_cuts = cuts[0]
+        k = np.zeros(u.shape, dtype=np.int8)
+        for c in row_cuts:
+            k += (u >= c).view(np.int8)
+        return k
+    row = (0 if pairs is None else pairs * 3) + (0 if entry is None else entry)
+    k = np.zeros(u.shape, dtype=np.int8)
+    for j in range(cuts.shape[1]):
+        k += (u >= np.take(cuts[:, j], row)).view(np.int8)
+    return k
+
+
+def _draw_bidding(
+    tables: MatchTables,
+    table: BiddingTable,
+    rng: np.random.Generator,
+    s: int,
+    alive: IntArray,
+    pairs: IntArray | None,
+    entry: IntArray | None,
+    played: npt.NDArray[np.int32] | None,
+    exit_code: IntArray,
+    games: npt.NDArray[np.int32],
+    chooser_out: npt.NDArray[np.int8],
+    announce_out: BoolArray,
+    objects_out: BoolArray,
+) -> None:
+    """The bidding stage decision by decision: 甲, each match's beliefs, then the game."""
+    m = alive.size
+    pair_rows = np.zeros(m, dtype=np.intp) if pairs is None else pairs
+    entry_rows = np.zeros(m, dtype=np.intp) if entry is None else entry
+    p_a = np.take(table.p_a_chooses, pair_rows * 3 + entry_rows)
+    chooser = (rng.random(m) >= p_a).astype(np.intp)  # 0: A is 甲, 1: B is 甲
+    row = pair_rows * 2 + chooser
+    assert tables.game is not None
+    sample = tables.strategy.sample(tables.game, np.take(table.advantage, row), rng)
+    branch = np.where(sample.announce_red, 0, 2) + sample.objects
+    cut_row = row * 4 + branch
+    u = rng.random(m)
+    red_wins = u < np.take(table.cuts[:, 0], cut_row)
+    draw = ~red_wins & (u < np.take(table.cuts[:, 1], cut_row))
+    red_side = np.where(np.take(table.chooser_red, branch), chooser, 1 - chooser)
+    red_through = red_wins | draw if not table.draw_to_black else red_wins
+    winner = np.where(red_through, red_side, 1 - red_side)
+    exit_code[alive] = tables.offsets[s] + winner  # the stage's two exits: A wins, B wins
+    if tables.exit_games is None:
+        games[alive] = 1 if played is None else played + 1
+    chooser_out[alive] = chooser
+    announce_out[alive] = sample.announce_red
+    objects_out[alive] = sample.objects
