@@ -1,72 +1,21 @@
-"""Reading small CSV tables of results: encoding, header, rows, and player names.
+"""Reading small CSV tables of results with a strict header.
 
 Every problem is reported as a :class:`~knockout.errors.Problem` naming the file, the line and the
 column, so a caller can collect all of them and raise one :class:`~knockout.errors.InputError`.
+Files are decoded by :func:`knockout.textfile.read_text`; names are normalised by
+:func:`knockout.records.normalise_name`.
 """
 
 from __future__ import annotations
 
-import codecs
 import csv
 import io
-import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from knockout.errors import InputError, Problem
 
-__all__ = ["Row", "normalise_name", "parse_rows", "read_text"]
-
-_SPACE = re.compile(r"\s+")
-# CJK ideographs (BMP, compatibility block, and the supplementary planes' extensions).
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff"
-_SPACE_BETWEEN_CJK = re.compile(f"(?<=[{_CJK}]) (?=[{_CJK}])")
-
-
-def normalise_name(name: str) -> str:
-    """A player or team name with its white space normalised.
-
-    Leading and trailing white space goes; runs of white space (including the ideographic space
-    U+3000) become one space; a space between two Chinese characters goes, since the seed writes
-    the same player as 程 鸣 and 程鸣. Latin names keep their single spaces.
-
-    >>> [normalise_name(n) for n in (" 程 鸣 ", "才\u3000\u3000溢", "Wang  Tianyi")]
-    ['程鸣', '才溢', 'Wang Tianyi']
-    """
-    text = _SPACE.sub(" ", unicodedata.normalize("NFC", name)).strip()
-    return _SPACE_BETWEEN_CJK.sub("", text)
-
-
-def read_text(path: Path, *, encoding: str = "utf-8") -> str:
-    """The text of ``path`` decoded with ``encoding``, without a leading byte-order mark.
-
-    Raises:
-        InputError: If the file cannot be read, the encoding is unknown or the bytes are not valid
-            in it (the message gives the offending byte and its offset).
-    """
-    source = str(path)
-    try:
-        codecs.lookup(encoding)
-    except LookupError:
-        raise InputError.single(source, "", f"unknown encoding {encoding!r}") from None
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError.single(source, "", "no such file") from None
-    except OSError as exc:
-        raise InputError.single(source, "", f"cannot read: {exc.strerror or exc}") from None
-    try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        bad = data[exc.start : exc.end].hex(" ")
-        raise InputError.single(
-            source,
-            f"byte {exc.start}",
-            f"expected {encoding} text, got bytes {bad} (another encoding, such as gb18030?)",
-        ) from None
-    return text.removeprefix("\ufeff")
+__all__ = ["Row", "parse_rows"]
 
 
 @dataclass(frozen=True)

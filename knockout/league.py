@@ -35,12 +35,13 @@ from pathlib import Path
 from typing import Any
 
 from knockout import __version__
-from knockout.csvfile import Row, normalise_name, parse_rows, read_text
+from knockout.csvfile import Row, parse_rows
 from knockout.errors import InputError, Problem
 from knockout.game import Colour
-from knockout.rescore import json_number
-from knockout.results import Outcome
+from knockout.records import Outcome, normalise_name
 from knockout.scoring import LEAGUE_BOARD, LEAGUE_CAPTAIN, ScoringSystem
+from knockout.textfile import read_text
+from knockout.tiebreaks import json_number
 
 __all__ = [
     "COLUMNS",
@@ -99,7 +100,7 @@ class LeagueRules:
     ) -> tuple[Decimal, Decimal]:
         """``(home, away)`` board points of board ``number`` (1 is the captains')."""
         system = self.captain if number == 1 else self.board
-        result = outcome.result(home_colour)
+        result = outcome.to_result(home_colour)
         home = system.points_for(home_colour, result)
         away = system.points_for(home_colour.other, result)
         return home, away
@@ -189,7 +190,7 @@ class LeagueMatch:
         """``team``'s colour and result on each board."""
         if team == self.home:
             return [(b.home_colour, b.outcome) for b in self.boards]
-        return [(b.home_colour.other, b.outcome.other) for b in self.boards]
+        return [(b.home_colour.other, b.outcome.reverse) for b in self.boards]
 
     def is_won_by(self, team: str) -> bool:
         """Whether ``team`` has more board points than its opponent."""
@@ -443,7 +444,7 @@ def parse_league(text: str, *, source: str) -> tuple[LeagueMatch, ...]:
     return tuple(matches)
 
 
-def read_league(path: Path, *, encoding: str = "utf-8") -> LeagueTable:
+def read_league(path: Path, *, encoding: str | None = None) -> LeagueTable:
     """The league table of the results file at ``path``.
 
     Raises:

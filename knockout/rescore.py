@@ -2,49 +2,62 @@
 
 :func:`rescore` turns :class:`~knockout.results.Results` into a :class:`ScoreTable`: each player's
 points per round, running totals, total and progressive score (累进分: the sum of the running totals
-after each round), ranked by points and then by the tie-breaks asked for (by default the
-progressive score, as seed 000 does). Players tied on everything share a rank (1, 2, 2, 4). Only
-players who have rows are ranked; opponents without rows have unknown totals.
+after each round), ranked by points and then by the tie-breaks asked for (default: the progressive
+score, as seed 000 does). The results become a :class:`~knockout.records.CrossTable` whose entries
+carry the chosen system's points, and the totals, progressive scores and ranking come from the
+tie-break registry (:mod:`knockout.tiebreaks`), so every tie-break works in the chosen system.
+Players tied on everything share a rank (1, 2, 2, 4). A round in which a player with rows has no
+row is an absence (FIDE: a voluntarily unplayed round, 0 points).
 
-Tie-breaks that need the opponents' totals (Buchholz and Sonneborn-Berger variants) are computed
-in the chosen scoring system, and only when every opponent has rows; otherwise they are refused.
+Only players with rows are ranked. An opponent without rows enters the cross table as a
+placeholder holding only the games the file shows, at -1 point each, so that it ranks below every
+real player (whose totals are never negative) and never joins their ties; placeholders are left
+out of the table. Tie-breaks that need opponents' totals (Buchholz and Sonneborn-Berger, with any
+modifier) are therefore refused unless every opponent has rows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
-from itertools import accumulate
 from typing import Any
 
+import numpy as np
+
 from knockout import __version__
-from knockout.errors import InputError, KnockoutError, Problem
-from knockout.game import Result
+from knockout.errors import InputError, Problem
+from knockout.records import CrossTable, Entry, Kind, PointScale
 from knockout.results import GameRow, Results
 from knockout.scoring import ScoringSystem
+from knockout.tiebreaks import (
+    TieBreak,
+    get_tiebreak,
+    json_number,
+    progressive_score,
+    rank_players,
+    running_totals,
+)
 
 __all__ = [
-    "AVAILABLE_TIEBREAKS",
-    "OPPONENT_TIEBREAKS",
+    "PLACEHOLDER_POINTS",
     "RankMove",
     "ScoreTable",
     "Standing",
     "compare",
-    "json_number",
-    "parse_tiebreaks",
+    "cross_table",
+    "needs_opponents",
     "rescore",
     "to_json",
 ]
 
-#: Tie-breaks this module computes itself.
-AVAILABLE_TIEBREAKS = ("PS",)
-#: Tie-breaks that need every opponent's total (and so every opponent's rows).
-OPPONENT_TIEBREAKS = frozenset({"BH", "BH-M1", "BH-C1", "SB", "SB-C1"})
-# The tie-break registry's codes (knockout.tiebreaks, from the standings work).
-_REGISTRY_TIEBREAKS = (
-    *("DE", "BH", "BH-M1", "BH-C1", "SB", "SB-C1", "PS", "WIN", "WON", "BWG", "BPG"),
-)
+#: Points of each game entry of an opponent who has no rows of its own.
+PLACEHOLDER_POINTS = Decimal(-1)
+
+
+def needs_opponents(tiebreak: TieBreak) -> bool:
+    """Whether ``tiebreak`` uses opponents' totals (Buchholz, Sonneborn-Berger, any modifier)."""
+    return tiebreak.code.startswith(("BH", "SB"))
 
 
 @dataclass(frozen=True)
@@ -58,7 +71,7 @@ class Standing:
         progressive: Progressive score: the sum of ``running``.
         running: Total after each round, one per round of the event.
         round_points: Points scored in each round; None where the player has no game.
-        tiebreaks: The tie-break values, in the order of :attr:`ScoreTable.tiebreaks`.
+        tiebreaks: Each tie-break's value by code (None where it does not apply).
         games: The player's game in each round; None where the player has no game.
     """
 
@@ -68,7 +81,7 @@ class Standing:
     progressive: Decimal
     running: tuple[Decimal, ...]
     round_points: tuple[Decimal | None, ...]
-    tiebreaks: tuple[Decimal, ...]
+    tiebreaks: Mapping[str, Decimal | None]
     games: tuple[GameRow | None, ...] = ()
 
 
@@ -126,102 +139,124 @@ class RankMove:
         return self.baseline_rank - self.rank
 
 
-def parse_tiebreaks(text: str) -> tuple[str, ...]:
-    """Tie-break codes from a comma-separated list (``"ps, bh"`` gives ``("PS", "BH")``).
+def _draw_points(scoring: ScoringSystem) -> Decimal:
+    """What a draw is worth where FIDE C.07 counts an unplayed round "as a draw"."""
+    if scoring.draw_rule is not None:
+        return scoring.draw_rule.bare
+    return (scoring.red_draw + scoring.black_draw) / 2
+
+
+def _points(scoring: ScoringSystem, row: GameRow, source: str) -> Decimal:
+    try:
+        return scoring.points_for(row.colour, row.result, row.details)
+    except ValueError as exc:
+        raise InputError.single(
+            source, f"line {row.line}", f"{exc} (scoring {scoring.name!r})"
+        ) from None
+
+
+def cross_table(results: Results, scoring: ScoringSystem) -> CrossTable:
+    """The cross table of ``results`` with every game's points under ``scoring``.
+
+    Opponents without rows are placeholders (see the module docstring).
 
     Raises:
-        ValueError: For an unknown or repeated code.
+        InputError: If ``scoring`` needs moves or material that a drawn game lacks (every such
+            row is reported).
     """
-    codes = tuple(c.strip().upper() for c in text.split(",") if c.strip())
-    for code in codes:
-        if code not in _REGISTRY_TIEBREAKS:
-            raise ValueError(
-                f"unknown tie-break: {code!r} (known: {', '.join(_REGISTRY_TIEBREAKS)})"
-            )
-    repeated = sorted({c for c in codes if codes.count(c) > 1})
-    if repeated:
-        raise ValueError(f"tie-break listed twice: {', '.join(repeated)}")
-    return codes
-
-
-def _check_details(results: Results, scoring: ScoringSystem) -> None:
-    """Every draw has what ``scoring``'s draw rule needs, or an InputError lists each row."""
-    if scoring.draw_rule is None:
-        return
-    problems = []
+    problems: list[Problem] = []
+    placeholders = set(results.opponents_without_rows)
+    entries: list[tuple[str, Entry]] = []
     for row in results.rows:
-        if row.result is not Result.DRAW:
-            continue
         try:
-            scoring.points(row.result, row.details)
-        except ValueError as exc:
-            problems.append(
-                Problem(results.source, f"line {row.line}", f"{exc} (scoring {scoring.name!r})")
+            points = _points(scoring, row, results.source)
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        entries.append(
+            (
+                row.player,
+                Entry(row.round, row.opponent, row.colour, row.outcome, Kind.PLAYED, points),
             )
+        )
+        if row.opponent in placeholders:
+            mirror = Entry(
+                row.round,
+                row.player,
+                row.colour.other,
+                row.outcome.reverse,
+                Kind.PLAYED,
+                PLACEHOLDER_POINTS,
+            )
+            entries.append((row.opponent, mirror))
     if problems:
         raise InputError(problems)
-
-
-def _check_tiebreaks(results: Results, tiebreaks: Sequence[str]) -> None:
-    for code in tiebreaks:
-        if code in OPPONENT_TIEBREAKS and results.opponents_without_rows:
-            missing = results.opponents_without_rows
-            shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
-            raise InputError.single(
-                results.source,
-                f"tie-break {code}",
-                f"needs every opponent's total, but {len(missing)} opponents have no rows "
-                f"({shown}); use PS, or add their rows",
-            )
-        if code not in AVAILABLE_TIEBREAKS:
-            raise KnockoutError(
-                f"tie-break {code} is not available yet (the tie-break registry has not landed); "
-                f"available: {', '.join(AVAILABLE_TIEBREAKS)}"
-            )
-
-
-def _ranks(keys: Sequence[tuple[Decimal, ...]]) -> list[int]:
-    """Competition ranks (1, 2, 2, 4) of rows already sorted best first by ``keys``."""
-    ranks: list[int] = []
-    for i, key in enumerate(keys):
-        ranks.append(ranks[-1] if i and key == keys[i - 1] else i + 1)
-    return ranks
+    draw = _draw_points(scoring)
+    scale = PointScale(scoring.name, scoring, max(scoring.red_win, scoring.black_win), draw)
+    return CrossTable.from_entries(
+        [*results.players, *results.opponents_without_rows],
+        entries,
+        rounds=results.rounds,
+        draw_points=draw,
+        title=results.source,
+        scale=scale,
+    )
 
 
 def rescore(
-    results: Results, scoring: ScoringSystem, *, tiebreaks: Sequence[str] = ("PS",)
+    results: Results,
+    scoring: ScoringSystem,
+    *,
+    tiebreaks: Sequence[TieBreak | str] = ("PS",),
+    rng: np.random.Generator | None = None,
 ) -> ScoreTable:
     """Re-score ``results`` under ``scoring`` and rank the players who have rows.
 
     Args:
         results: The event's game rows.
         scoring: Points per game.
-        tiebreaks: Codes applied after points, in order (see :func:`parse_tiebreaks`).
+        tiebreaks: Tie-breaks of :mod:`knockout.tiebreaks` (or their codes) after points.
+        rng: Random generator, needed only for the drawing of lots (``lots``).
 
     Raises:
         InputError: If ``scoring`` needs moves or material that a drawn game lacks, or a
             tie-break needs opponents who have no rows.
-        KnockoutError: If a tie-break is not available.
+        ValueError: For an unknown or repeated tie-break, or ``lots`` without ``rng``.
     """
-    _check_details(results, scoring)
-    _check_tiebreaks(results, tiebreaks)
-    unranked: list[Standing] = []
-    for name in results.players:
-        rows = results.by_player[name]
-        games = tuple(rows.get(rnd) for rnd in range(1, results.rounds + 1))
-        per_round = tuple(
-            None if g is None else scoring.points_for(g.colour, g.result, g.details) for g in games
+    chosen = tuple(tb if isinstance(tb, TieBreak) else get_tiebreak(tb) for tb in tiebreaks)
+    missing = results.opponents_without_rows
+    for tb in chosen:
+        if needs_opponents(tb) and missing:
+            shown = ", ".join(missing[:5]) + (", ..." if len(missing) > 5 else "")
+            raise InputError.single(
+                results.source,
+                f"tie-break {tb.code}",
+                f"needs every opponent's total, but {len(missing)} opponents have no rows "
+                f"({shown}); use PS, or add their rows",
+            )
+    table = cross_table(results, scoring)
+    ranked = rank_players(table, chosen, rng=rng)
+    lines = []
+    for s in ranked.players[: len(results.players)]:
+        games = tuple(results.by_player[s.name].get(r) for r in range(1, results.rounds + 1))
+        entries = table.entries[s.name]
+        lines.append(
+            Standing(
+                name=s.name,
+                rank=s.rank,
+                points=s.points,
+                progressive=progressive_score(table, s.name),
+                running=running_totals(table, s.name),
+                round_points=tuple(
+                    None if g is None else e.points for g, e in zip(games, entries, strict=True)
+                ),
+                tiebreaks=s.tiebreaks,
+                games=games,
+            )
         )
-        running = tuple(accumulate((x or Decimal(0) for x in per_round), initial=None))
-        total = running[-1] if running else Decimal(0)
-        progressive = sum(running, Decimal(0))
-        values = {"PS": progressive}
-        tb = tuple(values[c] for c in tiebreaks)
-        unranked.append(Standing(name, 0, total, progressive, running, per_round, tb, games))
-    unranked.sort(key=lambda s: (-s.points, *(-v for v in s.tiebreaks)))
-    keys = [(s.points, *s.tiebreaks) for s in unranked]
-    standings = tuple(replace(s, rank=rank) for rank, s in zip(_ranks(keys), unranked, strict=True))
-    return ScoreTable(results.source, scoring, tuple(tiebreaks), results.rounds, standings)
+    # Placeholders rank below every real player (their totals are negative, real ones are not).
+    assert {s.name for s in lines} == set(results.players)
+    return ScoreTable(results.source, scoring, ranked.codes, results.rounds, tuple(lines))
 
 
 def compare(table: ScoreTable, baseline: ScoreTable) -> tuple[RankMove, ...]:
@@ -233,24 +268,15 @@ def compare(table: ScoreTable, baseline: ScoreTable) -> tuple[RankMove, ...]:
     )
 
 
-def json_number(value: Decimal) -> int | float:
-    """``value`` as a JSON number without binary noise (``16.4``, never ``16.399999``).
-
-    A float's repr is the shortest decimal that round-trips, so a Decimal with at most 15
-    significant digits comes back as written.
-    """
-    return int(value) if value == value.to_integral_value() else float(value)
-
-
-def _standing_json(s: Standing, tiebreaks: Sequence[str]) -> dict[str, Any]:
+def _standing_json(s: Standing) -> dict[str, Any]:
     return {
         "name": s.name,
         "rank": s.rank,
         "points": json_number(s.points),
         "progressive": json_number(s.progressive),
         "running": [json_number(x) for x in s.running],
-        "round_points": [None if x is None else json_number(x) for x in s.round_points],
-        "tiebreaks": {c: json_number(v) for c, v in zip(tiebreaks, s.tiebreaks, strict=True)},
+        "round_points": [json_number(x) for x in s.round_points],
+        "tiebreaks": {code: json_number(v) for code, v in s.tiebreaks.items()},
     }
 
 
@@ -260,9 +286,10 @@ def to_json(table: ScoreTable, *, baseline: ScoreTable | None = None) -> dict[st
     ``{"version", "source", "scoring", "tiebreaks", "rounds", "players": [{"name", "rank",
     "points", "progressive", "running", "round_points", "tiebreaks"}]}``; with a ``baseline``,
     each player also has ``baseline_rank`` and ``rank_change`` (places gained), and ``"compare"``
-    holds the baseline's own ``scoring`` and ``players``.
+    holds the baseline's own ``scoring`` and ``players``. Numbers are JSON numbers without binary
+    noise (:func:`knockout.tiebreaks.json_number`).
     """
-    players = [_standing_json(s, table.tiebreaks) for s in table.standings]
+    players = [_standing_json(s) for s in table.standings]
     doc: dict[str, Any] = {
         "version": __version__,
         "source": table.source,
@@ -277,6 +304,6 @@ def to_json(table: ScoreTable, *, baseline: ScoreTable | None = None) -> dict[st
             entry["rank_change"] = move.change
         doc["compare"] = {
             "scoring": baseline.scoring.name,
-            "players": [_standing_json(s, baseline.tiebreaks) for s in baseline.standings],
+            "players": [_standing_json(s) for s in baseline.standings],
         }
     return doc

@@ -13,7 +13,8 @@ results, the same details), or the file is refused naming both lines. ``moves`` 
 each side) and the attacking material left to each side (``attack_red``, ``attack_black``) are
 optional columns, needed only by the ``round-robin`` scoring system. A player with rows who has no
 row in some round did not play that round (a bye or absence: no points). Names are compared after
-:func:`~knockout.csvfile.normalise_name` (程 鸣 = 程鸣).
+:func:`~knockout.records.normalise_name` (程 鸣 = 程鸣). Outcomes are
+:class:`knockout.records.Outcome`, as in the tie-break records.
 """
 
 from __future__ import annotations
@@ -26,16 +27,17 @@ from functools import cached_property
 from pathlib import Path
 from typing import TypeVar
 
-from knockout.csvfile import Row, normalise_name, parse_rows, read_text
+from knockout.csvfile import Row, parse_rows
 from knockout.errors import InputError, Problem
 from knockout.game import Colour, Result
+from knockout.records import Outcome, normalise_name
 from knockout.scoring import GameDetails
+from knockout.textfile import read_text
 
 __all__ = [
     "OPTIONAL_COLUMNS",
     "REQUIRED_COLUMNS",
     "GameRow",
-    "Outcome",
     "Results",
     "parse_results",
     "read_results",
@@ -45,37 +47,6 @@ _E = TypeVar("_E", bound=StrEnum)
 
 REQUIRED_COLUMNS = ("round", "player", "opponent", "colour", "result")
 OPTIONAL_COLUMNS = ("moves", "attack_red", "attack_black")
-
-
-class Outcome(StrEnum):
-    """A game's result from one player's side."""
-
-    WIN = "win"
-    DRAW = "draw"
-    LOSS = "loss"
-
-    @property
-    def other(self) -> Outcome:
-        """The same game's outcome from the opponent's side."""
-        return {Outcome.WIN: Outcome.LOSS, Outcome.LOSS: Outcome.WIN}.get(self, Outcome.DRAW)
-
-    def result(self, colour: Colour) -> Result:
-        """The game's result for a player of ``colour`` with this outcome.
-
-        >>> Outcome.LOSS.result(Colour.RED)
-        <Result.BLACK: 'black'>
-        """
-        if self is Outcome.DRAW:
-            return Result.DRAW
-        winner = colour if self is Outcome.WIN else colour.other
-        return Result.RED if winner is Colour.RED else Result.BLACK
-
-    @classmethod
-    def of(cls, colour: Colour, result: Result) -> Outcome:
-        """The outcome of ``result`` for the player of ``colour``."""
-        if result is Result.DRAW:
-            return cls.DRAW
-        return cls.WIN if result.value == colour.value else cls.LOSS
 
 
 @dataclass(frozen=True)
@@ -103,7 +74,7 @@ class GameRow:
     @property
     def result(self) -> Result:
         """The game's result over the board."""
-        return self.outcome.result(self.colour)
+        return self.outcome.to_result(self.colour)
 
     def describe(self) -> str:
         """``程鸣 red win`` (for messages)."""
@@ -283,7 +254,7 @@ def _check_games(rows: list[GameRow], source: str) -> tuple[list[GameRow], list[
         if row.line > mate.line:
             continue  # each pair of rows is checked once, from its first line
         merged = _merged(row.details, mate.details)
-        if mate.colour is row.colour or mate.outcome is not row.outcome.other:
+        if mate.colour is row.colour or mate.outcome is not row.outcome.reverse:
             said = f"line {row.line} says {row.describe()}, line {mate.line} says {mate.describe()}"
         elif merged is None:
             said = (
@@ -333,7 +304,7 @@ def parse_results(text: str, *, source: str) -> Results:
     return Results(source, tuple(rows))
 
 
-def read_results(path: Path, *, encoding: str = "utf-8") -> Results:
+def read_results(path: Path, *, encoding: str | None = None) -> Results:
     """:func:`parse_results` of the file at ``path``.
 
     Raises:

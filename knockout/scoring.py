@@ -39,6 +39,7 @@ from pathlib import Path
 
 from knockout.errors import InputError, Problem
 from knockout.game import Colour, Result
+from knockout.textfile import read_text
 
 __all__ = [
     "ATTACKING_VALUES",
@@ -480,7 +481,7 @@ def scoring_from_dict(
     )
 
 
-def read_scoring_file(path: Path, *, encoding: str = "utf-8") -> dict[str, ScoringSystem]:
+def read_scoring_file(path: Path, *, encoding: str | None = None) -> dict[str, ScoringSystem]:
     """Custom scoring systems declared in a TOML file, one per ``[scoring.NAME]`` table.
 
     Raises:
@@ -488,14 +489,9 @@ def read_scoring_file(path: Path, *, encoding: str = "utf-8") -> dict[str, Scori
             shadows a built-in system, or any table is invalid (every problem is reported).
     """
     source = str(path)
+    text = read_text(path, encoding=encoding)
     try:
-        data = tomllib.loads(path.read_bytes().decode(encoding).removeprefix("\ufeff"))
-    except FileNotFoundError:
-        raise InputError.single(source, "", "no such file") from None
-    except OSError as exc:
-        raise InputError.single(source, "", f"cannot read: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, LookupError) as exc:
-        raise InputError.single(source, "", f"expected {encoding} text: {exc}") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError.single(source, "", f"expected TOML: {exc}") from None
     tables = data.get("scoring")

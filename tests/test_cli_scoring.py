@@ -113,11 +113,15 @@ def test_rescore_option_errors(tmp_path: Path) -> None:
     assert line.startswith("error: --tiebreaks: unknown tie-break: 'XX'")
     (line,) = run_error("rescore", EVENT, "--tiebreaks", "BH")
     assert line.startswith(f"error: {EVENT}: tie-break BH: needs every opponent's total, but 44")
-    assert run_error("rescore", "nope.csv") == ["error: nope.csv: no such file"]
+    assert run_error("rescore", "nope.csv") == [
+        "error: nope.csv: cannot read the file: No such file or directory"
+    ]
     (line,) = run_error("rescore", EVENT, "--encoding", "klingon")
-    assert line == f"error: {EVENT}: unknown encoding 'klingon'"
+    assert line == f"error: {EVENT}: unknown encoding 'klingon' (try utf-8 or gb18030)"
     (line,) = run_error("rescore", EVENT, "--scoring-file", str(tmp_path / "none.toml"))
-    assert line.endswith("none.toml: no such file")
+    assert line.endswith("none.toml: cannot read the file: No such file or directory")
+    (line,) = run_error("rescore", EVENT, "--tiebreaks", "PS,lots")
+    assert line == "error: --tiebreaks: the drawing of lots needs --seed"
 
 
 def test_rescore_round_robin_needs_details() -> None:

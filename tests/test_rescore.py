@@ -22,11 +22,13 @@ from pathlib import Path
 
 import pytest
 
-from knockout.errors import InputError, KnockoutError
+from knockout.errors import InputError
 from knockout.game import Colour, Result
-from knockout.rescore import compare, json_number, parse_tiebreaks, rescore, to_json
-from knockout.results import Outcome, Results, parse_results, read_results
+from knockout.records import Outcome
+from knockout.rescore import compare, cross_table, rescore, to_json
+from knockout.results import Results, parse_results, read_results
 from knockout.scoring import DIFFERENCE, RATIO, ROUND_ROBIN, TRADITIONAL, get_scoring
+from knockout.tiebreaks import json_number, progressive_score, running_totals
 
 D = Decimal
 DATA = Path(__file__).resolve().parent.parent / "scenarios" / "data"
@@ -265,12 +267,7 @@ def test_json_contract_with_compare(event: Results) -> None:
 
 
 def test_tiebreaks_that_need_opponents_are_refused_without_their_rows(event: Results) -> None:
-    assert parse_tiebreaks("ps, bh") == ("PS", "BH")
-    with pytest.raises(ValueError, match="unknown tie-break: 'XX'"):
-        parse_tiebreaks("PS,XX")
-    with pytest.raises(ValueError, match="listed twice: PS"):
-        parse_tiebreaks("PS,ps")
-    for code in ("BH", "BH-M1", "BH-C1", "SB", "SB-C1"):
+    for code in ("BH", "BH-M1", "BH-C1", "SB", "SB-C1", "BH-C2"):
         with pytest.raises(InputError) as caught:
             rescore(event, DIFFERENCE, tiebreaks=("PS", code))
         (line,) = caught.value.lines()
@@ -280,10 +277,54 @@ def test_tiebreaks_that_need_opponents_are_refused_without_their_rows(event: Res
         )
 
 
-def test_tiebreaks_from_the_registry_are_not_available_yet() -> None:
-    complete = parse_results(HEADER + "1,A,B,red,win\n1,B,A,black,loss\n", source="t.csv")
-    with pytest.raises(KnockoutError, match="tie-break BH is not available yet"):
-        rescore(complete, DIFFERENCE, tiebreaks=("BH",))
+def test_registry_tiebreaks_on_the_seed_data(event: Results) -> None:
+    """Tie-breaks of the player's own games work without the opponents' rows."""
+    table = rescore(event, DIFFERENCE, tiebreaks=("DE", "PS", "WON", "BWG", "BPG"))
+    assert table.tiebreaks == ("DE", "PS", "WON", "BWG", "BPG")
+    zheng, dang = table.standing("郑一泓"), table.standing("党斐")
+    assert (zheng.rank, dang.rank) == (3, 4)  # 15.2 each: they never met, so PS decides
+    assert zheng.tiebreaks["DE"] is None and zheng.tiebreaks["PS"] == D("92.7")
+    zhao = table.standing("赵国荣")
+    assert (zhao.tiebreaks["WON"], zhao.tiebreaks["BWG"], zhao.tiebreaks["BPG"]) == (6, 1, 5)
+    # Placeholders (opponents without rows) are not ranked and do not shift anyone's rank.
+    assert [s.rank for s in table.standings] == list(range(1, 10))
+
+
+def test_progressive_scores_agree_with_the_registry(event: Results) -> None:
+    for system in (TRADITIONAL, DIFFERENCE, RATIO):
+        crossed = cross_table(event, system)
+        for s in rescore(event, system).standings:
+            assert s.running == running_totals(crossed, s.name)
+            assert s.progressive == progressive_score(crossed, s.name) == s.tiebreaks["PS"]
+
+
+def test_opponent_tiebreaks_in_the_chosen_scoring_with_complete_rows() -> None:
+    """A four-player round robin with every row: Buchholz and Sonneborn-Berger in 1.9 / 2.1."""
+    games = [
+        (1, "A", "B", "red", "win"),
+        (1, "C", "D", "black", "draw"),
+        (2, "A", "C", "black", "win"),
+        (2, "B", "D", "red", "loss"),
+        (3, "A", "D", "red", "draw"),
+        (3, "B", "C", "black", "win"),
+    ]
+    mirror = {"win": "loss", "loss": "win", "draw": "draw"}
+    other = {"red": "black", "black": "red"}
+    rows = [f"{r},{p},{o},{c},{x}" for r, p, o, c, x in games]
+    rows += [f"{r},{o},{p},{other[c]},{mirror[x]}" for r, p, o, c, x in games]
+    results = parse_results(HEADER + "\n".join(rows), source="t.csv")
+    table = rescore(results, DIFFERENCE, tiebreaks=("BH", "SB"))
+    points = {s.name: s.points for s in table.standings}
+    # A: Red win 1.9 + Black win 2.1 + draw 1; B: Black win 2.1; C: draw 1; D: draw 1 + Black
+    # win 2.1 + draw 1.
+    assert points == {"A": D(5), "B": D("2.1"), "C": D(1), "D": D("4.1")}
+    a = table.standing("A")
+    assert a.tiebreaks["BH"] == points["B"] + points["C"] + points["D"]
+    # Sonneborn-Berger weights each opponent's total by the points scored against them (FIDE
+    # C.07 with game points; here 1.9 for the Red win, 2.1 for the Black win, 1 for the draw).
+    assert a.tiebreaks["SB"] == points["B"] * D("1.9") + points["C"] * D("2.1") + points["D"]
+    assert a.tiebreaks["SB"] == D("10.19")
+    assert [s.name for s in table.standings] == ["A", "D", "B", "C"]
 
 
 def test_round_robin_scoring_needs_moves_and_material() -> None:

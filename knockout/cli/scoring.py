@@ -6,6 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
+import numpy as np
 import typer
 from rich.markdown import Markdown
 
@@ -21,15 +22,18 @@ from knockout.dashboard.scoring import (
 from knockout.errors import InputError
 from knockout.league import read_league
 from knockout.league import to_json as league_json
-from knockout.rescore import parse_tiebreaks, rescore
+from knockout.rescore import rescore
 from knockout.rescore import to_json as rescore_json
 from knockout.results import read_results
 from knockout.scoring import SCORING, ScoringSystem, read_scoring_file
+from knockout.tiebreaks import parse_tiebreaks
 
 __all__ = ["league", "rescore_command", "scoring_study"]
 
 _ENCODING = typer.Option(
-    "--encoding", help="Text encoding of the CSV file (a UTF-8 byte-order mark is always accepted)."
+    "--encoding",
+    help="Text encoding of the CSV file, e.g. gb18030 (default UTF-8, with or without a BOM).",
+    show_default=False,
 )
 _JSON = typer.Option("--json", help="Write JSON to stdout instead of tables.")
 
@@ -44,7 +48,8 @@ _RESCORE_HELP = (
     "\n\n"
     "Players with rows are ranked by points, then by the tie-breaks (default PS: the progressive "
     "score 累进分, the sum of the running totals after each round); players tied on everything "
-    "share a rank. Tie-breaks that need opponents' totals (BH, SB, ...) are refused unless every "
+    "share a rank. Tie-breaks come from the tie-break registry and are computed in the chosen "
+    "scoring system; those that need opponents' totals (BH, SB, ...) are refused unless every "
     "opponent has rows."
     "\n\n"
     "[bold]Example[/bold] (seed 000's 2010 championship, difference method against the "
@@ -68,6 +73,10 @@ _LEAGUE_HELP = (
     "\n\n"
     "[bold]Example[/bold]: knockout league scenarios/data/league-example.csv"
 )
+
+
+def _rng(seed: int | None) -> np.random.Generator | None:
+    return None if seed is None else np.random.default_rng(seed)
 
 
 def _system(name: str, customs: dict[str, ScoringSystem], option: str) -> ScoringSystem:
@@ -103,9 +112,19 @@ def rescore_command(
         typer.Option(
             "--tiebreaks",
             "-t",
-            help="Comma-separated tie-breaks after points, in order (PS: progressive score).",
+            help="Comma-separated tie-breaks after points, in order: PS (progressive score), "
+            "DE, WIN, WON, BWG, BPG, BH, BH-C1, BH-M1, SB, SB-C1, PS-Ck, lots, ...",
         ),
     ] = "PS",
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            min=0,
+            help="Seed for the drawing of lots (tie-break lots).",
+            show_default=False,
+        ),
+    ] = None,
     compare: Annotated[
         str | None,
         typer.Option(
@@ -128,7 +147,7 @@ def rescore_command(
         bool,
         typer.Option("--rounds", help="Also show each player's rounds, as seed 000 prints them."),
     ] = False,
-    encoding: Annotated[str, _ENCODING] = "utf-8",
+    encoding: Annotated[str | None, _ENCODING] = None,
     json: Annotated[bool, _JSON] = False,
 ) -> None:
     """Rank an event's results under a scoring system (``knockout rescore``)."""
@@ -140,11 +159,13 @@ def rescore_command(
             codes = parse_tiebreaks(tiebreaks)
         except ValueError as exc:
             raise InputError.single("--tiebreaks", "", str(exc)) from None
+        if any(tb.needs_rng for tb in codes) and seed is None:
+            raise InputError.single("--tiebreaks", "", "the drawing of lots needs --seed")
         data = read_results(results, encoding=encoding)
-        table = rescore(data, system, tiebreaks=codes)
+        table = rescore(data, system, tiebreaks=codes, rng=_rng(seed))
         baseline = None
         if baseline_system is not None:
-            baseline = rescore(data, baseline_system, tiebreaks=codes)
+            baseline = rescore(data, baseline_system, tiebreaks=codes, rng=_rng(seed))
     if json:
         emit_json(rescore_json(table, baseline=baseline))
         return
@@ -172,7 +193,7 @@ def league(
             show_default=False,
         ),
     ],
-    encoding: Annotated[str, _ENCODING] = "utf-8",
+    encoding: Annotated[str | None, _ENCODING] = None,
     json: Annotated[bool, _JSON] = False,
 ) -> None:
     """League table of a team league (``knockout league``)."""

@@ -28,6 +28,12 @@ def _fmt(value: Decimal, places: int) -> str:
     return format_points(value, places)
 
 
+def _tiebreak(value: Decimal | None, places: int) -> str:
+    if value is None:
+        return "-"
+    return f"{value.normalize():f}" if value == value.to_integral_value() else _fmt(value, places)
+
+
 def score_table(table: ScoreTable) -> Table:
     """The ranked players of ``table``: rank, name, points, progressive score, tie-breaks."""
     places = table.scoring.decimals
@@ -43,9 +49,8 @@ def score_table(table: ScoreTable) -> Table:
     for code in extra:
         out.add_column(code, justify="right")
     for s in table.standings:
-        values = dict(zip(table.tiebreaks, s.tiebreaks, strict=True))
         cells = [str(s.rank), s.name, _fmt(s.points, places), _fmt(s.progressive, places)]
-        cells += [_fmt(values[c], places) for c in extra]
+        cells += [_tiebreak(s.tiebreaks.get(c), places) for c in extra]
         out.add_row(*cells)
     return out
 
