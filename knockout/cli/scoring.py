@@ -1,0 +1,274 @@
+"""``knockout rescore`` and ``knockout league``: scoring systems applied to real results."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated
+
+import numpy as np
+import typer
+from rich.markdown import Markdown
+
+from knockout import __version__
+from knockout.cli.app import app, emit_json, err_console, out_console, user_errors
+from knockout.dashboard.scoring import (
+    compare_table,
+    league_view,
+    player_rounds,
+    score_table,
+    scoring_line,
+)
+from knockout.errors import InputError
+from knockout.league import read_league
+from knockout.league import to_json as league_json
+from knockout.rescore import rescore
+from knockout.rescore import to_json as rescore_json
+from knockout.results import read_results
+from knockout.scoring import SCORING, ScoringSystem, read_scoring_file
+from knockout.tiebreaks import parse_tiebreaks
+
+__all__ = ["league", "rescore_command", "scoring_study"]
+
+_ENCODING = typer.Option(
+    "--encoding",
+    help="Text encoding of the CSV file, e.g. gb18030 (default UTF-8, with or without a BOM).",
+    show_default=False,
+)
+_JSON = typer.Option("--json", help="Write JSON to stdout instead of tables.")
+
+
+_RESCORE_HELP = (
+    "Re-score an event's results: totals, progressive scores and ranks under any scoring system."
+    "\n\n"
+    "RESULTS is a CSV file with one row per player and game, from that player's side: "
+    "round,player,opponent,colour,result with colour red or black and result win, draw or loss; "
+    "optional columns moves, attack_red and attack_black are needed by --scoring round-robin. "
+    "The opponent's row may be absent; if present it must agree."
+    "\n\n"
+    "Players with rows are ranked by points, then by the tie-breaks (default PS: the progressive "
+    "score 累进分, the sum of the running totals after each round); players tied on everything "
+    "share a rank. Tie-breaks come from the tie-break registry and are computed in the chosen "
+    "scoring system; those that need opponents' totals (BH, SB, ...) are refused unless every "
+    "opponent has rows."
+    "\n\n"
+    "[bold]Example[/bold] (seed 000's 2010 championship, difference method against the "
+    "traditional 2/1/0):"
+    "\n\n"
+    "knockout rescore scenarios/data/2010-national-individual-men.csv "
+    "--scoring difference --compare traditional"
+)
+_LEAGUE_HELP = (
+    "Team league of seed 001: board points, match points and the league table."
+    "\n\n"
+    "RESULTS is a CSV file with one row per board: round,home,away,board,home_colour,result. "
+    "Board 1 is the captains'. home_colour is the home player's colour (red or black) and result "
+    "the home player's result (win, draw or loss); nothing else is accepted. If the home captain "
+    "has Red, the home side's boards 2-4 have Black, and vice versa."
+    "\n\n"
+    "Board points: captains' board win 5, draw Black 3 / Red 2; other boards win 3, draw Black "
+    "1.5 / Red 1. More board points take 3 match points, or 1 against 0.5 when the captains drew "
+    "and the other boards went three draws or one win, one draw and one loss. Ranking: match "
+    "points; head-to-head; board points; Black wins; Red wins; Black draws; Red draws."
+    "\n\n"
+    "[bold]Example[/bold]: knockout league scenarios/data/league-example.csv"
+)
+
+
+def _rng(seed: int | None) -> np.random.Generator | None:
+    return None if seed is None else np.random.default_rng(seed)
+
+
+def _system(name: str, customs: dict[str, ScoringSystem], option: str) -> ScoringSystem:
+    known = {**SCORING, **customs}
+    if name not in known:
+        raise InputError.single(
+            option, "", f"unknown scoring system: {name!r} (known: {', '.join(known)})"
+        )
+    return known[name]
+
+
+@app.command(name="rescore", help=_RESCORE_HELP)
+def rescore_command(
+    results: Annotated[
+        Path,
+        typer.Argument(
+            help="Results CSV, one row per player and game: "
+            "round,player,opponent,colour,result[,moves,attack_red,attack_black].",
+            show_default=False,
+        ),
+    ],
+    scoring: Annotated[
+        str,
+        typer.Option(
+            "--scoring",
+            "-s",
+            help="Scoring system: traditional, difference, ratio, ratio-computed, 3-1-0, "
+            "knockout, round-robin, league-board, ... or a name from --scoring-file.",
+        ),
+    ] = "traditional",
+    tiebreaks: Annotated[
+        str,
+        typer.Option(
+            "--tiebreaks",
+            "-t",
+            help="Comma-separated tie-breaks after points, in order: PS (progressive score), "
+            "DE, WIN, WON, BWG, BPG, BH, BH-C1, BH-M1, SB, SB-C1, PS-Ck, lots, ...",
+        ),
+    ] = "PS",
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            min=0,
+            help="Seed for the drawing of lots (tie-break lots).",
+            show_default=False,
+        ),
+    ] = None,
+    compare: Annotated[
+        str | None,
+        typer.Option(
+            "--compare",
+            "-c",
+            help="Also rank under this system and show how each player's rank moves.",
+            show_default=False,
+        ),
+    ] = None,
+    scoring_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--scoring-file",
+            help="TOML file declaring custom systems as [scoring.NAME] tables with red_win, "
+            "black_win, red_draw, black_draw and loss.",
+            show_default=False,
+        ),
+    ] = None,
+    rounds: Annotated[
+        bool,
+        typer.Option("--rounds", help="Also show each player's rounds, as seed 000 prints them."),
+    ] = False,
+    encoding: Annotated[str | None, _ENCODING] = None,
+    json: Annotated[bool, _JSON] = False,
+) -> None:
+    """Rank an event's results under a scoring system (``knockout rescore``)."""
+    with user_errors():
+        customs = read_scoring_file(scoring_file) if scoring_file is not None else {}
+        system = _system(scoring, customs, "--scoring")
+        baseline_system = None if compare is None else _system(compare, customs, "--compare")
+        try:
+            codes = parse_tiebreaks(tiebreaks)
+        except ValueError as exc:
+            raise InputError.single("--tiebreaks", "", str(exc)) from None
+        if any(tb.needs_rng for tb in codes) and seed is None:
+            raise InputError.single("--tiebreaks", "", "the drawing of lots needs --seed")
+        data = read_results(results, encoding=encoding)
+        table = rescore(data, system, tiebreaks=codes, rng=_rng(seed))
+        baseline = None
+        if baseline_system is not None:
+            baseline = rescore(data, baseline_system, tiebreaks=codes, rng=_rng(seed))
+    if json:
+        emit_json(rescore_json(table, baseline=baseline))
+        return
+    out_console.print(scoring_line(system), style="dim")
+    out_console.print(score_table(table))
+    if rounds:
+        for standing in table.standings:
+            out_console.print(player_rounds(table, standing))
+    if data.opponents_without_rows:
+        out_console.print(
+            f"{len(data.opponents_without_rows)} opponents have no rows and are not ranked.",
+            style="dim",
+        )
+    if baseline is not None:
+        out_console.print(compare_table(table, baseline))
+
+
+@app.command(help=_LEAGUE_HELP)
+def league(
+    results: Annotated[
+        Path,
+        typer.Argument(
+            help="League CSV, one row per board: round,home,away,board,home_colour,result "
+            "(board 1 is the captains'; colour and result are the home player's).",
+            show_default=False,
+        ),
+    ],
+    encoding: Annotated[str | None, _ENCODING] = None,
+    json: Annotated[bool, _JSON] = False,
+) -> None:
+    """League table of a team league (``knockout league``)."""
+    with user_errors():
+        table = read_league(results, encoding=encoding)
+    if json:
+        emit_json(league_json(table))
+        return
+    out_console.print(league_view(table))
+
+
+_STUDY_HELP = (
+    "Simulate Swiss and round-robin events under several scoring systems and test seed 000's "
+    "claims (does an extra Red still pay, how often are there ties at the top, how far is the "
+    "final order from true strength)."
+    "\n\n"
+    "STUDY is a TOML study file (systems, events, model, sensitivity grid); see "
+    "docs/scoring-study.md. Writes results.csv (tidy: one row per event, system and metric, with "
+    "standard errors), PNG plots and summary.md (which claims hold) into --out, and prints the "
+    "summary."
+    "\n\n"
+    "[bold]Example[/bold]: knockout scoring-study scenarios/studies/scoring-reform.toml "
+    "--out out/scoring-reform"
+)
+
+
+@app.command(name="scoring-study", help=_STUDY_HELP)
+def scoring_study(
+    study_file: Annotated[
+        Path, typer.Argument(help="Study file (TOML).", show_default=False, metavar="STUDY")
+    ],
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for the CSV, plots and summary.")
+    ] = Path("out/scoring-study"),
+    simulations: Annotated[
+        int | None,
+        typer.Option(
+            "--simulations",
+            "-n",
+            min=2,
+            help="Simulated events per event kind (overrides the study file).",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", min=0, help="Seed (overrides the study file).", show_default=False),
+    ] = None,
+    json: Annotated[bool, _JSON] = False,
+) -> None:
+    """Run a scoring-reform study (``knockout scoring-study``)."""
+    # Loaded here: sims pulls in scipy and matplotlib, which the other commands do not need.
+    from sims.scoring_report import claims, summary_markdown, write_outputs  # noqa: PLC0415
+    from sims.scoring_study import load_study, run_study  # noqa: PLC0415
+
+    with user_errors():
+        study = load_study(study_file)
+    if seed is not None:
+        study = replace(study, seed=seed)
+    result = run_study(
+        study,
+        simulations=simulations,
+        progress=lambda message: err_console.print(message, style="dim", markup=False),
+    )
+    files = write_outputs(result, out)
+    if json:
+        emit_json(
+            {
+                "version": __version__,
+                "study": str(study_file),
+                "seed": study.seed,
+                "files": [str(f) for f in files],
+                "claims": [vars(c) for c in claims(result)],
+            }
+        )
+        return
+    out_console.print(Markdown(summary_markdown(result)))
+    out_console.print("written: " + ", ".join(str(f) for f in files), style="dim")
