@@ -23,8 +23,8 @@ demo: $(VENV)/.installed
 	$(BIN)/knockout odds $(DEMO)
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check knockout sims tests
-	$(BIN)/ruff format --check knockout sims tests
+	$(BIN)/ruff check knockout sims tests benchmarks
+	$(BIN)/ruff format --check knockout sims tests benchmarks
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy knockout sims

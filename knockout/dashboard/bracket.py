@@ -20,6 +20,7 @@ from knockout.tournament import BracketOdds
 from sims.bracket import BracketEstimates
 
 __all__ = [
+    "bracket_entrant",
     "bracket_tree",
     "clock",
     "event_view",
@@ -37,6 +38,12 @@ def clock(seconds: float) -> str:
     return f"{h}:{m:02d}" if days == 0 else f"+{days}d {h}:{m:02d}"
 
 
+def _short(name: str) -> str:
+    return {"final": "F", "semi-final": "SF", "quarter-final": "QF"}.get(
+        name, name.replace("round ", "R")
+    )
+
+
 def _reach_table(
     title: str,
     scenario: Scenario,
@@ -46,31 +53,40 @@ def _reach_table(
     stderr: Mapping[str, Sequence[float]] | None = None,
     exact: Mapping[str, Sequence[float]] | None = None,
 ) -> Table:
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("Seed", justify="right")
+    table = Table(
+        title=title,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+        caption="Columns: P(still in at the start of that round; a bye counts as in), P(wins).",
+        caption_justify="left",
+    )
+    table.add_column("#", justify="right")
     table.add_column("Player", no_wrap=True)
-    table.add_column("Rating", justify="right")
+    if stderr is None:
+        table.add_column("Rating", justify="right")
     for name in round_names[1:]:
-        table.add_column(name.replace("round ", "R"), justify="right")
-    table.add_column("Wins", justify="right")
+        table.add_column(_short(name), justify="right", no_wrap=True)
+    table.add_column("Wins", justify="right", no_wrap=True)
+    if stderr is not None:
+        table.add_column("±s.e.", justify="right", no_wrap=True)
+    if exact is not None:
+        table.add_column("exact", justify="right", no_wrap=True)
     table.add_column("", no_wrap=True)
     order = sorted(scenario.players, key=lambda p: bracket.seeds[p.name])
     for p in order:
         r = reach[p.name]
         cells = [pct(x) for x in r[1:]]
         if stderr is not None:
-            cells[-1] = f"{pct(r[-1], 2)} ±{100 * stderr[p.name][-1]:.2f}"
+            cells[-1] = pct(r[-1], 2)
+            cells.append(f"{100 * stderr[p.name][-1]:.2f}")
         if exact is not None:
-            cells[-1] += f" ({pct(exact[p.name][-1], 2)})"
-        table.add_row(
-            str(bracket.seeds[p.name]),
-            p.name
-            + (" (bye)" if bracket.has_bye(p.name) else "")
-            + (" (withdrawn)" if p.withdrawn else ""),
-            f"{p.rating:g}",
-            *cells,
-            bar(r[-1], 16),
-        )
+            cells.append(pct(exact[p.name][-1], 2))
+        label = p.name + (" (bye)" if bracket.has_bye(p.name) else "")
+        label += " (withdrawn)" if p.withdrawn else ""
+        rating = [] if stderr is not None else [f"{p.rating:g}"]
+        table.add_row(str(bracket.seeds[p.name]), label, *rating, *cells, bar(r[-1], 10))
     return table
 
 
@@ -83,11 +99,7 @@ def reach_view(odds: BracketOdds, scenario: Scenario) -> RenderableType:
         odds.round_names,
         odds.reach,
     )
-    note = Text(
-        "Each round column: P(still in at the start of that round); a bye counts as still in.",
-        style="dim",
-    )
-    return Group(table, note)
+    return table
 
 
 def simulated_reach_view(
@@ -138,34 +150,47 @@ def _match_label(m: MatchRecord | None, players: tuple[str | None, str | None]) 
     )
 
 
+def bracket_entrant(
+    bracket: Bracket, results: Mapping[tuple[int, int], MatchRecord], k: int, block: int
+) -> str | None:
+    """Who comes out of ``block`` into round ``k``, if known (byes advance at once)."""
+    if k == 1:
+        return bracket.lines[block]
+    r = results.get((k - 1, block))
+    if r is not None:
+        return r.winner
+    if k == 2:
+        up, down = bracket.lines[2 * block], bracket.lines[2 * block + 1]
+        if up is None or down is None:
+            return up or down
+    return None
+
+
 def bracket_tree(
     bracket: Bracket,
     results: Mapping[tuple[int, int], MatchRecord],
     *,
     title: str = "Bracket",
     live: Mapping[tuple[int, int], Text] | None = None,
+    depth: int | None = None,
 ) -> Tree:
     """The bracket as a tree: the final at the root, each match above the two it comes from.
 
     ``results`` maps ``(round, match index)`` to finished matches; ``live`` to a line describing
-    a match in progress. Unknown players show as ``?``; byes as ``bye``.
+    a match in progress. Unknown players show as ``?``; byes as ``bye``. ``depth`` limits the
+    tree to the last rounds (their entrants become leaves), for screens of limited height.
     """
     rounds = bracket.rounds
+    lowest = 1 if depth is None else max(1, rounds - depth + 1)
 
     def entrant(k: int, block: int) -> str | None:
-        if k == 1:
-            return bracket.lines[block]
-        r = results.get((k - 1, block))
-        if r is not None:
-            return r.winner
-        left, right = entrant(k - 1, 2 * block), entrant(k - 1, 2 * block + 1)
-        if left is None and k - 1 == 1:
-            return right
-        if right is None and k - 1 == 1:
-            return left
-        return None
+        return bracket_entrant(bracket, results, k, block)
 
     def node(parent: Tree, k: int, m: int) -> None:
+        if k < lowest:
+            who = entrant(k + 1, m)
+            parent.add(Text(who or "?", style="" if who else "dim"))
+            return
         up, down = entrant(k, 2 * m), entrant(k, 2 * m + 1)
         if k == 1 and (up is None or down is None):
             parent.add(Text(f"{up or down} (bye)", style="dim"))

@@ -16,12 +16,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import simpy
 from rich import box
+from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from knockout.dashboard.bracket import bracket_tree, clock
+from knockout.bracket import round_name
+from knockout.dashboard.bracket import bracket_entrant, bracket_tree, clock
 from knockout.engine import LogEvent, MatchEngine, MatchRecord
 from knockout.ranking import KnockoutStanding, final_ranking
 from knockout.scenario import Scenario
@@ -46,6 +48,7 @@ class LiveEvent:
         speed: Simulated seconds per real second.
         fps: Redraws per real second.
         sleep: Waits between frames (``time.sleep``; tests pass a no-op).
+        max_board_rows: Games listed on the boards table (the rest are counted).
         recent: The latest events shown (mutable: filled by the engine's observer).
     """
 
@@ -54,7 +57,8 @@ class LiveEvent:
     speed: float = 1200.0
     fps: float = 4.0
     sleep: Callable[[float], None] = time.sleep
-    recent: deque[LogEvent] = field(default_factory=lambda: deque(maxlen=8))
+    max_board_rows: int = 8
+    recent: deque[LogEvent] = field(default_factory=lambda: deque(maxlen=6))
 
     def __post_init__(self) -> None:
         self.state = EventState.of(self.scenario)
@@ -75,10 +79,12 @@ class LiveEvent:
         self.round = "round 1"
 
     def _observe(self, event: LogEvent) -> None:
-        if event.kind in ("bid", "match_end", "flag", "round_start"):
+        if event.kind in ("bid", "match_end", "flag", "round_start", "round_end"):
             self.recent.append(event)
         if event.kind == "round_start":
             self.round = event.text.removesuffix(" begins").lower()
+        elif event.kind == "round_end":
+            self.round = f"{event.text.removesuffix(' ends').lower()} over"
 
     @property
     def done(self) -> bool:
@@ -87,9 +93,10 @@ class LiveEvent:
 
     def step(self) -> None:
         """Advance the simulation by one frame's worth of simulated time."""
-        target = self.env.now + self.speed / self.fps
-        while not self.done and self.env.peek() <= target:
-            self.env.step()
+        if self.done:
+            return
+        # run(until=...) also moves the clock through quiet spells (breaks between rounds).
+        self.env.run(until=self.env.now + self.speed / self.fps)
 
     def results(self) -> dict[tuple[int, int], MatchRecord]:
         """Finished matches placed on the bracket."""
@@ -121,7 +128,11 @@ class LiveEvent:
         boards.add_column("Move", justify="right")
         live_labels: dict[tuple[int, int], Text] = {}
         bracket = self.state.bracket
+        shown = 0
         for names, g in list(self.engine.live.items()):
+            shown += 1
+            if shown > self.max_board_rows:
+                continue
             boards.add_row(
                 g.stage,
                 g.red,
@@ -136,9 +147,7 @@ class LiveEvent:
                 slot = bracket.meeting_round(*names)
                 red_clock, black_clock = (_mmss(c) for c in g.clock_seconds)
                 live_labels[slot] = Text(
-                    f"{names[0]} v {names[1]}  playing {g.stage}: {g.red} {red_clock}"
-                    f" / {g.black} {black_clock}",
-                    style="cyan",
+                    f"{g.red} v {g.black} {g.stage} {red_clock}/{black_clock}", style="cyan"
                 )
         events = Table(
             box=None, show_header=False, pad_edge=False, title="Latest", title_justify="left"
@@ -147,8 +156,49 @@ class LiveEvent:
         events.add_column("event")
         for e in self.recent:
             events.add_row(clock(e.time), e.text)
-        tree = bracket_tree(bracket, self.results(), title="Bracket", live=live_labels)
-        return Group(header, boards, events, tree)
+        results = self.results()
+        current = self._current_round(results)
+        this_round = Columns(
+            [self._cell(current, m, results, live_labels) for m in range(bracket.size >> current)],
+            padding=(0, 2),
+            equal=True,
+            title=Text(f"This round ({round_name(current, bracket.rounds)})", style="italic"),
+        )
+        tree = bracket_tree(
+            bracket, results, title="Bracket (last rounds)", live=live_labels, depth=3
+        )
+        return Group(header, boards, events, this_round, tree)
+
+    def _current_round(self, results: dict[tuple[int, int], MatchRecord]) -> int:
+        """The lowest round with a match still to finish."""
+        bracket = self.state.bracket
+        for k in range(1, bracket.rounds + 1):
+            for m in range(bracket.size >> k):
+                block = bracket.lines[m << k : (m + 1) << k]
+                real = [x for x in block if x is not None]
+                if len(real) > 1 and (k, m) not in results:
+                    return k
+        return bracket.rounds
+
+    def _cell(
+        self,
+        k: int,
+        m: int,
+        results: dict[tuple[int, int], MatchRecord],
+        live: dict[tuple[int, int], Text],
+    ) -> Text:
+        if (k, m) in live:
+            return live[(k, m)]
+        r = results.get((k, m))
+        if r is not None:
+            how = "walkover" if r.decided_in == "walkover" else r.decided_in
+            return Text.assemble((r.winner, "green"), f" > {r.loser} ({how})")
+        bracket = self.state.bracket
+        up = bracket_entrant(bracket, results, k, 2 * m)
+        down = bracket_entrant(bracket, results, k, 2 * m + 1)
+        if k == 1 and (up is None or down is None):
+            return Text(f"{up or down} (bye)", style="dim")
+        return Text(f"{up or '?'} v {down or '?'} (waiting)", style="dim")
 
     def run(self, console: Console) -> tuple[EventRecord, tuple[KnockoutStanding, ...]]:
         """Play to the end, redrawing on ``console``; returns the record and the ranking."""
