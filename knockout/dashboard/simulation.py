@@ -104,11 +104,19 @@ def bench_view(f: BenchFigures) -> RenderableType:
         "floor: 4 uniform doubles per match", f"{f.floor_per_second / 1e6:,.1f} M matches/s"
     )
     table.add_row("kernel time / floor time (target <= 3)", f"{f.ratio:.2f}")
-    base = f.scaling[0][1] if f.scaling else 0.0
-    for workers, rate, wall in f.scaling:
+    base_wall = f.scaling[0][2] if f.scaling else 0.0
+    base_work = f.scaling[0][2] - f.scaling[0][3] if f.scaling else 0.0
+    for workers, rate, wall, startup in f.scaling:
+        work = max(wall - startup, 1e-9)
         table.add_row(
             f"{f.scaling_runs:,} matches, {workers} local process(es)",
-            f"{rate / 1e6:,.1f} M/s ({wall:.1f} s, x{rate / base:.2f})",
+            f"{rate / 1e6:,.1f} M/s, {wall:.1f} s: x{base_wall / wall:.2f} "
+            f"(x{base_work / work:.2f} after {startup:.1f} s start-up)",
+        )
+    if f.ceiling[0] > 1:
+        table.add_row(
+            f"this machine's ceiling, {f.ceiling[0]} processes",
+            f"x{f.ceiling[1]:.2f} (same work in each process, no runner)",
         )
     table.add_row("SimPy engine", f"{f.engine_per_second:,.0f} matches/s")
     table.add_row("exact solver (one pair per call)", f"{f.exact_per_second:,.0f} matches/s")
