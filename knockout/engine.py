@@ -89,6 +89,7 @@ class GameRecord:
         announce: 甲's announcement (sudden-death game only).
         reply: 乙's reply (sudden-death game only).
         replayed: Played before the simulation started (from the scenario's ``[[played]]``).
+        bids: Sealed Armageddon bids (minutes each would take as Black), by name.
     """
 
     number: int
@@ -108,6 +109,7 @@ class GameRecord:
     announce: Colour | None = None
     reply: Reply | None = None
     replayed: bool = False
+    bids: dict[str, float] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The ``games[]`` entry of ``knockout play --json``."""
@@ -129,6 +131,8 @@ class GameRecord:
                 "announce": self.announce.value,
                 "reply": self.reply.value,
             }
+        if self.bids is not None:
+            out["bids"] = {k: round(v, 3) for k, v in self.bids.items()}
         out |= {
             "increment_seconds": self.increment_seconds,
             "moves": self.moves,
@@ -283,9 +287,13 @@ class MatchEngine:
             stage = fmt.playable[state.stage]
             rule = colour_rule(stage, state)
             bid: tuple[Side, Colour, Reply] | None = None
+            sealed: dict[str, float] | None = None
             if rule == "bidding":
                 chooser = self._chooser(stage, games[-1], names, pairing, state)
                 bid, red, clocks, probs = self._bid(pairing, chooser, names)
+            elif rule == "sealed-bid":
+                sealed, red, clocks = self._sealed_bids(pairing, names)
+                probs = pairing.game_with_clocks(state.stage, red, clocks)
             else:
                 red = (0 if self.rng.random() < 0.5 else 1) if rule == "lot" else rule
                 clocks = stage.minutes
@@ -294,7 +302,9 @@ class MatchEngine:
             if games and self.gap_seconds > 0 and not games[-1].replayed:
                 yield self.env.timeout(self.gap_seconds)
             record = yield self.env.process(
-                self._game(len(games) + 1, state.stage, stage, players, red, clocks, result, bid)
+                self._game(
+                    len(games) + 1, state.stage, stage, players, red, clocks, result, bid, sealed
+                )
             )
             games.append(record)
             state = advance(fmt, state, red, result)
@@ -358,6 +368,29 @@ class MatchEngine:
             return 0 if self.rng.random() < p_a else 1
         return 0 if a_used < b_used else 1
 
+    def _sealed_bids(
+        self, pairing: Pairing, names: tuple[str, str]
+    ) -> tuple[dict[str, float], Side, tuple[float, float]]:
+        game = pairing.sealed_bid_game
+        assert game is not None
+        bid_a, bid_b = (
+            float(b[0]) for b in self.strategy.sealed_bids(game, pairing.sealed_bid_gap(), self.rng)
+        )
+        if bid_a == bid_b:
+            black: Side = 0 if self.rng.random() < 0.5 else 1
+        else:
+            black = 0 if bid_a < bid_b else 1
+        red: Side = 1 if black == 0 else 0
+        clocks = (game.red_minutes, bid_a if black == 0 else bid_b)
+        self._emit(
+            "bid",
+            f"sealed bids: {names[0]} {bid_a:.2f} min, {names[1]} {bid_b:.2f} min"
+            f"{' (equal: lot)' if bid_a == bid_b else ''}: {names[black]} Black on "
+            f"{clocks[1]:.2f} min v {names[red]} Red on {clocks[0]:g} min",
+            names,
+        )
+        return {names[0]: bid_a, names[1]: bid_b}, red, clocks
+
     def _bid(
         self, pairing: Pairing, chooser: Side, names: tuple[str, str]
     ) -> tuple[tuple[Side, Colour, Reply], Side, tuple[float, float], GameProbabilities]:
@@ -388,6 +421,7 @@ class MatchEngine:
         clocks: tuple[float, float],
         result: Result,
         bid: tuple[Side, Colour, Reply] | None,
+        sealed: dict[str, float] | None = None,
     ) -> Generator[simpy.Event, Any, GameRecord]:
         red, black = players[red_side], players[1 - red_side]
         names = (players[0].name, players[1].name)
@@ -438,6 +472,7 @@ class MatchEngine:
             chooser=None if bid is None else names[bid[0]],
             announce=None if bid is None else bid[1],
             reply=None if bid is None else bid[2],
+            bids=sealed,
         )
         self._emit("game_end", f"Game {number} ({stage.name}): {_result_text(record)}", names)
         del self.live[names]

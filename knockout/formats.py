@@ -19,7 +19,10 @@ Stage semantics, shared by every walker:
 * Colours (``colours``):
     - ``lot``: the first game of the stage (of every block, when repeating) by a fair lot;
     - ``alternate``: the first game swaps the colours of the previous game (换先);
-    - ``bidding``: the sudden-death bidding rule (甲 announces, 乙 accepts or objects).
+    - ``bidding``: the sudden-death bidding rule (甲 announces, 乙 accepts or objects);
+    - ``sealed-bid``: an Armageddon with sealed bids: each player writes the minutes they would
+      accept as Black; the lower bid plays Black with that time, Red gets ``red_minutes``
+      (equal bids: a lot).
   Later games of a stage or block always swap colours.
 """
 
@@ -41,6 +44,7 @@ __all__ = [
     "ColourRule",
     "Format",
     "Priority",
+    "SealedBid",
     "Stage",
     "get_format",
 ]
@@ -56,6 +60,7 @@ class ColourRule(StrEnum):
     LOT = "lot"
     ALTERNATE = "alternate"
     BIDDING = "bidding"
+    SEALED_BID = "sealed-bid"
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,23 @@ class BiddingMenu:
 
 
 @dataclass(frozen=True)
+class SealedBid:
+    """Sealed-bid Armageddon clocks: Red's fixed base, and the range of Black bids (minutes).
+
+    Attributes:
+        red_minutes: Red's base clock.
+        min_black_minutes: The lowest bid allowed (bids above ``red_minutes`` are not).
+    """
+
+    red_minutes: float = 10.0
+    min_black_minutes: float = 1.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Scenario-file keys."""
+        return {"red_minutes": self.red_minutes, "min_black_minutes": self.min_black_minutes}
+
+
+@dataclass(frozen=True)
 class Stage:
     """One stage of a match format. See the module docstring for the semantics.
 
@@ -116,6 +138,7 @@ class Stage:
         draw_winner: Colour a drawn game counts as a win for (match score); ``None``: 1/2 each.
         repeat: Play blocks of ``games`` games until one ends with a player ahead.
         bidding: The bidding menu (only with ``colours = bidding``).
+        sealed_bid: The Armageddon clocks (only with ``colours = sealed-bid``).
     """
 
     name: str
@@ -127,11 +150,22 @@ class Stage:
     draw_winner: Colour | None = None
     repeat: bool = False
     bidding: BiddingMenu | None = None
+    sealed_bid: SealedBid | None = None
 
     @property
     def is_bidding(self) -> bool:
         """Whether colours and clocks come from the sudden-death bidding rule."""
         return self.colours is ColourRule.BIDDING
+
+    @property
+    def is_sealed_bid(self) -> bool:
+        """Whether colours and clocks come from sealed Armageddon bids."""
+        return self.colours is ColourRule.SEALED_BID
+
+    @property
+    def is_decision(self) -> bool:
+        """Whether the players decide colours and clocks (bidding or sealed bids)."""
+        return self.is_bidding or self.is_sealed_bid
 
     @property
     def always_decides(self) -> bool:
@@ -164,6 +198,23 @@ class Stage:
                 out.append(("draw_winner", "a bidding stage needs a draw winner (red or black)"))
             if self.repeat:
                 out.append(("repeat", "a bidding stage cannot repeat"))
+        if self.is_sealed_bid:
+            if self.sealed_bid is None:
+                out.append(("colours", "'sealed-bid' needs red_minutes and min_black_minutes"))
+            elif not 0 < self.sealed_bid.min_black_minutes <= self.sealed_bid.red_minutes:
+                out.append(
+                    (
+                        "min_black_minutes",
+                        f"expected 0 < min_black_minutes <= red_minutes "
+                        f"({self.sealed_bid.red_minutes}), got {self.sealed_bid.min_black_minutes}",
+                    )
+                )
+            if self.games not in (0, 1):
+                out.append(("games", f"a sealed-bid stage has exactly 1 game, got {self.games}"))
+            if self.draw_winner is None:
+                out.append(("draw_winner", "a sealed-bid stage needs a draw winner (red or black)"))
+            if self.repeat:
+                out.append(("repeat", "a sealed-bid stage cannot repeat"))
         return out
 
 
@@ -202,6 +253,11 @@ class Format:
         return next((s for s in self.playable if s.is_bidding), None)
 
     @property
+    def sealed_bid_stage(self) -> Stage | None:
+        """The playable stage with sealed Armageddon bids, if any."""
+        return next((s for s in self.playable if s.is_sealed_bid), None)
+
+    @property
     def max_games(self) -> int | None:
         """Most games a match can last, or ``None`` if a stage repeats."""
         if any(s.repeat for s in self.playable):
@@ -229,8 +285,8 @@ class Format:
             return out
         for i, s in enumerate(playable):
             last = i == len(playable) - 1
-            if s.is_bidding and not last:
-                out.append((s.name, "the bidding stage must be the last stage played"))
+            if s.is_decision and not last:
+                out.append((s.name, "a bidding stage must be the last stage played"))
             if s.is_bidding and i == 0:
                 out.append((s.name, "the bidding stage needs a previous game (to find 甲)"))
             if s.always_decides and not last:
@@ -290,6 +346,26 @@ FORMATS: Mapping[str, Format] = {
                 3.0,
                 ColourRule.LOT,
                 draw_winner=Colour.BLACK,
+            ),
+        ),
+        increment_seconds=10.0,
+    ),
+    # Two slow games, a rapid game, then an Armageddon whose colours and Black's clock are set by
+    # sealed bids: Red 10 minutes, Black the lower bid (draw = Black wins).
+    "armageddon-bid": Format(
+        preset="armageddon-bid",
+        stages=(
+            Stage("slow", 2, TimeClass.CLASSICAL, (60.0, 60.0), 10.0, ColourRule.LOT),
+            Stage("rapid", 1, TimeClass.RAPID, (15.0, 15.0), 10.0, ColourRule.LOT),
+            Stage(
+                "armageddon",
+                1,
+                TimeClass.BLITZ,
+                (10.0, 10.0),
+                2.0,
+                ColourRule.SEALED_BID,
+                draw_winner=Colour.BLACK,
+                sealed_bid=SealedBid(),
             ),
         ),
         increment_seconds=10.0,

@@ -24,7 +24,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from knockout.bidding import BiddingGame, Strategy
+from knockout.bidding import BiddingGame, SealedBidGame, Strategy
 from knockout.formats import ColourRule, Format, Stage
 from knockout.game import Colour, Result
 from knockout.model import (
@@ -86,8 +86,9 @@ def initial_state() -> MatchState:
     return MatchState(stage=0)
 
 
-def colour_rule(stage: Stage, state: MatchState) -> Side | Literal["lot", "bidding"]:
-    """Who is Red in the next game: a side, ``"lot"`` (fair coin) or ``"bidding"``.
+def colour_rule(stage: Stage, state: MatchState) -> Side | Literal["lot", "bidding", "sealed-bid"]:
+    """Who is Red in the next game: a side, ``"lot"`` (fair coin), ``"bidding"`` or
+    ``"sealed-bid"`` (the players' decisions).
 
     Later games of a stage or block swap colours; the first follows the stage's rule.
     """
@@ -96,6 +97,8 @@ def colour_rule(stage: Stage, state: MatchState) -> Side | Literal["lot", "biddi
         return _other(state.last_red)
     if stage.colours is ColourRule.BIDDING:
         return "bidding"
+    if stage.colours is ColourRule.SEALED_BID:
+        return "sealed-bid"
     if stage.colours is ColourRule.ALTERNATE and state.last_red is not None:
         return _other(state.last_red)
     return "lot"
@@ -213,6 +216,35 @@ class Pairing:
                 black_minutes=stage.minutes[1],
             )
         return self._cache[key]
+
+    def game_with_clocks(
+        self, stage_index: int, red: Side, clocks: tuple[float, float]
+    ) -> GameProbabilities:
+        """Outcome probabilities of a game of stage ``stage_index`` on the given clocks."""
+        stage = self.fmt.playable[stage_index]
+        r_a, r_b = self.ratings[stage.time_class]
+        red_r, black_r = (r_a, r_b) if red == 0 else (r_b, r_a)
+        return game_probabilities(
+            red_r,
+            black_r,
+            stage.time_class,
+            model=self.model,
+            red_minutes=clocks[0],
+            black_minutes=clocks[1],
+        )
+
+    @cached_property
+    def sealed_bid_game(self) -> SealedBidGame | None:
+        """The sealed-bid Armageddon decision problem, for formats that have one."""
+        stage = self.fmt.sealed_bid_stage
+        return None if stage is None else SealedBidGame.from_stage(stage, self.model)
+
+    def sealed_bid_gap(self) -> FloatArray:
+        """A's rating minus B's for the sealed-bid stage's time class."""
+        stage = self.fmt.sealed_bid_stage
+        assert stage is not None
+        r_a, r_b = self.ratings[stage.time_class]
+        return r_a - r_b
 
     @cached_property
     def bidding_game(self) -> BiddingGame | None:

@@ -10,7 +10,7 @@ Layout (public interface; see README and ``docs/scenarios.md``)::
 
     name = "Example"
     [format]
-    preset = "xq-bidding"             # or single-slow, official-playoff, blitz-pairs, custom
+    preset = "xq-bidding"             # or single-slow, official-playoff, blitz-pairs, ...
     slow_games = 2                    # <stage>_games / <stage>_minutes shortcuts, any stage
     increment_seconds = 10            # every stage, unless its own table says otherwise
     [format.sudden_death]             # a table per stage overrides any of its fields
@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from knockout.bidding import Strategy, get_strategy
 from knockout.errors import Problem, ScenarioError
 from knockout.event import BracketSettings, RankingSettings, ScheduleSettings
-from knockout.formats import FORMATS, BiddingMenu, ColourRule, Format, Stage
+from knockout.formats import FORMATS, BiddingMenu, ColourRule, Format, SealedBid, Stage
 from knockout.game import Colour, Result
 from knockout.match import PlayedGame, ReplayError, replay
 from knockout.model import DEFAULT_MODEL, ModelParams, TimeClass
@@ -55,7 +55,7 @@ Positive = Annotated[float, Field(strict=True, gt=0)]
 ClockPair = Annotated[list[Positive], Field(min_length=2, max_length=2)]
 DrawWinner = Literal["none", "red", "black"]
 TimeClassName = Literal["classical", "rapid", "blitz"]
-ColourRuleName = Literal["lot", "alternate", "bidding"]
+ColourRuleName = Literal["lot", "alternate", "bidding", "sealed-bid"]
 
 
 class _Table(BaseModel):
@@ -139,6 +139,8 @@ class _StageIn(_Table):
     object_red: ClockPair | None = None
     object_black: ClockPair | None = None
     priority: Literal["less-time", "lot"] | None = None
+    red_minutes: Positive | None = None
+    min_black_minutes: Positive | None = None
 
 
 class _CustomStageIn(_StageIn):
@@ -258,6 +260,8 @@ def _stage_fields(s: Stage) -> dict[str, Any]:
     }
     if s.bidding is not None:
         out.update(s.bidding.to_dict())
+    if s.sealed_bid is not None:
+        out.update(s.sealed_bid.to_dict())
     return out
 
 
@@ -275,7 +279,7 @@ def format_to_dict(fmt: Format) -> dict[str, Any]:
         }
     out: dict[str, Any] = {"preset": fmt.preset, "increment_seconds": fmt.increment_seconds}
     for s in fmt.stages:
-        if not s.is_bidding:
+        if not s.is_decision:
             out[f"{s.name}_games"] = s.games
             out[f"{s.name}_minutes"] = _minutes_value(s.minutes)
     for s in fmt.stages:
@@ -547,7 +551,7 @@ def _preset_format(
     names = [s.name for s in preset.stages]
     allowed = ["preset", "increment_seconds"]
     for s in preset.stages:
-        if not s.is_bidding:
+        if not s.is_decision:
             allowed += [f"{s.name}_games", f"{s.name}_minutes"]
     allowed += names
     for key in raw:
@@ -628,6 +632,13 @@ def _apply_stage(stage: Stage, table: _StageIn) -> Stage:
         if table.priority is not None:
             menu_changes["priority"] = table.priority
         changes["bidding"] = replace(menu, **menu_changes)
+    sealed_keys = ("red_minutes", "min_black_minutes")
+    if colours is ColourRule.SEALED_BID or any(getattr(table, k) is not None for k in sealed_keys):
+        sealed = stage.sealed_bid or SealedBid()
+        sealed_changes = {
+            k: float(getattr(table, k)) for k in sealed_keys if getattr(table, k) is not None
+        }
+        changes["sealed_bid"] = replace(sealed, **sealed_changes)
     return replace(stage, **changes)
 
 

@@ -66,6 +66,14 @@ def transitions(
                 for result, p_result in zip(Result, probs, strict=True):
                     yield p_chooser * p_bid * p_result, advance(fmt, state, red, result), tag
         return
+    if rule == "sealed-bid":
+        # The last game: only who advances matters, integrated over the bids.
+        sealed = pairing.sealed_bid_game
+        assert sealed is not None
+        p_a = pairing.strategy.sealed_bid_advances(sealed, pairing.sealed_bid_gap())
+        yield np.asarray(p_a), Finished(0, state.stage), None
+        yield np.asarray(1.0 - p_a), Finished(1, state.stage), None
+        return
     reds: list[tuple[float, Side]] = [(0.5, 0), (0.5, 1)] if rule == "lot" else [(1.0, rule)]
     for p_colour, red in reds:
         probs = pairing.game(state.stage, red)

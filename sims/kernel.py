@@ -26,12 +26,19 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from knockout.bidding import BiddingGame, Strategy
+from knockout.bidding import BiddingGame, SealedBidGame, Strategy
 from knockout.game import Colour, Reply
 from knockout.match import MatchState, Pairing, Side
 from knockout.solver import stage_exits
 
-__all__ = ["BiddingTable", "MatchOutcomes", "MatchTables", "StageTable", "simulate"]
+__all__ = [
+    "BiddingTable",
+    "MatchOutcomes",
+    "MatchTables",
+    "SealedBidTable",
+    "StageTable",
+    "simulate",
+]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
@@ -101,6 +108,17 @@ class BiddingTable:
 
 
 @dataclass(frozen=True)
+class SealedBidTable:
+    """A sealed-bid Armageddon drawn bid by bid (strategies with private beliefs).
+
+    Attributes:
+        gap: ``(n_pairs,)`` A's rating minus B's for the stage's time class.
+    """
+
+    gap: FloatArray
+
+
+@dataclass(frozen=True)
 class MatchTables:
     """Per-pairing tables for a format, model and strategy; computed once, shipped to workers.
 
@@ -109,6 +127,7 @@ class MatchTables:
         stages: One table per playable stage.
         strategy: The bidding strategy.
         game: The sudden-death decision problem, if the format has one.
+        sealed: The sealed-bid Armageddon, if the format has one.
         n_pairs: Number of distinct pairs.
         offsets: Where each stage's exits start in the global exit numbering.
         entry_matters: Per stage (and one past the last): whether its table depends on the entry.
@@ -122,9 +141,10 @@ class MatchTables:
     """
 
     stage_names: tuple[str, ...]
-    stages: tuple[StageTable | BiddingTable, ...]
+    stages: tuple[StageTable | BiddingTable | SealedBidTable, ...]
     strategy: Strategy
     game: BiddingGame | None
+    sealed: SealedBidGame | None
     n_pairs: int
     offsets: tuple[int, ...]
     entry_matters: tuple[bool, ...]
@@ -145,7 +165,7 @@ class MatchTables:
         甲 if the bidding game comes next and is already known; the tables then cover the stages
         from ``start.stage`` on (earlier stages get an empty table) and count games from there.
         """
-        stages: list[StageTable | BiddingTable] = []
+        stages: list[StageTable | BiddingTable | SealedBidTable] = []
         first = 0 if start is None else start.stage
         known = None if chooser is None else np.array([1.0 if chooser == 0 else 0.0])
         for s, stage in enumerate(pairing.fmt.playable):
@@ -155,6 +175,8 @@ class MatchTables:
                 stages.append(_stage_table(pairing, s, start=start, chooser=known))
             elif stage.is_bidding and not pairing.strategy.is_deterministic:
                 stages.append(_bidding_table(pairing, s))
+            elif stage.is_sealed_bid and not pairing.strategy.is_deterministic:
+                stages.append(SealedBidTable(pairing.sealed_bid_gap()))
             else:
                 stages.append(_stage_table(pairing, s))
         offsets: list[int] = []
@@ -186,12 +208,13 @@ class MatchTables:
                 objects += [False, False]
                 games += [-1, -1] if before is None else [before + 1, before + 1]
                 stage_of += [s, s]
-        matters = [isinstance(t, BiddingTable) or t.by_entry for t in stages]
+        matters = [not isinstance(t, StageTable) or t.by_entry for t in stages]
         return cls(
             stage_names=pairing.fmt.stage_names,
             stages=tuple(stages),
             strategy=pairing.strategy,
             game=pairing.bidding_game,
+            sealed=pairing.sealed_bid_game,
             n_pairs=pairing.size,
             offsets=tuple(offsets),
             entry_matters=(*matters, False),
@@ -388,6 +411,18 @@ def simulate(
     for s, table in enumerate(tables.stages):
         m = n if idx is None else idx.size
         if m == 0:
+            break
+        if isinstance(table, SealedBidTable):
+            alive = np.arange(n, dtype=np.intp) if idx is None else idx
+            assert tables.sealed is not None
+            gap = np.take(
+                table.gap, np.zeros(alive.size, dtype=np.intp) if pairs is None else pairs
+            )
+            bid_a, bid_b = tables.strategy.sealed_bids(tables.sealed, gap, rng)
+            a_wins = rng.random(alive.size) < tables.sealed.a_advances(gap, bid_a, bid_b)
+            exit_code[alive] = tables.offsets[s] + np.where(a_wins, 0, 1)
+            if not decode_games:
+                games[alive] = 1 if played is None else played + 1
             break
         if isinstance(table, BiddingTable):
             alive = np.arange(n, dtype=np.intp) if idx is None else idx

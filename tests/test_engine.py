@@ -122,6 +122,7 @@ CASES: list[tuple[str, Strategy, ModelParams]] = [
     ("single-slow", Rational(), AGREEMENT_MODEL),
     ("official-playoff", Rational(), ModelParams()),
     ("blitz-pairs", Rational(), ModelParams()),
+    ("armageddon-bid", Believed(150.0), AGREEMENT_MODEL),
 ]
 
 

@@ -121,7 +121,7 @@ def test_official_playoff_decider_by_hand() -> None:
 
 
 STRATEGIES: list[Strategy] = [Rational(), Naive(), Believed(120.0)]
-PRESETS = ["xq-bidding", "single-slow", "official-playoff", "blitz-pairs"]
+PRESETS = ["xq-bidding", "single-slow", "official-playoff", "blitz-pairs", "armageddon-bid"]
 
 
 @st.composite
