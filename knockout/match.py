@@ -205,16 +205,7 @@ class Pairing:
         key = (stage_index, red)
         if key not in self._cache:
             stage = self.fmt.playable[stage_index]
-            r_a, r_b = self.ratings[stage.time_class]
-            red_r, black_r = (r_a, r_b) if red == 0 else (r_b, r_a)
-            self._cache[key] = game_probabilities(
-                red_r,
-                black_r,
-                stage.time_class,
-                model=self.model,
-                red_minutes=stage.minutes[0],
-                black_minutes=stage.minutes[1],
-            )
+            self._cache[key] = self.game_with_clocks(stage_index, red, stage.minutes)
         return self._cache[key]
 
     def game_with_clocks(
@@ -281,19 +272,8 @@ class Pairing:
         """Outcome probabilities of the sudden-death game once colours and clocks are set."""
         stage = self.fmt.bidding_stage
         assert stage is not None
-        r_a, r_b = self.ratings[stage.time_class]
-        chooser_r, bidder_r = (r_a, r_b) if chooser == 0 else (r_b, r_a)
-        red_r, black_r = (
-            (chooser_r, bidder_r) if chooser_colour is Colour.RED else (bidder_r, chooser_r)
-        )
-        return game_probabilities(
-            red_r,
-            black_r,
-            stage.time_class,
-            model=self.model,
-            red_minutes=clocks[0],
-            black_minutes=clocks[1],
-        )
+        red: Side = chooser if chooser_colour is Colour.RED else (1 if chooser == 0 else 0)
+        return self.game_with_clocks(self.fmt.playable.index(stage), red, clocks)
 
 
 class ReplayError(ValueError):

@@ -28,6 +28,7 @@ __all__ = [
     "BracketOdds",
     "EventState",
     "MatchProgress",
+    "all_pairs",
     "bracket_odds",
     "match_matrix",
     "progress_solution",
@@ -161,14 +162,12 @@ def _side(
     return winners[(k - 1, block)]
 
 
-def match_matrix(scenario: Scenario, names: tuple[str, ...]) -> FloatArray:
-    """``M[i, j]`` = P(``names[i]`` beats ``names[j]``) in a whole match, for every pair."""
+def all_pairs(
+    scenario: Scenario, names: tuple[str, ...]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], Pairing]:
+    """Every pair ``i < j`` of ``names`` (indices) and one vectorised pairing of them all."""
     players = {p.name: p for p in scenario.players}
-    n = len(names)
-    iu, ju = np.triu_indices(n, k=1)
-    m = np.zeros((n, n))
-    if iu.size == 0:
-        return m
+    iu, ju = np.triu_indices(len(names), k=1)
     pairing = Pairing.of(
         scenario.format,
         [players[names[i]] for i in iu],
@@ -176,6 +175,16 @@ def match_matrix(scenario: Scenario, names: tuple[str, ...]) -> FloatArray:
         model=scenario.model,
         strategy=scenario.strategy,
     )
+    return iu, ju, pairing
+
+
+def match_matrix(scenario: Scenario, names: tuple[str, ...]) -> FloatArray:
+    """``M[i, j]`` = P(``names[i]`` beats ``names[j]``) in a whole match, for every pair."""
+    n = len(names)
+    m = np.zeros((n, n))
+    if n < 2:
+        return m
+    iu, ju, pairing = all_pairs(scenario, names)
     sol = solve(pairing)
     m[iu, ju] = sol.win[:, 0]
     m[ju, iu] = sol.win[:, 1]

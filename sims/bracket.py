@@ -22,9 +22,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from knockout.match import Pairing
 from knockout.scenario import Scenario
-from knockout.tournament import EventState, progress_solution
+from knockout.tournament import EventState, all_pairs, progress_solution
 from sims.kernel import MatchTables, simulate
 from sims.match import Estimate
 from sims.runner import Executor, Progress, RunResult, block_rng, run_blocks
@@ -92,14 +91,7 @@ class BracketJob:
         index = {name: i for i, name in enumerate(names)}
         players = {p.name: p for p in scenario.players}
         n = len(names)
-        iu, ju = np.triu_indices(n, k=1)
-        pairing = Pairing.of(
-            scenario.format,
-            [players[names[i]] for i in iu],
-            [players[names[j]] for j in ju],
-            model=scenario.model,
-            strategy=scenario.strategy,
-        )
+        iu, ju, pairing = all_pairs(scenario, names)
         pair_id = np.full((n, n), -1, dtype=np.intp)
         pair_id[iu, ju] = np.arange(iu.size)
         fixed: dict[tuple[int, int], FixedMatch] = {}

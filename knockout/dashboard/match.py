@@ -154,6 +154,14 @@ def match_record_view(record: MatchRecord, *, title: str | None = None) -> Rende
             f"{_mmss(g.time_used[g.red])} / {_mmss(g.time_used[g.black])}",
             f"{_points(g.points[g.red])}-{_points(g.points[g.black])}",
         )
+        if g.bids is not None:
+            bids = ", ".join(f"{name} {minutes:.2f} min" for name, minutes in g.bids.items())
+            notes.append(
+                Text(
+                    f"Game {g.number}: sealed bids {bids}: {g.black} Black on {g.clock[1]:.2f} "
+                    f"min v {g.red} Red on {g.clock[0]:g} min"
+                )
+            )
         if g.chooser is not None:
             bidder = b if g.chooser == a else a
             notes.append(
