@@ -123,3 +123,24 @@ def test_help_has_an_example(command: str) -> None:
 def test_version() -> None:
     result = runner.invoke(app, ["--version"])
     assert result.stdout.strip() == f"knockout {__version__}"
+
+
+def test_every_command_has_help_with_an_example() -> None:
+    import typer.main
+
+    group = typer.main.get_command(app)
+    names = sorted(group.commands)  # type: ignore[attr-defined]
+    assert {
+        "odds",
+        "play",
+        "simulate",
+        "bench",
+        "schedule",
+        "standings",
+        "rescore",
+        "league",
+    } <= set(names)
+    for name in names:
+        result = runner.invoke(app, [name, "--help"])
+        assert result.exit_code == 0, name
+        assert "Example" in result.stdout, name
