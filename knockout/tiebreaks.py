@@ -52,6 +52,7 @@ __all__ = [
     "black_games",
     "black_wins",
     "buchholz",
+    "colour_results",
     "direct_encounter",
     "draw_lots",
     "games_won",
@@ -230,6 +231,19 @@ def black_wins(table: CrossTable, player: str) -> int:
         1
         for e in table.entries[player]
         if e.is_played and e.colour is Colour.BLACK and e.outcome is Outcome.WIN
+    )
+
+
+def colour_results(table: CrossTable, player: str, colour: Colour, outcome: Outcome) -> int:
+    """Games played over the board with ``colour`` that ended in ``outcome`` for ``player``.
+
+    Seed 001's ranking chains count Black wins, Red wins, Black draws and Red draws (codes
+    ``BWG``, ``RWG``, ``BDG``, ``RDG``).
+    """
+    return sum(
+        1
+        for e in table.entries[player]
+        if e.is_played and e.colour is colour and e.outcome is outcome
     )
 
 
@@ -442,6 +456,24 @@ _FIXED: tuple[TieBreak, ...] = (
         "games with Black",
         "games played over the board with Black",
         _per_player(black_games),
+    ),
+    TieBreak(
+        "RWG",
+        "wins with Red",
+        "games won over the board with Red (seed 001's chains: 红胜总局数)",
+        _per_player(lambda t, p: colour_results(t, p, Colour.RED, Outcome.WIN)),
+    ),
+    TieBreak(
+        "BDG",
+        "draws with Black",
+        "games drawn over the board with Black (seed 001's chains: 黑和总局数)",
+        _per_player(lambda t, p: colour_results(t, p, Colour.BLACK, Outcome.DRAW)),
+    ),
+    TieBreak(
+        "RDG",
+        "draws with Red",
+        "games drawn over the board with Red (seed 001's chains: 红和总局数)",
+        _per_player(lambda t, p: colour_results(t, p, Colour.RED, Outcome.DRAW)),
     ),
     TieBreak(
         "lots",

@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import csv
 import json
+import tempfile
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from knockout.cli import app
 from knockout.errors import InputError
 from knockout.game import Colour, Result
 from knockout.records import Outcome
@@ -349,3 +352,33 @@ def test_result_helpers_agree_with_the_scoring_systems() -> None:
     (row,) = parse_results(text, source="t.csv").rows
     assert row.result is Result.BLACK
     assert RATIO.points_for(row.colour, row.result) == D("2.3")
+
+
+def test_round_robin_chain_black_wins_then_red_wins() -> None:
+    """Seed 001's round-robin ranking chain: points, head-to-head, Black wins, Red wins, ...
+
+    A, B and C each win one game and lose one (3 points each, no head-to-head winner among all
+    three since it is a cycle): A won with Black, B and C with Red; so A is first. B and C are
+    still level on Black wins and Red wins; the draws decide nothing either (none), so they
+    share second place.
+    """
+
+    rows = [
+        "round,player,opponent,colour,result",
+        "1,B,A,red,loss",
+        "1,A,B,black,win",
+        "2,B,C,red,win",
+        "2,C,B,black,loss",
+        "3,C,A,red,win",
+        "3,A,C,black,loss",
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "rr.csv"
+        path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+        result = CliRunner().invoke(
+            app, ["rescore", str(path), "--scoring", "round-robin", "--json"]
+        )
+    assert result.exit_code == 0, result.output
+    players = json.loads(result.stdout)["players"]
+    assert [(p["name"], p["rank"]) for p in players] == [("A", 1), ("B", 2), ("C", 2)]
+    assert players[0]["tiebreaks"]["BWG"] == 1 and players[1]["tiebreaks"]["RWG"] == 1

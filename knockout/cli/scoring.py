@@ -108,14 +108,17 @@ def rescore_command(
         ),
     ] = "traditional",
     tiebreaks: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--tiebreaks",
             "-t",
             help="Comma-separated tie-breaks after points, in order: PS (progressive score), "
-            "DE, WIN, WON, BWG, BPG, BH, BH-C1, BH-M1, SB, SB-C1, PS-Ck, lots, ...",
+            "DE, WIN, WON, BWG, RWG, BDG, RDG, BPG, BH, BH-C1, BH-M1, SB, SB-C1, PS-Ck, lots, ... "
+            "Default: PS; with --scoring round-robin, seed 001's chain DE,BWG,RWG,BDG,RDG "
+            "(head-to-head, Black wins, Red wins, Black draws, Red draws).",
+            show_default=False,
         ),
-    ] = "PS",
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option(
@@ -155,6 +158,8 @@ def rescore_command(
         customs = read_scoring_file(scoring_file) if scoring_file is not None else {}
         system = _system(scoring, customs, "--scoring")
         baseline_system = None if compare is None else _system(compare, customs, "--compare")
+        if tiebreaks is None:
+            tiebreaks = "DE,BWG,RWG,BDG,RDG" if system.name == "round-robin" else "PS"
         try:
             codes = parse_tiebreaks(tiebreaks)
         except ValueError as exc:
