@@ -332,6 +332,7 @@ def test_lots_need_a_generator() -> None:
 def test_registry_and_codes() -> None:
     assert set(TIEBREAKS) == {
         "DE", "BH", "BH-C1", "BH-M1", "SB", "SB-C1", "PS", "WIN", "WON", "BWG", "BPG", "lots",
+        "RWG", "BDG", "RDG",  # seed 001's chains
     }  # fmt: skip
     assert get_tiebreak("bh-m2").code == "BH-M2"
     assert get_tiebreak("LOTS").code == "lots"
