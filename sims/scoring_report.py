@@ -357,7 +357,7 @@ def write_csv(result: StudyResult, path: Path) -> None:
 
 
 def write_plots(result: StudyResult, out: Path) -> list[Path]:
-    """PNG plots (matplotlib, the ``plot`` extra): extra Red, ties, strength, sensitivity."""
+    """PNG plots (matplotlib): extra Red, ties, strength, sensitivity."""
     import matplotlib  # noqa: PLC0415  (optional dependency, loaded only to plot)
 
     matplotlib.use("Agg")
