@@ -154,12 +154,8 @@ def event_process(
             assert isinstance(record, MatchRecord)
             records.append(record)
             by_index[m] = record.winner
-        next_alive: list[str | None] = []
-        bye_iter = iter(winners)
-        for m in range(len(alive) // 2):
-            up, down = alive[2 * m], alive[2 * m + 1]
-            next_alive.append(by_index[m] if m in by_index else next(bye_iter))
-        alive = next_alive
+        byes = iter(winners)  # in match order, like the slots
+        alive = [by_index[m] if m in by_index else next(byes) for m in range(len(alive) // 2)]
         if third_proc is not None:
             third = third_proc.value
         end = float(env.now)

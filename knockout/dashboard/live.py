@@ -128,6 +128,8 @@ class LiveEvent:
         boards.add_column("Move", justify="right")
         live_labels: dict[tuple[int, int], Text] = {}
         bracket = self.state.bracket
+        results = self.results()
+        eliminated = {m.loser for m in results.values()}
         shown = 0
         for names, g in list(self.engine.live.items()):
             shown += 1
@@ -141,8 +143,6 @@ class LiveEvent:
                 _mmss(g.clock_seconds[1]),
                 str(g.moves + 1),
             )
-            results = self.results()
-            eliminated = {m.loser for m in results.values()}
             if names[0] not in eliminated and names[1] not in eliminated:
                 slot = bracket.meeting_round(*names)
                 red_clock, black_clock = (_mmss(c) for c in g.clock_seconds)
@@ -156,7 +156,6 @@ class LiveEvent:
         events.add_column("event")
         for e in self.recent:
             events.add_row(clock(e.time), e.text)
-        results = self.results()
         current = self._current_round(results)
         this_round = Columns(
             [self._cell(current, m, results, live_labels) for m in range(bracket.size >> current)],
