@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from typer.testing import CliRunner
+
+from knockout.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -24,3 +28,11 @@ def scenarios_dir() -> Path:
 def z_tolerance(p: float, n: int, z: float = 4.0) -> float:
     """``z`` standard errors of a proportion ``p`` estimated from ``n`` samples."""
     return z * max(p * (1 - p), 1e-12) ** 0.5 / n**0.5
+
+
+def run_json(*args: str) -> dict[str, object]:
+    """Run the CLI, expect exit code 0, and parse its JSON output."""
+    result = CliRunner().invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    data: dict[str, object] = json.loads(result.stdout)
+    return data

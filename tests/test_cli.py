@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from conftest import run_json
 from typer.testing import CliRunner
 
 from knockout import __version__
@@ -15,13 +15,6 @@ ROOT = Path(__file__).resolve().parent.parent
 FINAL = str(ROOT / "scenarios" / "final-2600-vs-2550.toml")
 SINGLE = str(ROOT / "scenarios" / "single-slow-blitz-specialist.toml")
 runner = CliRunner()
-
-
-def run_json(*args: str) -> dict[str, object]:
-    result = runner.invoke(app, list(args))
-    assert result.exit_code == 0, result.output
-    data: dict[str, object] = json.loads(result.stdout)
-    return data
 
 
 def test_odds_json_contract() -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from conftest import run_json
 from typer.testing import CliRunner
 
 from knockout.cli import app
@@ -14,13 +14,6 @@ ROOT = Path(__file__).resolve().parent.parent
 OPEN12 = str(ROOT / "scenarios" / "open-12-in-progress.toml")
 NATIONAL = str(ROOT / "scenarios" / "national-64.toml")
 runner = CliRunner()
-
-
-def run_json(*args: str) -> dict[str, object]:
-    result = runner.invoke(app, list(args))
-    assert result.exit_code == 0, result.output
-    data: dict[str, object] = json.loads(result.stdout)
-    return data
 
 
 def test_odds_bracket_json() -> None:
