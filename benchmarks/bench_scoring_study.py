@@ -9,8 +9,8 @@ import time
 
 import numpy as np
 
-from knockout.scoring import get_scoring
-from sims.tournaments import PointsTable, draw_ratings, scale_for, simulate_swiss
+from knockout.points import get_scoring
+from sims.swiss.events import PointsTable, draw_ratings, scale_for, simulate_swiss
 
 NAMES = ("traditional", "difference", "ratio", "ratio-computed", "3-1-0")
 

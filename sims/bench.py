@@ -15,10 +15,10 @@ from functools import partial
 import numpy as np
 import simpy
 
-from knockout.engine import MatchEngine
-from knockout.match import Pairing
-from knockout.scenario import Scenario
-from knockout.solver import solve
+from knockout.engine.match import MatchEngine
+from knockout.exact.solver import solve
+from knockout.io.scenario import Scenario
+from knockout.rules.match import Pairing
 from sims.kernel import MatchTables
 from sims.match import match_block
 from sims.runner import BLOCK_SIZE, run_blocks

@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from knockout.scenario import Scenario
-from knockout.tournament import EventState, all_pairs, progress_solution
+from knockout.exact.bracket import EventState, all_pairs, progress_solution
+from knockout.io.scenario import Scenario
 from sims.kernel import MatchTables, simulate
 from sims.match import Estimate
 from sims.runner import Executor, Progress, RunResult, block_rng, run_blocks

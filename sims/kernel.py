@@ -1,16 +1,16 @@
 """The vectorised match kernel: many matches at once, one draw per stage.
 
 The kernel walks the same chain as the exact solver and the SimPy engine
-(:mod:`knockout.match`), a stage at a time, for every match still alive:
+(:mod:`knockout.rules.match`), a stage at a time, for every match still alive:
 
-* each stage is one categorical draw per match from the stage's exact exit distribution
-  (:func:`knockout.solver.stage_exits`: who wins in the stage and after how many games, or who had
-  Red last if the match goes on; for the bidding stage also who was 甲 and what was decided),
+* * each stage is one categorical draw per match from the stage's exact exit distribution
+  (:func:`knockout.exact.solver.stage_exits`: who wins in the stage and after how many games, or who
+  had Red last if the match goes on; for the bidding stage also who was 甲 and what was decided),
   given the pairing and how the stage was entered. Under ``rational`` and ``naive`` the bidding
   decisions are thus computed once per distinct pairing;
 * under ``believed`` (private belief noise) the bidding stage is drawn decision by decision
   instead: 甲 (one uniform), each match's own two belief draws and the decisions they imply
-  (:meth:`knockout.bidding.Strategy.sample`, vectorised), then the game (one uniform).
+  (:meth:`knockout.rules.bidding.Strategy.sample`, vectorised), then the game (one uniform).
 
 Arrays: the simulation axis is first everywhere. :class:`MatchTables` holds what depends only on
 the pairing, computed once for ``n_pairs`` distinct pairs; :func:`simulate` takes ``pair`` (shape
@@ -26,10 +26,10 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from knockout.bidding import BiddingGame, SealedBidGame, Strategy
+from knockout.exact.solver import stage_exits
 from knockout.game import Colour, Reply
-from knockout.match import MatchState, Pairing, Side
-from knockout.solver import stage_exits
+from knockout.rules.bidding import BiddingGame, SealedBidGame, Strategy
+from knockout.rules.match import MatchState, Pairing, Side
 
 __all__ = [
     "BiddingTable",

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from knockout.match import Finished, Pairing, replay
+from knockout.rules.match import Finished, Pairing, replay
 from sims.kernel import MatchOutcomes, MatchTables, simulate
 from sims.runner import BLOCK_SIZE, Executor, Progress, RunResult, block_rng, run_blocks
 
 if TYPE_CHECKING:  # workers unpickling match_block need not import pydantic
-    from knockout.scenario import Scenario
+    from knockout.io.scenario import Scenario
 
 __all__ = ["Estimate", "MatchCounts", "MatchEstimates", "match_block", "simulate_match"]
 

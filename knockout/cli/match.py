@@ -22,13 +22,13 @@ from knockout.cli.app import (
 from knockout.dashboard.bracket import clock, event_view, reach_view
 from knockout.dashboard.live import LiveEvent
 from knockout.dashboard.match import log_view, match_record_view, odds_view
-from knockout.engine import play_match
+from knockout.engine.event import play_event
+from knockout.engine.match import play_match
+from knockout.engine.ranking import final_ranking
 from knockout.errors import KnockoutError
-from knockout.odds import match_odds
-from knockout.ranking import final_ranking
-from knockout.scenario import Scenario, load_scenario
-from knockout.schedule import play_event
-from knockout.tournament import bracket_odds
+from knockout.exact.bracket import bracket_odds
+from knockout.exact.odds import match_odds
+from knockout.io.scenario import Scenario, load_scenario
 
 ScenarioArg = Annotated[
     Path,

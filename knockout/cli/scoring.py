@@ -20,13 +20,14 @@ from knockout.dashboard.scoring import (
     scoring_line,
 )
 from knockout.errors import InputError
-from knockout.league import read_league
-from knockout.league import to_json as league_json
-from knockout.rescore import rescore
-from knockout.rescore import to_json as rescore_json
-from knockout.results import read_results
-from knockout.scoring import SCORING, ScoringSystem, read_scoring_file
-from knockout.tiebreaks import parse_tiebreaks
+from knockout.points import SCORING, ScoringSystem
+from knockout.scoring.files import read_scoring_file
+from knockout.scoring.league import read_league
+from knockout.scoring.league import to_json as league_json
+from knockout.scoring.rescore import rescore
+from knockout.scoring.rescore import to_json as rescore_json
+from knockout.scoring.results import read_results
+from knockout.standings.tiebreaks import parse_tiebreaks
 
 __all__ = ["league", "rescore_command", "scoring_study"]
 
@@ -251,8 +252,8 @@ def scoring_study(
 ) -> None:
     """Run a scoring-reform study (``knockout scoring-study``)."""
     # Loaded here: sims pulls in scipy and matplotlib, which the other commands do not need.
-    from sims.scoring_report import claims, summary_markdown, write_outputs  # noqa: PLC0415
-    from sims.scoring_study import load_study, run_study  # noqa: PLC0415
+    from sims.swiss.report import claims, summary_markdown, write_outputs  # noqa: PLC0415
+    from sims.swiss.study import load_study, run_study  # noqa: PLC0415
 
     with user_errors():
         study = load_study(study_file)

@@ -23,9 +23,9 @@ from knockout.cli.match import JsonOpt, ScenarioArg
 from knockout.dashboard.bracket import simulated_reach_view
 from knockout.dashboard.simulation import bench_view, progress_bar, simulation_view
 from knockout.errors import KnockoutError
-from knockout.odds import match_odds
-from knockout.scenario import load_scenario
-from knockout.tournament import bracket_odds
+from knockout.exact.bracket import bracket_odds
+from knockout.exact.odds import match_odds
+from knockout.io.scenario import load_scenario
 from sims.bench import run_benchmark
 from sims.bracket import BracketEstimates, simulate_bracket
 from sims.match import simulate_match

@@ -11,8 +11,8 @@ from knockout import __version__
 from knockout.cli.app import app, emit_json, out_console, user_errors
 from knockout.dashboard.standings import standings_table
 from knockout.errors import InputError
-from knockout.standings import standings_from_file
-from knockout.tiebreaks import TIEBREAKS, parse_tiebreaks
+from knockout.standings.files import standings_from_file
+from knockout.standings.tiebreaks import TIEBREAKS, parse_tiebreaks
 
 __all__ = ["standings"]
 

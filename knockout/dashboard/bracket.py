@@ -10,13 +10,13 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from knockout.bracket import Bracket, round_name
 from knockout.dashboard.match import bar, pct
-from knockout.engine import MatchRecord
-from knockout.ranking import KnockoutStanding
-from knockout.scenario import Scenario
-from knockout.schedule import EventRecord
-from knockout.tournament import BracketOdds
+from knockout.engine.event import EventRecord
+from knockout.engine.match import MatchRecord
+from knockout.engine.ranking import KnockoutStanding
+from knockout.exact.bracket import BracketOdds
+from knockout.io.scenario import Scenario
+from knockout.rules.bracket import Bracket, round_name
 from sims.bracket import BracketEstimates
 
 __all__ = [

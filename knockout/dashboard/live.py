@@ -22,13 +22,13 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from knockout.bracket import round_name
 from knockout.dashboard.bracket import bracket_entrant, bracket_tree, clock
-from knockout.engine import LogEvent, MatchEngine, MatchRecord
-from knockout.ranking import KnockoutStanding, final_ranking
-from knockout.scenario import Scenario
-from knockout.schedule import EventRecord, event_process
-from knockout.tournament import EventState
+from knockout.engine.event import EventRecord, event_process
+from knockout.engine.match import LogEvent, MatchEngine, MatchRecord
+from knockout.engine.ranking import KnockoutStanding, final_ranking
+from knockout.exact.bracket import EventState
+from knockout.io.scenario import Scenario
+from knockout.rules.bracket import round_name
 
 __all__ = ["LiveEvent"]
 

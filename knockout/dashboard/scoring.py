@@ -12,9 +12,9 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from knockout.league import LeagueTable
-from knockout.rescore import ScoreTable, Standing, compare
-from knockout.scoring import ScoringSystem, format_points
+from knockout.points import ScoringSystem, format_points
+from knockout.scoring.league import LeagueTable
+from knockout.scoring.rescore import ScoreTable, Standing, compare
 
 __all__ = ["compare_table", "league_view", "player_rounds", "score_table", "scoring_line"]
 

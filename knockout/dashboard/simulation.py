@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from knockout.dashboard.match import pct
-from knockout.odds import MatchOdds
+from knockout.exact.odds import MatchOdds
 from sims.bench import BenchFigures
 from sims.match import Estimate, MatchEstimates
 

@@ -10,7 +10,7 @@ from decimal import Decimal
 from rich import box
 from rich.table import Table
 
-from knockout.tiebreaks import Standings, get_tiebreak
+from knockout.standings.tiebreaks import Standings, get_tiebreak
 
 __all__ = ["format_number", "standings_table"]
 
@@ -31,7 +31,7 @@ def standings_table(standings: Standings, *, title: str | None = None) -> Table:
     """The ranked players as a table: ``#``, name, points, then one column per tie-break code.
 
     Args:
-        standings: From :func:`knockout.tiebreaks.rank_players`.
+        standings: From :func:`knockout.standings.tiebreaks.rank_players`.
         title: Table title; default: the event's name, if any.
     """
     table = Table(

@@ -1,0 +1,1 @@
+"""The SimPy walker: matches played move by move on clocks, events on boards, final rankings."""

@@ -1,0 +1,602 @@
+"""The SimPy match engine: plays a match game by game, move by move, in simulated time.
+
+The engine walks the same chain as the exact solver (:mod:`knockout.rules.match`): at each state it
+asks :func:`~knockout.rules.match.colour_rule` who is Red, draws the game's result **from the
+model**, plays the game out on two clocks, then asks :func:`~knockout.rules.match.advance` where the
+result leads. Clocks never decide results: a player's time used is drawn as ``base * Normal(mean,
+sd)`` (their ``speed``), independent of the result, and the number of moves is chosen so that the
+clocks are consistent with the result. A loser whose drawn time exceeds what the clock allows is
+recorded as losing on time (flag fall); a player who does not lose never flags. The only place the
+engine can differ from the exact layer is when a speed distribution puts mass below zero time or
+above the clock's capacity (clipped), which the default speeds never do in practice.
+
+Simulated time is in seconds. Everything is deterministic for a given ``rng`` seed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Literal
+
+import numpy as np
+import simpy
+
+from knockout.game import Colour, Reply, Result
+from knockout.points import knockout_points
+from knockout.rules.bidding import Strategy
+from knockout.rules.formats import Format, Stage
+from knockout.rules.match import (
+    Finished,
+    MatchState,
+    Pairing,
+    PlayedGame,
+    Side,
+    advance,
+    colour_rule,
+    initial_state,
+)
+from knockout.rules.model import DEFAULT_MODEL, GameProbabilities, ModelParams
+from knockout.rules.players import Player
+
+__all__ = [
+    "EventKind",
+    "GameRecord",
+    "LiveGame",
+    "LogEvent",
+    "MatchEngine",
+    "MatchRecord",
+    "Observer",
+    "play_match",
+]
+
+EventKind = Literal[
+    "match_start",
+    "game_start",
+    "bid",
+    "flag",
+    "game_end",
+    "match_end",
+    "round_start",
+    "round_end",
+]
+
+#: Moves per side in a game: Normal(mean, sd), at least MIN_MOVES (raised if a clock needs it).
+MOVES_MEAN, MOVES_SD, MIN_MOVES = 55.0, 18.0, 12
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game as a person reads it in the log.
+
+    Attributes:
+        number: 1-based game number within the match.
+        stage: Stage name.
+        red: Red player's name.
+        black: Black player's name.
+        clock: Base clocks ``(Red, Black)`` in minutes.
+        increment_seconds: Added after each move.
+        result: Over-the-board result (a drawn sudden-death game is ``DRAW``).
+        time_used: Seconds each player used, by name.
+        points: Knockout per-game points, by name.
+        moves: Moves made by Red.
+        flag_fall: Name of the player who lost on time, if any.
+        start: Simulated start time (s).
+        end: Simulated end time (s).
+        chooser: 甲's name (sudden-death game only).
+        announce: 甲's announcement (sudden-death game only).
+        reply: 乙's reply (sudden-death game only).
+        replayed: Played before the simulation started (from the scenario's ``[[played]]``).
+        bids: Sealed Armageddon bids (minutes each would take as Black), by name.
+    """
+
+    number: int
+    stage: str
+    red: str
+    black: str
+    clock: tuple[float, float]
+    increment_seconds: float
+    result: Result
+    time_used: dict[str, float]
+    points: dict[str, Decimal]
+    moves: int
+    flag_fall: str | None
+    start: float
+    end: float
+    chooser: str | None = None
+    announce: Colour | None = None
+    reply: Reply | None = None
+    replayed: bool = False
+    bids: dict[str, float] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``games[]`` entry of ``knockout play --json``."""
+        out: dict[str, Any] = {
+            "stage": self.stage,
+            "red": self.red,
+            "black": self.black,
+            "clock": [self.clock[0], self.clock[1]],
+            "result": self.result.value,
+            "time_used": {
+                k: None if math.isnan(v) else round(v, 1) for k, v in self.time_used.items()
+            },
+            "points": {k: _number(v) for k, v in self.points.items()},
+        }
+        if self.chooser is not None:
+            assert self.announce is not None and self.reply is not None
+            out |= {
+                "chooser": self.chooser,
+                "announce": self.announce.value,
+                "reply": self.reply.value,
+            }
+        if self.bids is not None:
+            out["bids"] = {k: round(v, 3) for k, v in self.bids.items()}
+        out |= {
+            "increment_seconds": self.increment_seconds,
+            "moves": self.moves,
+            "flag_fall": self.flag_fall,
+            "start": round(self.start, 1),
+            "end": round(self.end, 1),
+            "replayed": self.replayed,
+        }
+        return out
+
+
+def _number(value: Decimal) -> int | float:
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A finished match.
+
+    Attributes:
+        players: The two names, in pairing order.
+        winner: Who advanced.
+        decided_in: Name of the stage that decided the match, or ``walkover``.
+        games: Every game, in order (none for a walkover).
+        start: Simulated start time (s).
+        end: Simulated end time (s).
+    """
+
+    players: tuple[str, str]
+    winner: str
+    decided_in: str
+    games: tuple[GameRecord, ...]
+    start: float
+    end: float
+
+    @property
+    def loser(self) -> str:
+        """Who was eliminated."""
+        return self.players[1] if self.winner == self.players[0] else self.players[0]
+
+    def points(self) -> dict[str, Decimal]:
+        """Each player's total per-game points in this match."""
+        totals = {name: Decimal(0) for name in self.players}
+        for g in self.games:
+            for name, pts in g.points.items():
+                totals[name] += pts
+        return totals
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``matches[]`` entry of ``knockout play --json``."""
+        return {
+            "players": list(self.players),
+            "winner": self.winner,
+            "decided_in": self.decided_in,
+            "games": [g.to_json() for g in self.games],
+        }
+
+
+@dataclass(frozen=True)
+class LogEvent:
+    """One line of the event log: what happened, when (simulated seconds), in plain words."""
+
+    time: float
+    kind: EventKind
+    text: str
+    players: tuple[str, str]
+
+
+@dataclass
+class LiveGame:
+    """A game in progress, updated move by move (read by live dashboards).
+
+    Mutable on purpose: the engine owns it and changes it as the game is played.
+    """
+
+    stage: str
+    red: str
+    black: str
+    clock_seconds: list[float]
+    moves: int = 0
+    to_move: Colour = Colour.RED
+    result: Result | None = None
+
+
+Observer = Callable[[LogEvent], None]
+
+
+@dataclass
+class MatchEngine:
+    """Plays matches of one format in a SimPy environment.
+
+    Attributes:
+        env: The SimPy environment (shared with a bracket's schedule, if any).
+        fmt: Match format.
+        model: Model constants.
+        strategy: Bidding strategy.
+        rng: The only source of randomness.
+        observer: Called with every :class:`LogEvent` as it happens.
+        gap_seconds: Pause between consecutive games of a match.
+        boards: Optional SimPy resource; each game holds one board while it is played, and
+            games of later stages (playoffs) get the next free board first.
+        log: Every event so far, in order (the engine appends).
+        live: Games in progress, by the pair of names (the engine updates).
+        finished: Matches finished so far, in order (the engine appends).
+    """
+
+    env: simpy.Environment
+    fmt: Format
+    model: ModelParams
+    strategy: Strategy
+    rng: np.random.Generator
+    observer: Observer | None = None
+    gap_seconds: float = 0.0
+    boards: simpy.PriorityResource | None = None
+    log: list[LogEvent] = field(default_factory=list)
+    live: dict[tuple[str, str], LiveGame] = field(default_factory=dict)
+    finished: list[MatchRecord] = field(default_factory=list)
+
+    def emit(self, kind: EventKind, text: str, players: tuple[str, str]) -> None:
+        """Append an event to the log and tell the observer."""
+        self._emit(kind, text, players)
+
+    def _emit(self, kind: EventKind, text: str, players: tuple[str, str]) -> None:
+        event = LogEvent(float(self.env.now), kind, text, players)
+        self.log.append(event)
+        if self.observer is not None:
+            self.observer(event)
+
+    def match(
+        self, a: Player, b: Player, played: tuple[PlayedGame, ...] = ()
+    ) -> Generator[simpy.Event, Any, MatchRecord]:
+        """SimPy process: play a match between ``a`` and ``b``; returns its record.
+
+        ``played``: games already played (``[[played]]``); the match continues from there.
+        """
+        fmt = self.fmt
+        pairing = Pairing.of(fmt, a, b, model=self.model, strategy=self.strategy)
+        names = (a.name, b.name)
+        players = (a, b)
+        start = float(self.env.now)
+        self._emit("match_start", f"Match {a.name} v {b.name} begins", names)
+        games: list[GameRecord] = []
+        position: MatchState | Finished = initial_state()
+        for g in played:
+            assert isinstance(position, MatchState)
+            stage = fmt.playable[position.stage]
+            red: Side = 0 if g.red == a.name else 1
+            games.append(self._replayed_record(len(games) + 1, stage, g))
+            position = advance(fmt, position, red, g.result)
+        state = position
+        while isinstance(state, MatchState):
+            stage = fmt.playable[state.stage]
+            rule = colour_rule(stage, state)
+            bid: tuple[Side, Colour, Reply] | None = None
+            sealed: dict[str, float] | None = None
+            if rule == "bidding":
+                chooser = self._chooser(stage, games[-1], names, pairing, state)
+                bid, red, clocks, probs = self._bid(pairing, chooser, names)
+            elif rule == "sealed-bid":
+                sealed, red, clocks = self._sealed_bids(pairing, names)
+                probs = pairing.game_with_clocks(state.stage, red, clocks)
+            else:
+                red = (0 if self.rng.random() < 0.5 else 1) if rule == "lot" else rule
+                clocks = stage.minutes
+                probs = pairing.game(state.stage, red)
+            result = _draw_result(probs, self.rng)
+            if games and self.gap_seconds > 0 and not games[-1].replayed:
+                yield self.env.timeout(self.gap_seconds)
+            record = yield self.env.process(
+                self._game(
+                    len(games) + 1, state.stage, stage, players, red, clocks, result, bid, sealed
+                )
+            )
+            games.append(record)
+            state = advance(fmt, state, red, result)
+        winner = names[state.winner]
+        decided_in = fmt.playable[state.stage].name
+        self._emit(
+            "match_end", f"{winner} wins the match ({decided_in}, {len(games)} games)", names
+        )
+        record = MatchRecord(names, winner, decided_in, tuple(games), start, float(self.env.now))
+        self.finished.append(record)
+        return record
+
+    def walkover(self, winner: str, loser: str) -> MatchRecord:
+        """Record a walkover (``loser`` withdrew): no games, ``winner`` advances."""
+        names = (winner, loser)
+        self._emit("match_end", f"{winner} wins by walkover ({loser} withdrew)", names)
+        now = float(self.env.now)
+        record = MatchRecord(names, winner, "walkover", (), now, now)
+        self.finished.append(record)
+        return record
+
+    def _replayed_record(self, number: int, stage: Stage, g: PlayedGame) -> GameRecord:
+        red_pts, black_pts = knockout_points(g.result, draw_winner=stage.draw_winner)
+        used = g.time_used or {}
+        return GameRecord(
+            number=number,
+            stage=stage.name,
+            red=g.red,
+            black=g.black,
+            clock=stage.minutes,
+            increment_seconds=stage.increment_seconds,
+            result=g.result,
+            time_used={
+                g.red: used.get(g.red, float("nan")),
+                g.black: used.get(g.black, float("nan")),
+            },
+            points={g.red: red_pts, g.black: black_pts},
+            moves=0,
+            flag_fall=None,
+            start=float(self.env.now),
+            end=float(self.env.now),
+            replayed=True,
+        )
+
+    def _chooser(
+        self,
+        stage: Stage,
+        previous: GameRecord,
+        names: tuple[str, str],
+        pairing: Pairing,
+        state: MatchState,
+    ) -> Side:
+        assert stage.bidding is not None
+        used = previous.time_used
+        a_used, b_used = used[names[0]], used[names[1]]
+        if stage.bidding.priority == "lot" or a_used == b_used:
+            return 0 if self.rng.random() < 0.5 else 1
+        if math.isnan(a_used) or math.isnan(b_used):
+            # A game played before the simulation, times not given: the model's probability.
+            p_a = float(pairing.p_a_chooses(state)[0])
+            return 0 if self.rng.random() < p_a else 1
+        return 0 if a_used < b_used else 1
+
+    def _sealed_bids(
+        self, pairing: Pairing, names: tuple[str, str]
+    ) -> tuple[dict[str, float], Side, tuple[float, float]]:
+        game = pairing.sealed_bid_game
+        assert game is not None
+        bid_a, bid_b = (
+            float(b[0]) for b in self.strategy.sealed_bids(game, pairing.sealed_bid_gap(), self.rng)
+        )
+        if bid_a == bid_b:
+            black: Side = 0 if self.rng.random() < 0.5 else 1
+        else:
+            black = 0 if bid_a < bid_b else 1
+        red: Side = 1 if black == 0 else 0
+        clocks = (game.red_minutes, bid_a if black == 0 else bid_b)
+        self._emit(
+            "bid",
+            f"sealed bids: {names[0]} {bid_a:.2f} min, {names[1]} {bid_b:.2f} min"
+            f"{' (equal: lot)' if bid_a == bid_b else ''}: {names[black]} Black on "
+            f"{clocks[1]:.2f} min v {names[red]} Red on {clocks[0]:g} min",
+            names,
+        )
+        return {names[0]: bid_a, names[1]: bid_b}, red, clocks
+
+    def _bid(
+        self, pairing: Pairing, chooser: Side, names: tuple[str, str]
+    ) -> tuple[tuple[Side, Colour, Reply], Side, tuple[float, float], GameProbabilities]:
+        game = pairing.bidding_game
+        assert game is not None
+        sample = self.strategy.sample(game, pairing.advantage(chooser), self.rng)
+        announce = Colour.RED if bool(sample.announce_red[0]) else Colour.BLACK
+        reply = Reply.OBJECT if bool(sample.objects[0]) else Reply.ACCEPT
+        colour, clocks = game.menu.assignment(announce, reply)
+        red: Side = chooser if colour is Colour.RED else (1 if chooser == 0 else 0)
+        bidder = names[1 - chooser]
+        self._emit(
+            "bid",
+            f"甲 = {names[chooser]} announces {announce.value}; 乙 = {bidder} {reply.value}s: "
+            f"{names[red]} Red {clocks[0]:g} min v {names[1 - red]} Black {clocks[1]:g} min",
+            names,
+        )
+        probs = pairing.bidding_game_probabilities(chooser, colour, clocks)
+        return (chooser, announce, reply), red, clocks, probs
+
+    def _game(
+        self,
+        number: int,
+        stage_index: int,
+        stage: Stage,
+        players: tuple[Player, Player],
+        red_side: Side,
+        clocks: tuple[float, float],
+        result: Result,
+        bid: tuple[Side, Colour, Reply] | None,
+        sealed: dict[str, float] | None = None,
+    ) -> Generator[simpy.Event, Any, GameRecord]:
+        red, black = players[red_side], players[1 - red_side]
+        names = (players[0].name, players[1].name)
+        # Later stages first: a playoff game takes the next free board before a new match.
+        request = None if self.boards is None else self.boards.request(priority=-stage_index)
+        if request is not None:
+            yield request
+        start = float(self.env.now)
+        plan = _plan_game(red, black, clocks, stage.increment_seconds, result, self.rng)
+        live = LiveGame(stage.name, red.name, black.name, [clocks[0] * 60, clocks[1] * 60])
+        self.live[names] = live
+        inc = stage.increment_seconds
+        self._emit(
+            "game_start",
+            f"Game {number} ({stage.name}): {red.name} (Red, {clocks[0]:g}+{inc:g})"
+            f" v {black.name} (Black, {clocks[1]:g}+{inc:g})",
+            names,
+        )
+        for colour, spend in plan.moves:
+            yield self.env.timeout(spend)
+            i = 0 if colour is Colour.RED else 1
+            live.clock_seconds[i] += stage.increment_seconds - spend
+            live.moves += colour is Colour.BLACK
+            live.to_move = colour.other
+        if plan.flag_fall is not None:
+            live.clock_seconds[0 if plan.flag_fall is Colour.RED else 1] = 0.0
+        live.result = result
+        if plan.flag_fall is not None:
+            loser = red if plan.flag_fall is Colour.RED else black
+            self._emit("flag", f"{loser.name}'s flag falls: loses on time", names)
+        red_pts, black_pts = knockout_points(result, draw_winner=stage.draw_winner)
+        record = GameRecord(
+            number=number,
+            stage=stage.name,
+            red=red.name,
+            black=black.name,
+            clock=clocks,
+            increment_seconds=stage.increment_seconds,
+            result=result,
+            time_used={red.name: float(plan.used[0]), black.name: float(plan.used[1])},
+            points={red.name: red_pts, black.name: black_pts},
+            moves=plan.red_moves,
+            flag_fall=None
+            if plan.flag_fall is None
+            else (red if plan.flag_fall is Colour.RED else black).name,
+            start=start,
+            end=float(self.env.now),
+            chooser=None if bid is None else names[bid[0]],
+            announce=None if bid is None else bid[1],
+            reply=None if bid is None else bid[2],
+            bids=sealed,
+        )
+        self._emit("game_end", f"Game {number} ({stage.name}): {_result_text(record)}", names)
+        del self.live[names]
+        if request is not None and self.boards is not None:
+            self.boards.release(request)
+        return record
+
+
+def _result_text(g: GameRecord) -> str:
+    if g.result is Result.DRAW:
+        return f"draw ({g.red} {g.points[g.red]} - {g.black} {g.points[g.black]} points)"
+    winner = g.red if g.result is Result.RED else g.black
+    how = " on time" if g.flag_fall else ""
+    return f"{winner} wins{how} with {g.result.value.title()}"
+
+
+def _draw_result(p: GameProbabilities, rng: np.random.Generator) -> Result:
+    u = rng.random()
+    red, draw = float(np.asarray(p.red).ravel()[0]), float(np.asarray(p.draw).ravel()[0])
+    if u < red:
+        return Result.RED
+    if u < red + draw:
+        return Result.DRAW
+    return Result.BLACK
+
+
+@dataclass(frozen=True)
+class _GamePlan:
+    moves: list[tuple[Colour, float]]
+    used: tuple[float, float]
+    red_moves: int
+    flag_fall: Colour | None
+
+
+def _plan_game(
+    red: Player,
+    black: Player,
+    clocks: tuple[float, float],
+    increment: float,
+    result: Result,
+    rng: np.random.Generator,
+) -> _GamePlan:
+    """Moves and time spent per move, consistent with ``result`` (drawn before the game)."""
+    n = max(MIN_MOVES, round(rng.normal(MOVES_MEAN, MOVES_SD)))
+    base = (clocks[0] * 60.0, clocks[1] * 60.0)
+    drawn = (
+        max(0.0, rng.normal(red.speed.mean, red.speed.sd)) * base[0],
+        max(0.0, rng.normal(black.speed.mean, black.speed.sd)) * base[1],
+    )
+    loser = {Result.RED: Colour.BLACK, Result.BLACK: Colour.RED}.get(result)
+    # Red moves first; when Red wins, Red also made the last move.
+    black_short = 1 if result is Result.RED else 0
+    # A player who does not lose must not flag: give the game enough moves for the increments.
+    for i, colour in enumerate((Colour.RED, Colour.BLACK)):
+        if colour is not loser and drawn[i] > base[i] and increment > 0:
+            need = math.ceil((drawn[i] - base[i]) / increment) + 1
+            n = max(n, need + (black_short if colour is Colour.BLACK else 0))
+    counts = (n, n - black_short)
+    used = list(drawn)
+    spends: list[list[float]] = []
+    flag_fall: Colour | None = None
+    for i, colour in enumerate((Colour.RED, Colour.BLACK)):
+        k = counts[i]
+        capacity = base[i] + increment * (k - 1)
+        if drawn[i] > capacity and colour is not loser:
+            used[i] = capacity - 1e-6  # clipped (increment 0): documented divergence
+        if used[i] <= base[i]:
+            w = rng.dirichlet(np.full(k, 2.0))
+            spends.append(list(w * used[i]))
+        else:
+            spends.append([used[i] / k] * k)
+        if colour is loser and drawn[i] > capacity:
+            flag_fall = colour
+    moves: list[tuple[Colour, float]] = []
+    clock = [base[0], base[1]]
+    spent = [0.0, 0.0]
+    for j in range(counts[0]):
+        for i, colour in enumerate((Colour.RED, Colour.BLACK)):
+            if j >= counts[i]:
+                continue
+            s = spends[i][j]
+            if colour is flag_fall and s >= clock[i]:
+                moves.append((colour, clock[i]))
+                spent[i] += clock[i]
+                used[i] = spent[i]
+                other = 1 - i
+                used[other] = spent[other]
+                return _GamePlan(moves, (used[0], used[1]), j + 1, colour)
+            moves.append((colour, s))
+            spent[i] += s
+            clock[i] += increment - s
+    if flag_fall is not None:
+        # Planned spend fitted the clock after all (rounding): no flag, the loser resigns.
+        flag_fall = None
+    return _GamePlan(moves, (spent[0], spent[1]), counts[0], flag_fall)
+
+
+def play_match(
+    fmt: Format,
+    a: Player,
+    b: Player,
+    *,
+    strategy: Strategy,
+    model: ModelParams = DEFAULT_MODEL,
+    seed: int | None = None,
+    rng: np.random.Generator | None = None,
+    observer: Observer | None = None,
+    played: tuple[PlayedGame, ...] = (),
+) -> tuple[MatchRecord, list[LogEvent]]:
+    """Play one match in a fresh SimPy environment; returns the record and the event log.
+
+    ``played``: games already played; the match continues from where they leave it.
+    """
+    env = simpy.Environment()
+    engine = MatchEngine(
+        env,
+        fmt,
+        model,
+        strategy,
+        rng if rng is not None else np.random.default_rng(seed),
+        observer=observer,
+    )
+    process = env.process(engine.match(a, b, played))
+    env.run()
+    record = process.value
+    assert isinstance(record, MatchRecord)
+    return record, engine.log

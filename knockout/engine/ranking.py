@@ -1,0 +1,132 @@
+"""The final ranking of every player of a knockout event.
+
+Players are ordered by the round they reached (champion, runner-up, the losing semi-finalists, ...;
+with a third-place match its winner is third and its loser fourth), then by their per-game points
+(RULES.md section 1: win 3, draw 1, a drawn sudden-death game 1.5 for Black and 1 for Red), then by
+the scenario's tie-breaks in order (``[ranking] tiebreaks``, codes of
+:mod:`knockout.standings.tiebreaks`), optionally ending with a seeded drawing of lots; players still
+tied share a rank (1, 2, 2, 4).
+
+The tie-breaks read a :class:`~knockout.standings.records.CrossTable` of the event's games. Its
+rounds are game slots: bracket round ``k`` has as many slots as its longest match had games, and a
+match's ``g``-th game goes in that round's ``g``-th slot. Each entry carries the game's per-game
+points, so Buchholz and Sonneborn-Berger are computed in that scoring. A walkover is a forfeit (FIDE
+``WIN`` counts it, the seed's ``WON`` does not), and a slot in which a player had no game is an
+absence, which FIDE C.07 treats as an unplayed round (see docs/tiebreaks.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+
+from knockout.engine.event import EventRecord
+from knockout.game import Colour
+from knockout.io.scenario import Scenario
+from knockout.points import knockout_points
+from knockout.standings.records import CrossTable, Entry, Kind, Outcome
+from knockout.standings.tiebreaks import json_number, rank_players
+
+__all__ = ["KnockoutStanding", "event_crosstable", "final_ranking"]
+
+
+@dataclass(frozen=True)
+class KnockoutStanding:
+    """One player's place in the final ranking.
+
+    Attributes:
+        name: The player.
+        rank: 1 for the champion; players still tied share a rank.
+        reached: What the player reached: ``champion``, ``final``, ``third place``, ``fourth
+            place``, ``semi-final``, ..., ``round 1``.
+        points: Per-game points over the whole event.
+        tiebreaks: Tie-break values by code (None where one does not apply).
+    """
+
+    name: str
+    rank: int
+    reached: str
+    points: Decimal
+    tiebreaks: dict[str, Decimal | None]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"name", "rank", "reached", "points", "tiebreaks"}``."""
+        return {
+            "name": self.name,
+            "rank": self.rank,
+            "reached": self.reached,
+            "points": json_number(self.points),
+            "tiebreaks": {k: json_number(v) for k, v in self.tiebreaks.items()},
+        }
+
+
+def event_crosstable(record: EventRecord, scenario: Scenario) -> CrossTable:
+    """The event's games as a cross table of game slots, with per-game points."""
+    entries: list[tuple[str, Entry]] = []
+    offset = 0
+    stage_of = {s.name: s for s in scenario.format.stages}
+    groups = [list(r.matches) for r in record.rounds]
+    if record.third_place is not None:
+        groups[-1].append(record.third_place)
+    for matches in groups:
+        width = max([len(m.games) for m in matches] + [1])
+        for m in matches:
+            if m.decided_in == "walkover":
+                for name, outcome in ((m.winner, Outcome.WIN), (m.loser, Outcome.LOSS)):
+                    other = m.loser if name == m.winner else m.winner
+                    entries.append(
+                        (name, Entry(offset + 1, other, None, outcome, Kind.FORFEIT, Decimal(0)))
+                    )
+                continue
+            for g, game in enumerate(m.games, start=1):
+                draw_winner = stage_of[game.stage].draw_winner
+                red_pts, black_pts = knockout_points(game.result, draw_winner=draw_winner)
+                for name, other, colour, pts in (
+                    (game.red, game.black, Colour.RED, red_pts),
+                    (game.black, game.red, Colour.BLACK, black_pts),
+                ):
+                    outcome = Outcome.from_result(game.result, colour)
+                    entries.append(
+                        (name, Entry(offset + g, other, colour, outcome, Kind.PLAYED, pts))
+                    )
+        offset += width
+    names = tuple(p.name for p in scenario.players)
+    return CrossTable.from_entries(names, entries, rounds=offset, title=scenario.name)
+
+
+def _reached(record: EventRecord) -> dict[str, tuple[int, str]]:
+    """Per player: a sort key (larger is better) and a label."""
+    rounds = record.bracket.rounds
+    out: dict[str, tuple[int, str]] = {}
+    for r in record.rounds:
+        for m in r.matches:
+            out[m.loser] = (2 * r.number, r.name if r.number < rounds else "final")
+    for name in record.bracket.players:
+        out.setdefault(name, (0, "round 1"))  # a bye into a walkover loss keeps round 1
+    out[record.champion] = (2 * rounds + 2, "champion")
+    if record.third_place is not None:
+        out[record.third_place.winner] = (2 * rounds - 1, "third place")
+        out[record.third_place.loser] = (2 * rounds - 2, "fourth place")
+    return out
+
+
+def final_ranking(
+    record: EventRecord, scenario: Scenario, *, seed: int = 0
+) -> tuple[KnockoutStanding, ...]:
+    """Rank every player of a finished event (lots, if asked for, drawn from ``seed``)."""
+    table = event_crosstable(record, scenario)
+    reached = _reached(record)
+    codes = list(scenario.ranking.tiebreaks) + (["lots"] if scenario.ranking.lots else [])
+    standings = rank_players(
+        table,
+        codes,
+        rng=np.random.default_rng(seed),
+        primary={name: (key,) for name, (key, _) in reached.items()},
+    )
+    return tuple(
+        KnockoutStanding(s.name, s.rank, reached[s.name][1], s.points, dict(s.tiebreaks))
+        for s in standings.players
+    )

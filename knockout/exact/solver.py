@@ -1,0 +1,276 @@
+"""The exact solver: dynamic programming over the match chain, without sampling.
+
+:func:`solve` pushes probability mass through the chain of :mod:`knockout.rules.match` one game at a
+time. Each step plays one game, so the mass absorbed at step ``k`` is P(the match lasts ``k``
+games). Formats without repeating stages are finite, and the answer is exact after at most
+``Format.max_games`` steps; a repeating stage (pairs until one is won) loses mass geometrically
+and the walk stops once less than ``tolerance`` (default 1e-15) is left, which is reported as
+``unresolved``.
+
+Everything is vectorised over pairs: a :class:`~knockout.rules.match.Pairing` of ``n`` pairs gives
+arrays of shape ``(n,)``, which is how a bracket's match matrix is computed in one pass.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from knockout.game import Colour, Reply, Result
+from knockout.rules.match import (
+    Finished,
+    MatchState,
+    Pairing,
+    Side,
+    advance,
+    colour_rule,
+    initial_state,
+)
+
+__all__ = ["BidTag", "MatchSolution", "StageExit", "solve", "stage_exits", "transitions"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class BidTag:
+    """What happened before the sudden-death game: who was 甲, the announcement, the reply."""
+
+    chooser: Side
+    announce: Colour
+    reply: Reply
+
+
+Transition = tuple[FloatArray, MatchState | Finished, BidTag | None]
+
+
+def transitions(
+    pairing: Pairing, state: MatchState, p_a_chooses: FloatArray | None = None
+) -> Iterator[Transition]:
+    """Every way the next game can go from ``state``: ``(probability, next, bid tag)``.
+
+    Colour lots, the choice of 甲 and the bidding decisions are folded into the game's step, so
+    each transition is exactly one game.
+    """
+    fmt = pairing.fmt
+    stage = fmt.playable[state.stage]
+    rule = colour_rule(stage, state)
+    if rule == "bidding":
+        game = pairing.bidding_game
+        assert game is not None
+        p_a = pairing.p_a_chooses(state) if p_a_chooses is None else p_a_chooses
+        for chooser, p_chooser in ((0, p_a), (1, 1.0 - p_a)):
+            side: Side = 0 if chooser == 0 else 1
+            bids = pairing.strategy.probabilities(game, pairing.advantage(side)).joint()
+            for (announce, reply), p_bid in bids.items():
+                colour, clocks = game.menu.assignment(announce, reply)
+                red: Side = side if colour is Colour.RED else (1 if side == 0 else 0)
+                probs = pairing.bidding_game_probabilities(side, colour, clocks)
+                tag = BidTag(side, announce, reply)
+                for result, p_result in zip(Result, probs, strict=True):
+                    yield p_chooser * p_bid * p_result, advance(fmt, state, red, result), tag
+        return
+    if rule == "sealed-bid":
+        # The last game: only who advances matters, integrated over the bids.
+        sealed = pairing.sealed_bid_game
+        assert sealed is not None
+        p_a = pairing.strategy.sealed_bid_advances(sealed, pairing.sealed_bid_gap())
+        yield np.asarray(p_a), Finished(0, state.stage), None
+        yield np.asarray(1.0 - p_a), Finished(1, state.stage), None
+        return
+    reds: list[tuple[float, Side]] = [(0.5, 0), (0.5, 1)] if rule == "lot" else [(1.0, rule)]
+    for p_colour, red in reds:
+        probs = pairing.game(state.stage, red)
+        for result, p_result in zip(Result, probs, strict=True):
+            yield p_colour * p_result, advance(fmt, state, red, result), None
+
+
+@dataclass(frozen=True)
+class MatchSolution:
+    """Exact outcome distribution of a match, for each of ``n`` pairs.
+
+    Attributes:
+        stage_names: Names of the playable stages, in order.
+        win: ``(n, 2)``: P(A advances), P(B advances).
+        decided: ``(n, stages, 2)``: P(the match is won by A / B in each stage).
+        games: ``{k: (n,)}``: P(the match lasts exactly ``k`` games).
+        games_by_winner: ``{k: (n, 2)}``: P(the match lasts ``k`` games and A / B advances).
+        bidding_reached: ``(n,)``: P(the bidding stage is reached); 0 without one.
+        chooser_advances: ``(n,)``: P(bidding stage reached and 甲 advances).
+        announce_red: ``(n,)``: P(bidding stage reached and 甲 announces Red).
+        objects: ``(n,)``: P(bidding stage reached and 乙 objects).
+        chooser_is_a: ``(n,)``: P(bidding stage reached and A is 甲).
+        unresolved: ``(n,)``: mass still in play when a repeating stage was cut off.
+    """
+
+    stage_names: tuple[str, ...]
+    win: FloatArray
+    decided: FloatArray
+    games: dict[int, FloatArray]
+    games_by_winner: dict[int, FloatArray]
+    bidding_reached: FloatArray
+    chooser_advances: FloatArray
+    announce_red: FloatArray
+    objects: FloatArray
+    chooser_is_a: FloatArray
+    unresolved: FloatArray
+
+    def conditional(self, joint: FloatArray) -> FloatArray:
+        """``joint / bidding_reached`` (NaN where the bidding stage cannot be reached)."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(self.bidding_reached > 0, joint / self.bidding_reached, np.nan)
+
+
+def solve(
+    pairing: Pairing,
+    *,
+    start: MatchState | None = None,
+    p_a_chooses: FloatArray | None = None,
+    tolerance: float = 1e-15,
+    max_games: int = 100_000,
+) -> MatchSolution:
+    """Exact match odds for every pair in ``pairing``.
+
+    Args:
+        pairing: Players, format, model and strategy (arrays of ``n`` pairs).
+        start: Where the match stands (after games already played); default: before game 1.
+            ``games`` then counts the games still to play.
+        p_a_chooses: P(A is 甲) when the bidding game comes next and is already known (0 or 1).
+        tolerance: Stop a repeating stage once less than this mass is still in play.
+        max_games: Hard cap on the number of games walked.
+    """
+    n = pairing.size
+    n_stages = len(pairing.fmt.playable)
+    win = np.zeros((n, 2))
+    decided = np.zeros((n, n_stages, 2))
+    games: dict[int, FloatArray] = {}
+    games_by_winner: dict[int, FloatArray] = {}
+    reached, chooser_adv, announce_red, objects, chooser_a = (np.zeros(n) for _ in range(5))
+    memo: dict[MatchState, list[Transition]] = {}
+    first = initial_state() if start is None else start
+    frontier: dict[MatchState, FloatArray] = {first: np.ones(n)}
+    k = 0
+    while frontier:
+        k += 1
+        nxt: dict[MatchState, FloatArray] = defaultdict(lambda: np.zeros(n))
+        ended = np.zeros(n)
+        ended_by = np.zeros((n, 2))
+        for state, mass in frontier.items():
+            if state not in memo:
+                known = p_a_chooses if state == first else None
+                memo[state] = list(transitions(pairing, state, known))
+            for prob, outcome, tag in memo[state]:
+                m = mass * prob
+                if tag is not None:
+                    reached += m
+                    if tag.announce is Colour.RED:
+                        announce_red += m
+                    if tag.reply is Reply.OBJECT:
+                        objects += m
+                    if tag.chooser == 0:
+                        chooser_a += m
+                if isinstance(outcome, Finished):
+                    ended += m
+                    ended_by[:, outcome.winner] += m
+                    win[:, outcome.winner] += m
+                    decided[:, outcome.stage, outcome.winner] += m
+                    if tag is not None and tag.chooser == outcome.winner:
+                        chooser_adv += m
+                else:
+                    nxt[outcome] = nxt[outcome] + m
+        games[k] = ended
+        games_by_winner[k] = ended_by
+        frontier = dict(nxt)
+        left = sum(frontier.values(), np.zeros(n))
+        if frontier and (float(np.max(left)) < tolerance or k >= max_games):
+            break
+    unresolved = sum(frontier.values(), np.zeros(n))
+    return MatchSolution(
+        stage_names=pairing.fmt.stage_names,
+        win=win,
+        decided=decided,
+        games={g: p for g, p in games.items() if np.any(p > 0)},
+        games_by_winner={g: p for g, p in games_by_winner.items() if np.any(p > 0)},
+        bidding_reached=reached,
+        chooser_advances=chooser_adv,
+        announce_red=announce_red,
+        objects=objects,
+        chooser_is_a=chooser_a,
+        unresolved=unresolved,
+    )
+
+
+@dataclass(frozen=True, order=True)
+class StageExit:
+    """How a stage ends for a match that entered it.
+
+    Attributes:
+        games: Games played in the stage.
+        winner: The side that won the match in this stage, or -1 if it goes on.
+        last_red: If it goes on: who had Red in the stage's last game (the next stage's entry).
+        chooser: In the bidding stage, the side that was 甲 (else -1).
+        announce_red: In the bidding stage, whether 甲 announced Red.
+        objects: In the bidding stage, whether 乙 objected.
+    """
+
+    games: int
+    winner: int
+    last_red: int
+    chooser: int = -1
+    announce_red: bool = False
+    objects: bool = False
+
+
+def stage_exits(
+    pairing: Pairing,
+    start: MatchState,
+    *,
+    p_a_chooses: FloatArray | None = None,
+    tolerance: float = 1e-16,
+) -> dict[StageExit, FloatArray]:
+    """Exact distribution of how the stage of ``start`` ends, from ``start``.
+
+    ``start`` is usually a stage's entry (``game = 0``, ``score = 0``); a match in progress can
+    start mid-stage. ``p_a_chooses`` fixes P(A is 甲) for a bidding game that comes next.
+
+    This is :func:`solve` restricted to one stage: the Monte Carlo kernel draws one outcome per
+    stage from it. For the bidding stage the exits also say who was 甲 and what was decided (the
+    strategy's decision probabilities are folded in). A repeating stage is followed until less
+    than ``tolerance`` is in play; that remainder is spread over the exits in proportion.
+
+    Returns:
+        ``{exit: probability array of shape (n,)}``, summing to one for every pair.
+    """
+    n = pairing.size
+    exits: dict[StageExit, FloatArray] = defaultdict(lambda: np.zeros(n))
+    stage_index = start.stage
+    frontier: dict[MatchState, FloatArray] = {start: np.ones(n)}
+    k = 0
+    while frontier:
+        k += 1
+        nxt: dict[MatchState, FloatArray] = defaultdict(lambda: np.zeros(n))
+        for state, mass in frontier.items():
+            known = p_a_chooses if state == start else None
+            for prob, outcome, tag in transitions(pairing, state, known):
+                m = mass * prob
+                chooser, red, objects = (
+                    (-1, False, False)
+                    if tag is None
+                    else (tag.chooser, tag.announce is Colour.RED, tag.reply is Reply.OBJECT)
+                )
+                if isinstance(outcome, Finished):
+                    exits[StageExit(k, outcome.winner, -1, chooser, red, objects)] += m
+                elif outcome.stage != stage_index:
+                    assert outcome.last_red is not None
+                    exits[StageExit(k, -1, outcome.last_red, chooser, red, objects)] += m
+                else:
+                    nxt[outcome] = nxt[outcome] + m
+        frontier = dict(nxt)
+        if frontier and float(np.max(sum(frontier.values(), np.zeros(n)))) < tolerance:
+            break
+    total = sum(exits.values(), np.zeros(n))
+    return {e: p / total for e, p in sorted(exits.items()) if np.any(p > 0)}

@@ -1,0 +1,477 @@
+"""Scoring systems: points per game by colour and result, defined once, in exact decimals.
+
+Each system is a :class:`ScoringSystem` in the :data:`SCORING` registry:
+
+============================ ======== ========= ================= ==========================
+name                         Red win  Black win draw (Red/Black)  source
+============================ ======== ========= ================= ==========================
+``traditional``              2        2         1 / 1             seed 000 (无差异计分)
+``difference``               1.9      2.1       1 / 1             seed 000, 差额法
+``ratio``                    1.7      2.3       1 / 1             seed 000, 比值法 (as adopted)
+``ratio-computed``           1.63     2.37      1 / 1             seed 000, 比值法 (as computed)
+``3-1-0``                    3        3         1 / 1             "310制" (seed 001, last line)
+``knockout``                 3        3         1 / 1             seed 001, 三.5
+``knockout-sudden-death``    3        3         1 / 1.5           seed 001, 三.5
+``round-robin``              3        3         by moves/material seed 001, 二 (RULES.md 3)
+``league-captain``           5        5         2 / 3             seed 001, 一.5, board 1
+``league-board``             3        3         1 / 1.5           seed 001, 一.5, boards 2-4
+============================ ======== ========= ================= ==========================
+
+A loss scores 0 in every built-in system. The knockout per-game points of RULES.md section 1 are
+two entries: ``knockout`` for ordinary games and ``knockout-sudden-death`` for games whose draw
+counts as a win for Black in the match (:func:`knockout_points` picks between them). The team
+league's match points and ranking chain live in :mod:`knockout.scoring.league`.
+
+The ``round-robin`` system scores a draw by its length in moves (回合, a move by each side) and by
+the attacking material left on the board (:class:`MaterialDraws`); its games need
+:class:`GameDetails`. Custom systems are built from a table (a scenario's ``[scoring.custom]``)
+by :func:`scoring_from_dict`, which validates every value and reports every problem at once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+from knockout.errors import InputError, Problem
+from knockout.game import Colour, Result
+
+__all__ = [
+    "ATTACKING_VALUES",
+    "DIFFERENCE",
+    "KNOCKOUT",
+    "KNOCKOUT_SUDDEN_DEATH",
+    "LEAGUE_BOARD",
+    "LEAGUE_CAPTAIN",
+    "RATIO",
+    "RATIO_COMPUTED",
+    "ROUND_ROBIN",
+    "SCORING",
+    "THREE_ONE_ZERO",
+    "TRADITIONAL",
+    "GameDetails",
+    "MaterialDraws",
+    "ScoringSystem",
+    "attacking_material",
+    "format_points",
+    "get_scoring",
+    "knockout_points",
+    "scoring_from_dict",
+]
+
+D = Decimal
+
+#: Value of each attacking piece (攻击性子力) in the round-robin draw rule (seed 001, 二.4).
+ATTACKING_VALUES: Mapping[str, Decimal] = {
+    "rook": D(5),
+    "horse": D("2.5"),
+    "cannon": D("2.5"),
+    "crossed_pawn": D(1),
+}
+
+
+def attacking_material(
+    *, rooks: int = 0, horses: int = 0, cannons: int = 0, crossed_pawns: int = 0
+) -> Decimal:
+    """Total attacking material of one side: Rook 5, Horse 2.5, Cannon 2.5, a crossed Pawn 1.
+
+    Advisors, Elephants and Pawns that have not crossed the river count nothing.
+
+    >>> attacking_material(rooks=1, cannons=1, crossed_pawns=2)
+    Decimal('9.5')
+    """
+    counts = {"rook": rooks, "horse": horses, "cannon": cannons, "crossed_pawn": crossed_pawns}
+    if any(n < 0 for n in counts.values()):
+        raise ValueError(f"piece counts cannot be negative: {counts}")
+    return sum((ATTACKING_VALUES[k] * n for k, n in counts.items()), D(0))
+
+
+@dataclass(frozen=True)
+class GameDetails:
+    """What a draw rule may need to know about a game besides its result.
+
+    Attributes:
+        moves: Length of the game in moves (回合: one move by each side).
+        attack_red: Red's attacking material at the end (see :func:`attacking_material`).
+        attack_black: Black's attacking material at the end.
+    """
+
+    moves: int | None = None
+    attack_red: Decimal | None = None
+    attack_black: Decimal | None = None
+
+
+NO_DETAILS = GameDetails()
+
+
+@dataclass(frozen=True)
+class MaterialDraws:
+    """The round-robin draw rule (seed 001, 二.4): a draw scored by its length and final material.
+
+    * at most ``short_moves`` moves: Red ``short[0]``, Black ``short[1]``;
+    * at most ``long_moves`` moves: Red ``medium[0]``, Black ``medium[1]``;
+    * longer, by attacking material: neither side has any, ``bare`` each; only one side has some,
+      that side ``stronger`` and the other ``bare``; both have some but unequal totals, the larger
+      ``stronger`` and the smaller ``weaker``; equal totals, ``stronger`` each.
+    """
+
+    short_moves: int = 30
+    short: tuple[Decimal, Decimal] = (Decimal("0.1"), Decimal("0.2"))
+    long_moves: int = 60
+    medium: tuple[Decimal, Decimal] = (Decimal("0.3"), Decimal("0.4"))
+    bare: Decimal = Decimal("0.5")
+    stronger: Decimal = Decimal("0.9")
+    weaker: Decimal = Decimal("0.7")
+
+    def points(self, details: GameDetails) -> tuple[Decimal, Decimal]:
+        """``(Red's points, Black's points)`` for a draw with ``details``.
+
+        Raises:
+            ValueError: If the number of moves is missing, or the material is missing for a
+                draw longer than ``long_moves``.
+
+        >>> MaterialDraws().points(GameDetails(moves=75, attack_red=D(5), attack_black=D(0)))
+        (Decimal('0.9'), Decimal('0.5'))
+        """
+        if details.moves is None:
+            raise ValueError("a draw under this rule needs its number of moves")
+        if details.moves <= self.short_moves:
+            return self.short
+        if details.moves <= self.long_moves:
+            return self.medium
+        red, black = details.attack_red, details.attack_black
+        if red is None or black is None:
+            raise ValueError(
+                f"a draw of more than {self.long_moves} moves needs both sides' attacking material"
+            )
+        if red == black:
+            return (self.bare, self.bare) if red == 0 else (self.stronger, self.stronger)
+        low = self.bare if min(red, black) == 0 else self.weaker
+        return (self.stronger, low) if red > black else (low, self.stronger)
+
+    def values(self) -> tuple[Decimal, ...]:
+        """Every number of points this rule can give."""
+        return (*self.short, *self.medium, self.bare, self.stronger, self.weaker)
+
+
+@dataclass(frozen=True)
+class ScoringSystem:
+    """Points for each player of a game, by the colour they played and the result.
+
+    Attributes:
+        name: Registry key.
+        red_win: Points for a win with Red.
+        black_win: Points for a win with Black.
+        red_draw: Points for Red in a drawn game (unused when ``draw_rule`` is set).
+        black_draw: Points for Black in a drawn game (unused when ``draw_rule`` is set).
+        loss: Points for a loss (either colour).
+        description: One line for listings.
+        draw_rule: Scores draws from :class:`GameDetails` instead of ``red_draw``/``black_draw``.
+    """
+
+    name: str
+    red_win: Decimal
+    black_win: Decimal
+    red_draw: Decimal
+    black_draw: Decimal
+    loss: Decimal = Decimal(0)
+    description: str = ""
+    draw_rule: MaterialDraws | None = field(default=None, kw_only=True)
+
+    def points(self, result: Result, details: GameDetails = NO_DETAILS) -> tuple[Decimal, Decimal]:
+        """``(Red's points, Black's points)`` for a game with ``result``.
+
+        Raises:
+            ValueError: If the system has a draw rule and ``details`` lack what it needs.
+
+        >>> KNOCKOUT_SUDDEN_DEATH.points(Result.DRAW)
+        (Decimal('1'), Decimal('1.5'))
+        """
+        if result is Result.RED:
+            return self.red_win, self.loss
+        if result is Result.BLACK:
+            return self.loss, self.black_win
+        if self.draw_rule is not None:
+            return self.draw_rule.points(details)
+        return self.red_draw, self.black_draw
+
+    def points_for(
+        self, colour: Colour, result: Result, details: GameDetails = NO_DETAILS
+    ) -> Decimal:
+        """Points of the player who had ``colour``."""
+        red, black = self.points(result, details)
+        return red if colour is Colour.RED else black
+
+    @property
+    def needs_details(self) -> bool:
+        """Whether drawn games need :class:`GameDetails` (moves, material) to be scored."""
+        return self.draw_rule is not None
+
+    @property
+    def decimals(self) -> int:
+        """Decimal places needed to print any total exactly (``difference``: 1, ``ratio-computed``:
+        2, ``traditional``: 0)."""
+        values = [self.red_win, self.black_win, self.loss]
+        if self.draw_rule is None:
+            values += [self.red_draw, self.black_draw]
+        else:
+            values += self.draw_rule.values()
+        return max(_places(v) for v in values)
+
+
+def _places(value: Decimal) -> int:
+    exponent = value.normalize().as_tuple().exponent
+    assert isinstance(exponent, int)  # finite by construction
+    return max(0, -exponent)
+
+
+def format_points(value: Decimal, places: int) -> str:
+    """``value`` with exactly ``places`` decimals, as the seed prints totals (``16.0``, ``99.9``).
+
+    >>> format_points(Decimal("16"), 1), format_points(Decimal("15.9"), 0)
+    ('16.0', '16')
+    """
+    return f"{value.quantize(D(1).scaleb(-places), rounding=ROUND_HALF_UP):f}"
+
+
+TRADITIONAL = ScoringSystem(
+    "traditional",
+    D(2),
+    D(2),
+    D(1),
+    D(1),
+    description="seed 000, traditional: win 2, draw 1, loss 0, no colour distinction",
+)
+DIFFERENCE = ScoringSystem(
+    "difference",
+    D("1.9"),
+    D("2.1"),
+    D(1),
+    D(1),
+    description="seed 000, difference method (差额法): Red win 1.9, Black win 2.1, draw 1",
+)
+RATIO = ScoringSystem(
+    "ratio",
+    D("1.7"),
+    D("2.3"),
+    D(1),
+    D(1),
+    description="seed 000, ratio method (比值法) as adopted: Red win 1.7, Black win 2.3, draw 1",
+)
+RATIO_COMPUTED = ScoringSystem(
+    "ratio-computed",
+    D("1.63"),
+    D("2.37"),
+    D(1),
+    D(1),
+    description="seed 000, ratio method as computed (1.45 : 1): Red win 1.63, Black win 2.37",
+)
+THREE_ONE_ZERO = ScoringSystem(
+    "3-1-0",
+    D(3),
+    D(3),
+    D(1),
+    D(1),
+    description="win 3, draw 1, loss 0 (the 310 system)",
+)
+KNOCKOUT = ScoringSystem(
+    "knockout",
+    D(3),
+    D(3),
+    D(1),
+    D(1),
+    description="knockout per-game points (seed 001, 三.5): win 3, draw 1 each, loss 0",
+)
+KNOCKOUT_SUDDEN_DEATH = ScoringSystem(
+    "knockout-sudden-death",
+    D(3),
+    D(3),
+    D(1),
+    D("1.5"),
+    description="sudden-death game (seed 001, 三.5): win 3, draw Black 1.5 / Red 1, loss 0",
+)
+ROUND_ROBIN = ScoringSystem(
+    "round-robin",
+    D(3),
+    D(3),
+    D(0),
+    D(0),
+    description="individual round robin (seed 001, 二): win 3, loss 0, "
+    "draws 0.1-0.9 by moves and attacking material",
+    draw_rule=MaterialDraws(),
+)
+LEAGUE_CAPTAIN = ScoringSystem(
+    "league-captain",
+    D(5),
+    D(5),
+    D(2),
+    D(3),
+    description="team league, captains' board (seed 001, 一.5): win 5, draw Black 3 / Red 2",
+)
+LEAGUE_BOARD = ScoringSystem(
+    "league-board",
+    D(3),
+    D(3),
+    D(1),
+    D("1.5"),
+    description="team league, boards 2-4 (seed 001, 一.5): win 3, draw Black 1.5 / Red 1",
+)
+
+SCORING: Mapping[str, ScoringSystem] = {
+    s.name: s
+    for s in (
+        TRADITIONAL,
+        DIFFERENCE,
+        RATIO,
+        RATIO_COMPUTED,
+        THREE_ONE_ZERO,
+        KNOCKOUT,
+        KNOCKOUT_SUDDEN_DEATH,
+        ROUND_ROBIN,
+        LEAGUE_CAPTAIN,
+        LEAGUE_BOARD,
+    )
+}
+
+
+def get_scoring(name: str) -> ScoringSystem:
+    """The scoring system called ``name``.
+
+    Raises:
+        ValueError: For an unknown name.
+    """
+    try:
+        return SCORING[name]
+    except KeyError:
+        known = ", ".join(SCORING)
+        raise ValueError(f"unknown scoring system: {name!r} (known: {known})") from None
+
+
+def knockout_points(result: Result, *, draw_winner: Colour | None) -> tuple[Decimal, Decimal]:
+    """Knockout per-game points ``(Red, Black)``.
+
+    In a game whose draw decides the match (``draw_winner``: the sudden-death game), a draw gives
+    the colour that advances 1.5 and the other 1; otherwise a draw gives 1 each.
+    """
+    if draw_winner is Colour.RED and result is Result.DRAW:
+        black, red = KNOCKOUT_SUDDEN_DEATH.points(result)
+        return red, black
+    system = KNOCKOUT if draw_winner is None else KNOCKOUT_SUDDEN_DEATH
+    return system.points(result)
+
+
+_POINT_KEYS = ("red_win", "black_win", "red_draw", "black_draw", "loss")
+_REQUIRED_KEYS = _POINT_KEYS[:4]
+
+
+def _decimal(value: object) -> Decimal | None:
+    """``value`` as a finite Decimal, or None if it is not a number (bools are not numbers)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        # A TOML float 1.9 is the double nearest 1.9; its shortest repr is the number meant.
+        if not math.isfinite(value):
+            return None
+        return D(repr(value))
+    if isinstance(value, int | Decimal):
+        number = D(value)
+    elif isinstance(value, str):
+        try:
+            number = D(value.strip())
+        except InvalidOperation:
+            return None
+    else:
+        return None
+    return number if number.is_finite() else None
+
+
+def scoring_from_dict(
+    table: Mapping[str, object],
+    *,
+    name: str = "custom",
+    source: str = "scenario",
+    key: str = "scoring.custom",
+) -> ScoringSystem:
+    """A custom scoring system from a table such as a scenario's ``[scoring.custom]``.
+
+    The table has ``red_win``, ``black_win``, ``red_draw``, ``black_draw`` (required) and ``loss``
+    (default 0), each a non-negative number (TOML integer or float, or a decimal string such as
+    ``"1.9"``), and optionally a ``description``. For each colour a draw must be worth at least a
+    loss and at most a win.
+
+    Args:
+        table: The table's keys and values.
+        name: The system's name.
+        source: Where the table came from, for messages (a file name).
+        key: The table's key path in ``source``, for messages.
+
+    Raises:
+        InputError: Listing every problem found, one per key.
+
+    >>> s = scoring_from_dict({"red_win": 1.9, "black_win": "2.1", "red_draw": 1, "black_draw": 1})
+    >>> s.points(Result.BLACK), s.decimals
+    ((Decimal('0'), Decimal('2.1')), 1)
+    """
+    problems: list[Problem] = []
+    values: dict[str, Decimal] = {}
+    for k in table:
+        if k not in (*_POINT_KEYS, "description"):
+            problems.append(
+                Problem(
+                    source,
+                    f"{key}.{k}",
+                    f"unknown key (expected {', '.join(_POINT_KEYS)} or description)",
+                )
+            )
+    for k in _POINT_KEYS:
+        if k not in table:
+            if k in _REQUIRED_KEYS:
+                problems.append(Problem(source, f"{key}.{k}", "missing (expected a number)"))
+            continue
+        number = _decimal(table[k])
+        if number is None:
+            problems.append(Problem(source, f"{key}.{k}", f"expected a number, got {table[k]!r}"))
+        elif number < 0:
+            problems.append(
+                Problem(source, f"{key}.{k}", f"expected a number >= 0, got {table[k]!r}")
+            )
+        else:
+            values[k] = number
+    description = table.get("description", "")
+    if not isinstance(description, str):
+        problems.append(
+            Problem(source, f"{key}.description", f"expected a string, got {description!r}")
+        )
+        description = ""
+    loss = values.get("loss", D(0))
+    for colour in ("red", "black"):
+        win, draw = values.get(f"{colour}_win"), values.get(f"{colour}_draw")
+        if draw is not None and draw < loss:
+            problems.append(
+                Problem(
+                    source,
+                    f"{key}.{colour}_draw",
+                    f"expected at least the loss points {loss}, got {draw}",
+                )
+            )
+        if win is not None and draw is not None and draw > win:
+            problems.append(
+                Problem(
+                    source,
+                    f"{key}.{colour}_draw",
+                    f"expected at most {colour}_win = {win}, got {draw}",
+                )
+            )
+    if problems:
+        raise InputError(problems)
+    return ScoringSystem(
+        name,
+        values["red_win"],
+        values["black_win"],
+        values["red_draw"],
+        values["black_draw"],
+        loss,
+        description=description or f"custom ({source}: [{key}])",
+    )

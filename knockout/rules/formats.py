@@ -1,0 +1,394 @@
+"""Match formats as data: an ordered list of stages (RULES.md section 1).
+
+A :class:`Stage` says how many games it has, their time class and clocks, how colours are given,
+what a drawn game counts as for the match, and whether it repeats until someone is ahead. A
+:class:`Format` is a tuple of stages. Presets are instances of this data, never new code paths: the
+match chain (:mod:`knockout.rules.match`) is the only code that interprets a format, and the exact
+solver, the SimPy engine and the Monte Carlo kernel all walk that chain.
+
+Stage semantics, shared by every walker:
+
+* The match score counts a win 1 and a draw 1/2 for each player. Every stage starts level (the
+  match would have ended otherwise). A player who is ahead when a stage (or one block of a
+  repeating stage) is over wins the match; a stage stops early once the player behind can no
+  longer catch up.
+* ``draw_winner``: a drawn game of this stage counts as a win for that colour in the match score
+  (the game record still says draw). The sudden-death game has ``draw_winner = black``.
+* ``repeat``: the stage is played in blocks of ``games`` games until a block ends with someone
+  ahead (e.g. pairs of blitz games until one pair is decisive).
+* Colours (``colours``):
+    - ``lot``: the first game of the stage (of every block, when repeating) by a fair lot;
+    - ``alternate``: the first game swaps the colours of the previous game (换先);
+    - ``bidding``: the sudden-death bidding rule (甲 announces, 乙 accepts or objects);
+    - ``sealed-bid``: an Armageddon with sealed bids: each player writes the minutes they would
+      accept as Black; the lower bid plays Black with that time, Red gets ``red_minutes``
+      (equal bids: a lot).
+  Later games of a stage or block always swap colours.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from functools import cached_property
+from typing import Any, Literal
+
+from knockout.game import Colour, Reply
+from knockout.rules.model import TimeClass
+
+__all__ = [
+    "FORMATS",
+    "BiddingMenu",
+    "ColourRule",
+    "Format",
+    "Priority",
+    "SealedBid",
+    "Stage",
+    "get_format",
+]
+
+Priority = Literal["less-time", "lot"]
+Clock = tuple[float, float]
+STAGE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+class ColourRule(StrEnum):
+    """How the colours of a stage's first game are given."""
+
+    LOT = "lot"
+    ALTERNATE = "alternate"
+    BIDDING = "bidding"
+    SEALED_BID = "sealed-bid"
+
+
+@dataclass(frozen=True)
+class BiddingMenu:
+    """The sudden-death bidding rule (seed 001, 三.3) with its clock pairs as parameters.
+
+    Clocks are ``(Red base, Black base)`` in minutes.
+
+    ============== ========================== ==============================
+    甲 announces    乙 accepts                  乙 objects (竞叫)
+    ============== ========================== ==============================
+    Red            甲 Red, clocks ``accept``     乙 Red, clocks ``object_red``
+    Black          甲 Black, clocks ``accept``   甲 Red, clocks ``object_black``
+    ============== ========================== ==============================
+
+    ``priority`` says who is 甲: ``less-time`` (used less clock time in the previous game, an
+    exact tie by lot) or ``lot``.
+    """
+
+    accept: Clock = (30.0, 10.0)
+    object_red: Clock = (10.0, 30.0)
+    object_black: Clock = (35.0, 5.0)
+    priority: Priority = "less-time"
+
+    def assignment(self, announce: Colour, reply: Reply) -> tuple[Colour, Clock]:
+        """The colour 甲 plays and the clocks, after ``announce`` and ``reply``.
+
+        >>> BiddingMenu().assignment(Colour.RED, Reply.OBJECT)
+        (<Colour.BLACK: 'black'>, (10.0, 30.0))
+        """
+        if reply is Reply.ACCEPT:
+            return announce, self.accept
+        if announce is Colour.RED:
+            return Colour.BLACK, self.object_red
+        return Colour.RED, self.object_black
+
+    def to_dict(self) -> dict[str, Any]:
+        """Scenario-file keys of the menu."""
+        return {
+            "accept": list(self.accept),
+            "object_red": list(self.object_red),
+            "object_black": list(self.object_black),
+            "priority": self.priority,
+        }
+
+
+@dataclass(frozen=True)
+class SealedBid:
+    """Sealed-bid Armageddon clocks: Red's fixed base, and the range of Black bids (minutes).
+
+    Attributes:
+        red_minutes: Red's base clock.
+        min_black_minutes: The lowest bid allowed (bids above ``red_minutes`` are not).
+    """
+
+    red_minutes: float = 10.0
+    min_black_minutes: float = 1.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Scenario-file keys."""
+        return {"red_minutes": self.red_minutes, "min_black_minutes": self.min_black_minutes}
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage of a match format. See the module docstring for the semantics.
+
+    Attributes:
+        name: Stage key used in outputs (``slow``, ``rapid``, ``sudden_death``, ...).
+        games: Games in the stage (in each block, if ``repeat``); 0 means the stage is skipped.
+        time_class: Model time class of its games.
+        minutes: Base clocks ``(Red, Black)`` in minutes (unused by ``bidding``: the menu decides).
+        increment_seconds: Added to a player's clock after each of their moves.
+        colours: Colour rule for the first game (later games alternate).
+        draw_winner: Colour a drawn game counts as a win for (match score); ``None``: 1/2 each.
+        repeat: Play blocks of ``games`` games until one ends with a player ahead.
+        bidding: The bidding menu (only with ``colours = bidding``).
+        sealed_bid: The Armageddon clocks (only with ``colours = sealed-bid``).
+    """
+
+    name: str
+    games: int
+    time_class: TimeClass
+    minutes: Clock = (60.0, 60.0)
+    increment_seconds: float = 10.0
+    colours: ColourRule = ColourRule.LOT
+    draw_winner: Colour | None = None
+    repeat: bool = False
+    bidding: BiddingMenu | None = None
+    sealed_bid: SealedBid | None = None
+
+    @property
+    def is_bidding(self) -> bool:
+        """Whether colours and clocks come from the sudden-death bidding rule."""
+        return self.colours is ColourRule.BIDDING
+
+    @property
+    def is_sealed_bid(self) -> bool:
+        """Whether colours and clocks come from sealed Armageddon bids."""
+        return self.colours is ColourRule.SEALED_BID
+
+    @property
+    def is_decision(self) -> bool:
+        """Whether the players decide colours and clocks (bidding or sealed bids)."""
+        return self.is_bidding or self.is_sealed_bid
+
+    @property
+    def always_decides(self) -> bool:
+        """True if the match cannot still be level after this stage."""
+        return self.repeat or (self.draw_winner is not None and self.games % 2 == 1)
+
+    def problems(self) -> list[tuple[str, str]]:
+        """``(key, message)`` for everything impossible about this stage alone."""
+        out: list[tuple[str, str]] = []
+        if not STAGE_NAME.match(self.name):
+            out.append(("name", f"expected lower-case letters, digits and _, got {self.name!r}"))
+        if self.games < 0:
+            out.append(("games", f"expected a whole number >= 0, got {self.games}"))
+        for side, m in zip(("red", "black"), self.minutes, strict=True):
+            if not m > 0:
+                out.append(("minutes", f"expected {side} minutes > 0, got {m}"))
+        if not self.increment_seconds >= 0:
+            out.append(("increment_seconds", f"expected >= 0, got {self.increment_seconds}"))
+        if self.is_bidding:
+            if self.bidding is None:
+                out.append(("colours", "'bidding' needs the bidding menu (accept, object_*)"))
+            else:
+                for key in ("accept", "object_red", "object_black"):
+                    clock: Clock = getattr(self.bidding, key)
+                    if not all(m > 0 for m in clock):
+                        out.append((key, f"expected two minutes > 0, got {list(clock)}"))
+            if self.games not in (0, 1):
+                out.append(("games", f"a bidding stage has exactly 1 game, got {self.games}"))
+            if self.draw_winner is None:
+                out.append(("draw_winner", "a bidding stage needs a draw winner (red or black)"))
+            if self.repeat:
+                out.append(("repeat", "a bidding stage cannot repeat"))
+        if self.is_sealed_bid:
+            if self.sealed_bid is None:
+                out.append(("colours", "'sealed-bid' needs red_minutes and min_black_minutes"))
+            elif not 0 < self.sealed_bid.min_black_minutes <= self.sealed_bid.red_minutes:
+                out.append(
+                    (
+                        "min_black_minutes",
+                        f"expected 0 < min_black_minutes <= red_minutes "
+                        f"({self.sealed_bid.red_minutes}), got {self.sealed_bid.min_black_minutes}",
+                    )
+                )
+            if self.games not in (0, 1):
+                out.append(("games", f"a sealed-bid stage has exactly 1 game, got {self.games}"))
+            if self.draw_winner is None:
+                out.append(("draw_winner", "a sealed-bid stage needs a draw winner (red or black)"))
+            if self.repeat:
+                out.append(("repeat", "a sealed-bid stage cannot repeat"))
+        return out
+
+
+@dataclass(frozen=True)
+class Format:
+    """A match format: ordered stages, and the preset it came from (for serialisation).
+
+    ``stages`` keeps stages with 0 games (so a resolved scenario shows ``rapid_games = 0``);
+    walkers use :attr:`playable`, the stages that are actually played.
+    """
+
+    preset: str
+    stages: tuple[Stage, ...]
+    increment_seconds: float = 10.0
+
+    @cached_property
+    def playable(self) -> tuple[Stage, ...]:
+        """Stages with at least one game, in order."""
+        return tuple(s for s in self.stages if s.games > 0)
+
+    @property
+    def stage_names(self) -> tuple[str, ...]:
+        """Names of the playable stages, in order (the keys of ``match.decided``)."""
+        return tuple(s.name for s in self.playable)
+
+    def stage(self, name: str) -> Stage:
+        """The stage called ``name`` (played or not)."""
+        for s in self.stages:
+            if s.name == name:
+                return s
+        raise ValueError(f"unknown stage: {name!r} (stages: {[s.name for s in self.stages]})")
+
+    @property
+    def bidding_stage(self) -> Stage | None:
+        """The playable stage that uses the bidding rule, if any."""
+        return next((s for s in self.playable if s.is_bidding), None)
+
+    @property
+    def sealed_bid_stage(self) -> Stage | None:
+        """The playable stage with sealed Armageddon bids, if any."""
+        return next((s for s in self.playable if s.is_sealed_bid), None)
+
+    @property
+    def max_games(self) -> int | None:
+        """Most games a match can last, or ``None`` if a stage repeats."""
+        if any(s.repeat for s in self.playable):
+            return None
+        return sum(s.games for s in self.playable)
+
+    def with_stage(self, name: str, **changes: Any) -> Format:
+        """A copy with fields of stage ``name`` replaced."""
+        stages = tuple(replace(s, **changes) if s.name == name else s for s in self.stages)
+        self.stage(name)
+        return replace(self, stages=stages)
+
+    def problems(self) -> list[tuple[str, str]]:
+        """``(key, message)`` for everything that makes this format unplayable."""
+        out: list[tuple[str, str]] = []
+        seen: set[str] = set()
+        for s in self.stages:
+            out.extend((f"{s.name}.{key}", msg) for key, msg in s.problems())
+            if s.name in seen:
+                out.append((s.name, "duplicate stage name"))
+            seen.add(s.name)
+        playable = self.playable
+        if not playable:
+            out.append(("stages", "expected at least one stage with games > 0"))
+            return out
+        for i, s in enumerate(playable):
+            last = i == len(playable) - 1
+            if s.is_decision and not last:
+                out.append((s.name, "a bidding stage must be the last stage played"))
+            if s.is_bidding and i == 0:
+                out.append((s.name, "the bidding stage needs a previous game (to find 甲)"))
+            if s.always_decides and not last:
+                later = ", ".join(t.name for t in playable[i + 1 :])
+                out.append((s.name, f"always decides the match, so {later} can never be played"))
+        if not playable[-1].always_decides:
+            out.append(
+                (
+                    playable[-1].name,
+                    "the last stage must always decide the match: give it a draw_winner and "
+                    "an odd number of games, or repeat = true",
+                )
+            )
+        return out
+
+
+def _xq_bidding(preset: str, slow_games: int, rapid_games: int) -> Format:
+    return Format(
+        preset=preset,
+        stages=(
+            Stage("slow", slow_games, TimeClass.CLASSICAL, (60.0, 60.0), 10.0, ColourRule.LOT),
+            Stage("rapid", rapid_games, TimeClass.RAPID, (15.0, 15.0), 10.0, ColourRule.LOT),
+            Stage(
+                "sudden_death",
+                1,
+                TimeClass.BLITZ,
+                (30.0, 10.0),
+                10.0,
+                ColourRule.BIDDING,
+                draw_winner=Colour.BLACK,
+                bidding=BiddingMenu(),
+            ),
+        ),
+        increment_seconds=10.0,
+    )
+
+
+FORMATS: Mapping[str, Format] = {
+    # Seed 001, 三.1-3: two slow games, a rapid game if level, then the bidding sudden death.
+    "xq-bidding": _xq_bidding("xq-bidding", 2, 1),
+    # Seed 001, 三.4: one slow game; if drawn, straight to the sudden-death game.
+    "single-slow": _xq_bidding("single-slow", 1, 0),
+    # Chinese Xiangqi Association practice: after the slow games, a rapid game with colours
+    # swapped, a super-rapid game with colours swapped again, then a 6/4-minute decider (draw
+    # = Black wins) with colours by lot.
+    "official-playoff": Format(
+        preset="official-playoff",
+        stages=(
+            Stage("slow", 2, TimeClass.CLASSICAL, (60.0, 60.0), 10.0, ColourRule.LOT),
+            Stage("rapid", 1, TimeClass.RAPID, (10.0, 10.0), 10.0, ColourRule.ALTERNATE),
+            Stage("super_rapid", 1, TimeClass.BLITZ, (5.0, 5.0), 3.0, ColourRule.ALTERNATE),
+            Stage(
+                "decider",
+                1,
+                TimeClass.BLITZ,
+                (6.0, 4.0),
+                3.0,
+                ColourRule.LOT,
+                draw_winner=Colour.BLACK,
+            ),
+        ),
+        increment_seconds=10.0,
+    ),
+    # Two slow games, a rapid game, then an Armageddon whose colours and Black's clock are set by
+    # sealed bids: Red 10 minutes, Black the lower bid (draw = Black wins).
+    "armageddon-bid": Format(
+        preset="armageddon-bid",
+        stages=(
+            Stage("slow", 2, TimeClass.CLASSICAL, (60.0, 60.0), 10.0, ColourRule.LOT),
+            Stage("rapid", 1, TimeClass.RAPID, (15.0, 15.0), 10.0, ColourRule.LOT),
+            Stage(
+                "armageddon",
+                1,
+                TimeClass.BLITZ,
+                (10.0, 10.0),
+                2.0,
+                ColourRule.SEALED_BID,
+                draw_winner=Colour.BLACK,
+                sealed_bid=SealedBid(),
+            ),
+        ),
+        increment_seconds=10.0,
+    ),
+    # Two slow games, then pairs of blitz games (colours by lot per pair) until a pair is won.
+    "blitz-pairs": Format(
+        preset="blitz-pairs",
+        stages=(
+            Stage("slow", 2, TimeClass.CLASSICAL, (60.0, 60.0), 10.0, ColourRule.LOT),
+            Stage("blitz", 2, TimeClass.BLITZ, (5.0, 5.0), 3.0, ColourRule.LOT, repeat=True),
+        ),
+        increment_seconds=10.0,
+    ),
+}
+
+
+def get_format(name: str) -> Format:
+    """The preset called ``name``.
+
+    Raises:
+        ValueError: For an unknown name.
+    """
+    try:
+        return FORMATS[name]
+    except KeyError:
+        raise ValueError(f"unknown format: {name!r} (known: {', '.join(FORMATS)})") from None

@@ -1,0 +1,353 @@
+"""One definition of the match: a small Markov chain over states, walked three ways.
+
+A :class:`MatchState` is where a match stands before a game: which stage, how many games of the
+current block are played, the score in that block and who had Red in the previous game. From a
+state, :func:`colour_rule` says how Red is chosen for the next game and :func:`advance` says where a
+game's result leads: to another state, or to a :class:`Finished` match. Those two functions are the
+whole rule book; :mod:`knockout.exact.solver` enumerates them, :mod:`knockout.engine.match` samples
+them game by game in simulated time, and ``sims`` samples them for many matches at once.
+
+:class:`Pairing` holds what a match needs from the model for one pair of players (or, with arrays,
+for many pairs at once): per-game outcome probabilities for each stage and colour assignment, and
+the chance that each player is 甲.
+
+Sides: ``0`` is the first player of the pairing (A), ``1`` the second (B).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from knockout.game import Colour, Result
+from knockout.rules.bidding import BiddingGame, SealedBidGame, Strategy
+from knockout.rules.formats import ColourRule, Format, Stage
+from knockout.rules.model import (
+    DEFAULT_MODEL,
+    GameProbabilities,
+    ModelParams,
+    TimeClass,
+    game_probabilities,
+    p_uses_less_time,
+)
+from knockout.rules.players import Player
+
+__all__ = [
+    "Finished",
+    "MatchState",
+    "Pairing",
+    "PlayedGame",
+    "ReplayError",
+    "Replayed",
+    "Side",
+    "advance",
+    "colour_rule",
+    "initial_state",
+    "match_points",
+    "replay",
+]
+
+Side = Literal[0, 1]
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, order=True)
+class MatchState:
+    """Where a match stands before its next game.
+
+    Attributes:
+        stage: Index into ``Format.playable``.
+        game: Games already played in the current block of the stage.
+        score: A's match points minus B's within the block (a win counts 1, a draw 0).
+        last_red: Who had Red in the previous game (``None`` before the first game).
+    """
+
+    stage: int
+    game: int = 0
+    score: int = 0
+    last_red: Side | None = None
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The match is over: ``winner`` advanced, decided in stage index ``stage``."""
+
+    winner: Side
+    stage: int
+
+
+def initial_state() -> MatchState:
+    """The state before the first game."""
+    return MatchState(stage=0)
+
+
+def colour_rule(stage: Stage, state: MatchState) -> Side | Literal["lot", "bidding", "sealed-bid"]:
+    """Who is Red in the next game: a side, ``"lot"`` (fair coin), ``"bidding"`` or
+    ``"sealed-bid"`` (the players' decisions).
+
+    Later games of a stage or block swap colours; the first follows the stage's rule.
+    """
+    if state.game > 0:
+        assert state.last_red is not None
+        return _other(state.last_red)
+    if stage.colours is ColourRule.BIDDING:
+        return "bidding"
+    if stage.colours is ColourRule.SEALED_BID:
+        return "sealed-bid"
+    if stage.colours is ColourRule.ALTERNATE and state.last_red is not None:
+        return _other(state.last_red)
+    return "lot"
+
+
+def match_points(stage: Stage, red: Side, result: Result) -> int:
+    """A's gain in the block score from one game: +1, 0 or -1 (``draw_winner`` applied)."""
+    if result is Result.DRAW:
+        if stage.draw_winner is None:
+            return 0
+        winning_colour = stage.draw_winner
+    else:
+        winning_colour = Colour(result.value)
+    winner = red if winning_colour is Colour.RED else _other(red)
+    return 1 if winner == 0 else -1
+
+
+def advance(fmt: Format, state: MatchState, red: Side, result: Result) -> MatchState | Finished:
+    """The state after a game in which ``red`` had Red and the result was ``result``.
+
+    A block ends early once the player behind cannot catch up; a player ahead at the end of a
+    block wins; a level block repeats (``repeat``) or leads to the next stage.
+    """
+    stage = fmt.playable[state.stage]
+    score = state.score + match_points(stage, red, result)
+    played = state.game + 1
+    remaining = stage.games - played
+    if abs(score) > remaining:
+        return Finished(0 if score > 0 else 1, state.stage)
+    if remaining > 0:
+        return MatchState(state.stage, played, score, red)
+    next_stage = state.stage if stage.repeat else state.stage + 1
+    return MatchState(next_stage, 0, 0, red)
+
+
+def _other(side: Side) -> Side:
+    return 1 if side == 0 else 0
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """The model's numbers for one pair of players, or for many pairs at once.
+
+    Ratings are arrays of shape ``(n,)`` (``n = 1`` for a single match); every probability this
+    class returns has that shape.
+
+    Attributes:
+        fmt: The match format.
+        model: Model constants.
+        strategy: Bidding strategy (used only by formats with a bidding stage).
+        ratings: ``{time class: (A's ratings, B's ratings)}``.
+        speeds: ``((mean_A, sd_A), (mean_B, sd_B))`` arrays.
+    """
+
+    fmt: Format
+    model: ModelParams
+    strategy: Strategy
+    ratings: dict[TimeClass, tuple[FloatArray, FloatArray]]
+    speeds: tuple[tuple[FloatArray, FloatArray], tuple[FloatArray, FloatArray]]
+    _cache: dict[tuple[int, int], GameProbabilities] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    @classmethod
+    def of(
+        cls,
+        fmt: Format,
+        a: Player | Sequence[Player],
+        b: Player | Sequence[Player],
+        *,
+        model: ModelParams = DEFAULT_MODEL,
+        strategy: Strategy,
+    ) -> Pairing:
+        """A pairing of ``a`` against ``b`` (two players, or two equal-length lists of them)."""
+        list_a = [a] if isinstance(a, Player) else list(a)
+        list_b = [b] if isinstance(b, Player) else list(b)
+        if len(list_a) != len(list_b):
+            raise ValueError("both sides of a pairing need the same number of players")
+
+        def arr(players: list[Player], tc: TimeClass) -> FloatArray:
+            return np.array([p.rating_for(tc) for p in players], dtype=np.float64)
+
+        def speed(players: list[Player]) -> tuple[FloatArray, FloatArray]:
+            return (
+                np.array([p.speed.mean for p in players], dtype=np.float64),
+                np.array([p.speed.sd for p in players], dtype=np.float64),
+            )
+
+        return cls(
+            fmt=fmt,
+            model=model,
+            strategy=strategy,
+            ratings={tc: (arr(list_a, tc), arr(list_b, tc)) for tc in TimeClass},
+            speeds=(speed(list_a), speed(list_b)),
+        )
+
+    @property
+    def size(self) -> int:
+        """Number of pairs held."""
+        return int(self.ratings[TimeClass.CLASSICAL][0].shape[0])
+
+    def game(self, stage_index: int, red: Side) -> GameProbabilities:
+        """Outcome probabilities of a game of a non-bidding stage with ``red`` as Red."""
+        key = (stage_index, red)
+        if key not in self._cache:
+            stage = self.fmt.playable[stage_index]
+            self._cache[key] = self.game_with_clocks(stage_index, red, stage.minutes)
+        return self._cache[key]
+
+    def game_with_clocks(
+        self, stage_index: int, red: Side, clocks: tuple[float, float]
+    ) -> GameProbabilities:
+        """Outcome probabilities of a game of stage ``stage_index`` on the given clocks."""
+        stage = self.fmt.playable[stage_index]
+        r_a, r_b = self.ratings[stage.time_class]
+        red_r, black_r = (r_a, r_b) if red == 0 else (r_b, r_a)
+        return game_probabilities(
+            red_r,
+            black_r,
+            stage.time_class,
+            model=self.model,
+            red_minutes=clocks[0],
+            black_minutes=clocks[1],
+        )
+
+    @cached_property
+    def sealed_bid_game(self) -> SealedBidGame | None:
+        """The sealed-bid Armageddon decision problem, for formats that have one."""
+        stage = self.fmt.sealed_bid_stage
+        return None if stage is None else SealedBidGame.from_stage(stage, self.model)
+
+    def sealed_bid_gap(self) -> FloatArray:
+        """A's rating minus B's for the sealed-bid stage's time class."""
+        stage = self.fmt.sealed_bid_stage
+        assert stage is not None
+        r_a, r_b = self.ratings[stage.time_class]
+        return r_a - r_b
+
+    @cached_property
+    def bidding_game(self) -> BiddingGame | None:
+        """The sudden-death decision problem, for formats that have one."""
+        stage = self.fmt.bidding_stage
+        return None if stage is None else BiddingGame.from_stage(stage, self.model)
+
+    def advantage(self, chooser: Side) -> FloatArray:
+        """甲's rating minus 乙's for the bidding stage's time class, when ``chooser`` is 甲."""
+        stage = self.fmt.bidding_stage
+        tc = TimeClass.BLITZ if stage is None else stage.time_class
+        r_a, r_b = self.ratings[tc]
+        return r_a - r_b if chooser == 0 else r_b - r_a
+
+    def p_a_chooses(self, state: MatchState) -> FloatArray:
+        """P(A is 甲) on entering the bidding stage at ``state``.
+
+        ``less-time``: A used less clock time in the previous game (MODEL.md), whose base clocks
+        come from the previous stage and who had Red; ``lot``: one half.
+        """
+        stage = self.fmt.playable[state.stage]
+        assert stage.bidding is not None
+        if stage.bidding.priority == "lot" or state.last_red is None:
+            return np.full(self.size, 0.5)
+        previous = self.fmt.playable[state.stage - 1]
+        red_min, black_min = previous.minutes
+        base_a, base_b = (red_min, black_min) if state.last_red == 0 else (black_min, red_min)
+        (mean_a, sd_a), (mean_b, sd_b) = self.speeds
+        return p_uses_less_time(mean_a, sd_a, mean_b, sd_b, base_a=base_a, base_b=base_b)
+
+    def bidding_game_probabilities(
+        self, chooser: Side, chooser_colour: Colour, clocks: tuple[float, float]
+    ) -> GameProbabilities:
+        """Outcome probabilities of the sudden-death game once colours and clocks are set."""
+        stage = self.fmt.bidding_stage
+        assert stage is not None
+        red: Side = chooser if chooser_colour is Colour.RED else (1 if chooser == 0 else 0)
+        return self.game_with_clocks(self.fmt.playable.index(stage), red, clocks)
+
+
+class ReplayError(ValueError):
+    """A played game that cannot have happened; ``index`` is its position (from 0)."""
+
+    def __init__(self, index: int, reason: str) -> None:
+        super().__init__(f"game {index + 1}: {reason}")
+        self.index = index
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """A game already played, as given in a scenario's ``[[played]]`` list.
+
+    Attributes:
+        red: Red player's name.
+        black: Black player's name.
+        stage: Stage name.
+        result: Over-the-board result.
+        time_used: Seconds each player used, if known (decides 甲 for a following bidding game).
+    """
+
+    red: str
+    black: str
+    stage: str
+    result: Result
+    time_used: dict[str, float] | None = None
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """Where a match stands after its played games.
+
+    Attributes:
+        position: The next state, or the finished match.
+        games: Games replayed.
+        chooser: 甲 for a bidding game that comes next, when the previous game's times are known
+            (``None``: decided by the priority rule's probability).
+    """
+
+    position: MatchState | Finished
+    games: int
+    chooser: Side | None = None
+
+
+def replay(fmt: Format, a: str, b: str, games: Sequence[PlayedGame]) -> Replayed:
+    """Walk the chain through the games already played between ``a`` and ``b``.
+
+    Raises:
+        ReplayError: A game that cannot have happened (wrong stage, wrong colours, a game after
+            the match was decided).
+    """
+    state: MatchState | Finished = initial_state()
+    names = (a, b)
+    for n, game in enumerate(games):
+        if isinstance(state, Finished):
+            raise ReplayError(n, f"the match {a} v {b} was already decided")
+        if {game.red, game.black} != {a, b}:
+            raise ReplayError(n, f"players {game.red!r} and {game.black!r} are not {a!r} v {b!r}")
+        stage = fmt.playable[state.stage]
+        if game.stage != stage.name:
+            raise ReplayError(n, f"expected a {stage.name} game here, got {game.stage!r}")
+        red: Side = 0 if game.red == a else 1
+        rule = colour_rule(stage, state)
+        if (rule == 0 or rule == 1) and rule != red:  # noqa: PLR1714  (narrows the Literal)
+            raise ReplayError(n, f"{names[rule]} must have Red in this game (colours alternate)")
+        state = advance(fmt, state, red, game.result)
+    chooser: Side | None = None
+    if isinstance(state, MatchState) and games:
+        stage = fmt.playable[state.stage]
+        used = games[-1].time_used
+        known = used is not None and a in used and b in used and used[a] != used[b]
+        if known and stage.bidding is not None and stage.bidding.priority == "less-time":
+            assert used is not None
+            chooser = 0 if used[a] < used[b] else 1
+    return Replayed(state, len(games), chooser)

@@ -1,0 +1,61 @@
+"""Players: ratings per time class and how much of their clock they use."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from knockout.rules.model import TimeClass
+
+__all__ = ["DEFAULT_SPEED", "Player", "Speed"]
+
+
+@dataclass(frozen=True)
+class Speed:
+    """Fraction of the base clock a player uses in a game: ``Normal(mean, sd)``, per game."""
+
+    mean: float = 0.75
+    sd: float = 0.10
+
+    def to_dict(self) -> dict[str, float]:
+        """``{"mean": ..., "sd": ...}``."""
+        return {"mean": self.mean, "sd": self.sd}
+
+
+DEFAULT_SPEED = Speed()
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player. ``rating_rapid``/``rating_blitz`` fall back as MODEL.md says.
+
+    Attributes:
+        name: Unique within a scenario; may be Chinese.
+        rating: Classical rating.
+        rating_rapid: Rapid rating, if different from ``rating``.
+        rating_blitz: Blitz rating, if different from the rapid one.
+        speed: Time-use distribution.
+        seed: Explicit bracket seed (1 = top), used with ``seeding = "given"``.
+        withdrawn: The player has withdrawn: they lose their next match by walkover.
+    """
+
+    name: str
+    rating: float
+    rating_rapid: float | None = None
+    rating_blitz: float | None = None
+    speed: Speed = field(default_factory=Speed)
+    seed: int | None = None
+    withdrawn: bool = False
+
+    def rating_for(self, tc: TimeClass) -> float:
+        """The rating used in a game of time class ``tc``.
+
+        >>> Player("A", 2500, rating_rapid=2450).rating_for(TimeClass.BLITZ)
+        2450
+        """
+        if tc is TimeClass.CLASSICAL:
+            return self.rating
+        if tc is TimeClass.RAPID:
+            return self.rating if self.rating_rapid is None else self.rating_rapid
+        if self.rating_blitz is not None:
+            return self.rating_blitz
+        return self.rating_for(TimeClass.RAPID)

@@ -1,0 +1,74 @@
+"""Event settings from a scenario: the bracket, the schedule and the final ranking."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from knockout.rules.bracket import Seeding
+
+__all__ = ["BracketSettings", "RankingSettings", "ScheduleSettings"]
+
+
+@dataclass(frozen=True)
+class BracketSettings:
+    """``[bracket]``: how the draw is made.
+
+    Attributes:
+        seeding: ``rating``, ``given`` (each player's ``seed``) or ``random``.
+        draw_seed: Seed of the random draw (the odds are for the bracket it gives).
+        third_place: Play a match for third place between the losing semi-finalists.
+    """
+
+    seeding: Seeding = "rating"
+    draw_seed: int = 1
+    third_place: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """Scenario-file keys."""
+        return {
+            "seeding": self.seeding,
+            "draw_seed": self.draw_seed,
+            "third_place": self.third_place,
+        }
+
+
+@dataclass(frozen=True)
+class ScheduleSettings:
+    """``[schedule]``: boards and breaks for the SimPy event engine.
+
+    Attributes:
+        boards: Games that can be played at once (a SimPy resource).
+        gap_minutes: Break between consecutive games of a match.
+        round_gap_minutes: Break between the end of a round and the start of the next.
+    """
+
+    boards: int = 8
+    gap_minutes: float = 15.0
+    round_gap_minutes: float = 60.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Scenario-file keys."""
+        return {
+            "boards": self.boards,
+            "gap_minutes": self.gap_minutes,
+            "round_gap_minutes": self.round_gap_minutes,
+        }
+
+
+@dataclass(frozen=True)
+class RankingSettings:
+    """``[ranking]``: how eliminated players are ordered after the round they reached and their
+    per-game points.
+
+    Attributes:
+        tiebreaks: Tie-break codes from :mod:`knockout.standings.tiebreaks`, in order.
+        lots: End with a seeded drawing of lots (else players still tied share a rank).
+    """
+
+    tiebreaks: tuple[str, ...] = field(default=("WON", "BWG"))
+    lots: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """Scenario-file keys."""
+        return {"tiebreaks": list(self.tiebreaks), "lots": self.lots}

@@ -1,0 +1,676 @@
+"""Tie-breaks and rankings over game records (RULES.md section 4, FIDE C.07).
+
+Each tie-break is a small pure function over a :class:`~knockout.standings.records.CrossTable`,
+registered in :data:`TIEBREAKS` under its FIDE code; :func:`get_tiebreak` also understands the
+generalised codes ``BH-Ck``, ``BH-Mk``, ``SB-Ck``, ``SB-Mk`` and ``PS-Ck``. :func:`rank_players`
+ranks players by points and then by an ordered list of tie-breaks, optionally ending with a seeded
+drawing of lots; players still tied share a rank (1, 2, 2, 4).
+
+The FIDE text followed is the *FIDE Handbook C.07, Play-off and Tie-Break Regulations*, approved by
+the FIDE Council on 1 August 2023 and applied to all FIDE-rated events from 1 April 2024, in the
+edition effective from 1 April 2024 (whose tie-break definitions are those of the 2023 text, with
+clarified explanations). The conventions for unplayed rounds (C.07 article 16):
+
+* A *voluntarily unplayed round* (VUR) is a half- or zero-point bye, an absence or a forfeit loss;
+  a pairing-allocated or full-point bye and a forfeit win are unplayed but not voluntary.
+* When a player is somebody's opponent, the player's score counts every round with the points it
+  earned, except the VURs without an opponent that follow the player's last round that was not a
+  VUR (the rounds after a withdrawal): those count as draws (``CrossTable.draw_points``).
+* In a player's own Buchholz and Sonneborn-Berger, every unplayed round (bye, forfeit, absence)
+  counts as a game against a dummy opponent whose score is the player's own final score; in
+  Sonneborn-Berger that score is multiplied by the points the round earned.
+* Cut modifiers cut voluntarily unplayed rounds first, unless the least significant value is worth
+  more than the VUR's (in Buchholz the VUR is always cut first).
+* Direct encounter, WON, BWG and BPG count only games played over the board; WIN counts every
+  round won, with or without playing (forfeit wins, full-point and pairing-allocated byes).
+
+All arithmetic is exact (:class:`~decimal.Decimal`) and uses the points each entry carries, so
+every tie-break works under any scoring system. See ``docs/tiebreaks.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from knockout.game import Colour
+from knockout.standings.records import CrossTable, Kind, Outcome
+
+__all__ = [
+    "TIEBREAKS",
+    "Standing",
+    "Standings",
+    "TieBreak",
+    "TieValue",
+    "adjusted_score",
+    "black_games",
+    "black_wins",
+    "buchholz",
+    "colour_results",
+    "direct_encounter",
+    "draw_lots",
+    "games_won",
+    "get_tiebreak",
+    "json_number",
+    "parse_tiebreaks",
+    "progressive_score",
+    "rank_players",
+    "running_totals",
+    "sonneborn_berger",
+    "wins",
+]
+
+ZERO = Decimal(0)
+_WITHDRAWN_KINDS = frozenset({Kind.HALF_BYE, Kind.ZERO_BYE, Kind.ABSENT})
+
+
+# --- the pure functions ------------------------------------------------------------------------
+
+
+def adjusted_score(table: CrossTable, player: str) -> Decimal:
+    """``player``'s score as it counts in their opponents' Buchholz and Sonneborn-Berger.
+
+    FIDE C.07 article 16.3: every round counts with the points it earned, except the voluntarily
+    unplayed rounds without an opponent after the player's last round that was not voluntarily
+    unplayed (a withdrawal), which count as draws.
+    """
+    rows = table.entries[player]
+    last = max((e.round for e in rows if not e.is_voluntarily_unplayed), default=0)
+    return sum(
+        (
+            table.draw_points if e.round > last and e.kind in _WITHDRAWN_KINDS else e.points
+            for e in rows
+        ),
+        ZERO,
+    )
+
+
+def _adjusted_scores(table: CrossTable) -> dict[str, Decimal]:
+    return {name: adjusted_score(table, name) for name in table.players}
+
+
+@dataclass(frozen=True)
+class _Contribution:
+    """One round's value in a Buchholz-like sum, and what decides whether it is cut."""
+
+    round: int
+    opponent_score: Decimal
+    value: Decimal
+    voluntary: bool
+
+    @property
+    def significance(self) -> tuple[Decimal, Decimal, int]:
+        return self.opponent_score, self.value, self.round
+
+
+def _contributions(
+    table: CrossTable, player: str, adjusted: Mapping[str, Decimal], *, weighted: bool
+) -> list[_Contribution]:
+    own = table.score(player)
+    out = []
+    for e in table.entries[player]:
+        # An unplayed round is a game against a dummy opponent with the player's own score.
+        score = adjusted[e.opponent] if e.is_played and e.opponent is not None else own
+        value = score * e.points if weighted else score
+        out.append(_Contribution(e.round, score, value, e.is_voluntarily_unplayed))
+    return out
+
+
+def _cut(items: Iterable[_Contribution], low: int, high: int) -> list[_Contribution]:
+    """Drop the ``low`` least and the ``high`` most significant values (VURs go first)."""
+    rest = list(items)
+    for _ in range(min(low, len(rest))):
+        least = min(rest, key=lambda c: c.significance)
+        voluntary = [c for c in rest if c.voluntary]
+        if voluntary:
+            least_vur = min(voluntary, key=lambda c: c.significance)
+            if least_vur.value >= least.value:
+                least = least_vur
+        rest.remove(least)
+    for _ in range(min(high, len(rest))):
+        rest.remove(max(rest, key=lambda c: c.significance))
+    return rest
+
+
+def _check_cuts(low: int, high: int) -> None:
+    if low < 0 or high < 0:
+        raise ValueError(f"cuts must be non-negative, got low={low}, high={high}")
+
+
+def buchholz(
+    table: CrossTable,
+    player: str,
+    *,
+    low: int = 0,
+    high: int = 0,
+    adjusted: Mapping[str, Decimal] | None = None,
+) -> Decimal:
+    """Buchholz (对手分): the sum of the opponents' scores.
+
+    Args:
+        table: The event.
+        player: Whose Buchholz.
+        low: How many of the least significant values to cut (``BH-C1``: 1).
+        high: How many of the most significant values to cut (``BH-M1``: low = high = 1).
+        adjusted: Precomputed :func:`adjusted_score` of every player, to save time.
+    """
+    _check_cuts(low, high)
+    adj = _adjusted_scores(table) if adjusted is None else adjusted
+    kept = _cut(_contributions(table, player, adj, weighted=False), low, high)
+    return sum((c.value for c in kept), ZERO)
+
+
+def sonneborn_berger(
+    table: CrossTable,
+    player: str,
+    *,
+    low: int = 0,
+    high: int = 0,
+    adjusted: Mapping[str, Decimal] | None = None,
+) -> Decimal:
+    """Sonneborn-Berger (索伯分): each opponent's score times the points scored against them.
+
+    On the 1 / 0.5 / 0 scale: the scores of the opponents beaten plus half the scores of those
+    drawn. Under another scale each product uses the points the entry actually earned. Arguments
+    as for :func:`buchholz`; the least significant value is the one of the lowest-scored opponent.
+    """
+    _check_cuts(low, high)
+    adj = _adjusted_scores(table) if adjusted is None else adjusted
+    kept = _cut(_contributions(table, player, adj, weighted=True), low, high)
+    return sum((c.value for c in kept), ZERO)
+
+
+def running_totals(table: CrossTable, player: str) -> tuple[Decimal, ...]:
+    """``player``'s score after each round (byes and forfeits included)."""
+    totals = []
+    total = ZERO
+    for e in table.entries[player]:
+        total += e.points
+        totals.append(total)
+    return tuple(totals)
+
+
+def progressive_score(table: CrossTable, player: str, *, cut: int = 0) -> Decimal:
+    """Progressive score (累进分): the sum of the running totals after each round.
+
+    ``cut`` leaves out the running totals of the first ``cut`` rounds (FIDE's ``PS-Ck``).
+
+    Raises:
+        ValueError: For a negative ``cut``.
+    """
+    if cut < 0:
+        raise ValueError(f"cut must be non-negative, got {cut}")
+    return sum(running_totals(table, player)[cut:], ZERO)
+
+
+def wins(table: CrossTable, player: str) -> int:
+    """FIDE ``WIN``: rounds won, with or without playing (forfeit wins, full-point and
+    pairing-allocated byes count)."""
+    return sum(1 for e in table.entries[player] if e.outcome is Outcome.WIN)
+
+
+def games_won(table: CrossTable, player: str) -> int:
+    """FIDE ``WON`` (the seed's 胜局数): games won over the board."""
+    return sum(1 for e in table.entries[player] if e.is_played and e.outcome is Outcome.WIN)
+
+
+def black_games(table: CrossTable, player: str) -> int:
+    """FIDE ``BPG``: games played over the board with Black."""
+    return sum(1 for e in table.entries[player] if e.is_played and e.colour is Colour.BLACK)
+
+
+def black_wins(table: CrossTable, player: str) -> int:
+    """FIDE ``BWG``: games won over the board with Black."""
+    return sum(
+        1
+        for e in table.entries[player]
+        if e.is_played and e.colour is Colour.BLACK and e.outcome is Outcome.WIN
+    )
+
+
+def colour_results(table: CrossTable, player: str, colour: Colour, outcome: Outcome) -> int:
+    """Games played over the board with ``colour`` that ended in ``outcome`` for ``player``.
+
+    Seed 001's ranking chains count Black wins, Red wins, Black draws and Red draws (codes
+    ``BWG``, ``RWG``, ``BDG``, ``RDG``).
+    """
+    return sum(
+        1
+        for e in table.entries[player]
+        if e.is_played and e.colour is colour and e.outcome is outcome
+    )
+
+
+def direct_encounter(table: CrossTable, group: Iterable[str]) -> dict[str, Decimal] | None:
+    """Direct encounter (直胜): each player's points in the games among ``group``.
+
+    Only games played over the board count. ``None`` unless every two players of the group have
+    met (FIDE C.07 and seed 003: "only if all tied players have met each other").
+    """
+    members = list(dict.fromkeys(group))
+    if len(members) < 2:
+        return None
+    inside = set(members)
+    points = dict.fromkeys(members, ZERO)
+    met: set[frozenset[str]] = set()
+    for name in members:
+        for e in table.entries[name]:
+            if e.is_played and e.opponent in inside:
+                points[name] += e.points
+                met.add(frozenset((name, e.opponent)))
+    if len(met) < len(members) * (len(members) - 1) // 2:
+        return None
+    return points
+
+
+def draw_lots(players: Sequence[str], rng: np.random.Generator) -> dict[str, int]:
+    """A drawing of lots: each player gets a distinct number 1..n; number 1 ranks first.
+
+    Deterministic for a generator's seed and the order of ``players``.
+    """
+    order = rng.permutation(len(players))
+    return {name: int(lot) + 1 for name, lot in zip(players, order, strict=True)}
+
+
+# --- the registry ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TieValue:
+    """A tie-break's value for one player.
+
+    Attributes:
+        shown: What the standings show (``None``: not applicable).
+        key: What ranking compares, lexicographically; a larger key ranks higher.
+    """
+
+    shown: Decimal | None
+    key: tuple[Decimal, ...]
+
+
+Evaluator = Callable[
+    [CrossTable, Sequence[str], np.random.Generator | None], Mapping[str, TieValue]
+]
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """A registered tie-break.
+
+    Attributes:
+        code: FIDE-style code (``BH-C1``), the key in standings and JSON.
+        title: Name for listings.
+        description: One line.
+        evaluate: ``evaluate(table, group, rng)`` gives every player of ``group`` a value.
+        depends_on_group: The value depends on who is tied (direct encounter): it is computed for
+            each tied group, and reapplied to a smaller group that is still tied.
+        needs_rng: Uses the random generator (drawing of lots).
+    """
+
+    code: str
+    title: str
+    description: str
+    evaluate: Evaluator
+    depends_on_group: bool = False
+    needs_rng: bool = False
+
+
+def _per_player(fn: Callable[[CrossTable, str], Decimal | int]) -> Evaluator:
+    def evaluate(
+        table: CrossTable, group: Sequence[str], rng: np.random.Generator | None
+    ) -> Mapping[str, TieValue]:
+        out = {}
+        for name in group:
+            value = Decimal(fn(table, name))
+            out[name] = TieValue(value, (value,))
+        return out
+
+    return evaluate
+
+
+def _opponents_based(*, weighted: bool, low: int, high: int) -> Evaluator:
+    def evaluate(
+        table: CrossTable, group: Sequence[str], rng: np.random.Generator | None
+    ) -> Mapping[str, TieValue]:
+        adj = _adjusted_scores(table)
+        fn = sonneborn_berger if weighted else buchholz
+        out = {}
+        for name in group:
+            value = fn(table, name, low=low, high=high, adjusted=adj)
+            out[name] = TieValue(value, (value,))
+        return out
+
+    return evaluate
+
+
+def _progressive(cut: int | None) -> Evaluator:
+    def evaluate(
+        table: CrossTable, group: Sequence[str], rng: np.random.Generator | None
+    ) -> Mapping[str, TieValue]:
+        out = {}
+        for name in group:
+            totals = running_totals(table, name)
+            if cut is None:
+                # Seed 003 / RULES.md: if still tied, drop the first round, then the first two, ...
+                key = tuple(sum(totals[k:], ZERO) for k in range(max(len(totals), 1)))
+                out[name] = TieValue(key[0], key)
+            else:
+                value = sum(totals[cut:], ZERO)
+                out[name] = TieValue(value, (value,))
+        return out
+
+    return evaluate
+
+
+def _direct_encounter(
+    table: CrossTable, group: Sequence[str], rng: np.random.Generator | None
+) -> Mapping[str, TieValue]:
+    points = direct_encounter(table, group)
+    if points is None:
+        return {name: TieValue(None, ()) for name in group}
+    return {name: TieValue(value, (value,)) for name, value in points.items()}
+
+
+def _lots(
+    table: CrossTable, group: Sequence[str], rng: np.random.Generator | None
+) -> Mapping[str, TieValue]:
+    if rng is None:
+        raise ValueError("the drawing of lots needs a random generator (a seed)")
+    lots = draw_lots(table.players, rng)
+    return {name: TieValue(Decimal(lots[name]), (Decimal(-lots[name]),)) for name in group}
+
+
+def _buchholz_like(code: str) -> TieBreak:
+    family, _, modifier = code.partition("-")
+    weighted = family == "SB"
+    k = int(modifier[1:]) if modifier else 0
+    low = k
+    high = k if modifier.startswith("M") else 0
+    base = "Sonneborn-Berger" if weighted else "Buchholz"
+    if not modifier:
+        title = base
+    elif high:
+        title = f"{base} median {k}"
+    else:
+        title = f"{base} cut {k}"
+    what = (
+        "opponents' scores times the points scored against them"
+        if weighted
+        else "sum of the opponents' scores"
+    )
+    cuts = ""
+    if modifier:
+        cuts = f", less the {k} lowest" + (f" and the {k} highest" if high else "")
+    return TieBreak(
+        code, title, what + cuts, _opponents_based(weighted=weighted, low=low, high=high)
+    )
+
+
+def _progressive_cut(k: int) -> TieBreak:
+    return TieBreak(
+        f"PS-C{k}",
+        f"progressive score cut {k}",
+        f"sum of the running scores after each round, leaving out the first {k} (FIDE PS-C{k})",
+        _progressive(k),
+    )
+
+
+_FIXED: tuple[TieBreak, ...] = (
+    TieBreak(
+        "DE",
+        "direct encounter",
+        "points in the games among the tied players, if all of them have met",
+        _direct_encounter,
+        depends_on_group=True,
+    ),
+    _buchholz_like("BH"),
+    _buchholz_like("BH-C1"),
+    _buchholz_like("BH-M1"),
+    _buchholz_like("SB"),
+    _buchholz_like("SB-C1"),
+    TieBreak(
+        "PS",
+        "progressive score",
+        "sum of the running scores after each round; if still tied, without the first round, "
+        "then the first two, ...",
+        _progressive(None),
+    ),
+    TieBreak(
+        "WIN",
+        "wins",
+        "rounds won, with or without playing (forfeit wins and full-point byes count)",
+        _per_player(wins),
+    ),
+    TieBreak("WON", "games won", "games won over the board (胜局数)", _per_player(games_won)),
+    TieBreak(
+        "BWG", "wins with Black", "games won over the board with Black", _per_player(black_wins)
+    ),
+    TieBreak(
+        "BPG",
+        "games with Black",
+        "games played over the board with Black",
+        _per_player(black_games),
+    ),
+    TieBreak(
+        "RWG",
+        "wins with Red",
+        "games won over the board with Red (seed 001's chains: 红胜总局数)",
+        _per_player(lambda t, p: colour_results(t, p, Colour.RED, Outcome.WIN)),
+    ),
+    TieBreak(
+        "BDG",
+        "draws with Black",
+        "games drawn over the board with Black (seed 001's chains: 黑和总局数)",
+        _per_player(lambda t, p: colour_results(t, p, Colour.BLACK, Outcome.DRAW)),
+    ),
+    TieBreak(
+        "RDG",
+        "draws with Red",
+        "games drawn over the board with Red (seed 001's chains: 红和总局数)",
+        _per_player(lambda t, p: colour_results(t, p, Colour.RED, Outcome.DRAW)),
+    ),
+    TieBreak(
+        "lots",
+        "drawing of lots",
+        "a seeded drawing of lots; lot 1 ranks first",
+        _lots,
+        needs_rng=True,
+    ),
+)
+
+TIEBREAKS: Mapping[str, TieBreak] = MappingProxyType({tb.code: tb for tb in _FIXED})
+"""The named tie-breaks; :func:`get_tiebreak` also builds ``BH-Ck``, ``BH-Mk``, ``SB-Ck``,
+``SB-Mk`` and ``PS-Ck`` for any k."""
+
+_GENERAL = re.compile(r"(BH|SB)-([CM])([1-9][0-9]?)|PS-C([1-9][0-9]?)")
+
+
+def get_tiebreak(code: str) -> TieBreak:
+    """The tie-break with FIDE code ``code`` (case-insensitive; ``lots`` for the drawing of lots).
+
+    >>> get_tiebreak("bh-c2").title
+    'Buchholz cut 2'
+
+    Raises:
+        ValueError: For an unknown code.
+    """
+    wanted = code.strip()
+    canonical = "lots" if wanted.lower() == "lots" else wanted.upper()
+    if canonical in TIEBREAKS:
+        return TIEBREAKS[canonical]
+    match = _GENERAL.fullmatch(canonical)
+    if match is None:
+        known = ", ".join([*TIEBREAKS, "BH-Ck", "BH-Mk", "SB-Ck", "SB-Mk", "PS-Ck"])
+        raise ValueError(f"unknown tie-break: {code!r} (known: {known})")
+    if match.group(4):
+        return _progressive_cut(int(match.group(4)))
+    return _buchholz_like(canonical)
+
+
+def parse_tiebreaks(text: str) -> tuple[TieBreak, ...]:
+    """Tie-breaks from a comma-separated list of codes (``"BH,BH-C1,SB"``; empty: none).
+
+    Raises:
+        ValueError: For an unknown or repeated code.
+    """
+    codes = [part for part in (p.strip() for p in text.split(",")) if part]
+    chosen = tuple(get_tiebreak(code) for code in codes)
+    seen: set[str] = set()
+    for tb in chosen:
+        if tb.code in seen:
+            raise ValueError(f"tie-break listed twice: {tb.code!r}")
+        seen.add(tb.code)
+    return chosen
+
+
+# --- ranking -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the final standings.
+
+    Attributes:
+        name: The player.
+        rank: 1 for the first; players still tied share a rank (1, 2, 2, 4).
+        points: Total points.
+        tiebreaks: Each tie-break's value, by code; ``None`` where it does not apply (direct
+            encounter for a player who was not tied, or when the tied players had not all met).
+    """
+
+    name: str
+    rank: int
+    points: Decimal
+    tiebreaks: Mapping[str, Decimal | None]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"name", "rank", "points", "tiebreaks"}`` with JSON numbers."""
+        return {
+            "name": self.name,
+            "rank": self.rank,
+            "points": json_number(self.points),
+            "tiebreaks": {code: json_number(v) for code, v in self.tiebreaks.items()},
+        }
+
+
+@dataclass(frozen=True)
+class Standings:
+    """The ranked players of an event.
+
+    Attributes:
+        codes: The tie-break codes, in the order applied.
+        players: Best first; tied players in starting order.
+        title: The event's name.
+    """
+
+    codes: tuple[str, ...]
+    players: tuple[Standing, ...]
+    title: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"players": [...]}``, numbers as JSON numbers."""
+        return {"players": [s.to_json() for s in self.players]}
+
+
+def json_number(value: Decimal | None) -> int | float | None:
+    """A Decimal as a JSON number: an int when whole, else the float with the same digits.
+
+    >>> json_number(Decimal("20.50")), json_number(Decimal("4.0"))
+    (20.5, 4)
+    """
+    if value is None:
+        return None
+    if value == value.to_integral_value():
+        return int(value)
+    # Python prints the shortest float that reads back the same, so a Decimal with at most 15
+    # significant digits comes out with exactly its own digits (no 0.30000000000000004).
+    return float(value)
+
+
+def rank_players(
+    table: CrossTable,
+    tiebreaks: Sequence[TieBreak | str],
+    *,
+    rng: np.random.Generator | None = None,
+    primary: Mapping[str, tuple[int, ...]] | None = None,
+) -> Standings:
+    """Rank the players of ``table`` by points, then by ``tiebreaks`` in order.
+
+    A tie-break only separates players still tied on everything before it. Direct encounter is
+    computed among the players tied at that point and reapplied to any smaller group it leaves
+    tied; the progressive score drops the first round, then the first two, ... while players stay
+    tied. Players still tied at the end share a rank, listed in starting order.
+
+    Args:
+        table: The event.
+        tiebreaks: Tie-breaks or their codes, e.g. ``["BH-C1", "BH", "SB", "DE", "lots"]``.
+        rng: Random generator for the drawing of lots (needed only with ``lots``).
+        primary: A key that ranks before points (larger first), e.g. the round a player reached
+            in a knockout event.
+
+    Raises:
+        ValueError: For an unknown or repeated code, or ``lots`` without ``rng``.
+    """
+    chosen = tuple(tb if isinstance(tb, TieBreak) else get_tiebreak(tb) for tb in tiebreaks)
+    if len({tb.code for tb in chosen}) != len(chosen):
+        raise ValueError("a tie-break is listed twice")
+    if any(tb.needs_rng for tb in chosen) and rng is None:
+        raise ValueError("the drawing of lots needs a random generator (a seed)")
+    shown: dict[str, dict[str, Decimal | None]] = {
+        name: dict.fromkeys((tb.code for tb in chosen), None) for name in table.players
+    }
+    fixed: dict[str, Mapping[str, TieValue]] = {}
+    for tb in chosen:
+        if not tb.depends_on_group:
+            fixed[tb.code] = tb.evaluate(table, table.players, rng)
+            for name, value in fixed[tb.code].items():
+                shown[name][tb.code] = value.shown
+
+    def split(group: list[str], todo: tuple[TieBreak, ...]) -> list[list[str]]:
+        if len(group) < 2 or not todo:
+            return [group]
+        tb, rest = todo[0], todo[1:]
+        values = fixed[tb.code] if tb.code in fixed else tb.evaluate(table, group, rng)
+        if tb.depends_on_group:
+            for name in group:
+                shown[name][tb.code] = values[name].shown
+        parts = _partition(group, lambda name: values[name].key)
+        out: list[list[str]] = []
+        for part in parts:
+            again = tb.depends_on_group and 1 < len(part) < len(group)
+            out.extend(split(part, todo if again else rest))
+        return out
+
+    scores = table.scores
+    groups: list[list[str]] = []
+    first = primary or {}
+    for by_points in _partition(
+        list(table.players), lambda name: (*(Decimal(x) for x in first.get(name, ())), scores[name])
+    ):
+        groups.extend(split(by_points, chosen))
+    standings = []
+    position = 1
+    for group in groups:
+        for name in group:
+            frozen = MappingProxyType(dict(shown[name]))
+            standings.append(Standing(name, position, scores[name], frozen))
+        position += len(group)
+    return Standings(tuple(tb.code for tb in chosen), tuple(standings), table.title)
+
+
+def _partition(group: list[str], key: Callable[[str], tuple[Decimal, ...]]) -> list[list[str]]:
+    """``group`` split into runs of equal key, larger keys first, starting order kept in a run."""
+    ordered = sorted(group, key=key, reverse=True)  # stable: ties keep their order
+    parts: list[list[str]] = []
+    for name in ordered:
+        if parts and key(parts[-1][0]) == key(name):
+            parts[-1].append(name)
+        else:
+            parts.append([name])
+    return parts

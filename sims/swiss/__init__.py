@@ -1,0 +1,1 @@
+"""Swiss and round-robin events simulated in bulk, and the scoring-reform study."""

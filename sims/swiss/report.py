@@ -1,0 +1,449 @@
+"""Outputs of the scoring-reform study: a tidy CSV, PNG plots and a Markdown summary.
+
+The summary states, claim by claim, whether seed 000's claims hold under the model, with the
+figures (and standard errors) that decide it. The verdict rules are fixed here, so the words follow
+the numbers: a simulated difference counts only beyond three standard errors, and the colour
+balance is judged on the exact expectation between equal players (no sampling noise).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from scipy.optimize import brentq
+
+from knockout.rules.model import TimeClass
+from sims.swiss.study import CSV_COLUMNS, Study, StudyResult, TidyRow, exact_value
+
+__all__ = [
+    "Claim",
+    "balance_point",
+    "claims",
+    "summary_markdown",
+    "write_csv",
+    "write_outputs",
+    "write_plots",
+]
+
+#: Exact Red-over-Black value (points per game, equal players) below which a system "balances".
+BALANCED = 0.01
+#: Seed 000's methods: the two it proposes, and the ratio as first computed.
+PROPOSED = ("difference", "ratio")
+SEED_METHODS = (*PROPOSED, "ratio-computed")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of the seed and the study's verdict.
+
+    Attributes:
+        quote: The seed's words (Chinese) and where they are.
+        claim: The claim in English.
+        verdict: ``holds``, ``does not hold``, ``partly holds`` or ``not shown (noise)``.
+        evidence: The figures behind the verdict.
+    """
+
+    quote: str
+    claim: str
+    verdict: str
+    evidence: str
+
+
+def _fmt(row: TidyRow, digits: int = 3) -> str:
+    if math.isnan(row.value):
+        return "n/a"
+    return f"{row.value:.{digits}f} ± {row.se:.{digits}f}"
+
+
+def _exact(result: StudyResult, system: str, metric: str) -> float:
+    for row in result.rows:
+        if (row.event, row.method, row.system, row.metric) == ("model", "exact", system, metric):
+            return row.value
+    raise KeyError((system, metric))
+
+
+def _significant(row: TidyRow) -> bool:
+    return abs(row.value) > 3 * row.se
+
+
+def _events(result: StudyResult, fmt: str) -> list[str]:
+    return [e.name for e in result.study.events if e.format == fmt]
+
+
+def claims(result: StudyResult) -> list[Claim]:
+    """The verdict on each of seed 000's claims the study can test."""
+    study = result.study
+    base = study.baseline
+    others = [s.name for s in study.systems if s.name != base]
+    rr = _events(result, "round-robin")
+    shared = [e.name for e in study.events if e.shares_games]
+    everything = [e.name for e in study.events]
+    out: list[Claim] = []
+
+    # 1. An extra Red pays under the traditional scoring.
+    if rr and base in [s.name for s in study.systems]:
+        row = result.value(rr[0], base, "extra_red_points")
+        rank = result.value(rr[0], base, "extra_red_rank")
+        exact = _exact(result, base, "red_minus_black")
+        win = float(study.system(base).red_win)
+        out.append(
+            Claim(
+                "采用传统的无差异计分方法时，11轮比赛6先5后比5先6后占有明显的优势 (八.4)",
+                f"Under the {base} scoring, 6 Reds and 5 Blacks beat 5 Reds and 6 Blacks.",
+                "holds" if exact > BALANCED else "does not hold",
+                f"The exact value of Red over Black between equal players is {exact:.3f} points "
+                f"a game ({100 * exact / win:.0f} % of a win). Simulated, {rr[0]}: the players "
+                f"with 6 Reds score {_fmt(row)} points more than those with 5 Reds and rank "
+                f"{_fmt(rank, 2)} places higher"
+                + (" (beyond 3 standard errors)." if _significant(row) else " (within noise).")
+                + " Real, but small.",
+            )
+        )
+    # 2. The new scoring balances Red and Black completely.
+    methods = [m for m in SEED_METHODS if m in others]
+    if methods:
+        parts, balanced = [], []
+        trad = _exact(result, base, "red_minus_black")
+        for name in methods:
+            exact = _exact(result, name, "red_minus_black")
+            share = f" ({100 * exact / trad:.0f} % of {base}'s)" if trad else ""
+            sim = f", simulated {_fmt(result.value(rr[0], name, 'extra_red_points'))}" if rr else ""
+            parts.append(f"{name} {exact:+.3f} a game{share}{sim}")
+            if abs(exact) <= BALANCED:
+                balanced.append(name)
+        proposed = [m for m in PROPOSED if m in methods]
+        verdict = "holds" if all(m in balanced for m in proposed) else "does not hold"
+        out.append(
+            Claim(
+                "采用本计分方法，彻底平衡了红方和黑方的关系，持先手与持后手完全均势 (八.4)",
+                "The proposed scoring (difference 1.9 / 2.1, ratio 1.7 / 2.3) balances Red and "
+                "Black completely.",
+                verdict,
+                "Value of Red over Black, exact between equal players, and the simulated gain of "
+                f"one extra Red{' in ' + rr[0] if rr else ''}: {'; '.join(parts)}. Balanced "
+                f"(within {BALANCED} a game): {', '.join(balanced) or 'none'}. The difference "
+                "method keeps most of the Red advantage and 1.7 / 2.3 a little of it; only the "
+                "ratio as first computed, 1.63 / 2.37, which the seed sets aside, equalises the "
+                "expected points of a Red and a Black game.",
+            )
+        )
+    # 3. Fewer equal scores.
+    if methods:
+        pairs = [
+            (result.value(e, name, "top_tie"), result.value(e, base, "top_tie"))
+            for e in everything
+            for name in methods
+        ]
+        fewer = all(r.value + 3 * r.se < 0.5 * (b.value - 3 * b.se) for r, b in pairs)
+        not_fewer = any(r.value - 3 * r.se > 0.5 * (b.value + 3 * b.se) for r, b in pairs)
+        sharing = [
+            f"{e}: {result.value(e, base, 'top8_sharing').value:.2f} -> "
+            + ", ".join(f"{n} {result.value(e, n, 'top8_sharing').value:.2f}" for n in others)
+            for e in everything
+        ]
+        ties = [
+            f"{e}: {base} {_fmt(result.value(e, base, 'top_tie'))}, "
+            + ", ".join(f"{n} {_fmt(result.value(e, n, 'top_tie'))}" for n in others)
+            for e in everything
+        ]
+        after = max(result.value(e, base, "top_tie_after_progressive").value for e in everything)
+        out.append(
+            Claim(
+                "可以极大降低局分相同的情况 (五)",
+                "The new scoring greatly reduces equal scores (at least halves ties for first).",
+                "holds" if fewer else "does not hold" if not_fewer else "not shown (noise)",
+                f"P(a tie for first on points): {'; '.join(ties)}. Top-eight players sharing "
+                f"their score with another of the eight (seed 000: six, then two): "
+                f"{'; '.join(sharing)}. (The progressive score already breaks nearly every tie "
+                f"for first: at most {100 * after:.1f} % remain under {base}.)",
+            )
+        )
+    # 4. Difference keeps the traditional order; ratio overturns it.
+    if shared and "difference" in others and "ratio" in others:
+        e = shared[0]
+        diff = result.value(e, "difference", "spearman_vs_baseline")
+        ratio = result.value(e, "ratio", "spearman_vs_baseline")
+        w_diff = result.value(e, "difference", "winner_changed_vs_baseline")
+        w_ratio = result.value(e, "ratio", "winner_changed_vs_baseline")
+        keeps, overturns = diff.value >= 0.95, ratio.value < 0.8
+        verdict = "holds" if keeps and overturns else "partly holds" if keeps else "does not hold"
+        out.append(
+            Claim(
+                "差额法…与传统计分格局没有大的变化；比值法…完全颠覆了传统计分格局 (四.4.3)",
+                f"The difference method keeps the {base} order; the ratio method overturns it.",
+                verdict,
+                f"{e} (the same games under every system): rank correlation with the {base} "
+                f"order {_fmt(diff)} (difference) and {_fmt(ratio)} (ratio); the winner changes "
+                f"in {100 * w_diff.value:.1f} % and {100 * w_ratio.value:.1f} % of events. The "
+                "first half holds; the ratio method moves the order only a little more than the "
+                "difference method: it does not overturn it.",
+            )
+        )
+    # 5. The ratio method is the objective one.
+    if "ratio" in others:
+        diffs = {
+            (e, n): result.value(e, n, "spearman_strength_minus_baseline")
+            for e in everything
+            for n in others
+        }
+        ratio_rows = [diffs[e, "ratio"] for e in everything]
+        better = all(r.value > 3 * r.se for r in ratio_rows)
+        worse = any(r.value < -3 * r.se for r in ratio_rows)
+        closer = [f"{n} ({e})" for (e, n), r in diffs.items() if r.value > 3 * r.se]
+        further = [f"{n} ({e})" for (e, n), r in diffs.items() if r.value < -3 * r.se]
+        detail = "; ".join(
+            f"{e}: " + ", ".join(f"{n} {_fmt(diffs[e, n], 4)}" for n in others) for e in everything
+        )
+        out.append(
+            Claim(
+                "若追求比赛的客观公正…则宜选用比值法 (七.2)",
+                "The ratio method ranks players more objectively (closer to their true strength).",
+                "holds" if better else "does not hold" if worse else "not shown (noise)",
+                f"Rank correlation with true strength minus the {base}'s, event by event "
+                f"(common random numbers): {detail}. Closer to true strength than {base}: "
+                f"{', '.join(closer) or 'none'}. Further: {', '.join(further) or 'none'}. "
+                "Weighting a win by its colour adds differences that have nothing to do with "
+                "strength.",
+            )
+        )
+    # 6. The total tends to 22 points.
+    if "ratio" in [s.name for s in study.systems]:
+        per_game = _exact(result, "ratio", "points_per_game")
+        holds = abs(11 * per_game - 22) < 0.05
+        simulated = [result.value(e, "ratio", "points_per_game") for e in everything]
+        out.append(
+            Claim(
+                "统计的人数越多，越接近总局分22分 (八.2)",
+                "Under the ratio method the points of 11 games tend to 22 (2 a game).",
+                "holds" if holds else "does not hold",
+                f"Exactly {per_game:.4f} a game between equal players ({11 * per_game:.2f} for 11 "
+                "games): 2 - 0.3 x (P(Red wins) - P(Black wins)), since Red wins (1.7) are more "
+                "frequent than Black wins (2.3). Simulated: "
+                + ", ".join(f"{r.event} {_fmt(r, 4)}" for r in simulated)
+                + ".",
+            )
+        )
+    # 7. The seed's example of 6-Red players at the top of a score group.
+    swiss = [e for e in study.events if e.format == "swiss" and e.pairing != "own"]
+    if swiss and rr:
+        e = swiss[0].name
+        assoc = result.value(e, base, "extra_red_points")
+        causal = result.value(rr[0], base, "extra_red_points")
+        out.append(
+            Claim(
+                "积分为15分的第二集团6人中，排前两位的赵国荣和王天一都是6先5后 (八.4)",
+                "In a Swiss event, players with more Reds finish higher (the seed's evidence).",
+                "holds",
+                f"{e}: players with more Reds score {_fmt(assoc)} points more under {base}, "
+                f"several times the {_fmt(causal)} that one extra Red is worth in a round robin, "
+                "where colours are fixed in advance. In a Swiss event colours follow results "
+                "(score groups and the colour rule interact), so the association overstates the "
+                "colour's effect; the seed's example is evidence of the association only.",
+            )
+        )
+    return out
+
+
+def balance_point(study: Study, system: str, draw_nu: float) -> float | None:
+    """The classical Red advantage (Elo, within +-800) at which ``system`` gives Red and Black
+    equal expected points between equal players, or None if there is none."""
+    scoring = study.system(system)
+
+    def gap(advantage: float) -> float:
+        model = study.model.with_overrides(
+            red_advantage={"classical": advantage}, draw_nu={"classical": draw_nu}
+        )
+        return exact_value(scoring, model)[0]
+
+    lo, hi = -800.0, 800.0
+    if gap(lo) * gap(hi) > 0:
+        return None
+    return float(brentq(gap, lo, hi, xtol=1e-6))
+
+
+def _table(rows: Sequence[Sequence[str]]) -> str:
+    head, *body = rows
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(r) + " |" for r in body]
+    return "\n".join(lines)
+
+
+def summary_markdown(result: StudyResult) -> str:
+    """The study's Markdown summary: setup, verdicts, key figures, sensitivity."""
+    study = result.study
+    systems = [s.name for s in study.systems]
+    adv = study.model.red_advantage[TimeClass.CLASSICAL]
+    nu = study.model.draw_nu[TimeClass.CLASSICAL]
+    lines = [
+        f"# {study.name}",
+        "",
+        f"Study file `{study.source}`, seed {study.seed}. Classical games under the shared model "
+        f"(Red advantage {adv:.1f} Elo, draw_nu {nu:.3f}). Systems: {', '.join(systems)}; "
+        f"baseline {study.baseline}. Figures are means over simulated events ± one standard "
+        "error; final order by points, then progressive score.",
+        "",
+        "| event | format | players | rounds | simulations | ratings | pairing |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for e in study.events:
+        pairing = e.pairing if e.format == "swiss" else "Berger tables"
+        lines.append(
+            f"| {e.name} | {e.format} | {e.players} | {e.rounds} | {e.simulations} | "
+            f"N({e.rating_mean:g}, {e.rating_sd:g}) | {pairing} |"
+        )
+    lines += ["", "## The seed's claims", ""]
+    for c in claims(result):
+        lines += [f"- **{c.verdict.upper()}**: {c.claim} ({c.quote})", f"  {c.evidence}", ""]
+    lines += ["## Key figures", ""]
+    metrics = (
+        "extra_red_points",
+        "red_game_value",
+        "top_tie",
+        "top8_sharing",
+        "spearman_strength",
+        "winner_changed_vs_baseline",
+    )
+    for e in study.events:
+        rows = [["metric", *systems]]
+        for metric in metrics:
+            try:
+                rows.append([metric, *(_fmt(result.value(e.name, s, metric)) for s in systems)])
+            except KeyError:
+                continue
+        lines += [f"**{e.name}**", "", _table(rows), ""]
+    exact = [r for r in result.rows if r.event == "sensitivity" and r.metric == "red_minus_black"]
+    table_nu = min({r.draw_nu for r in exact}, key=lambda x: (abs(x - nu), x), default=nu)
+    grid = [r for r in exact if r.draw_nu == table_nu]
+    advantages = sorted({r.red_advantage for r in grid})
+    if len(advantages) > 1:
+        rows = [["system", *(f"{a:g} Elo" for a in advantages)]]
+        for s in systems:
+            values = {r.red_advantage: r.value for r in grid if r.system == s}
+            rows.append([s, *(f"{values[a]:+.3f}" for a in advantages)])
+        lines += [
+            "## Sensitivity",
+            "",
+            "Exact value of Red over Black between equal players (points a game) as the model's "
+            f"Red advantage varies (draw_nu {table_nu:g}; the tidy CSV also varies draw_nu). "
+            "Each system balances Red and Black at one Red advantage only: "
+            + ", ".join(
+                f"{s} at {a:.0f} Elo" if a is not None else f"{s} nowhere"
+                for s, a in ((s, balance_point(study, s, table_nu)) for s in systems)
+            )
+            + ".",
+            "",
+            _table(rows),
+            "",
+        ]
+    rematches = [r for r in result.rows if r.metric == "rematches" and r.value > 0]
+    lines.append(
+        "Swiss pairings: no rematch was needed."
+        if not rematches
+        else f"Swiss pairings kept rematches in {len(rematches)} event/system cells."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def write_csv(result: StudyResult, path: Path) -> None:
+    """The tidy CSV: one row per event, system and metric (and model point, for exact rows)."""
+    with path.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(CSV_COLUMNS)
+        writer.writerows(row.to_csv() for row in result.rows)
+
+
+def write_plots(result: StudyResult, out: Path) -> list[Path]:
+    """PNG plots (matplotlib): extra Red, ties, strength, sensitivity."""
+    import matplotlib  # noqa: PLC0415  (optional dependency, loaded only to plot)
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    study = result.study
+    systems = [s.name for s in study.systems]
+    events = [e.name for e in study.events]
+    written = []
+
+    def bars(metric: str, title: str, ylabel: str, name: str) -> None:
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        width = 0.8 / len(events)
+        for i, e in enumerate(events):
+            rows = [result.value(e, s, metric) for s in systems]
+            x = [j + (i - (len(events) - 1) / 2) * width for j in range(len(systems))]
+            ax.bar(x, [r.value for r in rows], width, yerr=[2 * r.se for r in rows], label=e)
+        if metric == "extra_red_points":
+            exact = [_exact(result, s, "red_minus_black") for s in systems]
+            ax.scatter(range(len(systems)), exact, color="black", marker="_", s=400, zorder=3,
+                       label="exact, one game (equal players)")  # fmt: skip
+        ax.axhline(0, color="grey", linewidth=0.8)
+        ax.set_xticks(range(len(systems)), systems)
+        ax.set_title(title)
+        ax.set_ylabel(ylabel)
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=4)
+        fig.tight_layout()
+        path = out / name
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+        written.append(path)
+
+    bars(
+        "extra_red_points",
+        "More Reds than Blacks: points over the players with more Blacks (± 2 SE)",
+        "points",
+        "extra-red.png",
+    )
+    bars("top_tie", "P(a tie for first place on points) (± 2 SE)", "probability", "ties.png")
+    bars(
+        "spearman_strength",
+        "Rank correlation of the final order with true strength (± 2 SE)",
+        "Spearman",
+        "strength.png",
+    )
+    grid = [r for r in result.rows if r.event == "sensitivity" and r.metric == "red_minus_black"]
+    nus = sorted({r.draw_nu for r in grid})
+    model_nu = study.model.draw_nu[TimeClass.CLASSICAL]
+    nu = min(nus, key=lambda x: (abs(x - model_nu), x)) if nus else model_nu
+    if len({r.red_advantage for r in grid}) > 1:
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        for i, name in enumerate(systems):
+            for n in nus:
+                pts = sorted(
+                    (r.red_advantage, r.value) for r in grid if (r.system, r.draw_nu) == (name, n)
+                )
+                if len(pts) < 2:
+                    continue
+                ax.plot(
+                    [a for a, _ in pts],
+                    [v for _, v in pts],
+                    "-" if n == nu else ":",
+                    color=colours[i % len(colours)],
+                    label=name if n == nu else None,
+                )
+        ax.axhline(0, color="grey", linewidth=0.8)
+        ax.set_xlabel("Red advantage (Elo)")
+        ax.set_ylabel("Red minus Black, points a game")
+        dotted = ", ".join(f"{n:g}" for n in nus if n != nu)
+        ax.set_title(f"Exact, equal players (solid: draw_nu {nu:g}; dotted: {dotted})")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        path = out / "sensitivity.png"
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def write_outputs(result: StudyResult, out: Path) -> list[Path]:
+    """Write ``results.csv``, the PNG plots and ``summary.md`` into ``out`` (created)."""
+    out.mkdir(parents=True, exist_ok=True)
+    csv_path = out / "results.csv"
+    write_csv(result, csv_path)
+    plots = write_plots(result, out)
+    summary = out / "summary.md"
+    summary.write_text(summary_markdown(result), encoding="utf-8")
+    return [csv_path, *plots, summary]

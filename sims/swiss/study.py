@@ -1,0 +1,683 @@
+"""The scoring-reform study: do seed 000's claims hold under the shared game model?
+
+A study file (TOML) names the scoring systems to compare, the events to simulate (round robins by
+Berger tables, simplified Swiss events; see :mod:`sims.swiss.pairings`), the model and a sensitivity
+grid. :func:`run_study` simulates every event under every system with common random numbers and
+measures, per event and system, each figure with its standard error (over simulated events):
+
+======================================  ==========================================================
+metric                                  meaning
+======================================  ==========================================================
+``extra_red_points``                    mean points of the players with more Reds than Blacks
+                                        minus those with more Blacks (11 rounds: 6 v 5 Reds)
+``extra_red_rank``                      mean rank of the more-Black players minus that of the
+                                        more-Red ones (places the extra Red is worth)
+``red_game_value``                      Red's points minus Black's, per game played
+``top_tie``                             P(two or more players share the top score)
+``top_tie_after_progressive``           P(they also share the progressive score)
+``top8_sharing``                        players of the top eight whose score another of the top
+                                        eight also has (seed 000 counts six, then two)
+``spearman_strength``                   rank correlation of the final order with true strength
+``spearman_strength_minus_baseline``    the same minus the baseline system's, event by event
+``strongest_first``                     P(the strongest player is ranked first, alone or tied)
+``spearman_vs_baseline``                rank correlation with the baseline system's order
+``winner_changed_vs_baseline``          P(the first place differs from the baseline's)
+``points_per_game``                     both players' points per game
+``rematches``                           rematches the Swiss pairing could not avoid, per event
+======================================  ==========================================================
+
+In a round robin the colours come from the Berger table, fixed before any game, so
+``extra_red_points`` measures what one extra Red game is worth. In a Swiss event colours follow the
+results (the colour rule and the score groups interact), so there it is an association, not an
+effect; ``red_game_value`` is the per-game figure. The last two ``*_vs_baseline`` metrics need the
+same games under both systems: round robins, and Swiss events whose pairings use one fixed
+system's points (``pairing = "traditional"``, as the seed re-scores the 2010 games) rather than
+each system's own (``pairing = "own"``).
+
+Final order: points, then progressive score; ties share the best rank. Exact rows (no sampling)
+give, for two equal players under the model, ``red_minus_black`` (expected points with Red minus
+with Black) and ``points_per_game``: event ``model`` for the study's model, event
+``sensitivity`` over the grid of Red advantages and draw parameters.
+:func:`write_outputs` writes a tidy CSV, PNG plots and a Markdown summary that states which of the
+seed's claims hold.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+from scipy.stats import rankdata
+
+from knockout.errors import InputError, Problem
+from knockout.game import Colour, Result
+from knockout.points import SCORING, ScoringSystem, get_scoring, scoring_from_dict
+from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
+from sims.swiss.events import (
+    EventSample,
+    PointsTable,
+    draw_ratings,
+    scale_for,
+    simulate_round_robin,
+    simulate_swiss,
+)
+
+__all__ = [
+    "CSV_COLUMNS",
+    "EventSpec",
+    "Study",
+    "StudyResult",
+    "TidyRow",
+    "exact_rows",
+    "exact_value",
+    "load_study",
+    "parse_study",
+    "run_study",
+    "sample_metrics",
+]
+
+FloatArray = npt.NDArray[np.float64]
+EventFormat = Literal["round-robin", "swiss"]
+Progress = Callable[[str], None]
+CSV_COLUMNS = (
+    "event",
+    "format",
+    "players",
+    "rounds",
+    "simulations",
+    "system",
+    "metric",
+    "value",
+    "se",
+    "method",
+    "red_advantage",
+    "draw_nu",
+)
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    """One kind of event to simulate.
+
+    Attributes:
+        name: Label in outputs.
+        format: ``round-robin`` (Berger tables, ``players - 1`` rounds) or ``swiss``.
+        players: Number of players (even).
+        rounds: Rounds (a round robin has ``players - 1``).
+        simulations: Simulated events.
+        rating_mean: Mean of the players' ratings, drawn Normal per event.
+        rating_sd: Their standard deviation (0: equal players).
+        pairing: Swiss only: the scoring system whose points make the score groups, or ``own``
+            (each system pairs by its own points).
+    """
+
+    name: str
+    format: EventFormat
+    players: int
+    rounds: int
+    simulations: int
+    rating_mean: float = 2400.0
+    rating_sd: float = 150.0
+    pairing: str = "traditional"
+
+    @property
+    def shares_games(self) -> bool:
+        """Whether every system ranks the same games."""
+        return self.format == "round-robin" or self.pairing != "own"
+
+
+@dataclass(frozen=True)
+class Study:
+    """A parsed study file.
+
+    Attributes:
+        name: Title.
+        seed: Seed of the random numbers (each event gets its own child stream).
+        systems: Scoring systems compared.
+        baseline: Name of the system the others are compared with.
+        events: Events to simulate.
+        model: The game model (classical games).
+        red_advantages: Sensitivity grid of the classical Red advantage (Elo).
+        draw_nus: Sensitivity grid of the classical draw parameter.
+        source: The file it came from.
+    """
+
+    name: str
+    seed: int
+    systems: tuple[ScoringSystem, ...]
+    baseline: str
+    events: tuple[EventSpec, ...]
+    model: ModelParams = DEFAULT_MODEL
+    red_advantages: tuple[float, ...] = ()
+    draw_nus: tuple[float, ...] = ()
+    source: str = ""
+    custom: tuple[ScoringSystem, ...] = ()
+
+    def system(self, name: str) -> ScoringSystem:
+        """The study's system (compared or custom) called ``name``.
+
+        Raises:
+            ValueError: For an unknown name.
+        """
+        for system in (*self.systems, *self.custom):
+            if system.name == name:
+                return system
+        return get_scoring(name)
+
+
+@dataclass(frozen=True)
+class TidyRow:
+    """One figure of the study (a row of the tidy CSV)."""
+
+    event: str
+    format: str
+    players: int
+    rounds: int
+    simulations: int
+    system: str
+    metric: str
+    value: float
+    se: float
+    method: Literal["simulation", "exact"]
+    red_advantage: float
+    draw_nu: float
+
+    def to_csv(self) -> list[str]:
+        """The CSV cells, numbers to 6 significant digits (``nan`` where undefined)."""
+        cells = []
+        for name in CSV_COLUMNS:
+            value = getattr(self, name)
+            cells.append(f"{value:.6g}" if isinstance(value, float) else str(value))
+        return cells
+
+
+@dataclass(frozen=True)
+class StudyResult:
+    """Every figure of a study run."""
+
+    study: Study
+    rows: tuple[TidyRow, ...] = field(default=())
+
+    def value(self, event: str, system: str, metric: str) -> TidyRow:
+        """The simulation row of ``metric`` for ``event`` and ``system``.
+
+        Raises:
+            KeyError: If there is none.
+        """
+        for row in self.rows:
+            if (row.event, row.system, row.metric, row.method) == (
+                event,
+                system,
+                metric,
+                "simulation",
+            ):
+                return row
+        raise KeyError((event, system, metric))
+
+
+# --- study files ---------------------------------------------------------------------------
+
+
+_TOP_KEYS = {"name", "seed", "systems", "baseline", "events", "model", "sensitivity", "scoring"}
+_EVENT_KEYS = {
+    "name",
+    "format",
+    "players",
+    "rounds",
+    "simulations",
+    "rating_mean",
+    "rating_sd",
+    "pairing",
+}
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _whole(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _parse_event(
+    table: object, key: str, source: str, systems: Sequence[str], problems: list[Problem]
+) -> EventSpec | None:
+    if not isinstance(table, dict):
+        problems.append(Problem(source, key, f"expected a table, got {table!r}"))
+        return None
+    before = len(problems)
+    for k in sorted(set(table) - _EVENT_KEYS):
+        problems.append(
+            Problem(
+                source, f"{key}.{k}", f"unknown key (expected {', '.join(sorted(_EVENT_KEYS))})"
+            )
+        )
+    name = table.get("name")
+    if not isinstance(name, str) or not name.strip():
+        problems.append(Problem(source, f"{key}.name", f"expected a non-blank name, got {name!r}"))
+    fmt = table.get("format")
+    if fmt not in ("round-robin", "swiss"):
+        problems.append(
+            Problem(source, f"{key}.format", f"expected 'round-robin' or 'swiss', got {fmt!r}")
+        )
+    players = _whole(table.get("players"))
+    if players is None or players < 2 or players % 2:
+        problems.append(
+            Problem(
+                source,
+                f"{key}.players",
+                f"expected an even whole number >= 2, got {table.get('players')!r}",
+            )
+        )
+    simulations = _whole(table.get("simulations"))
+    if simulations is None or simulations < 2:
+        problems.append(
+            Problem(
+                source,
+                f"{key}.simulations",
+                f"expected a whole number >= 2, got {table.get('simulations')!r}",
+            )
+        )
+    rounds = _whole(table.get("rounds")) if "rounds" in table else None
+    if fmt == "swiss":
+        if rounds is None or rounds < 1 or (players is not None and rounds >= players):
+            problems.append(
+                Problem(
+                    source,
+                    f"{key}.rounds",
+                    f"expected a whole number from 1 to players - 1, got {table.get('rounds')!r}",
+                )
+            )
+    elif "rounds" in table and players is not None and rounds != players - 1:
+        problems.append(
+            Problem(
+                source,
+                f"{key}.rounds",
+                f"a round robin of {players} players has {players - 1} rounds, "
+                f"got {table.get('rounds')!r}",
+            )
+        )
+    spread = {}
+    for k, default, low in (("rating_mean", 2400.0, -math.inf), ("rating_sd", 150.0, 0.0)):
+        value = _number(table.get(k, default))
+        if value is None or value < low:
+            problems.append(
+                Problem(source, f"{key}.{k}", f"expected a number >= {low}, got {table.get(k)!r}")
+            )
+        else:
+            spread[k] = value
+    pairing = table.get("pairing", "traditional")
+    if not isinstance(pairing, str) or (pairing != "own" and pairing not in systems):
+        problems.append(
+            Problem(
+                source,
+                f"{key}.pairing",
+                f"expected 'own' or one of the systems ({', '.join(systems)}), got {pairing!r}",
+            )
+        )
+    if len(problems) > before:
+        return None
+    assert isinstance(name, str) and players is not None and simulations is not None
+    return EventSpec(
+        name=name.strip(),
+        format="swiss" if fmt == "swiss" else "round-robin",
+        players=players,
+        rounds=rounds if fmt == "swiss" and rounds is not None else players - 1,
+        simulations=simulations,
+        pairing=str(pairing),
+        **spread,
+    )
+
+
+def _number_list(value: object, key: str, source: str, problems: list[Problem]) -> list[float]:
+    numbers = [_number(v) for v in value] if isinstance(value, list) else [None]
+    if not numbers or any(v is None for v in numbers):
+        problems.append(Problem(source, key, f"expected a list of numbers, got {value!r}"))
+        return []
+    return [v for v in numbers if v is not None]
+
+
+def parse_study(data: Mapping[str, Any], *, source: str = "study") -> Study:
+    """A :class:`Study` from a study file's tables.
+
+    Raises:
+        InputError: Listing every problem, each naming its key.
+    """
+    problems: list[Problem] = []
+    for k in sorted(set(data) - _TOP_KEYS):
+        problems.append(
+            Problem(source, k, f"unknown key (expected {', '.join(sorted(_TOP_KEYS))})")
+        )
+    name = data.get("name", "scoring study")
+    if not isinstance(name, str):
+        problems.append(Problem(source, "name", f"expected a string, got {name!r}"))
+        name = "scoring study"
+    seed = _whole(data.get("seed", 0))
+    if seed is None or seed < 0:
+        problems.append(Problem(source, "seed", f"expected a whole number >= 0, got {seed!r}"))
+    known: dict[str, ScoringSystem] = dict(SCORING)
+    custom = data.get("scoring", {})
+    if not isinstance(custom, dict):
+        problems.append(
+            Problem(source, "scoring", f"expected [scoring.NAME] tables, got {custom!r}")
+        )
+        custom = {}
+    for system_name, table in custom.items():
+        if system_name in SCORING:
+            problems.append(
+                Problem(source, f"scoring.{system_name}", "shadows a built-in scoring system")
+            )
+        elif not isinstance(table, dict):
+            problems.append(
+                Problem(source, f"scoring.{system_name}", f"expected a table, got {table!r}")
+            )
+        else:
+            try:
+                known[system_name] = scoring_from_dict(
+                    table, name=system_name, source=source, key=f"scoring.{system_name}"
+                )
+            except InputError as exc:
+                problems.extend(exc.problems)
+    names = data.get("systems", ["traditional", "difference", "ratio", "ratio-computed"])
+    systems: list[ScoringSystem] = []
+    if not isinstance(names, list) or not names:
+        problems.append(Problem(source, "systems", f"expected a list of names, got {names!r}"))
+        names = []
+    for i, system_name in enumerate(names):
+        system = known.get(system_name) if isinstance(system_name, str) else None
+        if system is None:
+            problems.append(
+                Problem(
+                    source,
+                    f"systems[{i}]",
+                    f"unknown scoring system {system_name!r} (known: {', '.join(known)})",
+                )
+            )
+        elif system.needs_details:
+            problems.append(
+                Problem(
+                    source,
+                    f"systems[{i}]",
+                    f"{system_name!r} scores draws by moves and material, which the model "
+                    "does not simulate",
+                )
+            )
+        else:
+            systems.append(system)
+    baseline = data.get("baseline", systems[0].name if systems else "traditional")
+    if baseline not in [s.name for s in systems]:
+        problems.append(
+            Problem(source, "baseline", f"expected one of the systems, got {baseline!r}")
+        )
+    events_in = data.get("events")
+    events: list[EventSpec] = []
+    if not isinstance(events_in, list) or not events_in:
+        problems.append(Problem(source, "events", "expected at least one [[events]] table"))
+        events_in = []
+    for i, table in enumerate(events_in):
+        spec = _parse_event(table, f"events[{i}]", source, list(known), problems)
+        if spec is not None:
+            events.append(spec)
+    model = DEFAULT_MODEL
+    model_in = data.get("model", {})
+    if not isinstance(model_in, dict):
+        problems.append(Problem(source, "model", f"expected a table, got {model_in!r}"))
+        model_in = {}
+    overrides: dict[str, dict[str, float]] = {}
+    for k in model_in:
+        value = _number(model_in[k])
+        if k not in ("red_advantage", "draw_nu"):
+            problems.append(
+                Problem(source, f"model.{k}", "unknown key (expected red_advantage or draw_nu)")
+            )
+        elif value is None or (k == "draw_nu" and value <= 0):
+            problems.append(
+                Problem(source, f"model.{k}", f"expected a number, got {model_in[k]!r}")
+            )
+        else:
+            overrides[k] = {"classical": value}
+    model = model.with_overrides(**overrides)
+    sensitivity = data.get("sensitivity", {})
+    grids: dict[str, list[float]] = {"red_advantage": [], "draw_nu": []}
+    if not isinstance(sensitivity, dict):
+        problems.append(Problem(source, "sensitivity", f"expected a table, got {sensitivity!r}"))
+        sensitivity = {}
+    for k, value in sensitivity.items():
+        if k not in grids:
+            problems.append(
+                Problem(source, f"sensitivity.{k}", "unknown key (expected red_advantage, draw_nu)")
+            )
+        else:
+            grids[k] = _number_list(value, f"sensitivity.{k}", source, problems)
+            if k == "draw_nu" and any(v <= 0 for v in grids[k]):
+                problems.append(Problem(source, f"sensitivity.{k}", "expected numbers > 0"))
+    if problems:
+        raise InputError(problems)
+    assert seed is not None
+    return Study(
+        name=name,
+        seed=seed,
+        systems=tuple(systems),
+        baseline=str(baseline),
+        events=tuple(events),
+        model=model,
+        red_advantages=tuple(grids["red_advantage"]),
+        draw_nus=tuple(grids["draw_nu"]),
+        source=source,
+        custom=tuple(s for name, s in known.items() if name not in SCORING),
+    )
+
+
+def load_study(path: Path) -> Study:
+    """:func:`parse_study` of the TOML file at ``path``.
+
+    Raises:
+        InputError: If the file cannot be read or parsed, or any value is wrong.
+    """
+    source = str(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError:
+        raise InputError.single(source, "", "no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError.single(source, "", f"cannot read the file: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError.single(source, "", f"expected TOML: {exc}") from None
+    return parse_study(data, source=source)
+
+
+# --- figures -------------------------------------------------------------------------------
+
+
+def _mean_se(values: FloatArray) -> tuple[float, float]:
+    """Mean and its standard error over simulated events (NaNs, undefined cases, dropped)."""
+    values = values[np.isfinite(values)]
+    if values.size < 2:
+        return math.nan, math.nan
+    return float(values.mean()), float(values.std(ddof=1) / math.sqrt(values.size))
+
+
+def _order_key(sample: EventSample) -> npt.NDArray[np.int64]:
+    """One integer per player ordering by points, then progressive score."""
+    width = int(sample.progressive.max()) + 1
+    return np.asarray(sample.points * width + sample.progressive, dtype=np.int64)
+
+
+def _row_corr(x: FloatArray, y: FloatArray) -> FloatArray:
+    """Pearson correlation of each row of ``x`` with the same row of ``y``."""
+    xc = x - x.mean(axis=1, keepdims=True)
+    yc = y - y.mean(axis=1, keepdims=True)
+    den = np.sqrt((xc**2).sum(axis=1) * (yc**2).sum(axis=1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray((xc * yc).sum(axis=1) / den, dtype=np.float64)
+
+
+def _spearman(a: npt.ArrayLike, b: npt.ArrayLike) -> FloatArray:
+    return _row_corr(
+        np.asarray(rankdata(a, axis=1), dtype=np.float64),
+        np.asarray(rankdata(b, axis=1), dtype=np.float64),
+    )
+
+
+def _group_difference(
+    values: FloatArray, more: npt.NDArray[np.bool_], fewer: npt.NDArray[np.bool_]
+) -> FloatArray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        hi = (values * more).sum(axis=1) / more.sum(axis=1)
+        lo = (values * fewer).sum(axis=1) / fewer.sum(axis=1)
+    return np.asarray(hi - lo, dtype=np.float64)
+
+
+def sample_metrics(sample: EventSample, baseline: EventSample | None) -> dict[str, FloatArray]:
+    """Per-event values of every simulated metric (``(E,)`` each) for one system.
+
+    Args:
+        sample: The events under the system.
+        baseline: The same events under the baseline system (common random numbers), or None
+            for the baseline itself.
+    """
+    points = sample.points / sample.scale
+    rounds, n = sample.rounds, sample.points.shape[1]
+    key = _order_key(sample)
+    rank = rankdata(-key, axis=1, method="min").astype(np.float64)
+    blacks = rounds - sample.reds
+    more, fewer = sample.reds > blacks, sample.reds < blacks
+    top = points.max(axis=1, keepdims=True)
+    top_key = key.max(axis=1, keepdims=True)
+    strength = _spearman(key, sample.ratings)
+    out = {
+        "extra_red_points": _group_difference(points, more, fewer),
+        "extra_red_rank": _group_difference(rank, fewer, more),
+        "red_game_value": sample.red_edge,
+        "top_tie": ((points == top).sum(axis=1) > 1).astype(np.float64),
+        "top_tie_after_progressive": ((key == top_key).sum(axis=1) > 1).astype(np.float64),
+        "spearman_strength": strength,
+        "strongest_first": (rank[np.arange(len(rank)), sample.ratings.argmax(axis=1)] == 1).astype(
+            np.float64
+        ),
+        "points_per_game": points.sum(axis=1) / (rounds * n / 2),
+    }
+    out["rematches"] = sample.rematches.astype(np.float64)
+    if n >= 8:
+        order = np.argsort(rank, axis=1, kind="stable")[:, :8]
+        top8 = np.take_along_axis(points, order, 1)
+        shared = (top8[:, :, None] == top8[:, None, :]).sum(axis=2) > 1
+        out["top8_sharing"] = shared.sum(axis=1).astype(np.float64)
+    if baseline is not None:
+        base_key = _order_key(baseline)
+        out["spearman_strength_minus_baseline"] = strength - _spearman(base_key, baseline.ratings)
+    return out
+
+
+def exact_value(system: ScoringSystem, model: ModelParams) -> tuple[float, float]:
+    """Equal players: expected points with Red minus with Black, and points per game."""
+    p = game_probabilities(0.0, 0.0, TimeClass.CLASSICAL, model=model)
+    probs = {Result.RED: float(p.red), Result.DRAW: float(p.draw), Result.BLACK: float(p.black)}
+    red = sum(probs[r] * float(system.points_for(Colour.RED, r)) for r in probs)
+    black = sum(probs[r] * float(system.points_for(Colour.BLACK, r)) for r in probs)
+    return red - black, red + black
+
+
+def exact_rows(study: Study) -> list[TidyRow]:
+    """The exact (model, no sampling) rows: the study's model, then the sensitivity grid."""
+    base_adv = study.model.red_advantage[TimeClass.CLASSICAL]
+    base_nu = study.model.draw_nu[TimeClass.CLASSICAL]
+    grid = [(base_adv, base_nu)]
+    grid += [(a, nu) for a in study.red_advantages for nu in study.draw_nus]
+    rows = []
+    for i, (adv, nu) in enumerate(grid):
+        model = study.model.with_overrides(
+            red_advantage={"classical": adv}, draw_nu={"classical": nu}
+        )
+        label = "model" if i == 0 else "sensitivity"
+        for system in study.systems:
+            diff, per_game = exact_value(system, model)
+            for metric, value in (("red_minus_black", diff), ("points_per_game", per_game)):
+                rows.append(
+                    TidyRow(label, "", 2, 1, 0, system.name, metric, value, 0.0, "exact", adv, nu)
+                )
+    return rows
+
+
+def _simulate(spec: EventSpec, study: Study, rng: np.random.Generator) -> list[EventSample]:
+    scale = scale_for(study.systems)
+    tables = [PointsTable.from_system(s, scale) for s in study.systems]
+    ratings = draw_ratings(
+        rng, spec.simulations, spec.players, mean=spec.rating_mean, sd=spec.rating_sd
+    )
+    u = rng.random((spec.simulations, spec.rounds, spec.players // 2))
+    if spec.format == "round-robin":
+        # Berger numbers by lot: shuffle each event's ratings.
+        shuffled = np.asarray(rng.permuted(ratings, axis=1), dtype=np.float64)
+        return simulate_round_robin(shuffled, tables, u, model=study.model)
+    pairing = None
+    if spec.pairing != "own":
+        pairing = PointsTable.from_system(study.system(spec.pairing), scale)
+    return simulate_swiss(ratings, tables, u, pairing=pairing, model=study.model)
+
+
+def run_study(
+    study: Study, *, simulations: int | None = None, progress: Progress | None = None
+) -> StudyResult:
+    """Simulate every event of ``study`` under every system and measure everything.
+
+    Args:
+        study: The parsed study file.
+        simulations: Overrides every event's number of simulations.
+        progress: Called with a short message as each event starts and ends.
+    """
+    children = np.random.SeedSequence(study.seed).spawn(len(study.events))
+    adv = study.model.red_advantage[TimeClass.CLASSICAL]
+    nu = study.model.draw_nu[TimeClass.CLASSICAL]
+    rows: list[TidyRow] = []
+    for event, child in zip(study.events, children, strict=True):
+        spec = event if simulations is None else replace(event, simulations=simulations)
+        if progress is not None:
+            progress(
+                f"{spec.name}: {spec.simulations} {spec.format} events of {spec.players} "
+                f"players, {spec.rounds} rounds, {len(study.systems)} systems"
+            )
+        samples = _simulate(spec, study, np.random.default_rng(child))
+        names = [s.name for s in study.systems]
+        base = samples[names.index(study.baseline)]
+        base_key = _order_key(base)
+        base_first = rankdata(-base_key, axis=1, method="min") == 1
+        for system, sample in zip(study.systems, samples, strict=True):
+            is_base = system.name == study.baseline
+            metrics = sample_metrics(sample, None if is_base else base)
+            if spec.shares_games:
+                key = _order_key(sample)
+                first = rankdata(-key, axis=1, method="min") == 1
+                metrics["spearman_vs_baseline"] = _spearman(key, base_key)
+                metrics["winner_changed_vs_baseline"] = (
+                    (first != base_first).any(axis=1).astype(np.float64)
+                )
+            for metric, values in metrics.items():
+                mean, se = _mean_se(values)
+                rows.append(
+                    TidyRow(
+                        spec.name,
+                        spec.format,
+                        spec.players,
+                        spec.rounds,
+                        spec.simulations,
+                        system.name,
+                        metric,
+                        mean,
+                        se,
+                        "simulation",
+                        adv,
+                        nu,
+                    )
+                )
+        if progress is not None:
+            progress(f"{spec.name}: done")
+    return StudyResult(study, tuple(rows + exact_rows(study)))

@@ -1,0 +1,199 @@
+"""Scenario files: every problem reported, defaults filled in, round trips."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from knockout.errors import ScenarioError
+from knockout.game import Colour
+from knockout.io.scenario import load_scenario, parse_scenario
+from knockout.rules.formats import ColourRule
+from knockout.rules.model import DEFAULT_RED_ADVANTAGE, TimeClass
+
+BUNDLED = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.toml"))
+
+TWO = [{"name": "A", "rating": 2500}, {"name": "B", "rating": 2400}]
+
+
+def problems(data: dict[str, object]) -> list[str]:
+    with pytest.raises(ScenarioError) as info:
+        parse_scenario(data, source="s.toml")
+    return [str(p) for p in info.value.problems]
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.name)
+def test_bundled_scenarios_load_and_round_trip(path: Path) -> None:
+    sc = load_scenario(path)
+    again = parse_scenario(json.loads(json.dumps(sc.to_dict())))
+    assert again == sc
+    assert again.to_dict() == sc.to_dict()
+
+
+def test_at_least_three_realistic_bundled_scenarios() -> None:
+    assert len(BUNDLED) >= 3
+
+
+def test_defaults_filled_in() -> None:
+    sc = parse_scenario({"players": TWO})
+    d = sc.to_dict()
+    assert d["format"]["preset"] == "xq-bidding"
+    assert d["format"]["slow_games"] == 2 and d["format"]["rapid_minutes"] == 15
+    assert d["format"]["sudden_death"]["accept"] == [30, 10]
+    assert d["format"]["sudden_death"]["draw_winner"] == "black"
+    assert d["model"]["red_advantage"]["blitz"] == DEFAULT_RED_ADVANTAGE
+    assert d["strategy"] == {"kind": "rational", "belief_sd": 100.0}
+    assert d["players"][0] == {
+        "name": "A",
+        "rating": 2500,
+        "rating_rapid": 2500,
+        "rating_blitz": 2500,
+        "speed": {"mean": 0.75, "sd": 0.1},
+        "withdrawn": False,
+    }
+    assert d["bracket"] == {"seeding": "rating", "draw_seed": 1, "third_place": False}
+    assert d["schedule"]["boards"] == 8 and d["ranking"]["tiebreaks"] == ["WON", "BWG"]
+    assert d["played"] == []
+
+
+def test_overrides_reach_the_format() -> None:
+    sc = parse_scenario(
+        {
+            "format": {
+                "preset": "xq-bidding",
+                "slow_games": 4,
+                "slow_minutes": 90,
+                "rapid_games": 2,
+                "increment_seconds": 30,
+                "sudden_death": {
+                    "accept": [25, 10],
+                    "object_red": [10, 25],
+                    "object_black": [40, 5],
+                    "priority": "lot",
+                    "draw_winner": "red",
+                },
+                "rapid": {"colours": "alternate", "time_class": "blitz"},
+            },
+            "players": TWO,
+        }
+    )
+    fmt = sc.format
+    slow, rapid, sd = fmt.playable
+    assert (slow.games, slow.minutes, slow.increment_seconds) == (4, (90.0, 90.0), 30.0)
+    assert (rapid.games, rapid.colours, rapid.time_class) == (
+        2,
+        ColourRule.ALTERNATE,
+        TimeClass.BLITZ,
+    )
+    assert sd.bidding is not None
+    assert (sd.bidding.accept, sd.bidding.object_black, sd.bidding.priority) == (
+        (25.0, 10.0),
+        (40.0, 5.0),
+        "lot",
+    )
+    assert sd.draw_winner is Colour.RED
+
+
+def test_single_slow_has_no_rapid_stage() -> None:
+    sc = parse_scenario({"format": {"preset": "single-slow"}, "players": TWO})
+    assert sc.format.stage_names == ("slow", "sudden_death")
+    assert sc.to_dict()["format"]["rapid_games"] == 0
+
+
+def test_custom_format() -> None:
+    sc = parse_scenario(
+        {
+            "format": {
+                "preset": "custom",
+                "stages": [
+                    {"name": "slow", "games": 2, "time_class": "classical", "minutes": 90},
+                    {
+                        "name": "armageddon",
+                        "games": 1,
+                        "time_class": "blitz",
+                        "minutes": [6, 5],
+                        "draw_winner": "black",
+                    },
+                ],
+            },
+            "players": TWO,
+        }
+    )
+    assert sc.format.stage_names == ("slow", "armageddon")
+    assert parse_scenario(sc.to_dict()) == sc
+
+
+def test_every_problem_listed_one_per_line() -> None:
+    lines = problems(
+        {
+            "name": "x",
+            "colour": "red",
+            "format": {"preset": "xq-bidding", "slow_minutes": -5, "rapid_gmes": 1},
+            "model": {"draw_nu": {"blitz": float("nan")}},
+            "strategy": {"kind": "clever", "belief_sd": -1},
+            "players": [
+                {"name": "A", "rating": "abc"},
+                {"name": "A", "rating": float("inf"), "speed": {"mean": 0.7, "sd": -0.1}},
+            ],
+        }
+    )
+    text = "\n".join(lines)
+    expected = [
+        "s.toml: colour: unknown key",
+        "s.toml: format.slow_minutes: expected a number > 0, got -5",
+        "s.toml: format.rapid_gmes: unknown key (did you mean 'rapid_games'?)",
+        "s.toml: model.draw_nu.blitz: expected a finite number, got nan",
+        "s.toml: strategy.kind: expected one of 'rational', 'naive' or 'believed', got 'clever'",
+        "s.toml: strategy.belief_sd: expected a number >= 0, got -1",
+        "s.toml: players[0].rating: expected a number, got 'abc'",
+        "s.toml: players[1].rating: expected a finite number, got inf",
+        "s.toml: players[1].speed.sd: expected a number >= 0, got -0.1",
+    ]
+    for e in expected:
+        assert any(line.startswith(e) for line in lines), f"{e!r} not in\n{text}"
+
+
+def test_duplicate_names_and_too_few_players() -> None:
+    assert problems({"players": [{"name": "A", "rating": 1}, {"name": " A ", "rating": 2}]}) == [
+        "s.toml: players[1].name: duplicate name 'A' (also players[0])"
+    ]
+    assert problems({"players": [{"name": "A", "rating": 1}]}) == [
+        "s.toml: players: expected at least two players, got 1"
+    ]
+    assert problems({}) == ["s.toml: players: required key is missing"]
+
+
+def test_impossible_formats() -> None:
+    lines = problems({"format": {"slow_games": 0, "rapid_games": 0}, "players": TWO})
+    assert lines == [
+        "s.toml: format.sudden_death: the bidding stage needs a previous game (to find 甲)"
+    ]
+    lines = problems({"format": {"sudden_death": {"draw_winner": "none"}}, "players": TWO})
+    assert any("needs a draw winner" in line for line in lines)
+    lines = problems({"format": {"slow_games": 2, "slow": {"games": 3}}, "players": TWO})
+    assert lines == [
+        "s.toml: format.slow_games: disagrees with format.slow.games (2 vs 3): give it once"
+    ]
+    lines = problems({"format": {"preset": "nope"}, "players": TWO})
+    assert lines[0].startswith("s.toml: format.preset: expected one of xq-bidding")
+
+
+def test_bad_files(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError, match="no such file"):
+        load_scenario(tmp_path / "missing.toml")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("name = \n", encoding="utf-8")
+    with pytest.raises(ScenarioError, match="not valid TOML"):
+        load_scenario(bad)
+
+
+def test_chinese_names_and_bom(tmp_path: Path) -> None:
+    f = tmp_path / "cn.toml"
+    text = (
+        '[[players]]\nname = "王天一"\nrating = 2600\n[[players]]\nname = "郑惟桐"\nrating = 2550\n'
+    )
+    f.write_text("\ufeff" + text, encoding="utf-8")
+    sc = load_scenario(f)
+    assert [p.name for p in sc.players] == ["王天一", "郑惟桐"]

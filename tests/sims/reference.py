@@ -1,0 +1,164 @@
+"""A slow, obvious, scalar reference simulator written from RULES.md and MODEL.md directly.
+
+It shares no code with the chain, the solver, the engine or the kernel (only the Format data it
+reads and the strategies' own decisions for ``believed`` beliefs), so agreement in distribution
+is evidence that the fast layers implement the rules.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from knockout.rules.formats import ColourRule, Format
+from knockout.rules.model import ModelParams
+from knockout.rules.players import Player
+
+
+def davidson(d: float, nu: float) -> tuple[float, float, float]:
+    g = 10 ** (d / 400)
+    z = g + 1 + nu * math.sqrt(g)
+    return g / z, nu * math.sqrt(g) / z, 1 / z
+
+
+def rating(p: Player, tc: str) -> float:
+    if tc == "classical":
+        return p.rating
+    if tc == "rapid":
+        return p.rating if p.rating_rapid is None else p.rating_rapid
+    if p.rating_blitz is not None:
+        return p.rating_blitz
+    return rating(p, "rapid")
+
+
+@dataclass
+class Outcome:
+    winner: int
+    stage: str
+    games: int
+    chooser: int | None = None
+    announce_red: bool | None = None
+    objects: bool | None = None
+
+
+def play(
+    fmt: Format,
+    players: tuple[Player, Player],
+    model: ModelParams,
+    strategy: str,
+    rng: np.random.Generator,
+    belief_sd: float = 0.0,
+) -> Outcome:
+    games = 0
+    last_red: int | None = None
+    last_used = (0.0, 0.0)
+    for stage in fmt.playable:
+        tc = stage.time_class.value
+        adv, nu, epd = model.red_advantage[tc], model.draw_nu[tc], model.elo_per_doubling[tc]
+        if stage.is_bidding:
+            assert stage.bidding is not None and stage.draw_winner is not None
+            menu = stage.bidding
+            if menu.priority == "lot" or last_used[0] == last_used[1]:
+                chooser = int(rng.random() < 0.5)
+            else:
+                chooser = 0 if last_used[0] < last_used[1] else 1
+            bidder = 1 - chooser
+            x = rating(players[chooser], tc) - rating(players[bidder], tc)
+
+            def value(ann_red: bool, obj: bool, y: float) -> float:
+                # (chooser is Red?, red minutes, black minutes)
+                table = {
+                    (True, False): (True, menu.accept),
+                    (True, True): (False, menu.object_red),
+                    (False, False): (False, menu.accept),
+                    (False, True): (True, menu.object_black),
+                }
+                chooser_red, (tr, tb) = table[(ann_red, obj)]
+                d = (y if chooser_red else -y) + adv + epd * math.log2(tr / tb)
+                r, dr, b = davidson(d, nu)
+                draw_black = stage.draw_winner.value == "black"
+                if chooser_red:
+                    return r + (0 if draw_black else dr)
+                return b + (dr if draw_black else 0)
+
+            def objects_at(ann_red: bool, y: float) -> bool:
+                return value(ann_red, True, y) < value(ann_red, False, y)
+
+            def announce_at(y: float) -> bool:
+                v_red = value(True, objects_at(True, y), y)
+                v_black = value(False, objects_at(False, y), y)
+                return v_red >= v_black
+
+            if strategy == "naive":
+                ann_red, obj = True, False
+            else:
+                sd = belief_sd if strategy == "believed" else 0.0
+                y_chooser = x + (rng.normal(0, sd) if sd else 0.0)
+                y_bidder = x + (rng.normal(0, sd) if sd else 0.0)
+                ann_red = announce_at(y_chooser)
+                obj = objects_at(ann_red, y_bidder)
+            chooser_red = {
+                (True, False): True,
+                (True, True): False,
+                (False, False): False,
+                (False, True): True,
+            }[(ann_red, obj)]
+            tr, tb = {
+                (True, False): menu.accept,
+                (True, True): menu.object_red,
+                (False, False): menu.accept,
+                (False, True): menu.object_black,
+            }[(ann_red, obj)]
+            red = chooser if chooser_red else bidder
+            d = (
+                rating(players[red], tc)
+                - rating(players[1 - red], tc)
+                + adv
+                + epd * math.log2(tr / tb)
+            )
+            r, dr, _ = davidson(d, nu)
+            u = rng.random()
+            games += 1
+            if u < r:
+                winner = red
+            elif u < r + dr:
+                winner = 1 - red if stage.draw_winner.value == "black" else red
+            else:
+                winner = 1 - red
+            return Outcome(winner, stage.name, games, chooser, ann_red, obj)
+        while True:  # blocks (once unless the stage repeats)
+            score = 0.0
+            for g in range(stage.games):
+                if g > 0:
+                    red = 1 - last_red  # type: ignore[operator]
+                elif stage.colours is ColourRule.ALTERNATE and last_red is not None:
+                    red = 1 - last_red
+                else:
+                    red = int(rng.random() < 0.5)
+                d = rating(players[red], tc) - rating(players[1 - red], tc) + adv
+                r, dr, _ = davidson(d, nu)
+                u = rng.random()
+                result = "red" if u < r else "draw" if u < r + dr else "black"
+                games += 1
+                last_red = red
+                used = [
+                    rng.normal(players[i].speed.mean, players[i].speed.sd)
+                    * (stage.minutes[0] if i == red else stage.minutes[1])
+                    for i in (0, 1)
+                ]
+                last_used = (used[0], used[1])
+                if result == "draw" and stage.draw_winner is not None:
+                    result = stage.draw_winner.value
+                a_red = red == 0
+                if result == "red":
+                    score += 1 if a_red else -1
+                elif result == "black":
+                    score += -1 if a_red else 1
+                left = stage.games - g - 1
+                if abs(score) > left:
+                    return Outcome(0 if score > 0 else 1, stage.name, games)
+            if not stage.repeat:
+                break
+    raise AssertionError("format did not decide the match")

@@ -1,0 +1,131 @@
+"""Blocks, seeds and executors: the same seed gives bit-identical counts however it is run."""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from knockout.cli import app
+from knockout.errors import KnockoutError
+from knockout.io.scenario import load_scenario
+from knockout.rules.match import Pairing
+from sims.kernel import MatchTables
+from sims.match import MatchCounts, match_block, simulate_match
+from sims.runner import block_rng, run_blocks
+
+ROOT = Path(__file__).resolve().parents[2]
+FINAL = ROOT / "scenarios" / "final-2600-vs-2550.toml"
+SPECIALIST = ROOT / "scenarios" / "single-slow-blitz-specialist.toml"
+
+
+def tables_for(path: Path) -> MatchTables:
+    sc = load_scenario(path)
+    return MatchTables.from_pairing(
+        Pairing.of(sc.format, *sc.players, model=sc.model, strategy=sc.strategy)
+    )
+
+
+def test_block_seeds_are_independent_of_split() -> None:
+    assert block_rng(5, 3).random() == block_rng(5, 3).random()
+    assert block_rng(5, 3).random() != block_rng(5, 4).random()
+    assert block_rng(5, 3).random() != block_rng(6, 3).random()
+
+
+def test_block_boundaries_are_fixed() -> None:
+    block = partial(match_block, tables_for(FINAL))
+    r = run_blocks(block, 10_000, 1, block_size=4096)
+    assert r.blocks == (0, 1, 2) and r.runs == 10_000
+    assert r.counts is not None and r.counts.runs == 10_000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", [FINAL, SPECIALIST], ids=["rational", "believed"])
+def test_bit_identical_across_workers_and_dask(path: Path) -> None:
+    block = partial(match_block, tables_for(path))
+    runs, seed = 60_000, 2024
+    results = [run_blocks(block, runs, seed, block_size=4096, workers=w).counts for w in (1, 2, 4)]
+    dask = run_blocks(block, runs, seed, block_size=4096, executor="dask", workers=2)
+    assert results[0] == results[1] == results[2] == dask.counts
+    other = run_blocks(block, runs, seed + 1, block_size=4096).counts
+    assert other != results[0]
+
+
+@pytest.mark.slow
+def test_existing_dask_scheduler() -> None:
+    from distributed import LocalCluster
+
+    block = partial(match_block, tables_for(FINAL))
+    with LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None) as cluster:
+        remote = run_blocks(
+            block, 30_000, 3, block_size=4096, executor="dask", scheduler=cluster.scheduler_address
+        )
+    assert remote.counts == run_blocks(block, 30_000, 3, block_size=4096).counts
+
+
+def _interrupting_block(index: int, size: int, seed: int) -> MatchCounts:
+    if index == 3:
+        raise KeyboardInterrupt
+    return MatchCounts(size, (size, 0), ((size, 0),))
+
+
+def test_ctrl_c_keeps_completed_blocks() -> None:
+    r = run_blocks(_interrupting_block, 100, 0, block_size=10)
+    assert r.interrupted and r.blocks == (0, 1, 2) and r.runs == 30 and r.requested == 100
+    assert r.counts is not None and r.counts.runs == 30
+
+
+def test_bad_arguments() -> None:
+    block = partial(match_block, tables_for(FINAL))
+    with pytest.raises(KnockoutError, match="runs must be at least 1"):
+        run_blocks(block, 0, 1)
+    with pytest.raises(KnockoutError, match="--scheduler needs --executor dask"):
+        run_blocks(block, 10, 1, scheduler="tcp://x:1")
+
+
+def test_estimates_have_standard_errors() -> None:
+    sc = load_scenario(FINAL)
+    est, result = simulate_match(sc, 100_000, 9)
+    assert est is not None and not result.interrupted
+    a = sc.players[0].name
+    e = est.win[a]
+    assert e.stderr == pytest.approx((e.value * (1 - e.value) / 100_000) ** 0.5)
+    assert est.chooser_advances is not None
+    reached = result.counts.reached if result.counts else 0
+    c = est.chooser_advances
+    assert c.stderr == pytest.approx((c.value * (1 - c.value) / reached) ** 0.5)
+
+
+def test_simulate_cli_json_contract() -> None:
+    runner = CliRunner()
+    result = runner.invoke(
+        app, ["simulate", str(FINAL), "--runs", "50000", "--seed", "4", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["runs"] == 50_000 and data["seed"] == 4
+    assert data["players"] == ["王天一", "郑惟桐"]
+    assert set(data["win"]) == set(data["stderr"]["win"]) == {"王天一", "郑惟桐"}
+    assert list(data["match"]["decided"]) == ["slow", "rapid", "sudden_death"]
+    assert set(data["stderr"]["match"]["decided"]) == {"slow", "rapid", "sudden_death"}
+    assert 0 < data["stderr"]["match"]["decided"]["rapid"] < 0.01
+    assert data["match"]["chooser_advances"] is not None
+    assert data["stderr"]["match"]["chooser_advances"] > 0
+    assert set(data["match"]["bidding"]) == {"announce_red", "object"}
+    assert sum(data["match"]["games"].values()) == pytest.approx(1.0)
+    assert data["scenario"]["format"]["preset"] == "xq-bidding"
+    again = runner.invoke(app, ["simulate", str(FINAL), "--runs", "50000", "--seed", "4", "--json"])
+    assert json.loads(again.stdout) == data
+
+
+def test_simulate_cli_table_and_errors() -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["simulate", str(FINAL), "--runs", "20000", "--seed", "1"])
+    assert result.exit_code == 0 and "Exact" in result.stdout and "Std. error" in result.stdout
+    bad = runner.invoke(app, ["simulate", str(FINAL), "--runs", "0"])
+    assert bad.exit_code == 2 and "runs must be at least 1" in bad.stderr
+    bad = runner.invoke(app, ["simulate", str(FINAL), "--runs", "10", "--scheduler", "tcp://x:1"])
+    assert bad.exit_code == 2 and "--scheduler needs --executor dask" in bad.stderr
