@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
-import simpy
 
-from knockout.engine.match import MatchEngine
+from knockout.engine.match import play_match
 from knockout.exact.solver import solve
 from knockout.io.scenario import Scenario
 from knockout.rules.match import Pairing
@@ -143,10 +142,14 @@ def run_benchmark(
 
     def engine_run() -> None:
         for _ in range(engine_matches):
-            env = simpy.Environment()
-            eng = MatchEngine(env, scenario.format, scenario.model, scenario.strategy, engine_rng)
-            env.process(eng.match(a, b))
-            env.run()
+            play_match(
+                scenario.format,
+                a,
+                b,
+                strategy=scenario.strategy,
+                model=scenario.model,
+                rng=engine_rng,
+            )
 
     engine = _best(engine_run, 1)
     say("exact solver")

@@ -13,22 +13,22 @@ upsets and their squares, games played), so results add up bit-identically acros
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from knockout.exact.bracket import EventState, all_pairs, progress_solution
+from knockout.exact.bracket import all_pairs, progress_solution
 from knockout.io.scenario import Scenario
+from knockout.odds import BracketOdds, BracketTally, Simulated
+from knockout.rules.bracket import Bracket, round_name
+from knockout.rules.progress import THIRD_PLACE
+from knockout.rules.walkover import NO_WALKOVER, walkover_sides
 from sims.kernel import MatchTables, simulate
-from sims.match import Estimate
 from sims.runner import Executor, Progress, RunResult, block_rng, run_blocks
 
-__all__ = ["BracketCounts", "BracketEstimates", "BracketJob", "bracket_block", "simulate_bracket"]
+__all__ = ["BracketJob", "bracket_block", "simulate_bracket"]
 
 IntArray = npt.NDArray[np.intp]
 
@@ -64,7 +64,7 @@ class BracketJob:
         tables: Kernel tables for every pair ``i < j``.
         pair_id: ``(n, n)`` index into the tables for ``i < j`` (-1 elsewhere).
         fixed: Matches with a given outcome distribution, by ``(round, match index)``.
-        third_place: Whether the losing semi-finalists play for third place.
+        bracket: The draw.
     """
 
     lines: IntArray
@@ -75,7 +75,7 @@ class BracketJob:
     tables: MatchTables
     pair_id: IntArray
     fixed: dict[tuple[int, int], FixedMatch]
-    third_place: bool
+    bracket: Bracket
 
     @property
     def rounds(self) -> int:
@@ -85,7 +85,7 @@ class BracketJob:
     @classmethod
     def from_scenario(cls, scenario: Scenario) -> BracketJob:
         """Build the job: the draw, the all-pairs kernel tables, the matches in progress."""
-        state = EventState.of(scenario)
+        state = scenario.event_state()
         bracket = state.bracket
         names = bracket.players
         index = {name: i for i, name in enumerate(names)}
@@ -96,6 +96,8 @@ class BracketJob:
         pair_id[iu, ju] = np.arange(iu.size)
         fixed: dict[tuple[int, int], FixedMatch] = {}
         for key, p in state.progress.items():
+            if p.walkover is not None:
+                continue  # the walkover rule decides it in every simulation
             if p.winner is not None:
                 upper = p.winner == p.players[0]
                 fixed[key] = FixedMatch(np.zeros(0), np.array([upper]), np.array([0]))
@@ -123,42 +125,7 @@ class BracketJob:
             tables=MatchTables.from_pairing(pairing),
             pair_id=pair_id,
             fixed=fixed,
-            third_place=bracket.third_place,
-        )
-
-
-@dataclass(frozen=True)
-class BracketCounts:
-    """Integer tallies of simulated events.
-
-    Attributes:
-        runs: Events simulated.
-        reach: ``reach[i][k]``: events in which player ``i`` was still in at the start of round
-            ``k + 1`` (the last column: events won).
-        top_rated_wins: Events won by a highest-rated entrant.
-        upsets: Total upsets (a played match won by the lower-rated player).
-        upsets_squared: Sum over events of the squared number of upsets.
-        games: Events by total games played.
-    """
-
-    runs: int
-    reach: tuple[tuple[int, ...], ...]
-    top_rated_wins: int
-    upsets: int
-    upsets_squared: int
-    games: dict[int, int] = field(default_factory=dict)
-
-    def __add__(self, other: BracketCounts) -> BracketCounts:
-        return BracketCounts(
-            runs=self.runs + other.runs,
-            reach=tuple(
-                tuple(x + y for x, y in zip(a, b, strict=True))
-                for a, b in zip(self.reach, other.reach, strict=True)
-            ),
-            top_rated_wins=self.top_rated_wins + other.top_rated_wins,
-            upsets=self.upsets + other.upsets,
-            upsets_squared=self.upsets_squared + other.upsets_squared,
-            games=dict(Counter(self.games) + Counter(other.games)),
+            bracket=bracket,
         )
 
 
@@ -173,24 +140,29 @@ def _play_round(
     match_index: IntArray | None,
 ) -> tuple[IntArray, IntArray]:
     """Winners and losers of matches ``up[s, m]`` v ``down[s, m]`` (arrays of shape (S, M))."""
-    m_count = up.shape[1]
     winner = up.copy()
     bye = (up < 0) | (down < 0)
     winner[down < 0] = up[down < 0]
     winner[up < 0] = down[up < 0]
     real = ~bye
-    wd_up = np.where(real, job.withdrawn[np.maximum(up, 0)], False)
-    wd_down = np.where(real, job.withdrawn[np.maximum(down, 0)], False)
-    walk = real & (wd_up | wd_down)
-    both = wd_up & wd_down
-    up_better_seed = job.seeds[np.maximum(up, 0)] < job.seeds[np.maximum(down, 0)]
-    winner = np.where(walk & wd_down & ~both, up, winner)
-    winner = np.where(walk & wd_up & ~both, down, winner)
-    winner = np.where(both, np.where(up_better_seed, up, down), winner)
+    side = walkover_sides(
+        real & job.withdrawn[np.maximum(up, 0)],
+        real & job.withdrawn[np.maximum(down, 0)],
+        job.seeds[np.maximum(up, 0)] < job.seeds[np.maximum(down, 0)],
+    )
+    fixed_at = (
+        {}
+        if match_index is None
+        else {m: job.fixed.get((k, int(i))) for m, i in enumerate(match_index)}
+    )
+    for m, fixed in fixed_at.items():
+        if fixed is not None:
+            side[:, m] = NO_WALKOVER  # decided by its games (or in progress): no walkover
+    walk = side != NO_WALKOVER
+    winner = np.where(side == 0, up, np.where(side == 1, down, winner))
     todo = real & ~walk
     if match_index is not None:
-        for m in range(m_count):
-            fixed = job.fixed.get((k, int(match_index[m])))
+        for m, fixed in fixed_at.items():
             if fixed is None:
                 continue
             col = todo[:, m]
@@ -223,7 +195,7 @@ def _lower_rated_won(
     return (job.ratings[w] < job.ratings[loser]).astype(np.int64)
 
 
-def bracket_block(job: BracketJob, index: int, size: int, seed: int) -> BracketCounts:
+def bracket_block(job: BracketJob, index: int, size: int, seed: int) -> BracketTally:
     """One block of ``size`` events (module level, so it pickles for workers)."""
     rng = block_rng(seed, index)
     n = len(job.names)
@@ -237,16 +209,17 @@ def bracket_block(job: BracketJob, index: int, size: int, seed: int) -> BracketC
         up, down = alive[:, 0::2], alive[:, 1::2]
         matches = np.arange(up.shape[1])
         winner, loser = _play_round(job, rng, k, up, down, games, upsets, matches)
-        if k == rounds - 1 and job.third_place:
+        if k == rounds - 1 and job.bracket.third_place:
             third_games = np.zeros(size, dtype=np.int64)
-            _play_round(job, rng, k + 1, loser[:, 0:1], loser[:, 1:2], third_games, upsets, None)
+            third = np.array([THIRD_PLACE])
+            _play_round(job, rng, k + 1, loser[:, 0:1], loser[:, 1:2], third_games, upsets, third)
             games += third_games
         alive = winner
         counts = np.bincount(alive.ravel(), minlength=n)
         reach[:, k] = counts[:n]
     champion = alive[:, 0]
     top = job.ratings == job.ratings.max()
-    return BracketCounts(
+    return BracketTally(
         runs=size,
         reach=tuple(tuple(int(x) for x in row) for row in reach),
         top_rated_wins=int(top[champion].sum()),
@@ -254,81 +227,6 @@ def bracket_block(job: BracketJob, index: int, size: int, seed: int) -> BracketC
         upsets_squared=int((upsets**2).sum()),
         games={int(g): int(c) for g, c in enumerate(np.bincount(games)) if c},
     )
-
-
-@dataclass(frozen=True)
-class BracketEstimates:
-    """Monte Carlo estimates for a knockout event.
-
-    Attributes:
-        players: Names in scenario order.
-        runs: Events simulated.
-        seed: The run's seed.
-        reach: Per player: P(still in at the start of round k) for each round, then P(winning).
-        top_rated_wins: P(a highest-rated entrant wins the event).
-        upsets: Expected number of upsets (played matches won by the lower-rated player).
-        games: P(the event has exactly k games).
-    """
-
-    players: tuple[str, ...]
-    runs: int
-    seed: int
-    reach: dict[str, list[Estimate]]
-    top_rated_wins: Estimate
-    upsets: Estimate
-    games: dict[int, Estimate]
-
-    @property
-    def win(self) -> dict[str, Estimate]:
-        """P(each player wins the event)."""
-        return {name: r[-1] for name, r in self.reach.items()}
-
-    @classmethod
-    def from_counts(
-        cls, counts: BracketCounts, job: BracketJob, players: tuple[str, ...], seed: int
-    ) -> BracketEstimates:
-        """Proportions and means of ``counts`` with their standard errors."""
-        n = counts.runs
-        index = {name: i for i, name in enumerate(job.names)}
-
-        def est(c: int) -> Estimate:
-            e = Estimate.of(c, n)
-            assert e is not None
-            return e
-
-        mean = counts.upsets / n
-        var = max(counts.upsets_squared / n - mean**2, 0.0)
-        return cls(
-            players=players,
-            runs=n,
-            seed=seed,
-            reach={name: [est(c) for c in counts.reach[index[name]]] for name in players},
-            top_rated_wins=est(counts.top_rated_wins),
-            upsets=Estimate(mean, math.sqrt(var * n / max(n - 1, 1) / n)),
-            games={g: est(c) for g, c in sorted(counts.games.items())},
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """``players``, ``win``, ``reach`` and the event figures, with ``stderr`` alongside."""
-
-        def both(f: Any) -> dict[str, Any]:
-            return {
-                "win": {name: f(e) for name, e in self.win.items()},
-                "reach": {name: [f(e) for e in r] for name, r in self.reach.items()},
-                "event": {
-                    "top_rated_wins": f(self.top_rated_wins),
-                    "upsets": f(self.upsets),
-                    "games": {str(g): f(e) for g, e in self.games.items()},
-                },
-            }
-
-        return {
-            "players": list(self.players),
-            **both(lambda e: e.value),
-            "runs": self.runs,
-            "seed": self.seed,
-            "stderr": both(lambda e: e.stderr),
-        }
 
 
 def simulate_bracket(
@@ -341,7 +239,7 @@ def simulate_bracket(
     scheduler: str | None = None,
     block_size: int = BRACKET_BLOCK,
     progress: Progress | None = None,
-) -> tuple[BracketEstimates | None, RunResult[BracketCounts]]:
+) -> tuple[Simulated[BracketOdds] | None, RunResult[BracketTally]]:
     """Monte Carlo odds of the scenario's knockout event."""
     job = BracketJob.from_scenario(scenario)
     result = run_blocks(
@@ -357,4 +255,7 @@ def simulate_bracket(
     if result.counts is None:
         return None, result
     players = tuple(p.name for p in scenario.players)
-    return BracketEstimates.from_counts(result.counts, job, players, seed), result
+    bracket = job.bracket
+    rounds = tuple(round_name(k, bracket.rounds) for k in range(1, bracket.rounds + 1))
+    estimates = result.counts.estimate(job.names, players, bracket, rounds, seed)
+    return estimates, result

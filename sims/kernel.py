@@ -157,22 +157,27 @@ class MatchTables:
 
     @classmethod
     def from_pairing(
-        cls, pairing: Pairing, *, start: MatchState | None = None, chooser: Side | None = None
+        cls,
+        pairing: Pairing,
+        *,
+        start: MatchState | None = None,
+        p_a_chooses: float | None = None,
     ) -> MatchTables:
         """Build the tables for every pair held by ``pairing``.
 
-        ``start``: a match in progress (one pair) continues from this state, ``chooser`` being
-        甲 if the bidding game comes next and is already known; the tables then cover the stages
-        from ``start.stage`` on (earlier stages get an empty table) and count games from there.
+        ``start``: a match in progress (one pair) continues from this state, ``p_a_chooses``
+        being P(A is 甲) if the bidding game comes next and the previous game's times fix it;
+        the tables then cover the stages from ``start.stage`` on (earlier stages get an empty
+        table) and count games from there.
         """
         stages: list[StageTable | BiddingTable | SealedBidTable] = []
         first = 0 if start is None else start.stage
-        known = None if chooser is None else np.array([1.0 if chooser == 0 else 0.0])
+        known = None if p_a_chooses is None else np.array([p_a_chooses])
         for s, stage in enumerate(pairing.fmt.playable):
             if s < first:
                 stages.append(_empty_table())
             elif start is not None and s == first and (start.game > 0 or stage.is_bidding):
-                stages.append(_stage_table(pairing, s, start=start, chooser=known))
+                stages.append(_stage_table(pairing, s, start=start, p_a_chooses=known))
             elif stage.is_bidding and not pairing.strategy.is_deterministic:
                 stages.append(_bidding_table(pairing, s))
             elif stage.is_sealed_bid and not pairing.strategy.is_deterministic:
@@ -248,11 +253,11 @@ def _stage_table(
     s: int,
     *,
     start: MatchState | None = None,
-    chooser: FloatArray | None = None,
+    p_a_chooses: FloatArray | None = None,
 ) -> StageTable:
     if start is not None:
         # A match in progress: every entry code means "from ``start``".
-        table = stage_exits(pairing, start, p_a_chooses=chooser)
+        table = stage_exits(pairing, start, p_a_chooses=p_a_chooses)
         per_entry = dict.fromkeys(ENTRIES, table)
         reachable: tuple[Side | None, ...] = ENTRIES
     else:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import statistics
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from knockout import __version__
 from knockout.cli.app import (
     ExportOpt,
     app,
@@ -19,16 +17,18 @@ from knockout.cli.app import (
     show,
     user_errors,
 )
-from knockout.dashboard.bracket import clock, event_view, reach_view
+from knockout.dashboard.bracket import event_view, reach_view, schedule_view
 from knockout.dashboard.live import LiveEvent
 from knockout.dashboard.match import log_view, match_record_view, odds_view
-from knockout.engine.event import play_event
-from knockout.engine.match import play_match
+from knockout.engine.event import EventRun, play_event, schedule_summary
+from knockout.engine.match import play_scenario_match
 from knockout.engine.ranking import final_ranking
 from knockout.errors import KnockoutError
 from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
+from knockout.io.envelope import envelope
 from knockout.io.scenario import Scenario, load_scenario
+from knockout.odds import BracketOdds
 
 ScenarioArg = Annotated[
     Path,
@@ -56,35 +56,43 @@ def odds(scenario: ScenarioArg, json_out: JsonOpt = False, export: ExportOpt = N
     """
     with user_errors():
         sc = load_scenario(scenario)
-        if sc.is_bracket:
-            b = bracket_odds(sc)
-            if json_out:
-                emit_json({"version": __version__, **b.to_json(), "scenario": sc.to_dict()})
-                return
-            show(reach_view(b, sc), export, title=sc.name)
-            return
-        result = match_odds(sc)
+        answer = bracket_odds(sc) if sc.is_bracket else match_odds(sc)
         if json_out:
-            emit_json({"version": __version__, **result.to_json(), "scenario": sc.to_dict()})
-            return
-        show(odds_view(result, sc), export, title=sc.name)
+            emit_json(envelope(answer.to_json(), scenario=sc.to_dict()))
+        elif isinstance(answer, BracketOdds):
+            show(reach_view(answer, sc), export, title=sc.name)
+        else:
+            show(odds_view(answer, sc), export, title=sc.name)
 
 
 def _play_bracket(sc: Scenario, seed: int, json_out: bool, log: bool, export: Path | None) -> None:
     record, events = play_event(sc, seed=seed)
     ranking = final_ranking(record, sc, seed=seed)
     if json_out:
-        emit_json(
-            {
-                "version": __version__,
-                "seed": seed,
-                **record.to_json(),
-                "ranking": [s.to_json() for s in ranking],
-                "scenario": sc.to_dict(),
-            }
-        )
+        body = {**record.to_json(), "ranking": [s.to_json() for s in ranking]}
+        emit_json(envelope(body, seed=seed, scenario=sc.to_dict()))
         return
     show(event_view(record, ranking, sc, seed), export, title=sc.name)
+    if log:
+        out_console.print(log_view(events))
+
+
+def _play_live(sc: Scenario, seed: int, speed: float, export: Path | None) -> None:
+    record = LiveEvent(EventRun(sc, seed=seed), speed=speed).play(out_console)
+    ranking = final_ranking(record, sc, seed=seed)
+    show(event_view(record, ranking, sc, seed), export, title=sc.name)
+
+
+def _play_match(sc: Scenario, seed: int, json_out: bool, log: bool, export: Path | None) -> None:
+    record, events = play_scenario_match(sc, seed=seed)
+    if json_out:
+        body = {
+            "matches": [record.to_json()],
+            "log": [{"time": round(e.time, 1), "kind": e.kind, "text": e.text} for e in events],
+        }
+        emit_json(envelope(body, seed=seed, scenario=sc.to_dict()))
+        return
+    show(match_record_view(record, title=f"{sc.name} (seed {seed})"), export)
     if log:
         out_console.print(log_view(events))
 
@@ -125,35 +133,12 @@ def play(
         sc = load_scenario(scenario)
         if live and (json_out or not sc.is_bracket):
             raise KnockoutError("--live shows a bracket (more than two players), without --json")
-        if sc.is_bracket:
-            if live:
-                runner = LiveEvent(sc, used_seed, speed=speed)
-                event, ranking = runner.run(out_console)
-                show(event_view(event, ranking, sc, used_seed), export, title=sc.name)
-                return
+        if live:
+            _play_live(sc, used_seed, speed, export)
+        elif sc.is_bracket:
             _play_bracket(sc, used_seed, json_out, log, export)
-            return
-        a, b = sc.players
-        if a.withdrawn or b.withdrawn:
-            raise KnockoutError(f"{scenario}: a withdrawn player: the match is a walkover")
-        record, events = play_match(
-            sc.format, a, b, strategy=sc.strategy, model=sc.model, seed=used_seed, played=sc.played
-        )
-    if json_out:
-        emit_json(
-            {
-                "version": __version__,
-                "seed": used_seed,
-                "matches": [record.to_json()],
-                "log": [{"time": round(e.time, 1), "kind": e.kind, "text": e.text} for e in events],
-                "scenario": sc.to_dict(),
-            }
-        )
-        return
-    with user_errors():
-        show(match_record_view(record, title=f"{sc.name} (seed {used_seed})"), export)
-    if log:
-        out_console.print(log_view(events))
+        else:
+            _play_match(sc, used_seed, json_out, log, export)
 
 
 @app.command()
@@ -176,65 +161,18 @@ def schedule(
 
         knockout schedule scenarios/national-64.toml --runs 200 --seed 1
     """
-    from rich.table import Table  # noqa: PLC0415  (presentation only)
-
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
         sc = load_scenario(scenario)
         if not sc.is_bracket:
             raise KnockoutError(f"{scenario}: schedule needs a bracket (more than two players)")
-        ends: list[list[float]] = []
-        for i in range(runs):
-            record, _ = play_event(sc, seed=used_seed + i)
-            ends.append([r.end for r in record.rounds] + [record.duration])
-            if runs >= 20 and (i + 1) % max(1, runs // 10) == 0 and not json_out:
-                err_console.print(f"[dim]{i + 1}/{runs} events played[/dim]")
-        names = [r.name for r in record.rounds] + ["event"]
-        columns = list(zip(*ends, strict=True))
 
-        def summary(values: tuple[float, ...]) -> dict[str, float]:
-            q = statistics.quantiles(values, n=20) if len(values) > 1 else [values[0]] * 19
-            return {
-                "mean": statistics.fmean(values),
-                "sd": statistics.stdev(values) if len(values) > 1 else 0.0,
-                "stderr": (statistics.stdev(values) / len(values) ** 0.5)
-                if len(values) > 1
-                else 0.0,
-                "p05": q[0],
-                "median": statistics.median(values),
-                "p95": q[-1],
-                "min": min(values),
-                "max": max(values),
-            }
+        def progress(done: int, total: int) -> None:
+            if total >= 20 and done % max(1, total // 10) == 0 and not json_out:
+                err_console.print(f"[dim]{done}/{total} events played[/dim]")
 
-        stats = {name: summary(col) for name, col in zip(names, columns, strict=True)}
+        summary = schedule_summary(sc, runs, used_seed, progress=progress)
         if json_out:
-            emit_json(
-                {
-                    "version": __version__,
-                    "seed": used_seed,
-                    "runs": runs,
-                    "ends": {k: {s: round(v, 1) for s, v in d.items()} for k, d in stats.items()},
-                    "scenario": sc.to_dict(),
-                }
-            )
+            emit_json(envelope(summary.to_json(), seed=used_seed, scenario=sc.to_dict()))
             return
-        table = Table(
-            title=f"{sc.name}: when each round ends ({runs} events, {sc.schedule.boards} boards,"
-            f" seeds {used_seed}..{used_seed + runs - 1})",
-            title_justify="left",
-        )
-        for col in ("Round", "Mean", "± s.e.", "SD", "5%", "Median", "95%", "Max"):
-            table.add_column(col, justify="left" if col == "Round" else "right")
-        for name, d in stats.items():
-            table.add_row(
-                name,
-                clock(d["mean"]),
-                f"{d['stderr'] / 60:.0f} min",
-                f"{d['sd'] / 60:.0f} min",
-                clock(d["p05"]),
-                clock(d["median"]),
-                clock(d["p95"]),
-                clock(d["max"]),
-            )
-        show(table, export, title=sc.name)
+        show(schedule_view(summary, sc), export, title=sc.name)

@@ -8,7 +8,6 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-from knockout import __version__
 from knockout.cli.app import (
     ExportOpt,
     app,
@@ -20,15 +19,12 @@ from knockout.cli.app import (
     user_errors,
 )
 from knockout.cli.match import JsonOpt, ScenarioArg
-from knockout.dashboard.bracket import simulated_reach_view
-from knockout.dashboard.simulation import bench_view, progress_bar, simulation_view
+from knockout.dashboard.simulation import bench_view, progress_bar, simulated_view
 from knockout.errors import KnockoutError
-from knockout.exact.bracket import bracket_odds
-from knockout.exact.odds import match_odds
+from knockout.io.envelope import envelope
 from knockout.io.scenario import load_scenario
 from sims.bench import run_benchmark
-from sims.bracket import BracketEstimates, simulate_bracket
-from sims.match import simulate_match
+from sims.run import simulate_scenario
 
 
 @app.command()
@@ -68,30 +64,24 @@ def simulate(
         sc = load_scenario(scenario)
         show_bar = not json_out and sys.stdout.isatty()
         kwargs: dict[str, Any] = {"executor": executor, "workers": workers, "scheduler": scheduler}
-        run = simulate_bracket if sc.is_bracket else simulate_match
         if show_bar:
             bar, update = progress_bar(err_console, runs)
             with bar:
-                est, result = run(sc, runs, used_seed, progress=update, **kwargs)
+                sim = simulate_scenario(sc, runs, used_seed, progress=update, **kwargs)
         else:
-            est, result = run(sc, runs, used_seed, **kwargs)
+            sim = simulate_scenario(sc, runs, used_seed, **kwargs)
+        result = sim.result
         if result.interrupted:
             err_console.print(
                 f"interrupted: {len(result.blocks)} blocks, {result.runs:,} of "
                 f"{result.requested:,} runs completed; the estimates use those"
             )
-        if est is None:
+        if sim.estimates is None:
             raise typer.Exit(130)
         if json_out:
-            payload = {"version": __version__, **est.to_json()}
-            if result.interrupted:
-                payload |= {"interrupted": True, "requested": result.requested}
-            emit_json(payload | {"scenario": sc.to_dict()})
-        elif isinstance(est, BracketEstimates):
-            exact = bracket_odds(sc)
-            show(simulated_reach_view(est, sc, exact.bracket, exact), export, title=sc.name)
+            emit_json(envelope(sim.to_json(), seed=used_seed, scenario=sc.to_dict()))
         else:
-            show(simulation_view(est, match_odds(sc)), export, title=sc.name)
+            show(simulated_view(sim, sc), export, title=sc.name)
     if result.interrupted:
         raise typer.Exit(130)
 

@@ -11,13 +11,12 @@ from rich.text import Text
 from rich.tree import Tree
 
 from knockout.dashboard.match import bar, pct
-from knockout.engine.event import EventRecord
+from knockout.engine.event import EventRecord, ScheduleSummary
 from knockout.engine.match import MatchRecord
 from knockout.engine.ranking import KnockoutStanding
-from knockout.exact.bracket import BracketOdds
 from knockout.io.scenario import Scenario
+from knockout.odds import BracketOdds, Simulated
 from knockout.rules.bracket import Bracket, round_name
-from sims.bracket import BracketEstimates
 
 __all__ = [
     "bracket_entrant",
@@ -103,37 +102,32 @@ def reach_view(odds: BracketOdds, scenario: Scenario) -> RenderableType:
 
 
 def simulated_reach_view(
-    est: BracketEstimates, scenario: Scenario, bracket: Bracket, exact: BracketOdds | None
+    est: Simulated[BracketOdds], scenario: Scenario, exact: BracketOdds | None
 ) -> RenderableType:
     """Monte Carlo chances per round; the last column has its standard error and the exact
     value in brackets; then the event figures."""
-    names = (
-        exact.round_names
-        if exact is not None
-        else tuple(round_name(k, bracket.rounds) for k in range(1, bracket.rounds + 1))
-    )
-    reach = {n: [e.value for e in r] for n, r in est.reach.items()}
-    stderr = {n: [e.stderr for e in r] for n, r in est.reach.items()}
+    value, stderr = est.value, est.stderr
     table = _reach_table(
         f"{scenario.name} - Monte Carlo, {est.runs:,} events (seed {est.seed})",
         scenario,
-        bracket,
-        names,
-        reach,
-        stderr,
+        value.bracket,
+        value.round_names,
+        value.reach,
+        stderr.reach,
         None if exact is None else exact.reach,
     )
+    assert value.event is not None and stderr.event is not None
     figures = Table(box=box.SIMPLE, show_header=False)
     figures.add_column("")
     figures.add_column("", justify="right")
     figures.add_row(
         "a highest-rated player wins",
-        f"{pct(est.top_rated_wins.value, 2)} ± {100 * est.top_rated_wins.stderr:.2f}",
+        f"{pct(value.event.top_rated_wins, 2)} ± {100 * stderr.event.top_rated_wins:.2f}",
     )
-    figures.add_row("expected upsets", f"{est.upsets.value:.3f} ± {est.upsets.stderr:.3f}")
-    mean_games = sum(g * e.value for g, e in est.games.items())
-    lo = min(est.games)
-    hi = max(est.games)
+    figures.add_row("expected upsets", f"{value.event.upsets:.3f} ± {stderr.event.upsets:.3f}")
+    games = value.event.games
+    mean_games = sum(g * p for g, p in games.items())
+    lo, hi = min(games), max(games)
     figures.add_row("games per event", f"mean {mean_games:.1f} (from {lo} to {hi})")
     return Group(table, figures)
 
@@ -295,3 +289,27 @@ def event_view(
         f"champion {record.champion}."
     )
     return Group(tree, timing, summary, ranking_view(ranking))
+
+
+def schedule_view(summary: ScheduleSummary, scenario: Scenario) -> RenderableType:
+    """When each round and the event end, over many played events."""
+    last = summary.seed + summary.runs - 1
+    table = Table(
+        title=f"{scenario.name}: when each round ends ({summary.runs} events, "
+        f"{scenario.schedule.boards} boards, seeds {summary.seed}..{last})",
+        title_justify="left",
+    )
+    for col in ("Round", "Mean", "± s.e.", "SD", "5%", "Median", "95%", "Max"):
+        table.add_column(col, justify="left" if col == "Round" else "right")
+    for name, d in summary.ends.items():
+        table.add_row(
+            name,
+            clock(d.mean),
+            f"{d.stderr / 60:.0f} min",
+            f"{d.sd / 60:.0f} min",
+            clock(d.p05),
+            clock(d.median),
+            clock(d.p95),
+            clock(d.max),
+        )
+    return table

@@ -9,12 +9,9 @@ results so far. The clock and the sleep are injected, so tests can render frames
 from __future__ import annotations
 
 import time
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-import numpy as np
-import simpy
 from rich import box
 from rich.columns import Columns
 from rich.console import Console, Group, RenderableType
@@ -23,10 +20,8 @@ from rich.table import Table
 from rich.text import Text
 
 from knockout.dashboard.bracket import bracket_entrant, bracket_tree, clock
-from knockout.engine.event import EventRecord, event_process
-from knockout.engine.match import LogEvent, MatchEngine, MatchRecord
-from knockout.engine.ranking import KnockoutStanding, final_ranking
-from knockout.exact.bracket import EventState
+from knockout.engine.event import EventRecord, EventRun
+from knockout.engine.match import LogEvent, MatchRecord
 from knockout.io.scenario import Scenario
 from knockout.rules.bracket import round_name
 
@@ -38,72 +33,69 @@ def _mmss(seconds: float) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
+#: Log events shown under "Latest".
+_SHOWN = ("bid", "match_end", "flag", "round_start", "round_end")
+
+
 @dataclass
 class LiveEvent:
-    """Plays a scenario's event and shows it live.
+    """Shows an event run live: advances it frame by frame and redraws.
+
+    The run (:class:`~knockout.engine.event.EventRun`) owns the simulation; this view only asks
+    it to play on and reads where it stands.
 
     Attributes:
-        scenario: A bracket scenario.
-        seed: Random seed of the run.
+        run: The event being played.
         speed: Simulated seconds per real second.
         fps: Redraws per real second.
         sleep: Waits between frames (``time.sleep``; tests pass a no-op).
         max_board_rows: Games listed on the boards table (the rest are counted).
-        recent: The latest events shown (mutable: filled by the engine's observer).
+        recent_count: How many of the latest events are shown.
     """
 
-    scenario: Scenario
-    seed: int
+    run: EventRun
     speed: float = 1200.0
     fps: float = 4.0
     sleep: Callable[[float], None] = time.sleep
     max_board_rows: int = 8
-    recent: deque[LogEvent] = field(default_factory=lambda: deque(maxlen=6))
+    recent_count: int = 6
 
-    def __post_init__(self) -> None:
-        self.state = EventState.of(self.scenario)
-        self.env = simpy.Environment()
-        self.engine = MatchEngine(
-            self.env,
-            self.scenario.format,
-            self.scenario.model,
-            self.scenario.strategy,
-            np.random.default_rng(self.seed),
-            observer=self._observe,
-            gap_seconds=self.scenario.schedule.gap_minutes * 60.0,
-            boards=simpy.PriorityResource(self.env, capacity=self.scenario.schedule.boards),
-        )
-        self.process = self.env.process(
-            event_process(self.env, self.engine, self.scenario, self.state)
-        )
-        self.round = "round 1"
+    @property
+    def scenario(self) -> Scenario:
+        """The scenario being played."""
+        return self.run.scenario
 
-    def _observe(self, event: LogEvent) -> None:
-        if event.kind in ("bid", "match_end", "flag", "round_start", "round_end"):
-            self.recent.append(event)
-        if event.kind == "round_start":
-            self.round = event.text.removesuffix(" begins").lower()
-        elif event.kind == "round_end":
-            self.round = f"{event.text.removesuffix(' ends').lower()} over"
+    @property
+    def recent(self) -> list[LogEvent]:
+        """The latest events worth showing (bids, results, flag falls, rounds)."""
+        shown = [e for e in self.run.log if e.kind in _SHOWN]
+        return shown[-self.recent_count :]
+
+    @property
+    def round(self) -> str:
+        """The current round's name, or ``<name> over`` between rounds."""
+        for e in reversed(self.run.log):
+            if e.kind == "round_start":
+                return e.text.removesuffix(" begins").lower()
+            if e.kind == "round_end":
+                return f"{e.text.removesuffix(' ends').lower()} over"
+        return "round 1"
 
     @property
     def done(self) -> bool:
         """Whether the event is over."""
-        return not self.process.is_alive
+        return self.run.done
 
     def step(self) -> None:
         """Advance the simulation by one frame's worth of simulated time."""
-        if self.done:
-            return
-        # run(until=...) also moves the clock through quiet spells (breaks between rounds).
-        self.env.run(until=self.env.now + self.speed / self.fps)
+        self.run.advance(self.speed / self.fps)
 
     def results(self) -> dict[tuple[int, int], MatchRecord]:
         """Finished matches placed on the bracket."""
-        bracket = self.state.bracket
+        bracket = self.run.bracket
         out: dict[tuple[int, int], MatchRecord] = {}
         losers: set[str] = set()
-        for m in self.engine.finished:
+        for m in self.run.finished:
             if m.players[0] in losers and m.players[1] in losers:
                 continue  # the match for third place: not on the tree
             out[bracket.meeting_round(*m.players)] = m
@@ -114,8 +106,8 @@ class LiveEvent:
         """The current picture."""
         header = Text.assemble(
             (self.scenario.name, "bold"),
-            f"   simulated time {clock(self.env.now)}   {self.round}   ",
-            (f"{len(self.engine.live)} games on {self.scenario.schedule.boards} boards", "cyan"),
+            f"   simulated time {clock(self.run.now)}   {self.round}   ",
+            (f"{len(self.run.live)} games on {self.scenario.schedule.boards} boards", "cyan"),
         )
         boards = Table(
             box=box.SIMPLE_HEAD, pad_edge=False, title="On the boards", title_justify="left"
@@ -127,11 +119,11 @@ class LiveEvent:
         boards.add_column("clock", justify="right")
         boards.add_column("Move", justify="right")
         live_labels: dict[tuple[int, int], Text] = {}
-        bracket = self.state.bracket
+        bracket = self.run.bracket
         results = self.results()
         eliminated = {m.loser for m in results.values()}
         shown = 0
-        for names, g in list(self.engine.live.items()):
+        for names, g in list(self.run.live.items()):
             shown += 1
             if shown > self.max_board_rows:
                 continue
@@ -170,7 +162,7 @@ class LiveEvent:
 
     def _current_round(self, results: dict[tuple[int, int], MatchRecord]) -> int:
         """The lowest round with a match still to finish."""
-        bracket = self.state.bracket
+        bracket = self.run.bracket
         for k in range(1, bracket.rounds + 1):
             for m in range(bracket.size >> k):
                 block = bracket.lines[m << k : (m + 1) << k]
@@ -192,15 +184,15 @@ class LiveEvent:
         if r is not None:
             how = "walkover" if r.decided_in == "walkover" else r.decided_in
             return Text.assemble((r.winner, "green"), f" > {r.loser} ({how})")
-        bracket = self.state.bracket
+        bracket = self.run.bracket
         up = bracket_entrant(bracket, results, k, 2 * m)
         down = bracket_entrant(bracket, results, k, 2 * m + 1)
         if k == 1 and (up is None or down is None):
             return Text(f"{up or down} (bye)", style="dim")
         return Text(f"{up or '?'} v {down or '?'} (waiting)", style="dim")
 
-    def run(self, console: Console) -> tuple[EventRecord, tuple[KnockoutStanding, ...]]:
-        """Play to the end, redrawing on ``console``; returns the record and the ranking."""
+    def play(self, console: Console) -> EventRecord:
+        """Play to the end, redrawing on ``console``; returns the record."""
         with Live(
             self.frame(),
             console=console,
@@ -212,6 +204,4 @@ class LiveEvent:
                 self.step()
                 live.update(self.frame(), refresh=True)
                 self.sleep(1.0 / self.fps)
-        record = self.process.value
-        assert isinstance(record, EventRecord)
-        return record, final_ranking(record, self.scenario, seed=self.seed)
+        return self.run.record

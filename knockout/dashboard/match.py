@@ -11,9 +11,9 @@ from rich.table import Table
 from rich.text import Text
 
 from knockout.engine.match import GameRecord, LogEvent, MatchRecord
-from knockout.exact.odds import MatchOdds
 from knockout.game import Result
 from knockout.io.scenario import Scenario
+from knockout.odds import MatchOdds
 from knockout.rules.model import TimeClass
 
 __all__ = ["bar", "clock_text", "log_view", "match_record_view", "odds_view", "pct"]

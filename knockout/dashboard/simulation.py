@@ -10,25 +10,27 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from knockout.dashboard.bracket import simulated_reach_view
 from knockout.dashboard.match import pct
-from knockout.exact.odds import MatchOdds
+from knockout.io.scenario import Scenario
+from knockout.odds import BracketOdds, MatchOdds, Simulated
 from sims.bench import BenchFigures
-from sims.match import Estimate, MatchEstimates
+from sims.run import SimulationRun
 
-__all__ = ["bench_view", "progress_bar", "simulation_view"]
+__all__ = ["bench_view", "progress_bar", "simulated_view", "simulation_view"]
 
 
-def _z(est: Estimate | None, exact: float | None) -> Text:
-    if est is None or exact is None:
+def _z(value: float, stderr: float, exact: float | None) -> Text:
+    if exact is None:
         return Text("")
-    if est.stderr == 0:
-        ok = abs(est.value - exact) < 1e-12
+    if stderr == 0:
+        ok = abs(value - exact) < 1e-12
         return Text("exact" if ok else "differs", style="green" if ok else "red")
-    z = (est.value - exact) / est.stderr
+    z = (value - exact) / stderr
     return Text(f"{z:+.1f}", style="green" if abs(z) < 3 else "red")
 
 
-def simulation_view(est: MatchEstimates, exact: MatchOdds | None) -> RenderableType:
+def simulation_view(est: Simulated[MatchOdds], exact: MatchOdds | None) -> RenderableType:
     """Estimates, standard errors and (where available) exact values with the z-score."""
     table = Table(
         title=f"Monte Carlo: {est.runs:,} matches (seed {est.seed})",
@@ -42,36 +44,42 @@ def simulation_view(est: MatchEstimates, exact: MatchOdds | None) -> RenderableT
     table.add_column("Exact", justify="right")
     table.add_column("z", justify="right")
 
-    def row(label: str, e: Estimate | None, exact_value: float | None) -> None:
-        if e is None:
+    def row(label: str, pick: Callable[[MatchOdds], float | None]) -> None:
+        value, stderr = pick(est.value), pick(est.stderr)
+        if value is None or stderr is None:
             return
+        exact_value = None if exact is None else pick(exact)
         table.add_row(
-            label, pct(e.value, 3), pct(e.stderr, 3), pct(exact_value, 3), _z(e, exact_value)
+            label,
+            pct(value, 3),
+            pct(stderr, 3),
+            pct(exact_value, 3),
+            _z(value, stderr, exact_value),
         )
 
-    for name, e in est.win.items():
-        row(f"{name} advances", e, None if exact is None else exact.win[name])
-    for stage, e in est.decided.items():
-        row(f"decided in {stage}", e, None if exact is None else exact.decided[stage])
-    row(
-        "sudden death reached",
-        est.sudden_death_reached,
-        None if exact is None else exact.sudden_death_reached,
-    )
-    row(
-        "甲 advances | reached",
-        est.chooser_advances,
-        None if exact is None else exact.chooser_advances,
-    )
-    row(
-        "甲 announces Red | reached",
-        est.announce_red,
-        None if exact is None else exact.announce_red,
-    )
-    row("乙 objects | reached", est.objects, None if exact is None else exact.objects)
-    for k, e in list(est.games.items())[:12]:
-        row(f"{k} games", e, None if exact is None else exact.games.get(k, 0.0))
+    for name in est.value.win:
+        row(f"{name} advances", lambda o, name=name: o.win[name])  # type: ignore[misc]
+    for stage in est.value.decided:
+        row(f"decided in {stage}", lambda o, stage=stage: o.decided[stage])  # type: ignore[misc]
+    if est.value.sudden_death_reached > 0 or (exact is not None and exact.sudden_death_reached > 0):
+        row("sudden death reached", lambda o: o.sudden_death_reached)
+    row("甲 advances | reached", lambda o: o.chooser_advances)
+    row("甲 announces Red | reached", lambda o: o.announce_red)
+    row("乙 objects | reached", lambda o: o.objects)
+    for k in list(est.value.games)[:12]:
+        row(f"{k} games", lambda o, k=k: o.games.get(k, 0.0))  # type: ignore[misc]
     return table
+
+
+def simulated_view(sim: SimulationRun, scenario: Scenario) -> RenderableType:
+    """The view of a simulation: a match's estimates, or a bracket's chances per round."""
+    est, exact = sim.estimates, sim.exact
+    assert est is not None
+    if isinstance(est.value, BracketOdds):
+        assert isinstance(exact, BracketOdds)
+        return simulated_reach_view(est, scenario, exact)
+    assert isinstance(exact, MatchOdds)
+    return simulation_view(est, exact)
 
 
 def progress_bar(

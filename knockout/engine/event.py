@@ -13,19 +13,29 @@ the start), so organisers can plan sessions; many seeds give the duration's dist
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from dataclasses import dataclass
+import math
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 import simpy
 
-from knockout.engine.match import LogEvent, MatchEngine, MatchRecord, Observer
-from knockout.exact.bracket import EventState
+from knockout.engine.match import LiveGame, LogEvent, MatchEngine, MatchRecord, Observer
 from knockout.io.scenario import Scenario
 from knockout.rules.bracket import Bracket, round_name
+from knockout.rules.progress import THIRD_PLACE, EventState
 
-__all__ = ["EventRecord", "RoundRecord", "event_process", "play_event"]
+__all__ = [
+    "EndTimes",
+    "EventRecord",
+    "EventRun",
+    "RoundRecord",
+    "ScheduleSummary",
+    "event_process",
+    "play_event",
+    "schedule_summary",
+]
 
 
 @dataclass(frozen=True)
@@ -104,7 +114,6 @@ def event_process(
 ) -> Generator[simpy.Event, Any, EventRecord]:
     """SimPy process: play the whole event; returns its record."""
     bracket = state.bracket
-    players = {p.name: p for p in scenario.players}
     gap = scenario.schedule.round_gap_minutes * 60.0
     alive: list[str | None] = list(bracket.lines)
     rounds: list[RoundRecord] = []
@@ -115,53 +124,134 @@ def event_process(
         start = float(env.now)
         name = round_name(k, bracket.rounds)
         engine.emit("round_start", f"{name.capitalize()} begins", ("", ""))
-        processes: list[simpy.Process] = []
-        slots: list[tuple[int, MatchRecord | simpy.Process]] = []
-        winners: list[str | None] = []
+        slots: list[MatchRecord | simpy.Process] = []
+        next_alive: list[str | simpy.Process | MatchRecord | None] = []
         for m in range(len(alive) // 2):
             up, down = alive[2 * m], alive[2 * m + 1]
             if up is None or down is None:
-                winners.append(down if up is None else up)
+                next_alive.append(down if up is None else up)
                 continue
-            progress = state.progress.get((k, m))
-            if progress is not None and progress.walkover is not None:
-                loser = down if progress.walkover == up else up
-                slots.append((m, engine.walkover(progress.walkover, loser)))
-                continue
-            if progress is None and (up in state.withdrawn or down in state.withdrawn):
-                wd_up, wd_down = up in state.withdrawn, down in state.withdrawn
-                up_wins = wd_down and (not wd_up or bracket.seeds[up] < bracket.seeds[down])
-                w, loser = (up, down) if up_wins else (down, up)
-                slots.append((m, engine.walkover(w, loser)))
-                continue
-            played = () if progress is None else progress.games
-            proc = env.process(engine.match(players[up], players[down], played))
-            processes.append(proc)
-            slots.append((m, proc))
-        third_proc: simpy.Process | None = None
-        if k == bracket.rounds and bracket.third_place and len(rounds) > 0:
-            semis = rounds[-1].matches
-            losers = [mr.loser for mr in semis]
+            slot = _start_match(env, engine, scenario, state, (k, m), up, down)
+            slots.append(slot)
+            next_alive.append(slot)
+        third_slot: MatchRecord | simpy.Process | None = None
+        if k == bracket.rounds and bracket.third_place and rounds:
+            losers = [mr.loser for mr in rounds[-1].matches]
             if len(losers) == 2:
-                third_proc = env.process(engine.match(players[losers[0]], players[losers[1]]))
-                processes.append(third_proc)
+                key = (k, THIRD_PLACE)
+                third_slot = _start_match(env, engine, scenario, state, key, *losers)
+        processes = [x for x in [*slots, third_slot] if isinstance(x, simpy.Process)]
         if processes:
             yield simpy.AllOf(env, processes)
-        records: list[MatchRecord] = []
-        by_index: dict[int, str] = {}
-        for m, item in slots:
-            record = item if isinstance(item, MatchRecord) else item.value
-            assert isinstance(record, MatchRecord)
-            records.append(record)
-            by_index[m] = record.winner
-        byes = iter(winners)  # in match order, like the slots
-        alive = [by_index[m] if m in by_index else next(byes) for m in range(len(alive) // 2)]
-        if third_proc is not None:
-            third = third_proc.value
-        end = float(env.now)
-        rounds.append(RoundRecord(k, name, start, end, tuple(records)))
+        records = [_record(x) for x in slots]
+        alive = [x if x is None or isinstance(x, str) else _record(x).winner for x in next_alive]
+        if third_slot is not None:
+            third = _record(third_slot)
+        rounds.append(RoundRecord(k, name, start, float(env.now), tuple(records)))
         engine.emit("round_end", f"{name.capitalize()} ends", ("", ""))
     return EventRecord(bracket, tuple(rounds), third, float(env.now))
+
+
+def _start_match(
+    env: simpy.Environment,
+    engine: MatchEngine,
+    scenario: Scenario,
+    state: EventState,
+    key: tuple[int, int],
+    up: str,
+    down: str,
+) -> MatchRecord | simpy.Process:
+    """A walkover record, or the SimPy process playing the match (from its games so far)."""
+    winner = state.walkover(key, up, down)
+    if winner is not None:
+        return engine.walkover((up, down), winner)
+    progress = state.progress.get(key)
+    played = () if progress is None else progress.games
+    players = {p.name: p for p in scenario.players}
+    return env.process(engine.match(players[up], players[down], played))
+
+
+def _record(slot: MatchRecord | simpy.Process) -> MatchRecord:
+    record = slot if isinstance(slot, MatchRecord) else slot.value
+    assert isinstance(record, MatchRecord)
+    return record
+
+
+class EventRun:
+    """An event being played in simulated time: advance it, read where it stands.
+
+    The engine owns the SimPy environment; viewers (the live dashboard) only read the run's
+    state between steps: :attr:`now`, :attr:`live` games, :attr:`finished` matches and the
+    :attr:`log`.
+
+    Args:
+        scenario: A bracket scenario.
+        seed: Seed of the run's only random generator.
+        observer: Called with every log event as it happens.
+    """
+
+    def __init__(self, scenario: Scenario, *, seed: int, observer: Observer | None = None):
+        self.scenario = scenario
+        self.seed = seed
+        self.state = scenario.event_state()
+        self.env = simpy.Environment()
+        self.engine = MatchEngine.for_scenario(
+            self.env, scenario, np.random.default_rng(seed), observer=observer, boards=True
+        )
+        self._process = self.env.process(event_process(self.env, self.engine, scenario, self.state))
+
+    @property
+    def bracket(self) -> Bracket:
+        """The draw."""
+        return self.state.bracket
+
+    @property
+    def now(self) -> float:
+        """Simulated seconds since the start."""
+        return float(self.env.now)
+
+    @property
+    def done(self) -> bool:
+        """Whether the event is over."""
+        return not self._process.is_alive
+
+    @property
+    def live(self) -> dict[tuple[str, str], LiveGame]:
+        """Games on the boards, by the pair of names (updated move by move)."""
+        return self.engine.live
+
+    @property
+    def finished(self) -> list[MatchRecord]:
+        """Matches finished so far, in order."""
+        return self.engine.finished
+
+    @property
+    def log(self) -> list[LogEvent]:
+        """Every event so far, in order."""
+        return self.engine.log
+
+    def advance(self, seconds: float) -> None:
+        """Play on for ``seconds`` of simulated time (or to the end), through quiet spells too."""
+        if not self.done:
+            self.env.run(until=self.env.now + seconds)
+
+    def run(self) -> EventRecord:
+        """Play to the end; returns the record."""
+        self.env.run()
+        return self.record
+
+    @property
+    def record(self) -> EventRecord:
+        """The finished event's record.
+
+        Raises:
+            RuntimeError: If the event is not over.
+        """
+        if not self.done:
+            raise RuntimeError("the event is still running")
+        record = self._process.value
+        assert isinstance(record, EventRecord)
+        return record
 
 
 def play_event(
@@ -170,21 +260,87 @@ def play_event(
     seed: int,
     observer: Observer | None = None,
 ) -> tuple[EventRecord, list[LogEvent]]:
-    """Play the scenario's whole event in a fresh environment."""
-    state = EventState.of(scenario)
-    env = simpy.Environment()
-    engine = MatchEngine(
-        env,
-        scenario.format,
-        scenario.model,
-        scenario.strategy,
-        np.random.default_rng(seed),
-        observer=observer,
-        gap_seconds=scenario.schedule.gap_minutes * 60.0,
-        boards=simpy.PriorityResource(env, capacity=scenario.schedule.boards),
+    """Play the scenario's whole event in a fresh environment; returns its record and its log."""
+    run = EventRun(scenario, seed=seed, observer=observer)
+    return run.run(), run.log
+
+
+@dataclass(frozen=True)
+class EndTimes:
+    """When one round (or the whole event) ended, over many played events (simulated seconds).
+
+    Quantiles are inclusive (numpy's linear interpolation between order statistics), so they
+    always lie between the smallest and the largest time.
+    """
+
+    mean: float
+    sd: float
+    stderr: float
+    p05: float
+    median: float
+    p95: float
+    min: float
+    max: float
+
+    @classmethod
+    def of(cls, values: Sequence[float]) -> EndTimes:
+        """Summary statistics of ``values`` (at least one)."""
+        x = np.asarray(values, dtype=np.float64)
+        sd = float(x.std(ddof=1)) if x.size > 1 else 0.0
+        p05, median, p95 = (float(q) for q in np.quantile(x, [0.05, 0.5, 0.95]))
+        return cls(
+            mean=float(x.mean()),
+            sd=sd,
+            stderr=sd / math.sqrt(x.size),
+            p05=p05,
+            median=median,
+            p95=p95,
+            min=float(x.min()),
+            max=float(x.max()),
+        )
+
+    def to_json(self) -> dict[str, float]:
+        """Every figure, rounded to 0.1 s."""
+        return {k: round(v, 1) for k, v in asdict(self).items()}
+
+
+@dataclass(frozen=True)
+class ScheduleSummary:
+    """How long an event takes: end times of each round and of the event, over ``runs`` plays.
+
+    Attributes:
+        runs: Events played (seeds ``seed``, ``seed + 1``, ...).
+        seed: The first seed.
+        ends: By round name, then ``event``: the end-time statistics.
+    """
+
+    runs: int
+    seed: int
+    ends: dict[str, EndTimes]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"runs", "ends": {round: {mean, sd, stderr, p05, median, p95, min, max}}}``."""
+        return {"runs": self.runs, "ends": {k: e.to_json() for k, e in self.ends.items()}}
+
+
+def schedule_summary(
+    scenario: Scenario,
+    runs: int,
+    seed: int,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> ScheduleSummary:
+    """Play the event ``runs`` times (seeds ``seed``, ``seed + 1``, ...) and summarise when
+    each round and the event end; ``progress`` is called with (events played, runs)."""
+    ends: list[list[float]] = []
+    names: list[str] = []
+    for i in range(runs):
+        record, _ = play_event(scenario, seed=seed + i)
+        ends.append([r.end for r in record.rounds] + [record.duration])
+        names = [r.name for r in record.rounds] + ["event"]
+        if progress is not None:
+            progress(i + 1, runs)
+    columns = list(zip(*ends, strict=True))
+    return ScheduleSummary(
+        runs, seed, {n: EndTimes.of(col) for n, col in zip(names, columns, strict=True)}
     )
-    process = env.process(event_process(env, engine, scenario, state))
-    env.run()
-    record = process.value
-    assert isinstance(record, EventRecord)
-    return record, engine.log

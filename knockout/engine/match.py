@@ -25,18 +25,19 @@ import numpy as np
 import simpy
 
 from knockout.game import Colour, Reply, Result
+from knockout.io.scenario import Scenario
 from knockout.points import knockout_points
 from knockout.rules.bidding import Strategy
 from knockout.rules.formats import Format, Stage
 from knockout.rules.match import (
-    Finished,
     MatchState,
     Pairing,
     PlayedGame,
     Side,
     advance,
     colour_rule,
-    initial_state,
+    p_chooser_from_times,
+    replay,
 )
 from knockout.rules.model import DEFAULT_MODEL, GameProbabilities, ModelParams
 from knockout.rules.players import Player
@@ -50,6 +51,7 @@ __all__ = [
     "MatchRecord",
     "Observer",
     "play_match",
+    "play_scenario_match",
 ]
 
 EventKind = Literal[
@@ -251,6 +253,34 @@ class MatchEngine:
     live: dict[tuple[str, str], LiveGame] = field(default_factory=dict)
     finished: list[MatchRecord] = field(default_factory=list)
 
+    @classmethod
+    def for_scenario(
+        cls,
+        env: simpy.Environment,
+        scenario: Scenario,
+        rng: np.random.Generator,
+        *,
+        observer: Observer | None = None,
+        boards: bool = False,
+    ) -> MatchEngine:
+        """The engine for a scenario's format, model and strategy.
+
+        With ``boards``, games hold one of the ``[schedule]`` boards and consecutive games of a
+        match are ``gap_minutes`` apart (an event); without, games follow each other at once.
+        """
+        return cls(
+            env,
+            scenario.format,
+            scenario.model,
+            scenario.strategy,
+            rng,
+            observer=observer,
+            gap_seconds=scenario.schedule.gap_minutes * 60.0 if boards else 0.0,
+            boards=simpy.PriorityResource(env, capacity=scenario.schedule.boards)
+            if boards
+            else None,
+        )
+
     def emit(self, kind: EventKind, text: str, players: tuple[str, str]) -> None:
         """Append an event to the log and tell the observer."""
         self._emit(kind, text, players)
@@ -274,15 +304,10 @@ class MatchEngine:
         players = (a, b)
         start = float(self.env.now)
         self._emit("match_start", f"Match {a.name} v {b.name} begins", names)
-        games: list[GameRecord] = []
-        position: MatchState | Finished = initial_state()
-        for g in played:
-            assert isinstance(position, MatchState)
-            stage = fmt.playable[position.stage]
-            red: Side = 0 if g.red == a.name else 1
-            games.append(self._replayed_record(len(games) + 1, stage, g))
-            position = advance(fmt, position, red, g.result)
-        state = position
+        games = [
+            self._replayed_record(n, fmt.stage(g.stage), g) for n, g in enumerate(played, start=1)
+        ]
+        state = replay(fmt, a.name, b.name, played).position
         while isinstance(state, MatchState):
             stage = fmt.playable[state.stage]
             rule = colour_rule(stage, state)
@@ -295,7 +320,7 @@ class MatchEngine:
                 sealed, red, clocks = self._sealed_bids(pairing, names)
                 probs = pairing.game_with_clocks(state.stage, red, clocks)
             else:
-                red = (0 if self.rng.random() < 0.5 else 1) if rule == "lot" else rule
+                red = self._lot(0.5) if rule == "lot" else rule
                 clocks = stage.minutes
                 probs = pairing.game(state.stage, red)
             result = _draw_result(probs, self.rng)
@@ -317,12 +342,12 @@ class MatchEngine:
         self.finished.append(record)
         return record
 
-    def walkover(self, winner: str, loser: str) -> MatchRecord:
-        """Record a walkover (``loser`` withdrew): no games, ``winner`` advances."""
-        names = (winner, loser)
-        self._emit("match_end", f"{winner} wins by walkover ({loser} withdrew)", names)
+    def walkover(self, players: tuple[str, str], winner: str) -> MatchRecord:
+        """Record a walkover: no games, ``winner`` advances (the other player withdrew)."""
+        loser = players[1] if winner == players[0] else players[0]
+        self._emit("match_end", f"{winner} wins by walkover ({loser} withdrew)", players)
         now = float(self.env.now)
-        record = MatchRecord(names, winner, "walkover", (), now, now)
+        record = MatchRecord(players, winner, "walkover", (), now, now)
         self.finished.append(record)
         return record
 
@@ -349,6 +374,14 @@ class MatchEngine:
             replayed=True,
         )
 
+    def _lot(self, p_first: float) -> Side:
+        """Side 0 with probability ``p_first`` (no random number is used when it is certain)."""
+        if p_first >= 1.0:
+            return 0
+        if p_first <= 0.0:
+            return 1
+        return 0 if self.rng.random() < p_first else 1
+
     def _chooser(
         self,
         stage: Stage,
@@ -357,16 +390,13 @@ class MatchEngine:
         pairing: Pairing,
         state: MatchState,
     ) -> Side:
+        """甲 by the priority rule from the previous game's times (the model's odds if unknown)."""
         assert stage.bidding is not None
         used = previous.time_used
-        a_used, b_used = used[names[0]], used[names[1]]
-        if stage.bidding.priority == "lot" or a_used == b_used:
-            return 0 if self.rng.random() < 0.5 else 1
-        if math.isnan(a_used) or math.isnan(b_used):
-            # A game played before the simulation, times not given: the model's probability.
+        p_a = p_chooser_from_times(stage.bidding, used[names[0]], used[names[1]])
+        if p_a is None:  # a game played before the simulation, its times not given
             p_a = float(pairing.p_a_chooses(state)[0])
-            return 0 if self.rng.random() < p_a else 1
-        return 0 if a_used < b_used else 1
+        return self._lot(p_a)
 
     def _sealed_bids(
         self, pairing: Pairing, names: tuple[str, str]
@@ -377,7 +407,7 @@ class MatchEngine:
             float(b[0]) for b in self.strategy.sealed_bids(game, pairing.sealed_bid_gap(), self.rng)
         )
         if bid_a == bid_b:
-            black: Side = 0 if self.rng.random() < 0.5 else 1
+            black: Side = self._lot(0.5)
         else:
             black = 0 if bid_a < bid_b else 1
         red: Side = 1 if black == 0 else 0
@@ -585,7 +615,12 @@ def play_match(
     """Play one match in a fresh SimPy environment; returns the record and the event log.
 
     ``played``: games already played; the match continues from where they leave it.
+
+    Raises:
+        ValueError: Given both ``seed`` and ``rng``.
     """
+    if seed is not None and rng is not None:
+        raise ValueError("give a seed or an rng, not both")
     env = simpy.Environment()
     engine = MatchEngine(
         env,
@@ -600,3 +635,31 @@ def play_match(
     record = process.value
     assert isinstance(record, MatchRecord)
     return record, engine.log
+
+
+def play_scenario_match(
+    scenario: Scenario, *, seed: int, observer: Observer | None = None
+) -> tuple[MatchRecord, list[LogEvent]]:
+    """Play the scenario's two-player match on from its games so far.
+
+    A withdrawn player loses by walkover (:mod:`knockout.rules.walkover`, both withdrawn: the
+    better seed advances); the record then has no games.
+    """
+    a, b = scenario.players
+    state = scenario.event_state()
+    winner = state.walkover((1, 0), a.name, b.name)
+    if winner is not None:
+        engine = MatchEngine.for_scenario(
+            simpy.Environment(), scenario, np.random.default_rng(seed), observer=observer
+        )
+        return engine.walkover((a.name, b.name), winner), engine.log
+    return play_match(
+        scenario.format,
+        a,
+        b,
+        strategy=scenario.strategy,
+        model=scenario.model,
+        seed=seed,
+        observer=observer,
+        played=scenario.played,
+    )

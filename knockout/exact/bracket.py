@@ -1,8 +1,7 @@
-"""A knockout event: the draw, what has been played so far, and the exact odds of every player.
+"""Exact odds of a knockout event, from where it stands.
 
-:class:`EventState` places the scenario's ``[[played]]`` games and withdrawals on the bracket:
-each match whose two players are known gets its played games (replayed through the match chain)
-or a walkover. :func:`bracket_odds` is the exact solver for the whole event: the match-probability
+:func:`bracket_odds` is the exact solver for the whole event, starting from the
+:class:`~knockout.rules.progress.EventState` (games played, walkovers): the match-probability
 matrix for every pair (one vectorised pass of :func:`knockout.exact.solver.solve`), corrected for
 matches in progress, then dynamic programming over the bracket, round by round (``O(n^2)`` per
 round).
@@ -10,24 +9,18 @@ round).
 
 from __future__ import annotations
 
-from collections import defaultdict
-from dataclasses import dataclass
-from enum import Enum
-from typing import Any
-
 import numpy as np
 import numpy.typing as npt
 
-from knockout.errors import Problem, ScenarioError
 from knockout.exact.solver import MatchSolution, solve
 from knockout.io.scenario import Scenario
-from knockout.rules.bracket import Bracket, round_name
-from knockout.rules.match import Finished, Pairing, PlayedGame, Replayed, replay
+from knockout.odds import BracketOdds
+from knockout.rules.bracket import round_name
+from knockout.rules.match import Finished, Pairing
+from knockout.rules.progress import THIRD_PLACE, EventState, MatchProgress
+from knockout.rules.walkover import walkover_sides
 
 __all__ = [
-    "BracketOdds",
-    "EventState",
-    "MatchProgress",
     "all_pairs",
     "bracket_odds",
     "match_matrix",
@@ -35,131 +28,6 @@ __all__ = [
 ]
 
 FloatArray = npt.NDArray[np.float64]
-
-
-@dataclass(frozen=True)
-class MatchProgress:
-    """A bracket match whose players are known and which has started (or was walked over).
-
-    Attributes:
-        round: Round number (from 1).
-        index: Match index within the round.
-        players: ``(upper line, lower line)`` names.
-        games: Games already played, in order.
-        replayed: Where the match stands after those games (None for a walkover with no games).
-        walkover: Winner by walkover (the other player withdrew), if any.
-    """
-
-    round: int
-    index: int
-    players: tuple[str, str]
-    games: tuple[PlayedGame, ...]
-    replayed: Replayed | None
-    walkover: str | None = None
-
-    @property
-    def winner(self) -> str | None:
-        """The winner, if the match is decided."""
-        if self.walkover is not None:
-            return self.walkover
-        if self.replayed is not None and isinstance(self.replayed.position, Finished):
-            return self.players[self.replayed.position.winner]
-        return None
-
-
-@dataclass(frozen=True)
-class EventState:
-    """The draw and the results so far.
-
-    Attributes:
-        bracket: The draw.
-        progress: Started, decided or walked-over matches, by ``(round, index)``.
-        withdrawn: Players who withdrew (they lose their next undecided match by walkover).
-    """
-
-    bracket: Bracket
-    progress: dict[tuple[int, int], MatchProgress]
-    withdrawn: frozenset[str]
-
-    @classmethod
-    def of(cls, scenario: Scenario) -> EventState:
-        """Place the scenario's played games and withdrawals on its bracket.
-
-        Raises:
-            ScenarioError: Played games between players who cannot (yet) have met.
-        """
-        bracket = Bracket.draw(
-            scenario.players,
-            seeding=scenario.bracket.seeding,
-            draw_seed=scenario.bracket.draw_seed,
-            third_place=scenario.bracket.third_place,
-        )
-        withdrawn = frozenset(p.name for p in scenario.players if p.withdrawn)
-        by_pair: dict[frozenset[str], list[tuple[int, PlayedGame]]] = defaultdict(list)
-        for i, g in enumerate(scenario.played):
-            by_pair[frozenset((g.red, g.black))].append((i, g))
-        progress: dict[tuple[int, int], MatchProgress] = {}
-        winners: dict[tuple[int, int], str | None] = {}
-        for k in range(1, bracket.rounds + 1):
-            for m in range(bracket.size >> k):
-                up, down = _side(bracket, winners, k, 2 * m), _side(bracket, winners, k, 2 * m + 1)
-                if up is _BYE or down is _BYE:
-                    other = down if up is _BYE else up
-                    winners[(k, m)] = other if isinstance(other, str) else None
-                    continue
-                if not isinstance(up, str) or not isinstance(down, str):
-                    winners[(k, m)] = None
-                    continue
-                games = tuple(g for _, g in by_pair.pop(frozenset((up, down)), []))
-                replayed = replay(scenario.format, up, down, games) if games else None
-                p = MatchProgress(k, m, (up, down), games, replayed)
-                if p.winner is None and (up in withdrawn or down in withdrawn):
-                    loser = down if down in withdrawn else up
-                    if up in withdrawn and down in withdrawn:
-                        loser = max(up, down, key=lambda n: bracket.seeds[n])
-                    p = MatchProgress(
-                        k, m, (up, down), games, replayed, up if loser == down else down
-                    )
-                if games or p.walkover is not None:
-                    progress[(k, m)] = p
-                winners[(k, m)] = p.winner
-        problems = []
-        for games_left in by_pair.values():
-            for i, g in games_left:
-                k, _ = bracket.meeting_round(g.red, g.black)
-                problems.append(
-                    Problem(
-                        scenario.source,
-                        f"played[{i}]",
-                        f"{g.red} and {g.black} can only meet in {round_name(k, bracket.rounds)}"
-                        " (round {}), and an earlier match of theirs is not decided".format(k),
-                    )
-                )
-        if problems:
-            raise ScenarioError(problems)
-        return cls(bracket, progress, withdrawn)
-
-    def winner(self, k: int, m: int) -> str | None:
-        """The decided winner of match ``m`` of round ``k``, if any."""
-        p = self.progress.get((k, m))
-        return None if p is None else p.winner
-
-
-class _Empty(Enum):
-    BYE = "bye"
-
-
-_BYE = _Empty.BYE
-
-
-def _side(
-    bracket: Bracket, winners: dict[tuple[int, int], str | None], k: int, block: int
-) -> str | _Empty | None:
-    """Who comes out of ``block`` into round ``k``: a name, None (not known yet) or _BYE."""
-    if k == 1:
-        name = bracket.lines[block]
-        return _BYE if name is None else name
-    return winners[(k - 1, block)]
 
 
 def all_pairs(
@@ -199,49 +67,12 @@ def progress_solution(scenario: Scenario, progress: MatchProgress) -> MatchSolut
         scenario.format, players[a], players[b], model=scenario.model, strategy=scenario.strategy
     )
     assert progress.replayed is not None and not isinstance(progress.replayed.position, Finished)
-    known = progress.replayed.chooser
+    known = progress.replayed.p_a_chooses
     return solve(
         pairing,
         start=progress.replayed.position,
-        p_a_chooses=None if known is None else np.array([1.0 if known == 0 else 0.0]),
+        p_a_chooses=None if known is None else np.array([known]),
     )
-
-
-@dataclass(frozen=True)
-class BracketOdds:
-    """Exact odds of a knockout event.
-
-    Attributes:
-        players: Names in scenario order.
-        round_names: ``round 1``, ..., ``semi-final``, ``final``.
-        reach: Per player: P(still in at the start of round k) for k = 1..rounds (a bye counts
-            as still in), then P(winning the event).
-        bracket: The draw the odds are for.
-    """
-
-    players: tuple[str, ...]
-    round_names: tuple[str, ...]
-    reach: dict[str, list[float]]
-    bracket: Bracket
-
-    @property
-    def win(self) -> dict[str, float]:
-        """P(each player wins the event)."""
-        return {name: r[-1] for name, r in self.reach.items()}
-
-    def to_json(self) -> dict[str, Any]:
-        """``players``, ``win``, ``reach``, ``rounds`` and the draw."""
-        return {
-            "players": list(self.players),
-            "win": self.win,
-            "reach": {name: list(r) for name, r in self.reach.items()},
-            "rounds": list(self.round_names),
-            "bracket": {
-                "lines": list(self.bracket.lines),
-                "seeds": dict(self.bracket.seeds),
-                "byes": list(self.bracket.byes()),
-            },
-        }
 
 
 def line_matrix(scenario: Scenario, state: EventState) -> FloatArray:
@@ -254,16 +85,18 @@ def line_matrix(scenario: Scenario, state: EventState) -> FloatArray:
     m = np.zeros((size, size))
     m[np.ix_(line_of, line_of)] = m_players
     index = {name: line for name, line in zip(names, line_of, strict=True)}
-    for w in state.withdrawn:  # loses every match not already decided otherwise
-        m[index[w], :] = 0.0
-        m[:, index[w]] = 1.0
-        m[index[w], index[w]] = 0.0
-    for a in state.withdrawn:
-        for b in state.withdrawn:
-            if a != b:
-                better = bracket.seeds[a] < bracket.seeds[b]
-                m[index[a], index[b]] = 1.0 if better else 0.0
+    # The walkover rule for every pair in which a player has withdrawn (matches not yet decided).
+    withdrawn = np.zeros(size, dtype=bool)
+    seeds = np.full(size, np.iinfo(np.int64).max)
+    for name, line in index.items():
+        withdrawn[line] = name in state.withdrawn
+        seeds[line] = bracket.seeds[name]
+    side = walkover_sides(withdrawn[:, None], withdrawn[None, :], seeds[:, None] < seeds[None, :])
+    m = np.where(side == 0, 1.0, np.where(side == 1, 0.0, m))
+    np.fill_diagonal(m, 0.0)
     for p in state.progress.values():
+        if (p.round, p.index) == (bracket.rounds, THIRD_PLACE):
+            continue  # the match for third place decides no one's reach
         i, j = index[p.players[0]], index[p.players[1]]
         if p.winner is not None:
             p_up = 1.0 if p.winner == p.players[0] else 0.0
@@ -275,7 +108,7 @@ def line_matrix(scenario: Scenario, state: EventState) -> FloatArray:
 
 def bracket_odds(scenario: Scenario) -> BracketOdds:
     """Exact odds of every player reaching each round and winning the event."""
-    state = EventState.of(scenario)
+    state = scenario.event_state()
     bracket = state.bracket
     m = line_matrix(scenario, state)
     size, rounds = bracket.size, bracket.rounds

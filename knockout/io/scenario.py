@@ -44,6 +44,7 @@ from knockout.rules.formats import FORMATS, BiddingMenu, ColourRule, Format, Sea
 from knockout.rules.match import PlayedGame, ReplayError, replay
 from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass
 from knockout.rules.players import Player, Speed
+from knockout.rules.progress import EventState
 from knockout.rules.settings import BracketSettings, RankingSettings, ScheduleSettings
 from knockout.standings.tiebreaks import get_tiebreak
 
@@ -197,6 +198,16 @@ class Scenario:
     def is_bracket(self) -> bool:
         """More than two players: a knockout bracket."""
         return len(self.players) > 2
+
+    def event_state(self) -> EventState:
+        """The draw with the games already played and the walkovers placed on it.
+
+        Raises:
+            ScenarioError: Played games between players who cannot (yet) have met.
+        """
+        return EventState.of(
+            self.players, self.format, self.bracket, self.played, source=self.source
+        )
 
     def player(self, name: str) -> Player:
         """The player called ``name``."""

@@ -16,6 +16,7 @@ Sides: ``0`` is the first player of the pairing (A), ``1`` the second (B).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -26,7 +27,7 @@ import numpy.typing as npt
 
 from knockout.game import Colour, Result
 from knockout.rules.bidding import BiddingGame, SealedBidGame, Strategy
-from knockout.rules.formats import ColourRule, Format, Stage
+from knockout.rules.formats import BiddingMenu, ColourRule, Format, Stage
 from knockout.rules.model import (
     DEFAULT_MODEL,
     GameProbabilities,
@@ -49,6 +50,7 @@ __all__ = [
     "colour_rule",
     "initial_state",
     "match_points",
+    "p_chooser_from_times",
     "replay",
 ]
 
@@ -304,6 +306,27 @@ class PlayedGame:
     time_used: dict[str, float] | None = None
 
 
+def p_chooser_from_times(
+    menu: BiddingMenu, used_a: float | None, used_b: float | None
+) -> float | None:
+    """P(A is 甲) once the previous game's times are known, by the priority rule.
+
+    ``less-time``: 1 or 0 for the side that used less time, 1/2 for an exact tie (a lot);
+    ``lot``: 1/2. None when a time is unknown (None or NaN): then the model's probability
+    (:meth:`Pairing.p_a_chooses`) applies.
+
+    >>> p_chooser_from_times(BiddingMenu(), 1500.0, 1800.0)
+    1.0
+    """
+    if menu.priority == "lot":
+        return 0.5
+    if used_a is None or used_b is None or math.isnan(used_a) or math.isnan(used_b):
+        return None
+    if used_a == used_b:
+        return 0.5
+    return 1.0 if used_a < used_b else 0.0
+
+
 @dataclass(frozen=True)
 class Replayed:
     """Where a match stands after its played games.
@@ -311,13 +334,13 @@ class Replayed:
     Attributes:
         position: The next state, or the finished match.
         games: Games replayed.
-        chooser: 甲 for a bidding game that comes next, when the previous game's times are known
-            (``None``: decided by the priority rule's probability).
+        p_a_chooses: P(A is 甲) for a bidding game that comes next, when the previous game's
+            times fix it (``None``: the model's probability applies).
     """
 
     position: MatchState | Finished
     games: int
-    chooser: Side | None = None
+    p_a_chooses: float | None = None
 
 
 def replay(fmt: Format, a: str, b: str, games: Sequence[PlayedGame]) -> Replayed:
@@ -342,12 +365,10 @@ def replay(fmt: Format, a: str, b: str, games: Sequence[PlayedGame]) -> Replayed
         if (rule == 0 or rule == 1) and rule != red:  # noqa: PLR1714  (narrows the Literal)
             raise ReplayError(n, f"{names[rule]} must have Red in this game (colours alternate)")
         state = advance(fmt, state, red, game.result)
-    chooser: Side | None = None
+    p_a: float | None = None
     if isinstance(state, MatchState) and games:
-        stage = fmt.playable[state.stage]
-        used = games[-1].time_used
-        known = used is not None and a in used and b in used and used[a] != used[b]
-        if known and stage.bidding is not None and stage.bidding.priority == "less-time":
-            assert used is not None
-            chooser = 0 if used[a] < used[b] else 1
-    return Replayed(state, len(games), chooser)
+        menu = fmt.playable[state.stage].bidding
+        used = games[-1].time_used or {}
+        if menu is not None:
+            p_a = p_chooser_from_times(menu, used.get(a), used.get(b))
+    return Replayed(state, len(games), p_a)

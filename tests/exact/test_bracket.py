@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from knockout.dashboard.live import LiveEvent
-from knockout.engine.event import play_event
+from knockout.engine.event import EventRun, play_event
 from knockout.engine.ranking import final_ranking
 from knockout.errors import ScenarioError
-from knockout.exact.bracket import EventState, bracket_odds
+from knockout.exact.bracket import bracket_odds
 from knockout.io.scenario import Scenario, parse_scenario
 from knockout.rules.bracket import Bracket, seed_order
 from knockout.rules.players import Player
@@ -121,8 +121,11 @@ def test_exact_bracket_agrees_with_monte_carlo() -> None:
         est, _ = simulate_bracket(sc, 60_000, 11)
         assert est is not None
         for name in exact.players:
-            for e, x in zip(est.reach[name], exact.reach[name], strict=True):
-                assert abs(e.value - x) <= 4 * max(e.stderr, 1e-12) + 1e-12, (sc.name, name)
+            pairs = zip(
+                est.value.reach[name], est.stderr.reach[name], exact.reach[name], strict=True
+            )
+            for v, se, x in pairs:
+                assert abs(v - x) <= 4 * max(se, 1e-12) + 1e-12, (sc.name, name)
 
 
 def test_reach_starts_at_one_and_sums_to_one() -> None:
@@ -151,7 +154,7 @@ IN_PROGRESS: dict[str, Any] = {
 
 def test_bracket_in_progress() -> None:
     sc = parse_scenario(IN_PROGRESS)
-    state = EventState.of(sc)
+    state = sc.event_state()
     assert state.winner(1, 0) == "P0"
     odds = bracket_odds(sc)
     assert odds.reach["P7"][1] == 0.0 and odds.reach["P0"][1] == 1.0
@@ -159,8 +162,9 @@ def test_bracket_in_progress() -> None:
     est, _ = simulate_bracket(sc, 40_000, 3)
     assert est is not None
     for name in odds.players:
-        for e, x in zip(est.reach[name], odds.reach[name], strict=True):
-            assert abs(e.value - x) <= 4 * max(e.stderr, 1e-12) + 1e-12
+        pairs = zip(est.value.reach[name], est.stderr.reach[name], odds.reach[name], strict=True)
+        for v, se, x in pairs:
+            assert abs(v - x) <= 4 * max(se, 1e-12) + 1e-12
     record, _ = play_event(sc, seed=4)
     first = record.rounds[0].matches[0]
     assert first.winner == "P0" and all(g.replayed for g in first.games)
@@ -169,8 +173,13 @@ def test_bracket_in_progress() -> None:
 def test_played_games_that_cannot_have_happened() -> None:
     bad = dict(IN_PROGRESS)
     bad["played"] = [{"red": "P0", "black": "P3", "stage": "slow", "result": "red"}]
-    with pytest.raises(ScenarioError, match=r"played\[0\]: P0 and P3 can only meet in semi-final"):
-        EventState.of(parse_scenario(bad))
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario(bad).event_state()
+    # P0 beat nobody yet and P3 v P4 is not decided: both reasons are facts, the first is given
+    assert err.value.lines() == [
+        "<scenario>: played[0]: P0 and P3 can only meet in the semi-final (round 2), and their "
+        "quarter-final match (P0 v P7) is not decided"
+    ]
 
 
 @pytest.mark.slow
@@ -210,12 +219,13 @@ def test_live_dashboard_renders_frames_and_ends_with_champion() -> None:
     sc = field(8, strategy={"kind": "naive"})
     buffer = io.StringIO()
     console = Console(file=buffer, width=100, color_system=None, force_terminal=True)
-    runner = LiveEvent(sc, seed=2, speed=20_000, fps=2, sleep=lambda _: None)
+    runner = LiveEvent(EventRun(sc, seed=2), speed=20_000, fps=2, sleep=lambda _: None)
     first = runner.frame()
     text = io.StringIO()
     Console(file=text, width=100, color_system=None).print(first)
     assert "On the boards" in text.getvalue() and "Bracket" in text.getvalue()
-    record, ranking = runner.run(console)
+    record = runner.play(console)
+    ranking = final_ranking(record, sc, seed=2)
     assert runner.done and ranking[0].name == record.champion
     final = io.StringIO()
     Console(file=final, width=100, color_system=None).print(runner.frame())

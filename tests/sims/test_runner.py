@@ -12,9 +12,10 @@ from typer.testing import CliRunner
 from knockout.cli import app
 from knockout.errors import KnockoutError
 from knockout.io.scenario import load_scenario
+from knockout.odds import MatchTally
 from knockout.rules.match import Pairing
 from sims.kernel import MatchTables
-from sims.match import MatchCounts, match_block, simulate_match
+from sims.match import match_block, simulate_match
 from sims.runner import block_rng, run_blocks
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,10 +67,10 @@ def test_existing_dask_scheduler() -> None:
     assert remote.counts == run_blocks(block, 30_000, 3, block_size=4096).counts
 
 
-def _interrupting_block(index: int, size: int, seed: int) -> MatchCounts:
+def _interrupting_block(index: int, size: int, seed: int) -> MatchTally:
     if index == 3:
         raise KeyboardInterrupt
-    return MatchCounts(size, (size, 0), ((size, 0),))
+    return MatchTally(size, (size, 0), ((size, 0),))
 
 
 def test_ctrl_c_keeps_completed_blocks() -> None:
@@ -91,12 +92,12 @@ def test_estimates_have_standard_errors() -> None:
     est, result = simulate_match(sc, 100_000, 9)
     assert est is not None and not result.interrupted
     a = sc.players[0].name
-    e = est.win[a]
-    assert e.stderr == pytest.approx((e.value * (1 - e.value) / 100_000) ** 0.5)
-    assert est.chooser_advances is not None
+    p, se = est.value.win[a], est.stderr.win[a]
+    assert se == pytest.approx((p * (1 - p) / 100_000) ** 0.5)
+    c, c_se = est.value.chooser_advances, est.stderr.chooser_advances
+    assert c is not None and c_se is not None
     reached = result.counts.reached if result.counts else 0
-    c = est.chooser_advances
-    assert c.stderr == pytest.approx((c.value * (1 - c.value) / reached) ** 0.5)
+    assert c_se == pytest.approx((c * (1 - c) / reached) ** 0.5)
 
 
 def test_simulate_cli_json_contract() -> None:
