@@ -43,12 +43,14 @@ class FixedMatch:
     Attributes:
         cuts: Inner cut points of the outcome distribution.
         upper_wins: Per outcome, whether the upper-line player advances.
-        games: Per outcome, games still to be played.
+        games: Per outcome, the match's games (those already played included).
+        walkover: Decided by walkover (not counted as an upset).
     """
 
     cuts: npt.NDArray[np.float64]
     upper_wins: npt.NDArray[np.bool_]
     games: npt.NDArray[np.int64]
+    walkover: bool = False
 
 
 @dataclass(frozen=True)
@@ -96,11 +98,12 @@ class BracketJob:
         pair_id[iu, ju] = np.arange(iu.size)
         fixed: dict[tuple[int, int], FixedMatch] = {}
         for key, p in state.progress.items():
-            if p.walkover is not None:
-                continue  # the walkover rule decides it in every simulation
+            played = len(p.games)
             if p.winner is not None:
                 upper = p.winner == p.players[0]
-                fixed[key] = FixedMatch(np.zeros(0), np.array([upper]), np.array([0]))
+                fixed[key] = FixedMatch(
+                    np.zeros(0), np.array([upper]), np.array([played]), p.walkover is not None
+                )
                 continue
             sol = progress_solution(scenario, p)
             outcomes = [
@@ -114,7 +117,7 @@ class BracketJob:
             fixed[key] = FixedMatch(
                 cdf[:-1],
                 np.array([side == 0 for _, side, _ in outcomes]),
-                np.array([g for g, _, _ in outcomes]),
+                np.array([played + g for g, _, _ in outcomes]),
             )
         return cls(
             lines=np.array([-1 if x is None else index[x] for x in bracket.lines], dtype=np.intp),
@@ -157,7 +160,7 @@ def _play_round(
     )
     for m, fixed in fixed_at.items():
         if fixed is not None:
-            side[:, m] = NO_WALKOVER  # decided by its games (or in progress): no walkover
+            side[:, m] = NO_WALKOVER  # decided (by its games or a walkover) or in progress
     walk = side != NO_WALKOVER
     winner = np.where(side == 0, up, np.where(side == 1, down, winner))
     todo = real & ~walk
@@ -172,8 +175,9 @@ def _play_round(
             upper = fixed.upper_wins[outcome]
             winner[rows, m] = np.where(upper, up[rows, m], down[rows, m])
             games[rows] += fixed.games[outcome]
-            lower_won = _lower_rated_won(job, up[rows, m], down[rows, m], winner[rows, m])
-            upsets[rows] += lower_won
+            if not fixed.walkover:
+                lower_won = _lower_rated_won(job, up[rows, m], down[rows, m], winner[rows, m])
+                upsets[rows] += lower_won
             todo[:, m] = False
     rows, cols = np.nonzero(todo)
     if rows.size:

@@ -149,7 +149,7 @@ class MatchTables:
     offsets: tuple[int, ...]
     entry_matters: tuple[bool, ...]
     exit_winner: npt.NDArray[np.int8]
-    exit_stage: npt.NDArray[np.int8]
+    exit_stage: npt.NDArray[np.int16]
     exit_games: npt.NDArray[np.int32] | None
     exit_chooser: npt.NDArray[np.int8]
     exit_announce_red: BoolArray
@@ -224,7 +224,7 @@ class MatchTables:
             offsets=tuple(offsets),
             entry_matters=(*matters, False),
             exit_winner=np.array(winner, dtype=np.int8),
-            exit_stage=np.array(stage_of, dtype=np.int8),
+            exit_stage=np.array(stage_of, dtype=np.int16),
             exit_games=None if min(games) < 0 else np.array(games, dtype=np.int32),
             exit_chooser=np.array(choosers, dtype=np.int8),
             exit_announce_red=np.array(announce, dtype=bool),
@@ -356,7 +356,7 @@ class MatchOutcomes:
         return np.take(self.tables.exit_winner, self.exit_code)
 
     @cached_property
-    def stage(self) -> npt.NDArray[np.int8]:
+    def stage(self) -> npt.NDArray[np.int16]:
         """Index of the stage that decided the match."""
         return np.take(self.tables.exit_stage, self.exit_code)
 
@@ -448,10 +448,11 @@ def simulate(
             )
             break
         k = _draw_exit(table, rng.random(m), pairs, entry)
+        offset = np.intp(tables.offsets[s])  # a numpy scalar: the sum is computed in intp
         if idx is None:
-            np.add(k, tables.offsets[s], out=exit_code, casting="unsafe")
+            np.add(k, offset, out=exit_code, casting="unsafe")
         else:
-            exit_code[idx] = k + tables.offsets[s]
+            exit_code[idx] = k + offset
         if not decode_games:
             g = np.take(table.games, k)
             if played is not None:
@@ -477,21 +478,34 @@ def simulate(
     )
 
 
+#: Below this many cut points a stage's exit index is counted in int8 (a free view of the
+#: comparison); longer stages (a custom stage of 140 games has about 280 exits) use wider integers.
+INT8_CUTS = 127
+
+
 def _draw_exit(
     table: StageTable, u: FloatArray, pairs: IntArray | None, entry: IntArray | None
-) -> npt.NDArray[np.int8]:
+) -> npt.NDArray[np.integer]:
     """Exit index of each match: the number of cut points at or below its uniform draw."""
     cuts = table.cuts
+    small = cuts.shape[1] < INT8_CUTS
     if not table.varies or (pairs is None and entry is None):
         row_cuts = cuts[0]
-        k = np.zeros(u.shape, dtype=np.int8)
+        if not small:  # cut points are cumulative, so sorted
+            return np.searchsorted(row_cuts, u, side="right")
+        k8 = np.zeros(u.shape, dtype=np.int8)
         for c in row_cuts:
-            k += (u >= c).view(np.int8)
-        return k
+            k8 += (u >= c).view(np.int8)
+        return k8
     row = (0 if pairs is None else pairs * 3) + (0 if entry is None else entry)
-    k = np.zeros(u.shape, dtype=np.int8)
+    if small:
+        k8 = np.zeros(u.shape, dtype=np.int8)
+        for j in range(cuts.shape[1]):
+            k8 += (u >= np.take(cuts[:, j], row)).view(np.int8)
+        return k8
+    k = np.zeros(u.shape, dtype=np.intp)
     for j in range(cuts.shape[1]):
-        k += (u >= np.take(cuts[:, j], row)).view(np.int8)
+        k += u >= np.take(cuts[:, j], row)
     return k
 
 

@@ -162,11 +162,11 @@ def _start_match(
     down: str,
 ) -> MatchRecord | simpy.Process:
     """A walkover record, or the SimPy process playing the match (from its games so far)."""
-    winner = state.walkover(key, up, down)
-    if winner is not None:
-        return engine.walkover((up, down), winner)
     progress = state.progress.get(key)
     played = () if progress is None else progress.games
+    winner = state.walkover(key, up, down)
+    if winner is not None:
+        return engine.walkover((up, down), winner, played)
     players = {p.name: p for p in scenario.players}
     return env.process(engine.match(players[up], players[down], played))
 

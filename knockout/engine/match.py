@@ -342,12 +342,19 @@ class MatchEngine:
         self.finished.append(record)
         return record
 
-    def walkover(self, players: tuple[str, str], winner: str) -> MatchRecord:
-        """Record a walkover: no games, ``winner`` advances (the other player withdrew)."""
+    def walkover(
+        self, players: tuple[str, str], winner: str, played: tuple[PlayedGame, ...] = ()
+    ) -> MatchRecord:
+        """Record a walkover: ``winner`` advances (the other player withdrew), after the games
+        already ``played`` (if the withdrawal came in the middle of the match)."""
         loser = players[1] if winner == players[0] else players[0]
         self._emit("match_end", f"{winner} wins by walkover ({loser} withdrew)", players)
         now = float(self.env.now)
-        record = MatchRecord(players, winner, "walkover", (), now, now)
+        games = tuple(
+            self._replayed_record(n, self.fmt.stage(g.stage), g)
+            for n, g in enumerate(played, start=1)
+        )
+        record = MatchRecord(players, winner, "walkover", games, now, now)
         self.finished.append(record)
         return record
 
@@ -652,7 +659,7 @@ def play_scenario_match(
         engine = MatchEngine.for_scenario(
             simpy.Environment(), scenario, np.random.default_rng(seed), observer=observer
         )
-        return engine.walkover((a.name, b.name), winner), engine.log
+        return engine.walkover((a.name, b.name), winner, scenario.played), engine.log
     return play_match(
         scenario.format,
         a,

@@ -40,6 +40,8 @@ from knockout.rules.model import TimeClass
 
 __all__ = [
     "FORMATS",
+    "MAX_STAGES",
+    "MAX_STAGE_GAMES",
     "BiddingMenu",
     "ColourRule",
     "Format",
@@ -50,6 +52,13 @@ __all__ = [
 ]
 
 Priority = Literal["less-time", "lot"]
+
+#: Most games a stage (or a block of a repeating stage) may have. The exact solver's work grows
+#: with the square of a stage's games (600 games: about 20 s on one core), so longer stages are
+#: refused rather than left to run for hours.
+MAX_STAGE_GAMES = 1000
+#: Most stages a format may have.
+MAX_STAGES = 50
 Clock = tuple[float, float]
 STAGE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -179,6 +188,14 @@ class Stage:
             out.append(("name", f"expected lower-case letters, digits and _, got {self.name!r}"))
         if self.games < 0:
             out.append(("games", f"expected a whole number >= 0, got {self.games}"))
+        elif self.games > MAX_STAGE_GAMES:
+            out.append(
+                (
+                    "games",
+                    f"expected at most {MAX_STAGE_GAMES} games in a stage (the exact odds take "
+                    f"time growing with the square of its games), got {self.games}",
+                )
+            )
         for side, m in zip(("red", "black"), self.minutes, strict=True):
             if not m > 0:
                 out.append(("minutes", f"expected {side} minutes > 0, got {m}"))
@@ -279,6 +296,8 @@ class Format:
             if s.name in seen:
                 out.append((s.name, "duplicate stage name"))
             seen.add(s.name)
+        if len(self.stages) > MAX_STAGES:
+            out.append(("stages", f"expected at most {MAX_STAGES} stages, got {len(self.stages)}"))
         playable = self.playable
         if not playable:
             out.append(("stages", "expected at least one stage with games > 0"))

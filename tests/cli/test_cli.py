@@ -64,7 +64,15 @@ def test_play_reaches_sudden_death_for_some_seed() -> None:
         if games[-1]["stage"] == "sudden_death":
             sd = games[-1]
             assert sd["announce"] in ("red", "black") and sd["reply"] in ("accept", "object")
-            assert sd["chooser"] in data["players"] if "players" in data else True
+            assert sd["chooser"] in data["matches"][0]["players"]  # type: ignore[index]
+            chooser_colour = "red" if sd["red"] == sd["chooser"] else "black"
+            # the colour 甲 plays follows from the announcement and the reply (the menu)
+            expected = (
+                sd["announce"]
+                if sd["reply"] == "accept"
+                else ("black" if sd["announce"] == "red" else "red")
+            )
+            assert chooser_colour == expected
             return
     pytest.fail("no sudden-death game in 40 seeds")
 

@@ -9,13 +9,17 @@ import pytest
 from conftest import z_tolerance
 from reference import play
 
+from knockout.errors import ScenarioError
+from knockout.exact.odds import match_odds
 from knockout.exact.solver import solve
+from knockout.io.scenario import parse_scenario
 from knockout.rules.bidding import Believed, Naive, Rational, Strategy
 from knockout.rules.formats import get_format
 from knockout.rules.match import Pairing
 from knockout.rules.model import ModelParams, PerClass
 from knockout.rules.players import Player, Speed
 from sims.kernel import MatchTables, simulate
+from sims.match import simulate_match
 
 A = Player("A", 2540, 2500, 2580, Speed(0.7, 0.1))
 B = Player("B", 2500, 2520, 2500, Speed(0.75, 0.12))
@@ -166,3 +170,49 @@ def test_kernel_matches_scalar_reference(preset: str, strategy: str, belief_sd: 
             np.mean([o.announce_red for o in sd_ref]) * len(sd_ref) / n_ref,
             float(np.mean(fast.announce_red)),
         )
+
+
+LONG_STAGE = {
+    "name": "a 140-game stage, then one blitz game",
+    "format": {
+        "preset": "custom",
+        "stages": [
+            {"name": "long", "games": 140, "time_class": "classical", "minutes": 60},
+            {
+                "name": "decider",
+                "games": 1,
+                "time_class": "blitz",
+                "minutes": 5,
+                "draw_winner": "black",
+            },
+        ],
+    },
+    "players": [{"name": "A", "rating": 2500}, {"name": "B", "rating": 2450}],
+}
+
+
+def test_a_stage_with_more_exits_than_int8_holds_agrees_with_exact() -> None:
+    sc = parse_scenario(LONG_STAGE)
+    exact = match_odds(sc)
+    est, _ = simulate_match(sc, 200_000, 5)
+    assert est is not None
+    for name in ("A", "B"):
+        assert abs(est.value.win[name] - exact.win[name]) <= 4 * est.stderr.win[name]
+    for stage in ("long", "decider"):
+        p, se = est.value.decided[stage], est.stderr.decided[stage]
+        assert abs(p - exact.decided[stage]) <= 4 * se
+    assert max(est.value.games) > 127  # the exit index really went past int8
+
+
+def test_a_stage_no_layer_could_finish_is_refused() -> None:
+    data = {
+        **LONG_STAGE,
+        "format": {
+            "preset": "custom",
+            "stages": [
+                {"name": "long", "games": 1001, "time_class": "classical", "draw_winner": "black"}
+            ],
+        },
+    }
+    with pytest.raises(ScenarioError, match=r"format.long.games: expected at most 1000 games"):
+        parse_scenario(data)

@@ -1,0 +1,95 @@
+"""The engine's plays counted into the answer types every walker fills (knockout.odds).
+
+Playing a scenario many times through the SimPy engine and counting gives the same
+:class:`~knockout.odds.MatchOdds` / :class:`~knockout.odds.BracketOdds` as the exact solver and
+the Monte Carlo, with standard errors, so the three walkers are compared on one footing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from knockout.engine.event import EventRecord
+from knockout.engine.match import MatchRecord
+from knockout.game import Colour
+from knockout.io.scenario import Scenario
+from knockout.odds import BracketTally, MatchTally
+
+__all__ = ["tally_events", "tally_matches"]
+
+
+def tally_matches(
+    records: Iterable[MatchRecord], players: tuple[str, str], stage_names: Sequence[str]
+) -> MatchTally:
+    """Count played matches between ``players`` (in that order)."""
+    runs = 0
+    wins = [0, 0]
+    decided = [[0, 0] for _ in stage_names]
+    games: Counter[int] = Counter()
+    reached = chooser_a = chooser_won = announce_red = objects = 0
+    stage_index = {name: k for k, name in enumerate(stage_names)}
+    walkovers: set[str | None] = set()
+    for r in records:
+        runs += 1
+        walkovers.add(r.winner if r.decided_in == "walkover" else None)
+        side = players.index(r.winner)
+        wins[side] += 1
+        if r.decided_in in stage_index:
+            decided[stage_index[r.decided_in]][side] += 1
+        games[len(r.games)] += 1
+        bid = next((g for g in r.games if g.chooser is not None), None)
+        if bid is not None:
+            reached += 1
+            chooser_a += bid.chooser == players[0]
+            chooser_won += bid.chooser == r.winner
+            announce_red += bid.announce is Colour.RED
+            objects += bid.reply is not None and bid.reply.value == "object"
+    return MatchTally(
+        runs=runs,
+        wins=(wins[0], wins[1]),
+        decided=tuple((a, b) for a, b in decided),
+        games=dict(games),
+        reached=reached,
+        chooser_a=chooser_a,
+        chooser_won=chooser_won,
+        announce_red=announce_red,
+        objects=objects,
+        walkover=walkovers.pop() if len(walkovers) == 1 else None,
+    )
+
+
+def tally_events(records: Iterable[EventRecord], scenario: Scenario) -> BracketTally:
+    """Count played events of ``scenario`` (reach in bracket order: ``bracket.players``)."""
+    ratings = {p.name: p.rating for p in scenario.players}
+    top = max(ratings.values())
+    runs = top_rated = upsets = upsets_sq = 0
+    reach: list[list[int]] | None = None
+    games: Counter[int] = Counter()
+    for rec in records:
+        names = rec.bracket.players
+        rounds = rec.bracket.rounds
+        if reach is None:
+            reach = [[0] * (rounds + 1) for _ in names]
+        out_in = {m.loser: r.number for r in rec.rounds for m in r.matches}
+        for i, name in enumerate(names):
+            last = out_in.get(name, rounds + 1)  # the round a player lost in
+            for k in range(min(last, rounds)):
+                reach[i][k] += 1
+            reach[i][rounds] += name == rec.champion
+        runs += 1
+        top_rated += ratings[rec.champion] == top
+        played = [m for m in rec.matches if m.decided_in != "walkover"]
+        n_upsets = sum(ratings[m.winner] < ratings[m.loser] for m in played)
+        upsets += n_upsets
+        upsets_sq += n_upsets * n_upsets
+        games[sum(len(m.games) for m in rec.matches)] += 1
+    assert reach is not None, "no events to count"
+    return BracketTally(
+        runs=runs,
+        reach=tuple(tuple(r) for r in reach),
+        top_rated_wins=top_rated,
+        upsets=upsets,
+        upsets_squared=upsets_sq,
+        games=dict(games),
+    )
