@@ -21,15 +21,19 @@ from rich.console import Console, RenderableType
 
 from knockout import __version__
 from knockout.errors import InputError, KnockoutError
+from knockout.io.scenario import Scenario, load_scenario
 
 __all__ = [
+    "EncodingOpt",
     "ExportOpt",
+    "SetOpt",
     "app",
     "emit_json",
     "err_console",
     "fresh_seed",
     "main",
     "out_console",
+    "read_scenario",
     "show",
     "user_errors",
 ]
@@ -90,6 +94,33 @@ ExportOpt = Annotated[
         show_default=False,
     ),
 ]
+
+
+EncodingOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--encoding",
+        help="The file's text encoding, e.g. gb18030 or utf-16 (default: UTF-8, or what the "
+        "file's byte-order mark says).",
+        show_default=False,
+    ),
+]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        metavar="KEY=VALUE",
+        help="Change one scenario value before running (repeatable): a dotted key and a TOML "
+        "value, e.g. --set model.draw_nu.rapid=0.5 --set format.sudden_death.accept=[30,15] "
+        "--set players.Alpha.rating=2600.",
+        show_default=False,
+    ),
+]
+
+
+def read_scenario(path: Path, encoding: str | None, sets: list[str] | None) -> Scenario:
+    """The scenario at ``path`` (TOML, or JSON output), with ``--set`` overrides applied."""
+    return load_scenario(path, encoding=encoding, overrides=sets or ())
 
 
 def show(renderable: RenderableType, export: Path | None, *, title: str = "knockout") -> None:

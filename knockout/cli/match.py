@@ -8,12 +8,15 @@ from typing import Annotated
 import typer
 
 from knockout.cli.app import (
+    EncodingOpt,
     ExportOpt,
+    SetOpt,
     app,
     emit_json,
     err_console,
     fresh_seed,
     out_console,
+    read_scenario,
     show,
     user_errors,
 )
@@ -27,7 +30,7 @@ from knockout.errors import KnockoutError
 from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
 from knockout.io.envelope import envelope
-from knockout.io.scenario import Scenario, load_scenario
+from knockout.io.scenario import Scenario
 from knockout.odds import BracketOdds
 
 ScenarioArg = Annotated[
@@ -41,7 +44,13 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Write JSON to stdout inst
 
 
 @app.command()
-def odds(scenario: ScenarioArg, json_out: JsonOpt = False, export: ExportOpt = None) -> None:
+def odds(
+    scenario: ScenarioArg,
+    json_out: JsonOpt = False,
+    export: ExportOpt = None,
+    encoding: EncodingOpt = None,
+    sets: SetOpt = None,
+) -> None:
     """Exact odds, computed without sampling: of a match (two players) or a whole bracket.
 
     For a match: P(each player advances), P(the match is decided in each stage), the
@@ -55,7 +64,7 @@ def odds(scenario: ScenarioArg, json_out: JsonOpt = False, export: ExportOpt = N
         knockout odds scenarios/final-2600-vs-2550.toml --json
     """
     with user_errors():
-        sc = load_scenario(scenario)
+        sc = read_scenario(scenario, encoding, sets)
         answer = bracket_odds(sc) if sc.is_bracket else match_odds(sc)
         if json_out:
             emit_json(envelope(answer.to_json(), scenario=sc.to_dict()))
@@ -100,6 +109,8 @@ def _play_match(sc: Scenario, seed: int, json_out: bool, log: bool, export: Path
 @app.command()
 def play(
     scenario: ScenarioArg,
+    encoding: EncodingOpt = None,
+    sets: SetOpt = None,
     seed: Annotated[
         int | None,
         typer.Option(help="Random seed; the same seed replays the same event. Default: random."),
@@ -130,7 +141,7 @@ def play(
     """
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
-        sc = load_scenario(scenario)
+        sc = read_scenario(scenario, encoding, sets)
         if live and (json_out or not sc.is_bracket):
             raise KnockoutError("--live shows a bracket (more than two players), without --json")
         if live:
@@ -144,6 +155,8 @@ def play(
 @app.command()
 def schedule(
     scenario: ScenarioArg,
+    encoding: EncodingOpt = None,
+    sets: SetOpt = None,
     runs: Annotated[
         int, typer.Option("--runs", help="Events to play through the engine.", min=1)
     ] = 100,
@@ -163,7 +176,7 @@ def schedule(
     """
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
-        sc = load_scenario(scenario)
+        sc = read_scenario(scenario, encoding, sets)
         if not sc.is_bracket:
             raise KnockoutError(f"{scenario}: schedule needs a bracket (more than two players)")
 

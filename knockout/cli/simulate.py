@@ -9,12 +9,15 @@ from typing import Annotated, Any, Literal
 import typer
 
 from knockout.cli.app import (
+    EncodingOpt,
     ExportOpt,
+    SetOpt,
     app,
     emit_json,
     err_console,
     fresh_seed,
     out_console,
+    read_scenario,
     show,
     user_errors,
 )
@@ -22,7 +25,6 @@ from knockout.cli.match import JsonOpt, ScenarioArg
 from knockout.dashboard.simulation import bench_view, progress_bar, simulated_view
 from knockout.errors import KnockoutError
 from knockout.io.envelope import envelope
-from knockout.io.scenario import load_scenario
 from sims.bench import run_benchmark
 from sims.run import simulate_scenario
 
@@ -31,6 +33,8 @@ from sims.run import simulate_scenario
 def simulate(
     scenario: ScenarioArg,
     runs: Annotated[int, typer.Option("--runs", help="Number of matches to simulate.")],
+    encoding: EncodingOpt = None,
+    sets: SetOpt = None,
     seed: Annotated[
         int | None, typer.Option(help="Random seed (default: random, reported in the output).")
     ] = None,
@@ -61,7 +65,7 @@ def simulate(
     """
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
-        sc = load_scenario(scenario)
+        sc = read_scenario(scenario, encoding, sets)
         show_bar = not json_out and sys.stdout.isatty()
         kwargs: dict[str, Any] = {"executor": executor, "workers": workers, "scheduler": scheduler}
         if show_bar:
@@ -95,6 +99,8 @@ def bench(
         int, typer.Option(help="Matches per scaling run (local processes).")
     ] = 2**26,
     workers: Annotated[str, typer.Option(help="Comma-separated worker counts to time.")] = "1,2",
+    encoding: EncodingOpt = None,
+    sets: SetOpt = None,
 ) -> None:
     """Print performance figures: the kernel against the random-number floor, speed-up with
     local processes, and the SimPy engine and exact solver rates.
@@ -108,7 +114,7 @@ def bench(
         knockout bench scenarios/final-2600-vs-2550.toml --workers 1,2
     """
     with user_errors():
-        sc = load_scenario(scenario)
+        sc = read_scenario(scenario, encoding, sets)
         try:
             counts = tuple(int(w) for w in workers.split(","))
         except ValueError:

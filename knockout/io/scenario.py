@@ -27,18 +27,21 @@ Layout (public interface; see README and ``docs/scenarios.md``)::
 
 from __future__ import annotations
 
-import difflib
-import math
-import tomllib
-from collections.abc import Iterable, Mapping
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
-from knockout.errors import Problem, ScenarioError
+from knockout.errors import InputError, Problem, ScenarioError
 from knockout.game import Colour, Result
+from knockout.io.overrides import SOURCE as OVERRIDE_SOURCE
+from knockout.io.overrides import apply_overrides, parse_override
+from knockout.io.text import read_text
+from knockout.io.tomlfile import load_toml
+from knockout.io.validation import Table, dedupe, problems_of, unknown_key
 from knockout.rules.bidding import Strategy, get_strategy
 from knockout.rules.formats import FORMATS, BiddingMenu, ColourRule, Format, SealedBid, Stage
 from knockout.rules.match import PlayedGame, ReplayError, replay
@@ -59,16 +62,12 @@ TimeClassName = Literal["classical", "rapid", "blitz"]
 ColourRuleName = Literal["lot", "alternate", "bidding", "sealed-bid"]
 
 
-class _Table(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True, frozen=True)
-
-
-class _SpeedIn(_Table):
+class _SpeedIn(Table):
     mean: NonNegative = 0.75
     sd: NonNegative = 0.10
 
 
-class _PlayerIn(_Table):
+class _PlayerIn(Table):
     name: Annotated[str, Field(min_length=1)]
     rating: NonNegative
     rating_rapid: NonNegative | None = None
@@ -78,24 +77,24 @@ class _PlayerIn(_Table):
     withdrawn: bool = False
 
 
-class _BracketIn(_Table):
+class _BracketIn(Table):
     seeding: Literal["rating", "given", "random"] = "rating"
     draw_seed: int = 1
     third_place: bool = False
 
 
-class _ScheduleIn(_Table):
+class _ScheduleIn(Table):
     boards: Annotated[int, Field(ge=1)] = 8
     gap_minutes: NonNegative = 15.0
     round_gap_minutes: NonNegative = 60.0
 
 
-class _RankingIn(_Table):
+class _RankingIn(Table):
     tiebreaks: list[str] = Field(default_factory=lambda: ["WON", "BWG"])
     lots: bool = False
 
 
-class _PlayedIn(_Table):
+class _PlayedIn(Table):
     red: Annotated[str, Field(min_length=1)]
     black: Annotated[str, Field(min_length=1)]
     stage: Annotated[str, Field(min_length=1)]
@@ -103,30 +102,30 @@ class _PlayedIn(_Table):
     time_used: dict[str, NonNegative] | None = None
 
 
-class _PerClassIn(_Table):
+class _PerClassIn(Table):
     classical: Number | None = None
     rapid: Number | None = None
     blitz: Number | None = None
 
 
-class _PerClassNonNegIn(_Table):
+class _PerClassNonNegIn(Table):
     classical: NonNegative | None = None
     rapid: NonNegative | None = None
     blitz: NonNegative | None = None
 
 
-class _ModelIn(_Table):
+class _ModelIn(Table):
     red_advantage: _PerClassIn = _PerClassIn()
     draw_nu: _PerClassNonNegIn = _PerClassNonNegIn()
     elo_per_doubling: _PerClassIn = _PerClassIn()
 
 
-class _StrategyIn(_Table):
+class _StrategyIn(Table):
     kind: Literal["rational", "naive", "believed"] = "rational"
     belief_sd: NonNegative = 100.0
 
 
-class _StageIn(_Table):
+class _StageIn(Table):
     """A per-stage override table: every field optional."""
 
     games: Annotated[int, Field(ge=0)] | None = None
@@ -144,13 +143,19 @@ class _StageIn(_Table):
     min_black_minutes: Positive | None = None
 
 
+class _FormatHead(Table):
+    """The keys every ``[format]`` table shares (the rest depend on the preset)."""
+
+    increment_seconds: NonNegative | None = None
+
+
 class _CustomStageIn(_StageIn):
     name: Annotated[str, Field(min_length=1)]
     games: Annotated[int, Field(ge=0)]
     time_class: TimeClassName
 
 
-class _ScenarioIn(_Table):
+class _ScenarioIn(Table):
     name: str = "Unnamed scenario"
     format: dict[str, Any] = Field(default_factory=dict, strict=False)
     model: _ModelIn = _ModelIn()
@@ -298,24 +303,71 @@ def format_to_dict(fmt: Format) -> dict[str, Any]:
     return out
 
 
-def load_scenario(path: str | Path) -> Scenario:
-    """Read and validate a scenario file.
+def load_scenario(
+    path: str | Path, *, encoding: str | None = None, overrides: Sequence[str] = ()
+) -> Scenario:
+    """Read and validate a scenario file, with what-if overrides applied.
+
+    A ``.json`` file is read as a scenario too: the ``scenario`` object of any output (or a
+    whole output file, whose ``scenario`` key is used), so every result can be reproduced and
+    varied from itself. Other files are TOML. Any encoding: :mod:`knockout.io.text`.
+
+    Args:
+        path: The scenario file.
+        encoding: Its text encoding (default: by byte-order mark, else UTF-8).
+        overrides: ``KEY=VALUE`` items (:mod:`knockout.io.overrides`), applied in order.
 
     Raises:
-        ScenarioError: Listing every problem found (unreadable file, bad TOML, bad keys/values).
+        ScenarioError: Listing every problem found (unreadable file, bad TOML or JSON, bad
+            overrides, bad keys/values), each naming the file or ``--set`` and the key.
     """
     source = str(path)
+    problems: list[Problem] = []
+    parsed = []
+    for text in overrides:
+        try:
+            parsed.append(parse_override(text))
+        except InputError as exc:
+            problems.extend(exc.problems)
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise ScenarioError.single(source, "", "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError.single(source, "", f"cannot read the file: {exc}") from None
+        data = _read(path, encoding)
+    except InputError as exc:
+        raise ScenarioError(exc.problems) from None
+    data, keys, path_problems = apply_overrides(data, parsed)
+    problems += path_problems
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError.single(source, "", f"not valid TOML: {exc}") from None
-    return parse_scenario(data, source=source)
+        scenario = parse_scenario(data, source=source)
+    except ScenarioError as exc:
+        problems += [_blame(p, keys) for p in exc.problems]
+    if problems:
+        raise ScenarioError(problems)
+    return scenario
+
+
+def _read(path: str | Path, encoding: str | None) -> dict[str, Any]:
+    """The raw scenario tables of a TOML file, or of a JSON scenario or output file."""
+    if not str(path).lower().endswith(".json"):
+        return load_toml(path, encoding=encoding)
+    source = str(path)
+    text = read_text(path, encoding=encoding)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno}, column {exc.colno}"
+        raise InputError.single(source, where, f"not valid JSON: {exc.msg}") from None
+    if isinstance(data, dict) and isinstance(data.get("scenario"), dict):
+        data = data["scenario"]
+    if not isinstance(data, dict):
+        raise InputError.single(source, "", "expected a JSON object (a scenario or an output)")
+    return data
+
+
+def _blame(problem: Problem, overridden: Mapping[str, str]) -> Problem:
+    """A problem with an overridden key is reported against ``--set``, not the file."""
+    for key in overridden:
+        if problem.key == key or problem.key.startswith((f"{key}.", f"{key}[")):
+            return replace(problem, source=OVERRIDE_SOURCE)
+    return problem
 
 
 def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Scenario:
@@ -328,7 +380,7 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
     try:
         parsed = _ScenarioIn.model_validate(dict(data))
     except ValidationError as exc:
-        problems.extend(_pydantic_problems(exc, source, _ScenarioIn))
+        problems.extend(problems_of(exc, source, _ScenarioIn))
         parsed = None
     raw_format = data.get("format", {})
     fmt: Format | None = None
@@ -339,7 +391,7 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
     if isinstance(raw_players, list):
         problems.extend(_player_problems(raw_players, source))
     if problems or parsed is None or fmt is None:
-        raise ScenarioError(_dedupe(problems))
+        raise ScenarioError(dedupe(problems))
     model = DEFAULT_MODEL.with_overrides(
         red_advantage=_present(parsed.model.red_advantage),
         draw_nu=_present(parsed.model.draw_nu),
@@ -505,8 +557,10 @@ def _parse_format(raw: Mapping[str, Any], source: str) -> tuple[Format | None, l
         problem("preset", f"expected one of {', '.join(known)}, got {preset!r}")
         return None, problems
     increment = raw.get("increment_seconds")
-    if increment is not None and not _is_number(increment, minimum=0.0):
-        problem("increment_seconds", f"expected a number >= 0, got {increment!r}")
+    try:
+        _FormatHead.model_validate({"increment_seconds": increment})
+    except ValidationError as exc:
+        problems.extend(problems_of(exc, source, _FormatHead, prefix="format"))
         increment = None
     if preset == "custom":
         fmt = _custom_format(raw, increment, source, problems)
@@ -528,7 +582,7 @@ def _custom_format(
                 Problem(
                     source,
                     f"format.{key}",
-                    _unknown(key, ["preset", "increment_seconds", "stages"]),
+                    unknown_key(key, ["preset", "increment_seconds", "stages"]),
                 )
             )
     stages_raw = raw.get("stages")
@@ -543,9 +597,7 @@ def _custom_format(
         try:
             st = _CustomStageIn.model_validate(item)
         except ValidationError as exc:
-            problems.extend(
-                _pydantic_problems(exc, source, _CustomStageIn, prefix=f"format.stages[{i}]")
-            )
+            problems.extend(problems_of(exc, source, _CustomStageIn, prefix=f"format.stages[{i}]"))
             continue
         base = Stage(
             st.name, st.games, TimeClass(st.time_class), increment_seconds=default_increment
@@ -567,7 +619,7 @@ def _preset_format(
     allowed += names
     for key in raw:
         if key not in allowed:
-            problems.append(Problem(source, f"format.{key}", _unknown(key, allowed)))
+            problems.append(Problem(source, f"format.{key}", unknown_key(key, allowed)))
     stages: list[Stage] = []
     ok = True
     for s in preset.stages:
@@ -576,7 +628,7 @@ def _preset_format(
         try:
             table = _StageIn.model_validate(table_raw)
         except ValidationError as exc:
-            problems.extend(_pydantic_problems(exc, source, _StageIn, prefix=f"format.{s.name}"))
+            problems.extend(problems_of(exc, source, _StageIn, prefix=f"format.{s.name}"))
             ok = False
             continue
         shortcut = {}
@@ -587,7 +639,7 @@ def _preset_format(
             try:
                 value = _StageIn.model_validate({field_name: raw[key]})
             except ValidationError as exc:
-                for p in _pydantic_problems(exc, source, _StageIn):
+                for p in problems_of(exc, source, _StageIn):
                     problems.append(Problem(source, f"format.{key}", p.message))
                 ok = False
                 continue
@@ -651,153 +703,3 @@ def _apply_stage(stage: Stage, table: _StageIn) -> Stage:
         }
         changes["sealed_bid"] = replace(sealed, **sealed_changes)
     return replace(stage, **changes)
-
-
-# ---------------------------------------------------------------------------------------------
-# Messages
-
-
-def _is_number(value: Any, *, minimum: float) -> bool:
-    return (
-        isinstance(value, int | float)
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and value >= minimum
-    )
-
-
-def _unknown(key: str, allowed: Iterable[str]) -> str:
-    close = difflib.get_close_matches(key, list(allowed), n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return f"unknown key{hint}; expected one of: {', '.join(allowed)}"
-
-
-def _loc(loc: tuple[int | str, ...], prefix: str) -> str:
-    out = prefix
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif part in ("list[constrained-float]", "constrained-float", "float", "int"):
-            continue  # union branch names pydantic adds; not keys the user wrote
-        else:
-            out += f".{part}" if out else str(part)
-    return out
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, str):
-        return repr(value)
-    if isinstance(value, dict):
-        return "a table"
-    return repr(value)
-
-
-def _pydantic_problems(
-    exc: ValidationError, source: str, model: type[BaseModel], *, prefix: str = ""
-) -> list[Problem]:
-    out: list[Problem] = []
-    for err in exc.errors():
-        loc = tuple(err["loc"])
-        key = _loc(loc, prefix)
-        kind = err["type"]
-        ctx = err.get("ctx", {})
-        got = _shown(err.get("input"))
-        if kind == "extra_forbidden":
-            parent = _fields_at(model, loc[:-1])
-            message = _unknown(str(loc[-1]), parent) if parent else "unknown key"
-        elif kind == "missing":
-            message = "required key is missing"
-        elif kind in ("float_type", "float_parsing"):
-            message = f"expected a number, got {got}"
-        elif kind in ("int_type", "int_parsing", "int_from_float"):
-            message = f"expected a whole number, got {got}"
-        elif kind == "bool_type":
-            message = f"expected true or false, got {got}"
-        elif kind == "string_type":
-            message = f"expected text, got {got}"
-        elif kind == "finite_number":
-            message = f"expected a finite number, got {got}"
-        elif kind == "greater_than":
-            message = f"expected a number > {ctx.get('gt'):g}, got {got}"
-        elif kind == "greater_than_equal":
-            message = f"expected a number >= {ctx.get('ge'):g}, got {got}"
-        elif kind in ("literal_error", "enum"):
-            message = f"expected one of {ctx.get('expected')}, got {got}"
-        elif kind in ("too_short", "too_long"):
-            if key == "players" or key.endswith(".players"):
-                message = f"expected at least two players, got {ctx.get('actual_length')}"
-            else:
-                message = f"expected a list of 2 numbers [red, black], got {got}"
-        elif kind == "list_type":
-            message = f"expected a list, got {got}"
-        elif kind in ("model_type", "dict_type", "model_attributes_type"):
-            message = f"expected a table, got {got}"
-        elif kind == "string_too_short":
-            message = "expected non-empty text"
-        else:
-            message = f"{err['msg']}, got {got}"
-        out.append(Problem(source, key, message))
-    return _drop_union_mismatches(out)
-
-
-_MISMATCH = ("expected a list, got", "expected a number, got", "expected a whole number, got")
-
-
-def _drop_union_mismatches(problems: list[Problem]) -> list[Problem]:
-    """A value checked against ``number | [red, black]`` fails both branches; keep the one that
-    says what is wrong with the value as given, not that it is of the other branch's type."""
-    by_key: dict[str, list[Problem]] = {}
-    for p in problems:
-        by_key.setdefault(p.key, []).append(p)
-    out: list[Problem] = []
-    for p in problems:
-        same = by_key[p.key]
-        if len(same) > 1 and p.message.startswith(_MISMATCH):
-            if any(not q.message.startswith(_MISMATCH) for q in same):
-                continue
-            if p is not same[0]:
-                continue
-            got = p.message.split(", got ", 1)[-1]
-            out.append(
-                Problem(p.source, p.key, f"expected a number or a list [red, black], got {got}")
-            )
-            continue
-        out.append(p)
-    return out
-
-
-def _fields_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
-    """Field names of the (nested) model at ``loc``, for 'did you mean' hints."""
-    current: Any = model
-    for part in loc:
-        if isinstance(part, int):
-            continue
-        if not (isinstance(current, type) and issubclass(current, BaseModel)):
-            return []
-        info = current.model_fields.get(str(part))
-        if info is None:
-            return []
-        current = _model_in(info.annotation)
-    if isinstance(current, type) and issubclass(current, BaseModel):
-        return list(current.model_fields)
-    return []
-
-
-def _model_in(annotation: Any) -> Any:
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for arg in getattr(annotation, "__args__", ()):
-        found = _model_in(arg)
-        if found is not None:
-            return found
-    return None
-
-
-def _dedupe(problems: list[Problem]) -> list[Problem]:
-    seen: set[Problem] = set()
-    out = []
-    for p in problems:
-        if p not in seen:
-            seen.add(p)
-            out.append(p)
-    return out

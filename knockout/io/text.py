@@ -1,4 +1,14 @@
-"""Reading text files in a given encoding, with every failure reported as an InputError."""
+"""Reading text files in any encoding, with every failure reported as an InputError.
+
+Every command that reads a file reads it through here, so every file is handled the same way:
+
+* without ``--encoding``: UTF-8, with or without a byte-order mark; UTF-16 and UTF-32 recognised
+  by their byte-order marks;
+* with ``--encoding NAME``: that codec (``gb18030``, ``utf-16``, ...);
+* when decoding fails: one line naming the file, the line, the bad byte, and the way out
+  (``--encoding gb18030`` for a Chinese legacy file, ``--encoding utf-16`` for UTF-16 without a
+  byte-order mark).
+"""
 
 from __future__ import annotations
 
@@ -7,37 +17,76 @@ from pathlib import Path
 
 from knockout.errors import InputError
 
-__all__ = ["decode", "read_text"]
+__all__ = ["ENCODING_HINT", "decode", "read_text"]
+
+#: What to try when a file is not UTF-8.
+ENCODING_HINT = (
+    "if the file is not UTF-8, give its encoding: --encoding gb18030 (Chinese Windows files) "
+    "or --encoding utf-16"
+)
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def _sniff(data: bytes) -> str:
+    """The codec a byte-order mark announces, else UTF-8."""
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return codec
+    return "utf-8"
 
 
 def decode(data: bytes, *, source: str, encoding: str | None = None) -> str:
-    """``data`` as text: UTF-8 (with or without a byte-order mark) unless ``encoding`` says else.
+    """``data`` as text; see the module docstring for how the encoding is chosen.
 
     Args:
         data: The file's bytes.
         source: The file's name, for messages.
-        encoding: A Python codec name (``gb18030``, ``utf-16``, ...); ``None`` means UTF-8.
+        encoding: A Python codec name (``gb18030``, ``utf-16``, ...); ``None``: by byte-order
+            mark, else UTF-8.
 
     Raises:
         InputError: For an unknown encoding or bytes that are not valid in it.
+
+    >>> decode("名".encode("utf-16"), source="x")
+    '名'
+    >>> decode(b"\\xef\\xbb\\xbfname", source="x")
+    'name'
     """
-    name = encoding or "utf-8"
-    try:
-        codec = codecs.lookup(name).name
-    except LookupError:
+    if encoding is None:
+        codec = _sniff(data)
+    else:
+        try:
+            codec = codecs.lookup(encoding).name
+        except LookupError:
+            raise InputError.single(
+                source, "", f"unknown encoding {encoding!r} (try utf-8 or gb18030)"
+            ) from None
+        if codec == "utf-8":
+            codec = "utf-8-sig"  # a UTF-8 byte-order mark is not part of the text
+    if encoding is None and codec == "utf-8" and b"\x00" in data[:4096]:
+        line = data[: data.index(b"\x00")].count(b"\n") + 1
         raise InputError.single(
-            source, "", f"unknown encoding {name!r} (try utf-8 or gb18030)"
-        ) from None
-    if codec == "utf-8":
-        codec = "utf-8-sig"  # a UTF-8 byte-order mark is not part of the text
+            source,
+            f"line {line}",
+            "expected UTF-8 text, found NUL bytes (UTF-16 without a byte-order mark?); "
+            + ENCODING_HINT,
+        )
     try:
         return data.decode(codec)
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         bad = data[exc.start : exc.start + 1].hex()
-        hint = " (a Chinese file may be gb18030: give its encoding)" if encoding is None else ""
+        shown = "UTF-8" if codec.startswith("utf-8") else (encoding or codec)
+        hint = f"; {ENCODING_HINT}" if encoding is None else ""
         raise InputError.single(
-            source, f"line {line}", f"expected text in {name}, found byte 0x{bad}{hint}"
+            source, f"line {line}", f"expected {shown} text, found byte 0x{bad}{hint}"
         ) from None
 
 
@@ -50,6 +99,8 @@ def read_text(path: str | Path, *, encoding: str | None = None) -> str:
     source = str(path)
     try:
         data = Path(path).read_bytes()
+    except IsADirectoryError:
+        raise InputError.single(source, "", "expected a file, found a directory") from None
     except OSError as exc:
         raise InputError.single(source, "", f"cannot read the file: {exc.strerror}") from None
     return decode(data, source=source, encoding=encoding)

@@ -45,7 +45,6 @@ seed's claims hold.
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -57,6 +56,7 @@ from scipy.stats import rankdata
 
 from knockout.errors import InputError, Problem
 from knockout.game import Colour, Result
+from knockout.io.tomlfile import load_toml
 from knockout.points import SCORING, ScoringSystem, get_scoring, scoring_from_dict
 from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
 from sims.swiss.events import (
@@ -476,22 +476,13 @@ def parse_study(data: Mapping[str, Any], *, source: str = "study") -> Study:
     )
 
 
-def load_study(path: Path) -> Study:
-    """:func:`parse_study` of the TOML file at ``path``.
+def load_study(path: Path, *, encoding: str | None = None) -> Study:
+    """:func:`parse_study` of the TOML file at ``path`` (any encoding: :mod:`knockout.io.text`).
 
     Raises:
         InputError: If the file cannot be read or parsed, or any value is wrong.
     """
-    source = str(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        raise InputError.single(source, "", "no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError.single(source, "", f"cannot read the file: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError.single(source, "", f"expected TOML: {exc}") from None
-    return parse_study(data, source=source)
+    return parse_study(load_toml(path, encoding=encoding), source=str(path))
 
 
 # --- figures -------------------------------------------------------------------------------

@@ -111,7 +111,9 @@ def test_bad_scenario_exit_2_one_line_per_problem(tmp_path: Path) -> None:
 def test_missing_file_exit_2() -> None:
     result = runner.invoke(app, ["play", "nope.toml"])
     assert result.exit_code == 2
-    assert result.stderr.strip() == "error: nope.toml: no such file"
+    assert result.stderr.strip() == (
+        "error: nope.toml: cannot read the file: No such file or directory"
+    )
 
 
 @pytest.mark.parametrize("command", ["odds", "play"])

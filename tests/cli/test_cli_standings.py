@@ -91,7 +91,7 @@ def test_gb18030_file(tmp_path: Path) -> None:
     code, out, err = run(str(path))
     assert code == 2
     assert out == ""
-    assert err.startswith(f"error: {path}: line 2: expected text in utf-8")
+    assert err.startswith(f"error: {path}: line 2: expected UTF-8 text, found byte 0x")
 
 
 def test_unknown_tiebreak_is_one_line_and_exit_2() -> None:

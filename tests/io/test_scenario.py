@@ -181,12 +181,42 @@ def test_impossible_formats() -> None:
 
 
 def test_bad_files(tmp_path: Path) -> None:
-    with pytest.raises(ScenarioError, match="no such file"):
+    with pytest.raises(ScenarioError, match="cannot read the file: No such file or directory"):
         load_scenario(tmp_path / "missing.toml")
     bad = tmp_path / "bad.toml"
     bad.write_text("name = \n", encoding="utf-8")
-    with pytest.raises(ScenarioError, match="not valid TOML"):
+    with pytest.raises(ScenarioError) as err:
         load_scenario(bad)
+    assert err.value.lines() == [f"{bad}: line 1, column 8: not valid TOML: Invalid value"]
+
+
+@pytest.mark.parametrize("codec", ["gb18030", "utf-16", "utf-16-le"])
+def test_any_encoding_with_encoding_option_and_a_hint_without(tmp_path: Path, codec: str) -> None:
+    text = (
+        '[[players]]\nname = "王天一"\nrating = 2600\n[[players]]\nname = "郑惟桐"\nrating = 2550\n'
+    )
+    f = tmp_path / "cn.toml"
+    f.write_bytes(text.encode(codec))
+    assert load_scenario(f, encoding=codec).players[0].name == "王天一"
+    if codec == "utf-16":  # has a byte-order mark: recognised without --encoding
+        assert load_scenario(f).players[1].name == "郑惟桐"
+        return
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(f)
+    (line,) = err.value.lines()
+    assert line.startswith(f"{f}: line ") and "--encoding gb18030" in line
+    assert "--encoding utf-16" in line
+
+
+def test_players_written_as_a_table_suggests_the_array_of_tables(tmp_path: Path) -> None:
+    f = tmp_path / "one.toml"
+    f.write_text('[players]\nname = "A"\nrating = 2500\n', encoding="utf-8")
+    with pytest.raises(ScenarioError) as err:
+        load_scenario(f)
+    assert err.value.lines() == [
+        f"{f}: players: expected an array of tables, got a single table: write [[players]] "
+        "for each entry, not [players]"
+    ]
 
 
 def test_chinese_names_and_bom(tmp_path: Path) -> None:

@@ -70,8 +70,8 @@ def test_encoding_problems(tmp_path: Path) -> None:
         read_text(path)
     (line,) = caught.value.lines()
     assert line == (
-        f"{path}: line 2: expected text in utf-8, found byte 0xb3 "
-        "(a Chinese file may be gb18030: give its encoding)"
+        f"{path}: line 2: expected UTF-8 text, found byte 0xb3; if the file is not UTF-8, give "
+        "its encoding: --encoding gb18030 (Chinese Windows files) or --encoding utf-16"
     )
     with pytest.raises(InputError, match="unknown encoding 'klingon'"):
         read_text(path, encoding="klingon")

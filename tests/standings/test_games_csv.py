@@ -83,7 +83,7 @@ def test_bom_and_other_encodings(tmp_path: Path) -> None:
     with pytest.raises(InputError) as caught:
         read_games_csv(gb)
     (line,) = caught.value.lines()
-    assert line.startswith(f"{gb}: line 2: expected text in utf-8, found byte 0x")
+    assert line.startswith(f"{gb}: line 2: expected UTF-8 text, found byte 0x")
     assert "gb18030" in line
 
 
