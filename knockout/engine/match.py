@@ -467,7 +467,15 @@ class MatchEngine:
         if request is not None:
             yield request
         start = float(self.env.now)
-        plan = _plan_game(red, black, clocks, stage.increment_seconds, result, self.rng)
+        plan = _plan_game(
+            red,
+            black,
+            clocks,
+            stage.increment_seconds,
+            result,
+            self.rng,
+            model_moves=self.model.moves,
+        )
         live = LiveGame(stage.name, red.name, black.name, [clocks[0] * 60, clocks[1] * 60])
         self.live[names] = live
         inc = stage.increment_seconds
@@ -551,13 +559,22 @@ def _plan_game(
     increment: float,
     result: Result,
     rng: np.random.Generator,
+    *,
+    model_moves: float,
 ) -> _GamePlan:
-    """Moves and time spent per move, consistent with ``result`` (drawn before the game)."""
+    """Moves and time spent per move, consistent with ``result`` (drawn before the game).
+
+    Each player's time used is their speed (a Normal fraction) times their effective clock
+    (``base + moves * increment``, ``moves`` from the model), the same quantity the exact layers
+    use for who is 甲; the game is then played move by move on the real clock (base plus an
+    increment after each move), with enough moves that a player who does not lose never flags.
+    """
     n = max(MIN_MOVES, round(rng.normal(MOVES_MEAN, MOVES_SD)))
     base = (clocks[0] * 60.0, clocks[1] * 60.0)
+    effective = (base[0] + model_moves * increment, base[1] + model_moves * increment)
     drawn = (
-        max(0.0, rng.normal(red.speed.mean, red.speed.sd)) * base[0],
-        max(0.0, rng.normal(black.speed.mean, black.speed.sd)) * base[1],
+        max(0.0, rng.normal(red.speed.mean, red.speed.sd)) * effective[0],
+        max(0.0, rng.normal(black.speed.mean, black.speed.sd)) * effective[1],
     )
     loser = {Result.RED: Colour.BLACK, Result.BLACK: Colour.RED}.get(result)
     # Red moves first; when Red wins, Red also made the last move.

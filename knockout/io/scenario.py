@@ -45,7 +45,7 @@ from knockout.io.validation import Table, dedupe, problems_of, unknown_key
 from knockout.rules.bidding import Strategy, get_strategy
 from knockout.rules.formats import FORMATS, BiddingMenu, ColourRule, Format, SealedBid, Stage
 from knockout.rules.match import PlayedGame, ReplayError, replay
-from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass
+from knockout.rules.model import DEFAULT_MODEL, DEFAULT_MOVES, ModelParams, TimeClass
 from knockout.rules.players import Player, Speed
 from knockout.rules.progress import EventState
 from knockout.rules.settings import BracketSettings, RankingSettings, ScheduleSettings
@@ -63,8 +63,10 @@ ColourRuleName = Literal["lot", "alternate", "bidding", "sealed-bid"]
 
 
 class _SpeedIn(Table):
-    mean: NonNegative = 0.75
-    sd: NonNegative = 0.10
+    """The fraction of the effective clock a player uses: Normal(mean, sd) per game."""
+
+    mean: Annotated[float, Field(strict=True, gt=0, le=1)] = 0.75
+    sd: Annotated[float, Field(strict=True, ge=0, le=0.5)] = 0.10
 
 
 class _PlayerIn(Table):
@@ -117,7 +119,8 @@ class _PerClassNonNegIn(Table):
 class _ModelIn(Table):
     red_advantage: _PerClassIn = _PerClassIn()
     draw_nu: _PerClassNonNegIn = _PerClassNonNegIn()
-    elo_per_doubling: _PerClassIn = _PerClassIn()
+    elo_per_doubling: _PerClassNonNegIn = _PerClassNonNegIn()
+    moves: Annotated[float, Field(strict=True, ge=1)] = DEFAULT_MOVES
 
 
 class _StrategyIn(Table):
@@ -152,7 +155,6 @@ class _FormatHead(Table):
 class _CustomStageIn(_StageIn):
     name: Annotated[str, Field(min_length=1)]
     games: Annotated[int, Field(ge=0)]
-    time_class: TimeClassName
 
 
 class _ScenarioIn(Table):
@@ -240,10 +242,14 @@ def _player_to_dict(p: Player) -> dict[str, Any]:
     out: dict[str, Any] = {
         "name": p.name,
         "rating": p.rating,
-        "rating_rapid": p.rating_for(TimeClass.RAPID),
-        "rating_blitz": p.rating_for(TimeClass.BLITZ),
         "speed": p.speed.to_dict(),
     }
+    # Only the ratings the input gave: a resolved scenario edited with --set rating=... still
+    # lets the rapid and blitz ratings follow the classical one (MODEL.md's fallbacks).
+    if p.rating_rapid is not None:
+        out["rating_rapid"] = p.rating_rapid
+    if p.rating_blitz is not None:
+        out["rating_blitz"] = p.rating_blitz
     if p.seed is not None:
         out["seed"] = p.seed
     out["withdrawn"] = p.withdrawn
@@ -267,8 +273,8 @@ def _minutes_value(m: tuple[float, float]) -> float | list[float]:
 
 
 def _stage_fields(s: Stage) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "time_class": s.time_class.value,
+    out: dict[str, Any] = {} if s.time_class is None else {"time_class": s.time_class.value}
+    out |= {
         "colours": s.colours.value,
         "draw_winner": "none" if s.draw_winner is None else s.draw_winner.value,
         "repeat": s.repeat,
@@ -396,13 +402,14 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
         red_advantage=_present(parsed.model.red_advantage),
         draw_nu=_present(parsed.model.draw_nu),
         elo_per_doubling=_present(parsed.model.elo_per_doubling),
+        moves=parsed.model.moves,
     )
     players = tuple(
         Player(
             name=p.name.strip(),
             rating=p.rating,
-            rating_rapid=p.rating if p.rating_rapid is None else p.rating_rapid,
-            rating_blitz=_blitz(p),
+            rating_rapid=p.rating_rapid,
+            rating_blitz=p.rating_blitz,
             speed=Speed(p.speed.mean, p.speed.sd),
             seed=p.seed,
             withdrawn=p.withdrawn,
@@ -508,12 +515,6 @@ def _event_problems(
     return out
 
 
-def _blitz(p: _PlayerIn) -> float:
-    if p.rating_blitz is not None:
-        return p.rating_blitz
-    return p.rating if p.rating_rapid is None else p.rating_rapid
-
-
 def _present(table: BaseModel) -> dict[str, float]:
     return {k: v for k, v in table.model_dump().items() if v is not None}
 
@@ -599,9 +600,8 @@ def _custom_format(
         except ValidationError as exc:
             problems.extend(problems_of(exc, source, _CustomStageIn, prefix=f"format.stages[{i}]"))
             continue
-        base = Stage(
-            st.name, st.games, TimeClass(st.time_class), increment_seconds=default_increment
-        )
+        tc = None if st.time_class is None else TimeClass(st.time_class)
+        base = Stage(st.name, st.games, tc, increment_seconds=default_increment)
         stages.append(_apply_stage(base, st))
     if len(stages) != len(stages_raw):
         return None

@@ -93,19 +93,30 @@ class BiddingGame:
 
     menu: BiddingMenu
     draw_winner: Colour
-    time_class: TimeClass = TimeClass.BLITZ
+    time_class: TimeClass = TimeClass.RAPID
     model: ModelParams = field(default=DEFAULT_MODEL)
+    increment_seconds: float = 10.0
 
     @classmethod
-    def from_stage(cls, stage: Stage, model: ModelParams) -> BiddingGame:
-        """The decision problem of a bidding stage."""
+    def from_stage(
+        cls, stage: Stage, model: ModelParams, time_class: TimeClass | None = None
+    ) -> BiddingGame:
+        """The decision problem of a bidding stage (its time class: as the stage resolves it
+        under ``model``, unless given)."""
         if stage.bidding is None or stage.draw_winner is None:
             raise ValueError(f"stage {stage.name!r} is not a bidding stage")
-        return cls(stage.bidding, stage.draw_winner, stage.time_class, model)
+        tc = stage.time_class_for(model.moves) if time_class is None else time_class
+        return cls(stage.bidding, stage.draw_winner, tc, model, stage.increment_seconds)
+
+    def effective(self, clocks: tuple[float, float]) -> tuple[float, float]:
+        """Effective clocks (minutes) of a branch's base clocks."""
+        red, black = (float(self.model.effective(m, self.increment_seconds)) for m in clocks)
+        return red, black
 
     def chooser_advances(self, announce: Colour, reply: Reply, x: npt.ArrayLike) -> FloatArray:
         """P(甲 advances) after ``announce``/``reply`` when 甲's rating minus 乙's is ``x``."""
-        colour, (red_min, black_min) = self.menu.assignment(announce, reply)
+        colour, clocks = self.menu.assignment(announce, reply)
+        red_min, black_min = self.effective(clocks)
         x_arr = np.asarray(x, dtype=np.float64)
         if colour is Colour.RED:
             p = game_probabilities(
@@ -227,17 +238,26 @@ class SealedBidGame:
     red_minutes: float
     min_black_minutes: float
     draw_winner: Colour
-    time_class: TimeClass = TimeClass.BLITZ
+    time_class: TimeClass = TimeClass.RAPID
     model: ModelParams = field(default=DEFAULT_MODEL)
+    increment_seconds: float = 2.0
 
     @classmethod
-    def from_stage(cls, stage: Stage, model: ModelParams) -> SealedBidGame:
+    def from_stage(
+        cls, stage: Stage, model: ModelParams, time_class: TimeClass | None = None
+    ) -> SealedBidGame:
         """The decision problem of a sealed-bid stage."""
         if stage.sealed_bid is None or stage.draw_winner is None:
             raise ValueError(f"stage {stage.name!r} is not a sealed-bid stage")
         bid = stage.sealed_bid
+        tc = stage.time_class_for(model.moves) if time_class is None else time_class
         return cls(
-            bid.red_minutes, bid.min_black_minutes, stage.draw_winner, stage.time_class, model
+            bid.red_minutes,
+            bid.min_black_minutes,
+            stage.draw_winner,
+            tc,
+            model,
+            stage.increment_seconds,
         )
 
     def _game(
@@ -249,8 +269,8 @@ class SealedBidGame:
             0.0,
             self.time_class,
             model=self.model,
-            red_minutes=self.red_minutes,
-            black_minutes=black_minutes,
+            red_minutes=self.model.effective(self.red_minutes, self.increment_seconds),
+            black_minutes=self.model.effective(black_minutes, self.increment_seconds),
         )
         if self.draw_winner is Colour.BLACK:
             return np.asarray(p.red), np.asarray(p.draw + p.black)

@@ -36,7 +36,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from knockout.game import Colour, Reply
-from knockout.rules.model import TimeClass
+from knockout.rules.model import TimeClass, classify
 
 __all__ = [
     "FORMATS",
@@ -140,7 +140,8 @@ class Stage:
     Attributes:
         name: Stage key used in outputs (``slow``, ``rapid``, ``sudden_death``, ...).
         games: Games in the stage (in each block, if ``repeat``); 0 means the stage is skipped.
-        time_class: Model time class of its games.
+        time_class: Model time class of its games, if the scenario fixes it; ``None``: from the
+            mean effective clock of the stage's reference clocks (:meth:`time_class_for`).
         minutes: Base clocks ``(Red, Black)`` in minutes (unused by ``bidding``: the menu decides).
         increment_seconds: Added to a player's clock after each of their moves.
         colours: Colour rule for the first game (later games alternate).
@@ -152,7 +153,7 @@ class Stage:
 
     name: str
     games: int
-    time_class: TimeClass
+    time_class: TimeClass | None
     minutes: Clock = (60.0, 60.0)
     increment_seconds: float = 10.0
     colours: ColourRule = ColourRule.LOT
@@ -160,6 +161,24 @@ class Stage:
     repeat: bool = False
     bidding: BiddingMenu | None = None
     sealed_bid: SealedBid | None = None
+
+    @property
+    def reference_clocks(self) -> Clock:
+        """The base clocks that fix the stage's time class: its own clocks; the bidding stage's
+        ``accept`` pair; a sealed-bid stage's Red clock on both sides."""
+        if self.bidding is not None and self.is_bidding:
+            return self.bidding.accept
+        if self.sealed_bid is not None and self.is_sealed_bid:
+            return (self.sealed_bid.red_minutes, self.sealed_bid.red_minutes)
+        return self.minutes
+
+    def time_class_for(self, moves: float) -> TimeClass:
+        """The stage's time class: as given, else from its reference clocks' mean effective clock
+        (``moves`` a side: the model's ``moves``)."""
+        if self.time_class is not None:
+            return self.time_class
+        red, black = self.reference_clocks
+        return classify(red, black, self.increment_seconds, moves)
 
     @property
     def is_bidding(self) -> bool:
@@ -326,12 +345,12 @@ def _xq_bidding(preset: str, slow_games: int, rapid_games: int) -> Format:
     return Format(
         preset=preset,
         stages=(
-            Stage("slow", slow_games, TimeClass.CLASSICAL, (60.0, 60.0), 10.0, ColourRule.LOT),
-            Stage("rapid", rapid_games, TimeClass.RAPID, (15.0, 15.0), 10.0, ColourRule.LOT),
+            Stage("slow", slow_games, None, (60.0, 60.0), 10.0, ColourRule.LOT),
+            Stage("rapid", rapid_games, None, (15.0, 15.0), 10.0, ColourRule.LOT),
             Stage(
                 "sudden_death",
                 1,
-                TimeClass.BLITZ,
+                None,
                 (30.0, 10.0),
                 10.0,
                 ColourRule.BIDDING,
@@ -354,13 +373,13 @@ FORMATS: Mapping[str, Format] = {
     "official-playoff": Format(
         preset="official-playoff",
         stages=(
-            Stage("slow", 2, TimeClass.CLASSICAL, (60.0, 60.0), 10.0, ColourRule.LOT),
-            Stage("rapid", 1, TimeClass.RAPID, (10.0, 10.0), 10.0, ColourRule.ALTERNATE),
-            Stage("super_rapid", 1, TimeClass.BLITZ, (5.0, 5.0), 3.0, ColourRule.ALTERNATE),
+            Stage("slow", 2, None, (60.0, 60.0), 10.0, ColourRule.LOT),
+            Stage("rapid", 1, None, (10.0, 10.0), 10.0, ColourRule.ALTERNATE),
+            Stage("super_rapid", 1, None, (5.0, 5.0), 3.0, ColourRule.ALTERNATE),
             Stage(
                 "decider",
                 1,
-                TimeClass.BLITZ,
+                None,
                 (6.0, 4.0),
                 3.0,
                 ColourRule.LOT,
@@ -374,12 +393,12 @@ FORMATS: Mapping[str, Format] = {
     "armageddon-bid": Format(
         preset="armageddon-bid",
         stages=(
-            Stage("slow", 2, TimeClass.CLASSICAL, (60.0, 60.0), 10.0, ColourRule.LOT),
-            Stage("rapid", 1, TimeClass.RAPID, (15.0, 15.0), 10.0, ColourRule.LOT),
+            Stage("slow", 2, None, (60.0, 60.0), 10.0, ColourRule.LOT),
+            Stage("rapid", 1, None, (15.0, 15.0), 10.0, ColourRule.LOT),
             Stage(
                 "armageddon",
                 1,
-                TimeClass.BLITZ,
+                None,
                 (10.0, 10.0),
                 2.0,
                 ColourRule.SEALED_BID,
@@ -393,8 +412,8 @@ FORMATS: Mapping[str, Format] = {
     "blitz-pairs": Format(
         preset="blitz-pairs",
         stages=(
-            Stage("slow", 2, TimeClass.CLASSICAL, (60.0, 60.0), 10.0, ColourRule.LOT),
-            Stage("blitz", 2, TimeClass.BLITZ, (5.0, 5.0), 3.0, ColourRule.LOT, repeat=True),
+            Stage("slow", 2, None, (60.0, 60.0), 10.0, ColourRule.LOT),
+            Stage("blitz", 2, None, (5.0, 5.0), 3.0, ColourRule.LOT, repeat=True),
         ),
         increment_seconds=10.0,
     ),

@@ -210,60 +210,78 @@ class Pairing:
             self._cache[key] = self.game_with_clocks(stage_index, red, stage.minutes)
         return self._cache[key]
 
+    @cached_property
+    def time_classes(self) -> tuple[TimeClass, ...]:
+        """The time class of each playable stage (fixed once per stage)."""
+        return tuple(s.time_class_for(self.model.moves) for s in self.fmt.playable)
+
+    def stage_class(self, stage: Stage) -> TimeClass:
+        """The time class of a playable ``stage``."""
+        return self.time_classes[self.fmt.playable.index(stage)]
+
     def game_with_clocks(
         self, stage_index: int, red: Side, clocks: tuple[float, float]
     ) -> GameProbabilities:
-        """Outcome probabilities of a game of stage ``stage_index`` on the given clocks."""
+        """Outcome probabilities of a game of stage ``stage_index`` on the given base clocks
+        (the stage's increment makes them effective clocks)."""
         stage = self.fmt.playable[stage_index]
-        r_a, r_b = self.ratings[stage.time_class]
+        tc = self.time_classes[stage_index]
+        r_a, r_b = self.ratings[tc]
         red_r, black_r = (r_a, r_b) if red == 0 else (r_b, r_a)
         return game_probabilities(
             red_r,
             black_r,
-            stage.time_class,
+            tc,
             model=self.model,
-            red_minutes=clocks[0],
-            black_minutes=clocks[1],
+            red_minutes=self.model.effective(clocks[0], stage.increment_seconds),
+            black_minutes=self.model.effective(clocks[1], stage.increment_seconds),
         )
 
     @cached_property
     def sealed_bid_game(self) -> SealedBidGame | None:
         """The sealed-bid Armageddon decision problem, for formats that have one."""
         stage = self.fmt.sealed_bid_stage
-        return None if stage is None else SealedBidGame.from_stage(stage, self.model)
+        if stage is None:
+            return None
+        return SealedBidGame.from_stage(stage, self.model, self.stage_class(stage))
 
     def sealed_bid_gap(self) -> FloatArray:
         """A's rating minus B's for the sealed-bid stage's time class."""
         stage = self.fmt.sealed_bid_stage
         assert stage is not None
-        r_a, r_b = self.ratings[stage.time_class]
+        r_a, r_b = self.ratings[self.stage_class(stage)]
         return r_a - r_b
 
     @cached_property
     def bidding_game(self) -> BiddingGame | None:
         """The sudden-death decision problem, for formats that have one."""
         stage = self.fmt.bidding_stage
-        return None if stage is None else BiddingGame.from_stage(stage, self.model)
+        if stage is None:
+            return None
+        return BiddingGame.from_stage(stage, self.model, self.stage_class(stage))
 
     def advantage(self, chooser: Side) -> FloatArray:
         """甲's rating minus 乙's for the bidding stage's time class, when ``chooser`` is 甲."""
         stage = self.fmt.bidding_stage
-        tc = TimeClass.BLITZ if stage is None else stage.time_class
-        r_a, r_b = self.ratings[tc]
+        assert stage is not None
+        r_a, r_b = self.ratings[self.stage_class(stage)]
         return r_a - r_b if chooser == 0 else r_b - r_a
 
     def p_a_chooses(self, state: MatchState) -> FloatArray:
         """P(A is 甲) on entering the bidding stage at ``state``.
 
-        ``less-time``: A used less clock time in the previous game (MODEL.md), whose base clocks
-        come from the previous stage and who had Red; ``lot``: one half.
+        ``less-time``: A used less clock time in the previous game; each player uses a
+        ``Normal(mean, sd)`` fraction of their effective clock in that game, whose clocks come
+        from the previous stage and who had Red; ``lot``: one half.
         """
         stage = self.fmt.playable[state.stage]
         assert stage.bidding is not None
         if stage.bidding.priority == "lot" or state.last_red is None:
             return np.full(self.size, 0.5)
         previous = self.fmt.playable[state.stage - 1]
-        red_min, black_min = previous.minutes
+        red_min, black_min = (
+            float(self.model.effective(m, previous.increment_seconds)) for m in previous.minutes
+        )
         base_a, base_b = (red_min, black_min) if state.last_red == 0 else (black_min, red_min)
         (mean_a, sd_a), (mean_b, sd_b) = self.speeds
         return p_uses_less_time(mean_a, sd_a, mean_b, sd_b, base_a=base_a, base_b=base_b)

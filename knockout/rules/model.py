@@ -1,14 +1,19 @@
-"""The shared player-strength model (``MODEL.md``): one game, and who gets the sudden-death choice.
+"""The shared player-strength model (version 2): one game, and who gets the sudden-death choice.
 
-A game between a Red player and a Black player of time class ``tc`` with base clocks
-``t_red``/``t_black`` (minutes) has the strength difference::
+A side's **effective clock** counts the increment over a game: ``T = base + moves * inc / 60``
+minutes (``moves`` = 60 by default). A game between a Red player and a Black player of time class
+``tc`` with effective clocks ``T_red``/``T_black`` has the strength difference::
 
-    d = R_red - R_black + red_advantage[tc] + elo_per_doubling[tc] * log2(t_red / t_black)
+    d = R_red - R_black + red_advantage[tc] + elo_per_doubling[tc] * log2(T_red / T_black)
 
 and Davidson (1970) outcome probabilities with ``g = 10 ** (d / 400)``::
 
     P(Red wins) = g / z,  P(draw) = nu * sqrt(g) / z,  P(Black wins) = 1 / z,
     z = g + 1 + nu * sqrt(g)
+
+A time class is fixed once per stage (:func:`time_class_of`): ``classical`` if the mean effective
+clock of the stage's reference clocks is at least 60 minutes, ``blitz`` if at most 10, else
+``rapid``.
 
 Every function here broadcasts like a numpy ufunc: pass scalars for one game or arrays (any
 shape) for many. This module is the only place the formula lives; the exact solver, the SimPy
@@ -20,6 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
@@ -30,12 +36,15 @@ __all__ = [
     "DEFAULT_DRAW_NU",
     "DEFAULT_ELO_PER_DOUBLING",
     "DEFAULT_MODEL",
+    "DEFAULT_MOVES",
     "DEFAULT_RED_ADVANTAGE",
     "GameProbabilities",
     "ModelParams",
     "PerClass",
     "TimeClass",
+    "classify",
     "davidson",
+    "effective_minutes",
     "game_probabilities",
     "p_uses_less_time",
     "strength_difference",
@@ -76,7 +85,42 @@ class PerClass:
 DEFAULT_RED_ADVANTAGE = 400.0 * math.log10(_RED_WINS / _BLACK_WINS)
 _NU_CLASSICAL = _DRAWS / math.sqrt(_RED_WINS * _BLACK_WINS)
 DEFAULT_DRAW_NU = PerClass(classical=_NU_CLASSICAL, rapid=1.0, blitz=0.8)
-DEFAULT_ELO_PER_DOUBLING = PerClass(classical=0.0, rapid=0.0, blitz=120.0)
+DEFAULT_ELO_PER_DOUBLING = PerClass(classical=120.0, rapid=120.0, blitz=120.0)
+#: Moves a side makes in a game, for the effective clock (FIDE's convention).
+DEFAULT_MOVES = 60.0
+#: Time-class boundaries on the mean effective clock (minutes): classical at or above, blitz at
+#: or below.
+CLASSICAL_FROM, BLITZ_UP_TO = 60, 10
+
+
+def effective_minutes(
+    base: npt.ArrayLike, increment_seconds: float, moves: float = DEFAULT_MOVES
+) -> FloatArray:
+    """A side's effective clock: ``base + moves * increment / 60`` minutes.
+
+    >>> float(effective_minutes(30.0, 10.0))
+    40.0
+    """
+    return np.asarray(np.add(base, moves * increment_seconds / 60.0), dtype=np.float64)
+
+
+def classify(
+    red_base: float, black_base: float, increment_seconds: float, moves: float
+) -> TimeClass:
+    """The time class of a game on these clocks, from its mean effective clock.
+
+    Computed in exact fractions, so no rounding can move a game across a boundary.
+
+    >>> classify(30, 10, 10, 60), classify(6, 4, 3, 60), classify(60, 60, 10, 60)
+    (<TimeClass.RAPID: 'rapid'>, <TimeClass.BLITZ: 'blitz'>, <TimeClass.CLASSICAL: 'classical'>)
+    """
+    inc = Fraction(moves) * Fraction(increment_seconds) / 60
+    mean = (Fraction(red_base) + Fraction(black_base)) / 2 + inc
+    if mean >= CLASSICAL_FROM:
+        return TimeClass.CLASSICAL
+    if mean <= BLITZ_UP_TO:
+        return TimeClass.BLITZ
+    return TimeClass.RAPID
 
 
 @dataclass(frozen=True)
@@ -90,6 +134,7 @@ class ModelParams:
     )
     draw_nu: PerClass = DEFAULT_DRAW_NU
     elo_per_doubling: PerClass = DEFAULT_ELO_PER_DOUBLING
+    moves: float = DEFAULT_MOVES
 
     def with_overrides(
         self,
@@ -97,20 +142,27 @@ class ModelParams:
         red_advantage: dict[str, float] | None = None,
         draw_nu: dict[str, float] | None = None,
         elo_per_doubling: dict[str, float] | None = None,
+        moves: float | None = None,
     ) -> ModelParams:
-        """A copy with some per-class constants replaced (keys are time-class names)."""
+        """A copy with some constants replaced (per-class keys are time-class names)."""
         return ModelParams(
             red_advantage=replace(self.red_advantage, **(red_advantage or {})),
             draw_nu=replace(self.draw_nu, **(draw_nu or {})),
             elo_per_doubling=replace(self.elo_per_doubling, **(elo_per_doubling or {})),
+            moves=self.moves if moves is None else moves,
         )
 
-    def to_dict(self) -> dict[str, dict[str, float]]:
+    def effective(self, base: npt.ArrayLike, increment_seconds: float) -> FloatArray:
+        """Effective clocks (minutes) of base clocks ``base`` with this model's ``moves``."""
+        return effective_minutes(base, increment_seconds, self.moves)
+
+    def to_dict(self) -> dict[str, object]:
         """The scenario-file ``[model]`` table with every class filled in."""
         return {
             "red_advantage": self.red_advantage.to_dict(),
             "draw_nu": self.draw_nu.to_dict(),
             "elo_per_doubling": self.elo_per_doubling.to_dict(),
+            "moves": self.moves,
         }
 
 
@@ -183,8 +235,8 @@ def game_probabilities(
         black_rating: Black's rating for time class ``tc``.
         tc: The game's time class.
         model: Model constants.
-        red_minutes: Red's base clock in minutes (only the ratio to Black's matters).
-        black_minutes: Black's base clock in minutes.
+        red_minutes: Red's effective clock in minutes (only the ratio to Black's matters).
+        black_minutes: Black's effective clock in minutes.
     """
     d = strength_difference(
         red_rating,
@@ -208,7 +260,8 @@ def p_uses_less_time(
 ) -> FloatArray:
     """P(player A uses less clock time than B in a game), ties broken by a fair lot.
 
-    Each player's time used is ``base * Normal(mean, sd)`` (the fraction of their base clock),
+    Each player's time used is ``base * Normal(mean, sd)`` (the fraction of their effective
+    clock ``base``),
     independent of the result, so ``P = Phi((mean_b*base_b - mean_a*base_a) / s)`` with
     ``s = sqrt((sd_a*base_a)**2 + (sd_b*base_b)**2)``. With both sds zero the comparison is certain
     (0, 1, or 1/2 for an exact tie).

@@ -444,7 +444,9 @@ def parse_study(data: Mapping[str, Any], *, source: str = "study") -> Study:
             )
         else:
             overrides[k] = {"classical": value}
-    model = model.with_overrides(**overrides)
+    model = model.with_overrides(
+        red_advantage=overrides.get("red_advantage"), draw_nu=overrides.get("draw_nu")
+    )
     sensitivity = data.get("sensitivity", {})
     grids: dict[str, list[float]] = {"red_advantage": [], "draw_nu": []}
     if not isinstance(sensitivity, dict):

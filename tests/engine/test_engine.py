@@ -18,17 +18,20 @@ from knockout.rules.match import Pairing
 from knockout.rules.model import ModelParams, PerClass
 from knockout.rules.players import Player, Speed
 
-ALL_DRAWS = ModelParams(PerClass(64.3, 64.3, 64.3), PerClass(1e12, 1e12, 1e12), PerClass(0, 0, 120))
+ALL_DRAWS = ModelParams(
+    PerClass(64.3, 64.3, 64.3), PerClass(1e12, 1e12, 1e12), PerClass(0, 120, 120)
+)
 
 
 def test_scripted_trace_all_draws() -> None:
     """Every game drawn, fixed speeds: the whole timeline is known in advance.
 
-    A uses 70% of each base clock, B 80%: slow games end after 0.7*3600 + 0.8*3600 s, and so
-    on. A used less time in the rapid game, so A is 甲. Almost every game is drawn and a draw
-    sends Black through, so 乙 answers either announcement by making 甲 Red; 甲's only hope is
-    a win as Red, likelier with 35 v 5 minutes than with 30 v 10, so 甲 announces Black and 乙
-    objects: A Red on 35 minutes, B Black on 5.
+    A uses 70% of each effective clock, B 80%: a slow game (60 min + 10 s a move, effective
+    70 min) ends after 0.7*4200 + 0.8*4200 s, and so on. A used less time in the rapid game, so
+    A is 甲. Almost every game is drawn and a draw sends Black through, so 乙 answers either
+    announcement by making 甲 Red; 甲's only hope is a win as Red, likelier with 35 v 5 minutes
+    (effective 45 v 15, a ratio of 3) than with 30 v 10 (40 v 20, a ratio of 2), so 甲 announces
+    Black and 乙 objects: A Red on 35 minutes, B Black on 5.
     """
     a = Player("A", 2500, speed=Speed(0.7, 0.0))
     b = Player("B", 2500, speed=Speed(0.8, 0.0))
@@ -36,10 +39,10 @@ def test_scripted_trace_all_draws() -> None:
         get_format("xq-bidding"), a, b, strategy=Rational(), model=ALL_DRAWS, seed=11
     )
     trace = [(round(e.time, 6), e.kind) for e in log if e.kind != "bid"]
-    t1 = 1.5 * 3600
+    t1 = 1.5 * 70 * 60
     t2 = 2 * t1
-    t3 = t2 + 1.5 * 900
-    t4 = t3 + 0.7 * 35 * 60 + 0.8 * 5 * 60
+    t3 = t2 + 1.5 * 25 * 60
+    t4 = t3 + 0.7 * 45 * 60 + 0.8 * 15 * 60
     assert trace == [
         (0.0, "match_start"),
         (0.0, "game_start"),
@@ -158,7 +161,9 @@ def test_engine_agrees_with_exact_solver(
         assert stages[name] / n == pytest.approx(q, abs=z_tolerance(q, n)), name
     for k, q_arr in exact.games.items():
         q = float(q_arr[0])
-        assert games[k] / n == pytest.approx(q, abs=z_tolerance(q, n) + 1e-9), k
+        # one count of continuity allowance: game counts rarer than 1/n are discrete, and the
+        # normal approximation behind z_tolerance understates their spread
+        assert games[k] / n == pytest.approx(q, abs=z_tolerance(q, n) + 1 / n), k
     if sd_reached:
         c = float(exact.conditional(exact.chooser_advances)[0])
         assert chooser_won / sd_reached == pytest.approx(c, abs=z_tolerance(c, sd_reached))

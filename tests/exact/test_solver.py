@@ -53,14 +53,21 @@ def by_hand_xq(
         a_slow, level, b_slow = w, d, 1 - w - d
         a_rapid, rapid_level, b_rapid = 0.0, 1.0, 0.0
 
+    # The sudden-death game (30/10 +10 s): effective clocks T = base + moves * 10 / 60; its mean
+    # effective clock 20 + moves / 6 is 30 minutes at 60 moves: a rapid game.
+    def eff(base: float) -> float:
+        return base + m.moves * 10 / 60
+
+    assert 10 < (eff(30) + eff(10)) / 2 < 60
+
     def chooser_value(x: float) -> float:
         def v(chooser_red: bool, t_red: float, t_black: float) -> float:
             d = (
                 (x if chooser_red else -x)
-                + adv["blitz"]
-                + epd["blitz"] * math.log2(t_red / t_black)
+                + adv["rapid"]
+                + epd["rapid"] * math.log2(eff(t_red) / eff(t_black))
             )
-            r, dr, b = davidson(d, nu["blitz"])
+            r, dr, b = davidson(d, nu["rapid"])
             return r if chooser_red else dr + b
 
         red = min(v(True, 30, 10), v(False, 10, 30))
@@ -82,7 +89,9 @@ def by_hand_xq(
 MODELS = [
     ModelParams(),
     ModelParams(PerClass(-100, 30, -200), PerClass(0.5, 1.5, 0.8), PerClass(0, 40, 120)),
-    ModelParams(PerClass(64.3, 64.3, 64.3), PerClass(1.714, 1.0, 0.0), PerClass(0, 0, 120)),
+    ModelParams(
+        PerClass(64.3, 64.3, 64.3), PerClass(1.714, 0.3, 0.0), PerClass(0, 200, 120), moves=30
+    ),
 ]
 
 
@@ -111,8 +120,9 @@ def test_official_playoff_decider_by_hand() -> None:
     a, b = Player("A", 2550), Player("B", 2500)
     sol = solve(Pairing.of(get_format("official-playoff"), a, b, strategy=Rational()))
     adv, nu = 400 * math.log10(391 / 270), 0.8
-    # Decider: colours by lot; 6 v 4 minutes with 120 Elo per doubling; draw -> Black.
-    odds = 120 * math.log2(6 / 4)
+    # Decider: colours by lot; 6 v 4 minutes + 3 s a move, effective 9 v 7 minutes (mean 8:
+    # blitz) with 120 Elo per doubling; draw -> Black.
+    odds = 120 * math.log2(9 / 7)
     a_red = davidson(50 + adv + odds, nu)[0]
     _, d, bl = davidson(-50 + adv + odds, nu)
     a_black = d + bl
@@ -199,9 +209,21 @@ def test_equal_players_equal_chances_and_lot_priority() -> None:
     a, b = Player("A", 2500), Player("B", 2500)
     sol = solve(Pairing.of(fmt, a, b, strategy=Rational()))
     assert float(sol.win[0, 0]) == pytest.approx(0.5, abs=1e-14)
-    # The chooser's edge with the defaults: Red with 30 v 10 minutes.
-    r, _, _ = davidson(400 * math.log10(391 / 270) + 120 * math.log2(3), 0.8)
-    assert float(sol.conditional(sol.chooser_advances)[0]) == pytest.approx(r, abs=1e-12)
+    # The chooser's edge with the defaults: 甲 announces Red and 乙 accepts, Red on 30 v 10
+    # minutes + 10 s, effective 40 v 20 (a rapid game: nu = 1, 120 Elo per doubling). Objecting
+    # would leave 甲 Black on 20 v 40 (better for 甲), so 乙 accepts; announcing Black would give
+    # 甲 at best min(Black on 40 v 20, Red on 45 v 15).
+    adv = 400 * math.log10(391 / 270)
+    red_accept = davidson(adv + 120 * math.log2(40 / 20), 1.0)[0]
+    _, d, b = davidson(adv + 120 * math.log2(20 / 40), 1.0)
+    red_object = d + b
+    _, d, b = davidson(adv + 120 * math.log2(40 / 20), 1.0)
+    black_accept = d + b
+    black_object = davidson(adv + 120 * math.log2(45 / 15), 1.0)[0]
+    assert red_object > red_accept and black_accept < black_object
+    expected = max(min(red_accept, red_object), min(black_accept, black_object))
+    assert expected == red_accept
+    assert float(sol.conditional(sol.chooser_advances)[0]) == pytest.approx(expected, abs=1e-12)
 
 
 def test_repeat_stage_geometric_series() -> None:

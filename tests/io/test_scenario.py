@@ -45,14 +45,17 @@ def test_defaults_filled_in() -> None:
     assert d["format"]["sudden_death"]["draw_winner"] == "black"
     assert d["model"]["red_advantage"]["blitz"] == DEFAULT_RED_ADVANTAGE
     assert d["strategy"] == {"kind": "rational", "belief_sd": 100.0}
+    # Model version 2: the rapid and blitz ratings and the stages' time classes are written
+    # only where the input gave them, so the resolved scenario still follows the rules when
+    # edited (--set players.A.rating=2600 moves the rapid and blitz ratings with it).
     assert d["players"][0] == {
         "name": "A",
         "rating": 2500,
-        "rating_rapid": 2500,
-        "rating_blitz": 2500,
         "speed": {"mean": 0.75, "sd": 0.1},
         "withdrawn": False,
     }
+    assert all("time_class" not in d["format"][s] for s in ("slow", "rapid", "sudden_death"))
+    assert d["model"]["moves"] == 60 and d["model"]["elo_per_doubling"]["classical"] == 120
     assert d["bracket"] == {"seeding": "rating", "draw_seed": 1, "third_place": False}
     assert d["schedule"]["boards"] == 8 and d["ranking"]["tiebreaks"] == ["WON", "BWG"]
     assert d["played"] == []
@@ -227,3 +230,46 @@ def test_chinese_names_and_bom(tmp_path: Path) -> None:
     f.write_text("\ufeff" + text, encoding="utf-8")
     sc = load_scenario(f)
     assert [p.name for p in sc.players] == ["王天一", "郑惟桐"]
+
+
+def test_model_version_2_time_classes_follow_the_clocks() -> None:
+    sc = parse_scenario({"players": TWO})
+    pairing_classes = [s.time_class_for(sc.model.moves).value for s in sc.format.playable]
+    assert pairing_classes == ["classical", "rapid", "rapid"]  # the sudden death is rapid now
+    slower = parse_scenario({"players": TWO, "format": {"sudden_death": {"accept": [60, 40]}}})
+    assert slower.format.stage("sudden_death").time_class_for(60).value == "classical"
+    fixed = parse_scenario({"players": TWO, "format": {"sudden_death": {"time_class": "blitz"}}})
+    assert fixed.to_dict()["format"]["sudden_death"]["time_class"] == "blitz"
+    assert parse_scenario(fixed.to_dict()) == fixed
+
+
+@pytest.mark.parametrize(
+    ("data", "line"),
+    [
+        (
+            {"model": {"elo_per_doubling": {"rapid": -1}}},
+            "model.elo_per_doubling.rapid: expected a number >= 0, got -1",
+        ),
+        (
+            {"model": {"draw_nu": {"blitz": -0.5}}},
+            "model.draw_nu.blitz: expected a number >= 0, got -0.5",
+        ),
+        ({"model": {"moves": 0}}, "model.moves: expected a number >= 1, got 0"),
+        (
+            {"players": [{"name": "A", "rating": 1, "speed": {"mean": 0}}, TWO[1]]},
+            "players[0].speed.mean: expected a number > 0, got 0",
+        ),
+        (
+            {"players": [{"name": "A", "rating": 1, "speed": {"mean": 1.2}}, TWO[1]]},
+            "players[0].speed.mean: expected a number <= 1, got 1.2",
+        ),
+        (
+            {"players": [{"name": "A", "rating": 1, "speed": {"sd": 0.6}}, TWO[1]]},
+            "players[0].speed.sd: expected a number <= 0.5, got 0.6",
+        ),
+    ],
+)
+def test_values_no_player_could_have_are_refused(data: dict[str, object], line: str) -> None:
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario({"players": TWO, **data}, source="s.toml")
+    assert err.value.lines() == [f"s.toml: {line}"]

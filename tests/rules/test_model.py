@@ -15,7 +15,9 @@ from knockout.rules.model import (
     DEFAULT_MODEL,
     DEFAULT_RED_ADVANTAGE,
     TimeClass,
+    classify,
     davidson,
+    effective_minutes,
     game_probabilities,
     p_uses_less_time,
     strength_difference,
@@ -33,7 +35,7 @@ def test_defaults_are_the_unrounded_expressions() -> None:
     assert 400 * math.log10(391 / 270) == DEFAULT_RED_ADVANTAGE
     assert DEFAULT_DRAW_NU.classical == 557 / math.sqrt(391 * 270)
     assert (DEFAULT_DRAW_NU.rapid, DEFAULT_DRAW_NU.blitz) == (1.0, 0.8)
-    assert DEFAULT_ELO_PER_DOUBLING.to_dict() == {"classical": 0, "rapid": 0, "blitz": 120}
+    assert DEFAULT_ELO_PER_DOUBLING.to_dict() == {"classical": 120, "rapid": 120, "blitz": 120}
     assert round(DEFAULT_RED_ADVANTAGE, 1) == 64.3
     assert round(DEFAULT_DRAW_NU.classical, 3) == 1.714
 
@@ -102,3 +104,29 @@ def test_chooser_probability_matches_sampling() -> None:
     assert float(p_uses_less_time(0.7, 0.12, 0.75, 0.08)) == pytest.approx(
         float(np.mean(a < b)), abs=4 * 0.5 / 200_000**0.5
     )
+
+
+@pytest.mark.parametrize(
+    ("clocks", "increment", "moves", "expected"),
+    [
+        ((60, 60), 10, 60, "classical"),  # the seed's slow game: 70 minutes
+        ((15, 15), 10, 60, "rapid"),  # the seed's rapid game: 25
+        ((30, 10), 10, 60, "rapid"),  # the sudden-death accept pair: 40/20, mean 30
+        ((6, 4), 3, 60, "blitz"),  # the official decider: 9/7, mean 8
+        ((5, 5), 3, 60, "blitz"),  # super-rapid: 8
+        ((50, 50), 10, 60, "classical"),  # exactly 60 on the boundary: classical
+        ((7, 7), 3, 60, "blitz"),  # exactly 10 on the boundary: blitz
+        ((7, 7), 3, 61, "rapid"),  # one more move tips it over
+        ((0.1, 0.2), 0.1, 60, "blitz"),  # fractions that are inexact in binary
+    ],
+)
+def test_time_class_from_the_mean_effective_clock(
+    clocks: tuple[float, float], increment: float, moves: float, expected: str
+) -> None:
+    assert classify(clocks[0], clocks[1], increment, moves).value == expected
+
+
+def test_effective_clock_ratio_of_the_seed_menu() -> None:
+    # 30/10 + 10 s is a ratio of 2 (40/20), not 3; 35/5 + 10 s is 45/15, a ratio of 3.
+    assert float(effective_minutes(30, 10) / effective_minutes(10, 10)) == 2.0
+    assert float(effective_minutes(35, 10) / effective_minutes(5, 10)) == 3.0

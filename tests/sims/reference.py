@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knockout.rules.formats import ColourRule, Format
+from knockout.rules.formats import ColourRule, Format, Stage
 from knockout.rules.model import ModelParams
 from knockout.rules.players import Player
 
@@ -21,6 +21,30 @@ def davidson(d: float, nu: float) -> tuple[float, float, float]:
     g = 10 ** (d / 400)
     z = g + 1 + nu * math.sqrt(g)
     return g / z, nu * math.sqrt(g) / z, 1 / z
+
+
+def effective(base: float, increment: float, moves: float) -> float:
+    """MODEL.md: a side's effective clock counts the increment over ``moves`` moves."""
+    return base + moves * increment / 60
+
+
+def time_class(stage: Stage, moves: float) -> str:
+    """MODEL.md: classical from a mean effective clock of 60 minutes, blitz up to 10."""
+    if stage.time_class is not None:
+        return stage.time_class.value
+    if stage.is_bidding:
+        assert stage.bidding is not None
+        red, black = stage.bidding.accept
+    elif stage.is_sealed_bid:
+        assert stage.sealed_bid is not None
+        red = black = stage.sealed_bid.red_minutes
+    else:
+        red, black = stage.minutes
+    mean = (
+        effective(red, stage.increment_seconds, moves)
+        + effective(black, stage.increment_seconds, moves)
+    ) / 2
+    return "classical" if mean >= 60 else "blitz" if mean <= 10 else "rapid"
 
 
 def rating(p: Player, tc: str) -> float:
@@ -55,8 +79,15 @@ def play(
     last_red: int | None = None
     last_used = (0.0, 0.0)
     for stage in fmt.playable:
-        tc = stage.time_class.value
+        tc = time_class(stage, model.moves)
         adv, nu, epd = model.red_advantage[tc], model.draw_nu[tc], model.elo_per_doubling[tc]
+
+        def odds(t_red: float, t_black: float, stage: Stage = stage, epd: float = epd) -> float:
+            inc = stage.increment_seconds
+            return epd * math.log2(
+                effective(t_red, inc, model.moves) / effective(t_black, inc, model.moves)
+            )
+
         if stage.is_bidding:
             assert stage.bidding is not None and stage.draw_winner is not None
             menu = stage.bidding
@@ -76,7 +107,7 @@ def play(
                     (False, True): (True, menu.object_black),
                 }
                 chooser_red, (tr, tb) = table[(ann_red, obj)]
-                d = (y if chooser_red else -y) + adv + epd * math.log2(tr / tb)
+                d = (y if chooser_red else -y) + adv + odds(tr, tb)
                 r, dr, b = davidson(d, nu)
                 draw_black = stage.draw_winner.value == "black"
                 if chooser_red:
@@ -112,12 +143,7 @@ def play(
                 (False, True): menu.object_black,
             }[(ann_red, obj)]
             red = chooser if chooser_red else bidder
-            d = (
-                rating(players[red], tc)
-                - rating(players[1 - red], tc)
-                + adv
-                + epd * math.log2(tr / tb)
-            )
+            d = rating(players[red], tc) - rating(players[1 - red], tc) + adv + odds(tr, tb)
             r, dr, _ = davidson(d, nu)
             u = rng.random()
             games += 1
@@ -138,14 +164,16 @@ def play(
                 else:
                     red = int(rng.random() < 0.5)
                 d = rating(players[red], tc) - rating(players[1 - red], tc) + adv
+                d += odds(*stage.minutes)
                 r, dr, _ = davidson(d, nu)
                 u = rng.random()
                 result = "red" if u < r else "draw" if u < r + dr else "black"
                 games += 1
                 last_red = red
+                clock = [effective(m, stage.increment_seconds, model.moves) for m in stage.minutes]
                 used = [
                     rng.normal(players[i].speed.mean, players[i].speed.sd)
-                    * (stage.minutes[0] if i == red else stage.minutes[1])
+                    * (clock[0] if i == red else clock[1])
                     for i in (0, 1)
                 ]
                 last_used = (used[0], used[1])

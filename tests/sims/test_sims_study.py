@@ -254,7 +254,9 @@ def test_cli_study_errors(tmp_path: Path) -> None:
     assert all(line.startswith("error: ") for line in lines) and len(lines) == 5
     result = runner.invoke(app, ["scoring-study", "nope.toml"])
     assert result.exit_code == 2
-    assert result.stderr.strip() == "error: nope.toml: cannot read the file: No such file or directory"
+    assert (
+        result.stderr.strip() == "error: nope.toml: cannot read the file: No such file or directory"
+    )
 
 
 def test_cli_study_help_has_an_example() -> None:
