@@ -370,31 +370,35 @@ class CrossTable:
             return problems
         for name in self.players:
             for index, entry in enumerate(self.entries[name]):
-                if entry.round != index + 1:
-                    problems.append(f"{name!r}: entry {index + 1} is for round {entry.round}")
-                    continue
-                if entry.opponent is None:
-                    continue
-                where = f"{name!r} round {entry.round}"
-                if entry.opponent == name:
-                    problems.append(f"{where}: plays themself")
-                    continue
-                if entry.opponent not in self.entries:
-                    problems.append(f"{where}: unknown opponent {entry.opponent!r}")
-                    continue
-                other = self.entries[entry.opponent][index]
-                if other.opponent != name or other.kind is not entry.kind:
-                    problems.append(f"{where}: {entry.opponent!r} has no matching entry")
-                elif entry.kind is Kind.PLAYED and (
-                    other.outcome is not entry.outcome.reverse or other.colour is entry.colour
-                ):
-                    problems.append(f"{where}: the two sides of the game disagree")
-                elif entry.kind is Kind.FORFEIT and (
-                    (entry.outcome is Outcome.WIN and other.outcome is not Outcome.LOSS)
-                    or (entry.colour is not None and other.colour is entry.colour)
-                ):
-                    problems.append(f"{where}: the two sides of the forfeit disagree")
+                problem = self._entry_problem(name, index, entry)
+                if problem is not None:
+                    problems.append(problem)
         return problems
+
+    def _entry_problem(self, name: str, index: int, entry: Entry) -> str | None:
+        """How ``name``'s entry at ``index`` contradicts the table, if it does."""
+        if entry.round != index + 1:
+            return f"{name!r}: entry {index + 1} is for round {entry.round}"
+        if entry.opponent is None:
+            return None
+        where = f"{name!r} round {entry.round}"
+        if entry.opponent == name:
+            return f"{where}: plays themself"
+        if entry.opponent not in self.entries:
+            return f"{where}: unknown opponent {entry.opponent!r}"
+        other = self.entries[entry.opponent][index]
+        if other.opponent != name or other.kind is not entry.kind:
+            return f"{where}: {entry.opponent!r} has no matching entry"
+        if entry.kind is Kind.PLAYED and (
+            other.outcome is not entry.outcome.reverse or other.colour is entry.colour
+        ):
+            return f"{where}: the two sides of the game disagree"
+        if entry.kind is Kind.FORFEIT and (
+            (entry.outcome is Outcome.WIN and other.outcome is not Outcome.LOSS)
+            or (entry.colour is not None and other.colour is entry.colour)
+        ):
+            return f"{where}: the two sides of the forfeit disagree"
+        return None
 
     @property
     def rounds(self) -> int:

@@ -617,51 +617,75 @@ def rank_players(
     Raises:
         ValueError: For an unknown or repeated code, or ``lots`` without ``rng``.
     """
+    chosen = _resolve(tiebreaks, rng)
+    ranker = _Ranker(table, chosen, rng)
+    scores = table.scores
+    first = primary or {}
+    groups: list[list[str]] = []
+    for by_points in _partition(
+        list(table.players), lambda name: (*(Decimal(x) for x in first.get(name, ())), scores[name])
+    ):
+        groups.extend(ranker.split(by_points, chosen))
+    standings = []
+    position = 1
+    for group in groups:
+        for name in group:
+            frozen = MappingProxyType(dict(ranker.shown[name]))
+            standings.append(Standing(name, position, scores[name], frozen))
+        position += len(group)
+    return Standings(tuple(tb.code for tb in chosen), tuple(standings), table.title)
+
+
+def _resolve(
+    tiebreaks: Sequence[TieBreak | str], rng: np.random.Generator | None
+) -> tuple[TieBreak, ...]:
+    """The tie-breaks of ``tiebreaks`` (codes looked up), checked for repeats and a generator."""
     chosen = tuple(tb if isinstance(tb, TieBreak) else get_tiebreak(tb) for tb in tiebreaks)
     if len({tb.code for tb in chosen}) != len(chosen):
         raise ValueError("a tie-break is listed twice")
     if any(tb.needs_rng for tb in chosen) and rng is None:
         raise ValueError("the drawing of lots needs a random generator (a seed)")
-    shown: dict[str, dict[str, Decimal | None]] = {
-        name: dict.fromkeys((tb.code for tb in chosen), None) for name in table.players
-    }
-    fixed: dict[str, Mapping[str, TieValue]] = {}
-    for tb in chosen:
-        if not tb.depends_on_group:
-            fixed[tb.code] = tb.evaluate(table, table.players, rng)
-            for name, value in fixed[tb.code].items():
-                shown[name][tb.code] = value.shown
+    return chosen
 
-    def split(group: list[str], todo: tuple[TieBreak, ...]) -> list[list[str]]:
+
+class _Ranker:
+    """Splits groups of tied players with tie-breaks, recording the values shown."""
+
+    def __init__(
+        self, table: CrossTable, chosen: tuple[TieBreak, ...], rng: np.random.Generator | None
+    ) -> None:
+        self.table = table
+        self.rng = rng
+        self.shown: dict[str, dict[str, Decimal | None]] = {
+            name: dict.fromkeys((tb.code for tb in chosen), None) for name in table.players
+        }
+        # Tie-breaks whose value does not depend on who is tied are computed once, for everyone.
+        self.fixed: dict[str, Mapping[str, TieValue]] = {}
+        for tb in chosen:
+            if not tb.depends_on_group:
+                self.fixed[tb.code] = tb.evaluate(table, table.players, rng)
+                for name, value in self.fixed[tb.code].items():
+                    self.shown[name][tb.code] = value.shown
+
+    def split(self, group: list[str], todo: tuple[TieBreak, ...]) -> list[list[str]]:
+        """``group`` (tied so far) split by the tie-breaks ``todo``, in order, best first.
+
+        A tie-break that depends on the group (direct encounter) is applied again to a smaller
+        group it leaves tied.
+        """
         if len(group) < 2 or not todo:
             return [group]
         tb, rest = todo[0], todo[1:]
-        values = fixed[tb.code] if tb.code in fixed else tb.evaluate(table, group, rng)
-        if tb.depends_on_group:
+        values = self.fixed.get(tb.code)
+        if values is None:
+            values = tb.evaluate(self.table, group, self.rng)
             for name in group:
-                shown[name][tb.code] = values[name].shown
-        parts = _partition(group, lambda name: values[name].key)
+                self.shown[name][tb.code] = values[name].shown
         out: list[list[str]] = []
-        for part in parts:
+        for part in _partition(group, lambda name: values[name].key):
             again = tb.depends_on_group and 1 < len(part) < len(group)
-            out.extend(split(part, todo if again else rest))
+            out.extend(self.split(part, todo if again else rest))
         return out
-
-    scores = table.scores
-    groups: list[list[str]] = []
-    first = primary or {}
-    for by_points in _partition(
-        list(table.players), lambda name: (*(Decimal(x) for x in first.get(name, ())), scores[name])
-    ):
-        groups.extend(split(by_points, chosen))
-    standings = []
-    position = 1
-    for group in groups:
-        for name in group:
-            frozen = MappingProxyType(dict(shown[name]))
-            standings.append(Standing(name, position, scores[name], frozen))
-        position += len(group)
-    return Standings(tuple(tb.code for tb in chosen), tuple(standings), table.title)
 
 
 def _partition(group: list[str], key: Callable[[str], tuple[Decimal, ...]]) -> list[list[str]]:
