@@ -2,8 +2,10 @@
 
 Columns are counted in characters, not bytes, so names may be Chinese (write the file as UTF-8, or
 read it with the encoding it was written in). Only what rankings need is used: the ``001`` player
-lines (starting rank, name, and the round blocks), the tournament name (``012``) and the number of
-rounds (``XXR``, the common extension; also TRF-26's ``142``). Other lines are ignored.
+lines (starting rank, name, and the round blocks), the tournament name (``012``), the start date
+(``042``, which decides the tie-break rules in force), the type of tournament (``092``, which can
+say Swiss or round robin) and the number of rounds (``XXR``, the common extension; also TRF-26's
+``142``). Other lines are ignored.
 
 A ``001`` line (columns from 1)::
 
@@ -27,12 +29,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
 from knockout.errors import InputError, Problem
 from knockout.game import Colour
 from knockout.io.text import read_text
+from knockout.standings.conventions import parse_event_date
 from knockout.standings.records import (
     CLASSICAL,
     CrossTable,
@@ -128,6 +132,8 @@ def parse_trf(text: str, *, source: str = "<trf>", scale: PointScale = CLASSICAL
         draw_points=scale.unplayed_draw,
         title=head.title,
         scale=scale,
+        start_date=head.start_date,
+        tournament_type=head.tournament_type,
     )
 
 
@@ -137,6 +143,8 @@ class _Head:
 
     title: str = ""
     rounds: int | None = None
+    start_date: date | None = None
+    tournament_type: str = ""
 
 
 def _scan(text: str, source: str, problems: list[Problem]) -> tuple[_Head, list[_PlayerLine]]:
@@ -147,6 +155,15 @@ def _scan(text: str, source: str, problems: list[Problem]) -> tuple[_Head, list[
         line = raw.rstrip("\r\n")
         if line.startswith("012"):
             head = replace(head, title=line[4:].strip())
+        elif line.startswith("042") and line[4:].strip():
+            try:
+                head = replace(head, start_date=parse_event_date(line[4:]))
+            except ValueError as exc:
+                problems.append(
+                    Problem(source, f"line {number}, record 042 (start date)", str(exc))
+                )
+        elif line.startswith("092"):
+            head = replace(head, tournament_type=line[4:].strip())
         elif m := _ROUNDS_LINE.fullmatch(line.strip()):
             head = replace(head, rounds=int(m.group(1)))
         elif line.startswith("001"):
@@ -457,6 +474,10 @@ def to_trf(table: CrossTable, *, ranks: Mapping[str, int] | None = None) -> str:
     out = []
     if table.title:
         out.append(f"012 {table.title}")
+    if table.start_date is not None:
+        out.append(f"042 {table.start_date:%Y/%m/%d}")
+    if table.tournament_type:
+        out.append(f"092 {table.tournament_type}")
     out.append(f"XXR {table.rounds}")
     for name in table.players:
         if len(name) > NAME_WIDTH:
