@@ -92,6 +92,7 @@ class _ScheduleIn(_Table):
 class _RankingIn(_Table):
     tiebreaks: list[str] = Field(default_factory=lambda: ["WON", "BWG"])
     lots: bool = False
+    rules: Literal["2024", "2026"] = "2026"
 
 
 class _PlayedIn(_Table):
@@ -373,7 +374,9 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
         schedule=ScheduleSettings(
             parsed.schedule.boards, parsed.schedule.gap_minutes, parsed.schedule.round_gap_minutes
         ),
-        ranking=RankingSettings(tuple(parsed.ranking.tiebreaks), parsed.ranking.lots),
+        ranking=RankingSettings(
+            tuple(parsed.ranking.tiebreaks), parsed.ranking.lots, parsed.ranking.rules
+        ),
         played=played,
         source=source,
     )
