@@ -6,23 +6,34 @@ generalised codes ``BH-Ck``, ``BH-Mk``, ``SB-Ck``, ``SB-Mk`` and ``PS-Ck``. :fun
 ranks players by points and then by an ordered list of tie-breaks, optionally ending with a seeded
 drawing of lots; players still tied share a rank (1, 2, 2, 4).
 
-The FIDE text followed is the *FIDE Handbook C.07, Play-off and Tie-Break Regulations*, approved by
-the FIDE Council on 1 August 2023 and applied to all FIDE-rated events from 1 April 2024, in the
-edition effective from 1 April 2024 (whose tie-break definitions are those of the 2023 text, with
-clarified explanations). The conventions for unplayed rounds (C.07 article 16):
+The FIDE text followed is the *FIDE Handbook C.07, Play-off and Tie-Break Regulations*: the
+edition in force from 1 April 2024 (approved by the FIDE Council on 1 August 2023), and its
+revision approved on 2 February 2026, in force from 1 March 2026. Which one applies, and whether
+the event is a Swiss or a round robin, is a :class:`~knockout.standings.conventions.Conventions`
+(by default the event's own: the rules in force on its start date). The conventions for unplayed
+rounds (C.07 article 16):
 
 * A *voluntarily unplayed round* (VUR) is a half- or zero-point bye, an absence or a forfeit loss;
   a pairing-allocated or full-point bye and a forfeit win are unplayed but not voluntary.
 * When a player is somebody's opponent, the player's score counts every round with the points it
   earned, except the VURs without an opponent that follow the player's last round that was not a
-  VUR (the rounds after a withdrawal): those count as draws (``CrossTable.draw_points``).
+  VUR (the rounds after a withdrawal): those count as draws (``CrossTable.draw_points``), or as
+  nothing in a round robin (16.3).
 * In a player's own Buchholz and Sonneborn-Berger, every unplayed round (bye, forfeit, absence)
   counts as a game against a dummy opponent whose score is the player's own final score; in
-  Sonneborn-Berger that score is multiplied by the points the round earned.
+  Sonneborn-Berger that score is multiplied by the points the round earned (16.4). Since 1 March
+  2026 the dummy's score is at most the scheduled opponent's adjusted score for a forfeit
+  (16.4.1), and at most a draw per round of the event for a round without an opponent (16.4.2).
+* In a round robin an unplayed game counts as played (the opponent's adjusted score, the result
+  awarded, also in direct encounter), and a round without a game is left out altogether.
 * Cut modifiers cut voluntarily unplayed rounds first, unless the least significant value is worth
   more than the VUR's (in Buchholz the VUR is always cut first).
-* Direct encounter, WON, BWG and BPG count only games played over the board; WIN counts every
-  round won, with or without playing (forfeit wins, full-point and pairing-allocated byes).
+* Direct encounter, WON, BWG and BPG count only games played over the board (direct encounter in
+  a round robin: every scheduled game); WIN counts every round won, with or without playing
+  (forfeit wins, full-point and pairing-allocated byes).
+
+These rules agree, value for value, with FIDE's own checker (gacrux 1.11.65) on random events
+(``tests/standings/test_gacrux_differential.py``).
 
 All arithmetic is exact (:class:`~decimal.Decimal`) and uses the points each entry carries, so
 every tie-break works under any scoring system. See ``docs/tiebreaks.md``.
