@@ -387,6 +387,67 @@ def _decimal(value: object) -> Decimal | None:
     return number if number.is_finite() else None
 
 
+def _unknown_keys(table: Mapping[str, object], source: str, key: str) -> list[Problem]:
+    """One problem per key of ``table`` that is neither a point key nor ``description``."""
+    return [
+        Problem(
+            source,
+            f"{key}.{k}",
+            f"unknown key (expected {', '.join(_POINT_KEYS)} or description)",
+        )
+        for k in table
+        if k not in (*_POINT_KEYS, "description")
+    ]
+
+
+def _point_values(
+    table: Mapping[str, object], source: str, key: str, problems: list[Problem]
+) -> dict[str, Decimal]:
+    """The point keys of ``table`` that are numbers >= 0; a problem for each one that is not."""
+    values: dict[str, Decimal] = {}
+    for k in _POINT_KEYS:
+        if k not in table:
+            if k in _REQUIRED_KEYS:
+                problems.append(Problem(source, f"{key}.{k}", "missing (expected a number)"))
+            continue
+        number = _decimal(table[k])
+        if number is None:
+            problems.append(Problem(source, f"{key}.{k}", f"expected a number, got {table[k]!r}"))
+        elif number < 0:
+            problems.append(
+                Problem(source, f"{key}.{k}", f"expected a number >= 0, got {table[k]!r}")
+            )
+        else:
+            values[k] = number
+    return values
+
+
+def _draw_bounds(
+    values: Mapping[str, Decimal], loss: Decimal, source: str, key: str
+) -> list[Problem]:
+    """For each colour, a draw must be worth at least a loss and at most a win."""
+    problems = []
+    for colour in ("red", "black"):
+        win, draw = values.get(f"{colour}_win"), values.get(f"{colour}_draw")
+        if draw is not None and draw < loss:
+            problems.append(
+                Problem(
+                    source,
+                    f"{key}.{colour}_draw",
+                    f"expected at least the loss points {loss}, got {draw}",
+                )
+            )
+        if win is not None and draw is not None and draw > win:
+            problems.append(
+                Problem(
+                    source,
+                    f"{key}.{colour}_draw",
+                    f"expected at most {colour}_win = {win}, got {draw}",
+                )
+            )
+    return problems
+
+
 def scoring_from_dict(
     table: Mapping[str, object],
     *,
@@ -414,31 +475,8 @@ def scoring_from_dict(
     >>> s.points(Result.BLACK), s.decimals
     ((Decimal('0'), Decimal('2.1')), 1)
     """
-    problems: list[Problem] = []
-    values: dict[str, Decimal] = {}
-    for k in table:
-        if k not in (*_POINT_KEYS, "description"):
-            problems.append(
-                Problem(
-                    source,
-                    f"{key}.{k}",
-                    f"unknown key (expected {', '.join(_POINT_KEYS)} or description)",
-                )
-            )
-    for k in _POINT_KEYS:
-        if k not in table:
-            if k in _REQUIRED_KEYS:
-                problems.append(Problem(source, f"{key}.{k}", "missing (expected a number)"))
-            continue
-        number = _decimal(table[k])
-        if number is None:
-            problems.append(Problem(source, f"{key}.{k}", f"expected a number, got {table[k]!r}"))
-        elif number < 0:
-            problems.append(
-                Problem(source, f"{key}.{k}", f"expected a number >= 0, got {table[k]!r}")
-            )
-        else:
-            values[k] = number
+    problems = _unknown_keys(table, source, key)
+    values = _point_values(table, source, key, problems)
     description = table.get("description", "")
     if not isinstance(description, str):
         problems.append(
@@ -446,24 +484,7 @@ def scoring_from_dict(
         )
         description = ""
     loss = values.get("loss", D(0))
-    for colour in ("red", "black"):
-        win, draw = values.get(f"{colour}_win"), values.get(f"{colour}_draw")
-        if draw is not None and draw < loss:
-            problems.append(
-                Problem(
-                    source,
-                    f"{key}.{colour}_draw",
-                    f"expected at least the loss points {loss}, got {draw}",
-                )
-            )
-        if win is not None and draw is not None and draw > win:
-            problems.append(
-                Problem(
-                    source,
-                    f"{key}.{colour}_draw",
-                    f"expected at most {colour}_win = {win}, got {draw}",
-                )
-            )
+    problems += _draw_bounds(values, loss, source, key)
     if problems:
         raise InputError(problems)
     return ScoringSystem(

@@ -12,6 +12,7 @@ from rich.markdown import Markdown
 
 from knockout import __version__
 from knockout.cli.app import app, emit_json, err_console, out_console, user_errors
+from knockout.cli.standings import RULES_HELP, conventions_options
 from knockout.dashboard.scoring import (
     compare_table,
     league_view,
@@ -24,10 +25,10 @@ from knockout.points import SCORING, ScoringSystem
 from knockout.scoring.files import read_scoring_file
 from knockout.scoring.league import read_league
 from knockout.scoring.league import to_json as league_json
-from knockout.scoring.rescore import rescore
+from knockout.scoring.rescore import event_conventions, rescore
 from knockout.scoring.rescore import to_json as rescore_json
 from knockout.scoring.results import read_results
-from knockout.standings.tiebreaks import parse_tiebreaks
+from knockout.standings.tiebreaks import TieBreak, parse_tiebreaks
 
 __all__ = ["league", "rescore_command", "scoring_study"]
 
@@ -50,8 +51,9 @@ _RESCORE_HELP = (
     "Players with rows are ranked by points, then by the tie-breaks (default PS: the progressive "
     "score 累进分, the sum of the running totals after each round); players tied on everything "
     "share a rank. Tie-breaks come from the tie-break registry and are computed in the chosen "
-    "scoring system; those that need opponents' totals (BH, SB, ...) are refused unless every "
-    "opponent has rows."
+    "scoring system, under FIDE's rules in force (--rules, --date) and the conventions of a "
+    "Swiss or round-robin event (--tournament), as knockout standings does; those that need "
+    "opponents' totals (BH, SB, ...) are refused unless every opponent has rows."
     "\n\n"
     "[bold]Example[/bold] (seed 000's 2010 championship, difference method against the "
     "traditional 2/1/0):"
@@ -78,6 +80,25 @@ _LEAGUE_HELP = (
 
 def _rng(seed: int | None) -> np.random.Generator | None:
     return None if seed is None else np.random.default_rng(seed)
+
+
+def _rescore_tiebreaks(
+    text: str | None, system: ScoringSystem, seed: int | None
+) -> tuple[TieBreak, ...]:
+    """``--tiebreaks`` (default: seed 001's chain for its round-robin scoring, else PS).
+
+    Raises:
+        InputError: For an unknown or repeated code, or lots without ``--seed``.
+    """
+    if text is None:
+        text = "DE,BWG,RWG,BDG,RDG" if system.name == "round-robin" else "PS"
+    try:
+        codes = parse_tiebreaks(text)
+    except ValueError as exc:
+        raise InputError.single("--tiebreaks", "", str(exc)) from None
+    if any(tb.needs_rng for tb in codes) and seed is None:
+        raise InputError.single("--tiebreaks", "", "the drawing of lots needs --seed")
+    return codes
 
 
 def _system(name: str, customs: dict[str, ScoringSystem], option: str) -> ScoringSystem:
@@ -151,6 +172,27 @@ def rescore_command(
         bool,
         typer.Option("--rounds", help="Also show each player's rounds, as seed 000 prints them."),
     ] = False,
+    rules: Annotated[
+        str | None, typer.Option("--rules", help=RULES_HELP, show_default=False)
+    ] = None,
+    on: Annotated[
+        str | None,
+        typer.Option(
+            "--date",
+            help="The event's start date, YYYY-MM-DD (chooses the rules in force).",
+            show_default=False,
+        ),
+    ] = None,
+    tournament: Annotated[
+        str | None,
+        typer.Option(
+            "--tournament",
+            help="swiss or round-robin: the conventions of the tie-breaks (not the scoring "
+            "system: --scoring round-robin is seed 001's points). Default: round-robin when "
+            "every two players met equally often (once or twice).",
+            show_default=False,
+        ),
+    ] = None,
     encoding: Annotated[str | None, _ENCODING] = None,
     json: Annotated[bool, _JSON] = False,
 ) -> None:
@@ -159,21 +201,20 @@ def rescore_command(
         customs = read_scoring_file(scoring_file) if scoring_file is not None else {}
         system = _system(scoring, customs, "--scoring")
         baseline_system = None if compare is None else _system(compare, customs, "--compare")
-        if tiebreaks is None:
-            tiebreaks = "DE,BWG,RWG,BDG,RDG" if system.name == "round-robin" else "PS"
-        try:
-            codes = parse_tiebreaks(tiebreaks)
-        except ValueError as exc:
-            raise InputError.single("--tiebreaks", "", str(exc)) from None
-        if any(tb.needs_rng for tb in codes) and seed is None:
-            raise InputError.single("--tiebreaks", "", "the drawing of lots needs --seed")
+        codes = _rescore_tiebreaks(tiebreaks, system, seed)
+        chosen_rules, chosen_date, chosen_kind = conventions_options(rules, on, tournament)
         data = read_results(results, encoding=encoding)
-        table = rescore(data, system, tiebreaks=codes, rng=_rng(seed))
+        conventions = event_conventions(
+            data, system, rules=chosen_rules, tournament=chosen_kind, on=chosen_date
+        )
+        table = rescore(data, system, tiebreaks=codes, rng=_rng(seed), conventions=conventions)
         baseline = None
         if baseline_system is not None:
-            baseline = rescore(data, baseline_system, tiebreaks=codes, rng=_rng(seed))
+            baseline = rescore(
+                data, baseline_system, tiebreaks=codes, rng=_rng(seed), conventions=conventions
+            )
     if json:
-        emit_json(rescore_json(table, baseline=baseline))
+        emit_json(rescore_json(table, baseline=baseline, seed=seed))
         return
     out_console.print(scoring_line(system), style="dim")
     out_console.print(score_table(table))

@@ -2,21 +2,88 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import date
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 
-from knockout import __version__
 from knockout.cli.app import app, emit_json, out_console, user_errors
 from knockout.dashboard.standings import standings_table
-from knockout.errors import InputError
+from knockout.errors import InputError, Problem
+from knockout.io.envelope import envelope
+from knockout.standings.conventions import (
+    Rules,
+    TournamentKind,
+    get_rules,
+    get_tournament_kind,
+    parse_event_date,
+)
 from knockout.standings.files import standings_from_file
-from knockout.standings.tiebreaks import TIEBREAKS, parse_tiebreaks
+from knockout.standings.tiebreaks import TIEBREAKS, TieBreak, parse_tiebreaks
 
-__all__ = ["standings"]
+__all__ = ["conventions_options", "standings"]
 
 DEFAULT_TIEBREAKS = "BH,BH-C1,SB,PS,WIN"
+DEFAULT_SEED = 0
+
+RULES_HELP = (
+    "FIDE tie-break rules: 2024 (in force from 1 April 2024) or 2026 (from 1 March 2026). "
+    "Default: those in force on the event's start date (TRF record 042, or --date); the newest "
+    "if the event is undated."
+)
+DATE_HELP = "The event's start date, YYYY-MM-DD (overrides the TRF's record 042)."
+TOURNAMENT_HELP = (
+    "swiss or round-robin (round-robin conventions for unplayed games and Buchholz). Default: "
+    "the TRF's tournament type (record 092), else round-robin when every two players met "
+    "equally often (once or twice) and nobody had a bye."
+)
+
+
+_T = TypeVar("_T")
+
+
+def _option(
+    option: str, text: str | None, parse: Callable[[str], _T], problems: list[Problem]
+) -> _T | None:
+    """``parse(text)``, None if the option was not given; a problem if it does not parse."""
+    if text is None:
+        return None
+    try:
+        return parse(text)
+    except ValueError as exc:
+        problems.append(Problem(option, "", str(exc)))
+        return None
+
+
+def conventions_options(
+    rules: str | None, on: str | None, tournament: str | None
+) -> tuple[Rules | None, date | None, TournamentKind | None]:
+    """``--rules``, ``--date`` and ``--tournament`` checked (None: not given).
+
+    Raises:
+        InputError: One problem per option that is wrong.
+    """
+    problems: list[Problem] = []
+    chosen = (
+        _option("--rules", rules, get_rules, problems),
+        _option("--date", on, parse_event_date, problems),
+        _option("--tournament", tournament, get_tournament_kind, problems),
+    )
+    if problems:
+        raise InputError(problems)
+    return chosen
+
+
+def _chosen_tiebreaks(text: str, lots: bool) -> tuple[TieBreak, ...]:
+    try:
+        chosen = parse_tiebreaks(text)
+    except ValueError as exc:
+        raise InputError.single("--tiebreaks", "", str(exc)) from None
+    if lots and "lots" not in {tb.code for tb in chosen}:
+        chosen = (*chosen, TIEBREAKS["lots"])
+    return chosen
 
 
 @app.command("standings")
@@ -47,8 +114,20 @@ def standings(
         ),
     ] = False,
     seed: Annotated[
-        int, typer.Option("--seed", help="Seed of the drawing of lots; publish it.")
-    ] = 0,
+        int | None,
+        typer.Option(
+            "--seed",
+            help=f"Seed of the drawing of lots; publish it. [default: {DEFAULT_SEED}]",
+            show_default=False,
+        ),
+    ] = None,
+    rules: Annotated[
+        str | None, typer.Option("--rules", help=RULES_HELP, show_default=False)
+    ] = None,
+    on: Annotated[str | None, typer.Option("--date", help=DATE_HELP, show_default=False)] = None,
+    tournament: Annotated[
+        str | None, typer.Option("--tournament", help=TOURNAMENT_HELP, show_default=False)
+    ] = None,
     encoding: Annotated[
         str | None,
         typer.Option(
@@ -65,21 +144,29 @@ def standings(
     tied after the last tie-break share a rank (1, 2, 2, 4) unless --lots is given. Codes: DE
     direct encounter, BH Buchholz, BH-C1 cut 1, BH-M1 median, SB Sonneborn-Berger, PS progressive
     score, WIN wins (forfeits and byes count), WON games won over the board, BWG wins with Black,
-    BPG games with Black. See docs/tiebreaks.md.
+    BPG games with Black. Unplayed rounds count as FIDE's rules in force on the event's start
+    date say (2024 or 2026), with round-robin conventions in a round robin. See
+    docs/tiebreaks.md.
 
     Example:
 
         knockout standings scenarios/data/swiss-9.csv --tiebreaks BH-C1,BH,SB,DE --lots --seed 7
     """
     with user_errors():
-        try:
-            chosen = parse_tiebreaks(tiebreaks)
-        except ValueError as exc:
-            raise InputError.single("--tiebreaks", "", str(exc)) from None
-        if lots and "lots" not in {tb.code for tb in chosen}:
-            chosen = (*chosen, TIEBREAKS["lots"])
-        result = standings_from_file(file, chosen, encoding=encoding, seed=seed)
+        chosen = _chosen_tiebreaks(tiebreaks, lots)
+        chosen_rules, chosen_date, chosen_kind = conventions_options(rules, on, tournament)
+        drawn = any(tb.needs_rng for tb in chosen)
+        used_seed = (DEFAULT_SEED if seed is None else seed) if drawn else seed
+        result = standings_from_file(
+            file,
+            chosen,
+            encoding=encoding,
+            seed=used_seed,
+            rules=chosen_rules,
+            tournament=chosen_kind,
+            on=chosen_date,
+        )
     if json_output:
-        emit_json({"version": __version__, **result.to_json()})
+        emit_json(envelope(result.to_json(), seed=used_seed))
     else:
         out_console.print(standings_table(result))

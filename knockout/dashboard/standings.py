@@ -12,7 +12,7 @@ from rich.table import Table
 
 from knockout.standings.tiebreaks import Standings, get_tiebreak
 
-__all__ = ["format_number", "standings_table"]
+__all__ = ["conventions_line", "format_number", "standings_table"]
 
 
 def format_number(value: Decimal | None) -> str:
@@ -29,6 +29,8 @@ def format_number(value: Decimal | None) -> str:
 
 def standings_table(standings: Standings, *, title: str | None = None) -> Table:
     """The ranked players as a table: ``#``, name, points, then one column per tie-break code.
+
+    The caption names the tie-breaks and the rules they followed (version, Swiss or round robin).
 
     Args:
         standings: From :func:`knockout.standings.tiebreaks.rank_players`.
@@ -51,8 +53,19 @@ def standings_table(standings: Standings, *, title: str | None = None) -> Table:
             format_number(s.points),
             *(format_number(s.tiebreaks[code]) for code in standings.codes),
         )
+    table.caption = conventions_line(standings)
     if standings.codes:
-        table.caption = "tie-breaks: " + ", ".join(
-            f"{code} {get_tiebreak(code).title}" for code in standings.codes
+        table.caption = (
+            "tie-breaks: "
+            + ", ".join(f"{code} {get_tiebreak(code).title}" for code in standings.codes)
+            + "\n"
+            + table.caption
         )
     return table
+
+
+def conventions_line(standings: Standings) -> str:
+    """Which rules the tie-breaks followed, e.g. ``FIDE C.07 rules of 2026, Swiss event``."""
+    conventions = standings.conventions
+    kind = "round robin" if conventions.round_robin else "Swiss event"
+    return f"FIDE C.07 rules of {conventions.rules}, {kind}"

@@ -5,14 +5,17 @@ with a third-place match its winner is third and its loser fourth), then by thei
 (RULES.md section 1: win 3, draw 1, a drawn sudden-death game 1.5 for Black and 1 for Red), then by
 the scenario's tie-breaks in order (``[ranking] tiebreaks``, codes of
 :mod:`knockout.standings.tiebreaks`), optionally ending with a seeded drawing of lots; players still
-tied share a rank (1, 2, 2, 4).
+tied share a rank (1, 2, 2, 4). The tie-breaks follow the version of FIDE's rules the scenario names
+(``[ranking] rules``, ``"2024"`` or ``"2026"``; default the newest), with the Swiss conventions for
+unplayed rounds: a knockout is paired round by round.
 
 The tie-breaks read a :class:`~knockout.standings.records.CrossTable` of the event's games. Its
 rounds are game slots: bracket round ``k`` has as many slots as its longest match had games, and a
 match's ``g``-th game goes in that round's ``g``-th slot. Each entry carries the game's per-game
 points, so Buchholz and Sonneborn-Berger are computed in that scoring. A walkover is a forfeit (FIDE
 ``WIN`` counts it, the seed's ``WON`` does not), and a slot in which a player had no game is an
-absence, which FIDE C.07 treats as an unplayed round (see docs/tiebreaks.md).
+absence, which FIDE C.07 treats as an unplayed round (see docs/tiebreaks.md). Where FIDE evaluates
+an unplayed round "as a draw", it is worth a draw in per-game points (1).
 """
 
 from __future__ import annotations
@@ -26,11 +29,15 @@ import numpy as np
 from knockout.engine.event import EventRecord
 from knockout.game import Colour
 from knockout.io.scenario import Scenario
-from knockout.points import knockout_points
+from knockout.points import KNOCKOUT, knockout_points
+from knockout.standings.conventions import Conventions
 from knockout.standings.records import CrossTable, Entry, Kind, Outcome
 from knockout.standings.tiebreaks import json_number, rank_players
 
 __all__ = ["KnockoutStanding", "event_crosstable", "final_ranking"]
+
+_DRAW = (KNOCKOUT.red_draw + KNOCKOUT.black_draw) / 2
+"""A draw in per-game points: what an unplayed round "evaluated as a draw" is worth."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +101,9 @@ def event_crosstable(record: EventRecord, scenario: Scenario) -> CrossTable:
                     )
         offset += width
     names = tuple(p.name for p in scenario.players)
-    return CrossTable.from_entries(names, entries, rounds=offset, title=scenario.name)
+    return CrossTable.from_entries(
+        names, entries, rounds=offset, title=scenario.name, draw_points=_DRAW
+    )
 
 
 def _reached(record: EventRecord) -> dict[str, tuple[int, str]]:
@@ -125,6 +134,7 @@ def final_ranking(
         codes,
         rng=np.random.default_rng(seed),
         primary={name: (key,) for name, (key, _) in reached.items()},
+        conventions=Conventions(rules=scenario.ranking.rules, tournament="swiss"),
     )
     return tuple(
         KnockoutStanding(s.name, s.rank, reached[s.name][1], s.points, dict(s.tiebreaks))

@@ -94,6 +94,7 @@ class _ScheduleIn(Table):
 class _RankingIn(Table):
     tiebreaks: list[str] = Field(default_factory=lambda: ["WON", "BWG"])
     lots: bool = False
+    rules: Literal["2024", "2026"] = "2026"
 
 
 class _PlayedIn(Table):
@@ -443,7 +444,9 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
         schedule=ScheduleSettings(
             parsed.schedule.boards, parsed.schedule.gap_minutes, parsed.schedule.round_gap_minutes
         ),
-        ranking=RankingSettings(tuple(parsed.ranking.tiebreaks), parsed.ranking.lots),
+        ranking=RankingSettings(
+            tuple(parsed.ranking.tiebreaks), parsed.ranking.lots, parsed.ranking.rules
+        ),
         played=played,
         source=source,
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from knockout.rules.bracket import Seeding
 
@@ -64,11 +64,13 @@ class RankingSettings:
     Attributes:
         tiebreaks: Tie-break codes from :mod:`knockout.standings.tiebreaks`, in order.
         lots: End with a seeded drawing of lots (else players still tied share a rank).
+        rules: The version of FIDE's tie-break rules: ``"2024"`` or ``"2026"`` (from 1 March 2026).
     """
 
     tiebreaks: tuple[str, ...] = field(default=("WON", "BWG"))
     lots: bool = False
+    rules: Literal["2024", "2026"] = "2026"
 
     def to_dict(self) -> dict[str, Any]:
         """Scenario-file keys."""
-        return {"tiebreaks": list(self.tiebreaks), "lots": self.lots}
+        return {"tiebreaks": list(self.tiebreaks), "lots": self.lots, "rules": self.rules}

@@ -371,6 +371,69 @@ def _parse_board(row: Row, source: str, problems: list[Problem]) -> tuple[Any, .
     )
 
 
+def _double_bookings(
+    rnd: int,
+    home: str,
+    away: str,
+    playing: dict[tuple[int, str], tuple[str, str]],
+    source: str,
+    where: str,
+    what: str,
+) -> list[Problem]:
+    """A problem for each team of ``home v away`` that already plays another match of ``rnd``.
+
+    ``playing`` records the match each team plays in each round; it is updated.
+    """
+    problems = []
+    for team in (home, away):
+        other = playing.setdefault((rnd, team), (home, away))
+        if other != (home, away):
+            problems.append(
+                Problem(
+                    source, where, f"{what}: {team} also plays {' v '.join(other)} in round {rnd}"
+                )
+            )
+    return problems
+
+
+def _board_set_problems(given: list[Board], source: str, where: str, what: str) -> list[Problem]:
+    """Problems unless the match has each of boards 1-4 exactly once."""
+    numbers = Counter(b.number for b in given)
+    twice = sorted(n for n, k in numbers.items() if k > 1)
+    missing = [n for n in range(1, LEAGUE_RULES.boards + 1) if n not in numbers]
+    problems = []
+    if twice:
+        problems.append(
+            Problem(source, where, f"{what}: board {', '.join(map(str, twice))} given twice")
+        )
+    if missing:
+        problems.append(
+            Problem(
+                source,
+                where,
+                f"{what}: board {', '.join(map(str, missing))} missing (expected boards 1-4)",
+            )
+        )
+    return problems
+
+
+def _captain_colour_problem(
+    ordered: list[Board], source: str, where: str, what: str
+) -> Problem | None:
+    """A problem if a home player of boards 2-4 has the home captain's colour."""
+    captain = ordered[0].home_colour
+    wrong = [b for b in ordered[1:] if b.home_colour is captain]
+    if not wrong:
+        return None
+    return Problem(
+        source,
+        f"line {wrong[0].line}" if len(wrong) == 1 else where,
+        f"{what}: the home captain (board 1, line {ordered[0].line}) has {captain}, "
+        f"so boards 2-4 must have {captain.other}; board "
+        f"{', '.join(str(b.number) for b in wrong)} has {captain}",
+    )
+
+
 def parse_league(text: str, *, source: str) -> tuple[LeagueMatch, ...]:
     """The matches of a league results CSV (see the module docstring for the format).
 
@@ -397,46 +460,15 @@ def parse_league(text: str, *, source: str) -> tuple[LeagueMatch, ...]:
         lines = ", ".join(str(b.line) for b in given)
         where = f"lines {lines}" if len(given) > 1 else f"line {lines}"
         what = f"round {rnd}, {home} v {away}"
-        for team in (home, away):
-            other = playing.setdefault((rnd, team), (home, away))
-            if other != (home, away):
-                problems.append(
-                    Problem(
-                        source,
-                        where,
-                        f"{what}: {team} also plays {' v '.join(other)} in round {rnd}",
-                    )
-                )
-        numbers = Counter(b.number for b in given)
-        twice = sorted(n for n, k in numbers.items() if k > 1)
-        missing = [n for n in range(1, LEAGUE_RULES.boards + 1) if n not in numbers]
-        if twice:
-            problems.append(
-                Problem(source, where, f"{what}: board {', '.join(map(str, twice))} given twice")
-            )
-        if missing:
-            problems.append(
-                Problem(
-                    source,
-                    where,
-                    f"{what}: board {', '.join(map(str, missing))} missing (expected boards 1-4)",
-                )
-            )
-        if twice or missing:
+        problems += _double_bookings(rnd, home, away, playing, source, where, what)
+        board_problems = _board_set_problems(given, source, where, what)
+        if board_problems:
+            problems += board_problems
             continue
         ordered = sorted(given, key=lambda b: b.number)
-        captain = ordered[0].home_colour
-        wrong = [b for b in ordered[1:] if b.home_colour is captain]
-        if wrong:
-            problems.append(
-                Problem(
-                    source,
-                    f"line {wrong[0].line}" if len(wrong) == 1 else where,
-                    f"{what}: the home captain (board 1, line {ordered[0].line}) has {captain}, "
-                    f"so boards 2-4 must have {captain.other}; board "
-                    f"{', '.join(str(b.number) for b in wrong)} has {captain}",
-                )
-            )
+        colour_problem = _captain_colour_problem(ordered, source, where, what)
+        if colour_problem is not None:
+            problems.append(colour_problem)
             continue
         matches.append(LeagueMatch(rnd, home, away, tuple(ordered)))
     if problems:

@@ -15,21 +15,28 @@ placeholder holding only the games the file shows, at -1 point each, so that it 
 real player (whose totals are never negative) and never joins their ties; placeholders are left
 out of the table. Tie-breaks that need opponents' totals (Buchholz and Sonneborn-Berger, with any
 modifier) are therefore refused unless every opponent has rows.
+
+The tie-breaks follow the same conventions as ``knockout standings``
+(:class:`~knockout.standings.conventions.Conventions`): FIDE's rules in force on the event's start
+date (a results file carries no date, so the newest unless a date or a version is given), and
+round-robin conventions when every two players met equally often, once or twice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
 import numpy as np
 
-from knockout import __version__
 from knockout.errors import InputError, Problem
+from knockout.io.envelope import envelope
 from knockout.points import ScoringSystem
 from knockout.scoring.results import GameRow, Results
+from knockout.standings.conventions import Conventions, Rules, TournamentKind
 from knockout.standings.records import CrossTable, Entry, Kind, PointScale
 from knockout.standings.tiebreaks import (
     TieBreak,
@@ -47,6 +54,7 @@ __all__ = [
     "Standing",
     "compare",
     "cross_table",
+    "event_conventions",
     "needs_opponents",
     "rescore",
     "to_json",
@@ -96,6 +104,7 @@ class ScoreTable:
         tiebreaks: Tie-break codes used after points, in order.
         rounds: Number of rounds.
         standings: One line per player with rows, best first.
+        conventions: The tie-break rules version and tournament kind used.
     """
 
     source: str
@@ -103,6 +112,7 @@ class ScoreTable:
     tiebreaks: tuple[str, ...]
     rounds: int
     standings: tuple[Standing, ...]
+    conventions: Conventions = field(default_factory=Conventions)
 
     def standing(self, name: str) -> Standing:
         """The line of player ``name``.
@@ -204,12 +214,33 @@ def cross_table(results: Results, scoring: ScoringSystem) -> CrossTable:
     )
 
 
+def event_conventions(
+    results: Results,
+    scoring: ScoringSystem,
+    *,
+    rules: Rules | None = None,
+    tournament: TournamentKind | None = None,
+    on: date | None = None,
+) -> Conventions:
+    """The tie-break conventions of the event in ``results``, unless overridden.
+
+    See :meth:`~knockout.standings.conventions.Conventions.for_event`; a results file has no
+    date, so the rules are the newest unless ``rules`` or a start date ``on`` says otherwise.
+
+    Raises:
+        InputError: As :func:`cross_table`.
+    """
+    table = cross_table(results, scoring)
+    return Conventions.for_event(table, rules=rules, tournament=tournament, on=on)
+
+
 def rescore(
     results: Results,
     scoring: ScoringSystem,
     *,
     tiebreaks: Sequence[TieBreak | str] = ("PS",),
     rng: np.random.Generator | None = None,
+    conventions: Conventions | None = None,
 ) -> ScoreTable:
     """Re-score ``results`` under ``scoring`` and rank the players who have rows.
 
@@ -218,6 +249,8 @@ def rescore(
         scoring: Points per game.
         tiebreaks: Tie-breaks of :mod:`knockout.standings.tiebreaks` (or their codes) after points.
         rng: Random generator, needed only for the drawing of lots (``lots``).
+        conventions: Rules version and tournament kind of the tie-breaks; default: those of the
+            event (:meth:`~knockout.standings.conventions.Conventions.for_event`).
 
     Raises:
         InputError: If ``scoring`` needs moves or material that a drawn game lacks, or a
@@ -236,7 +269,7 @@ def rescore(
                 f"({shown}); use PS, or add their rows",
             )
     table = cross_table(results, scoring)
-    ranked = rank_players(table, chosen, rng=rng)
+    ranked = rank_players(table, chosen, rng=rng, conventions=conventions)
     lines = []
     for s in ranked.players[: len(results.players)]:
         games = tuple(results.by_player[s.name].get(r) for r in range(1, results.rounds + 1))
@@ -257,7 +290,9 @@ def rescore(
         )
     # Placeholders rank below every real player (their totals are negative, real ones are not).
     assert {s.name for s in lines} == set(results.players)
-    return ScoreTable(results.source, scoring, ranked.codes, results.rounds, tuple(lines))
+    return ScoreTable(
+        results.source, scoring, ranked.codes, results.rounds, tuple(lines), ranked.conventions
+    )
 
 
 def compare(table: ScoreTable, baseline: ScoreTable) -> tuple[RankMove, ...]:
@@ -281,21 +316,25 @@ def _standing_json(s: Standing) -> dict[str, Any]:
     }
 
 
-def to_json(table: ScoreTable, *, baseline: ScoreTable | None = None) -> dict[str, Any]:
+def to_json(
+    table: ScoreTable, *, baseline: ScoreTable | None = None, seed: int | None = None
+) -> dict[str, Any]:
     """The JSON document of ``knockout rescore --json``.
 
-    ``{"version", "source", "scoring", "tiebreaks", "rounds", "players": [{"name", "rank",
-    "points", "progressive", "running", "round_points", "tiebreaks"}]}``; with a ``baseline``,
-    each player also has ``baseline_rank`` and ``rank_change`` (places gained), and ``"compare"``
-    holds the baseline's own ``scoring`` and ``players``. Numbers are JSON numbers without binary
-    noise (:func:`knockout.standings.tiebreaks.json_number`).
+    ``{"version", "seed" (when one was given), "source", "scoring", "tiebreaks", "rules",
+    "tournament", "rounds", "players": [{"name", "rank", "points", "progressive", "running",
+    "round_points", "tiebreaks"}]}``; ``rules`` and ``tournament`` are the conventions the
+    tie-breaks were computed under. With a ``baseline``, each player also has ``baseline_rank``
+    and ``rank_change`` (places gained), and ``"compare"`` holds the baseline's own ``scoring``
+    and ``players``. Numbers are JSON numbers without binary noise
+    (:func:`knockout.standings.tiebreaks.json_number`).
     """
     players = [_standing_json(s) for s in table.standings]
     doc: dict[str, Any] = {
-        "version": __version__,
         "source": table.source,
         "scoring": table.scoring.name,
         "tiebreaks": list(table.tiebreaks),
+        **table.conventions.to_json(),
         "rounds": table.rounds,
         "players": players,
     }
@@ -307,4 +346,4 @@ def to_json(table: ScoreTable, *, baseline: ScoreTable | None = None) -> dict[st
             "scoring": baseline.scoring.name,
             "players": [_standing_json(s) for s in baseline.standings],
         }
-    return doc
+    return envelope(doc, seed=seed)

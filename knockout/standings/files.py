@@ -5,19 +5,22 @@
 any other file (such as ``.txt``) is TRF-16 if its first line that is not blank or a ``###`` comment
 starts with a three-digit record code and a space (``012 ``, ``001 ``, ...), else a games CSV.
 :func:`standings_from_file` then ranks the players with
-:func:`knockout.standings.tiebreaks.rank_players`.
+:func:`knockout.standings.tiebreaks.rank_players`, under the tie-break rules in force on the
+event's start date and the conventions of its kind (Swiss or round robin), unless told otherwise.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 from typing import Literal
 
 import numpy as np
 
 from knockout.io.text import read_text
+from knockout.standings.conventions import Conventions, Rules, TournamentKind
 from knockout.standings.games_csv import parse_games_csv
 from knockout.standings.records import CLASSICAL, CrossTable, PointScale
 from knockout.standings.tiebreaks import Standings, TieBreak, rank_players
@@ -69,11 +72,17 @@ def standings_from_file(
     encoding: str | None = None,
     scale: PointScale = CLASSICAL,
     seed: int | None = None,
+    rules: Rules | None = None,
+    tournament: TournamentKind | None = None,
+    on: date | None = None,
 ) -> Standings:
     """Read the event at ``path`` and rank its players (see :func:`rank_players`).
 
-    ``seed`` seeds the drawing of lots (``np.random.default_rng(seed)``).
+    ``seed`` seeds the drawing of lots (``np.random.default_rng(seed)``). ``rules``,
+    ``tournament`` and the start date ``on`` override what the file says or implies (see
+    :meth:`~knockout.standings.conventions.Conventions.for_event`).
     """
     table = read_crosstable(path, encoding=encoding, scale=scale)
     rng = np.random.default_rng(seed) if seed is not None else None
-    return rank_players(table, tiebreaks, rng=rng)
+    conventions = Conventions.for_event(table, rules=rules, tournament=tournament, on=on)
+    return rank_players(table, tiebreaks, rng=rng, conventions=conventions)

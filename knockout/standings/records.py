@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 from enum import StrEnum
 from functools import cached_property
@@ -296,12 +297,18 @@ class CrossTable:
         draw_points: What a draw is worth where FIDE C.07 evaluates an unplayed round "as a draw"
             (the rounds after a player withdrew, when that player is someone's opponent).
         title: The event's name, if known.
+        start_date: The day the event started (a TRF's record 042), if known: it decides which
+            version of FIDE's tie-break rules applies (:mod:`knockout.standings.conventions`).
+        tournament_type: The type of tournament as the file states it (a TRF's record 092, such
+            as ``Individual: Swiss-System``), if it does.
     """
 
     players: tuple[str, ...]
     entries: Mapping[str, tuple[Entry, ...]]
     draw_points: Decimal = Decimal("0.5")
     title: str = ""
+    start_date: date | None = None
+    tournament_type: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "entries", MappingProxyType(dict(self.entries)))
@@ -319,6 +326,8 @@ class CrossTable:
         draw_points: Decimal = Decimal("0.5"),
         title: str = "",
         scale: PointScale = CLASSICAL,
+        start_date: date | None = None,
+        tournament_type: str = "",
     ) -> CrossTable:
         """A cross table from ``(player, entry)`` pairs; missing rounds become absences.
 
@@ -329,6 +338,8 @@ class CrossTable:
             draw_points: See the class attributes.
             title: The event's name.
             scale: Points of an absence (normally 0).
+            start_date: The day the event started, if known.
+            tournament_type: The type of tournament as the file states it, if it does.
 
         Raises:
             ValueError: For duplicate players or entries, unknown players, or the two sides of a
@@ -354,7 +365,14 @@ class CrossTable:
         too_late = [name for name, rows in by_player.items() if any(r > n for r in rows)]
         if too_late:
             raise ValueError(f"entries after round {n} for {too_late[0]!r}")
-        return cls(names, table, draw_points=draw_points, title=title)
+        return cls(
+            names,
+            table,
+            draw_points=draw_points,
+            title=title,
+            start_date=start_date,
+            tournament_type=tournament_type,
+        )
 
     def inconsistencies(self) -> list[str]:
         """Every way the table contradicts itself (empty for a valid table)."""
@@ -370,31 +388,35 @@ class CrossTable:
             return problems
         for name in self.players:
             for index, entry in enumerate(self.entries[name]):
-                if entry.round != index + 1:
-                    problems.append(f"{name!r}: entry {index + 1} is for round {entry.round}")
-                    continue
-                if entry.opponent is None:
-                    continue
-                where = f"{name!r} round {entry.round}"
-                if entry.opponent == name:
-                    problems.append(f"{where}: plays themself")
-                    continue
-                if entry.opponent not in self.entries:
-                    problems.append(f"{where}: unknown opponent {entry.opponent!r}")
-                    continue
-                other = self.entries[entry.opponent][index]
-                if other.opponent != name or other.kind is not entry.kind:
-                    problems.append(f"{where}: {entry.opponent!r} has no matching entry")
-                elif entry.kind is Kind.PLAYED and (
-                    other.outcome is not entry.outcome.reverse or other.colour is entry.colour
-                ):
-                    problems.append(f"{where}: the two sides of the game disagree")
-                elif entry.kind is Kind.FORFEIT and (
-                    (entry.outcome is Outcome.WIN and other.outcome is not Outcome.LOSS)
-                    or (entry.colour is not None and other.colour is entry.colour)
-                ):
-                    problems.append(f"{where}: the two sides of the forfeit disagree")
+                problem = self._entry_problem(name, index, entry)
+                if problem is not None:
+                    problems.append(problem)
         return problems
+
+    def _entry_problem(self, name: str, index: int, entry: Entry) -> str | None:
+        """How ``name``'s entry at ``index`` contradicts the table, if it does."""
+        if entry.round != index + 1:
+            return f"{name!r}: entry {index + 1} is for round {entry.round}"
+        if entry.opponent is None:
+            return None
+        where = f"{name!r} round {entry.round}"
+        if entry.opponent == name:
+            return f"{where}: plays themself"
+        if entry.opponent not in self.entries:
+            return f"{where}: unknown opponent {entry.opponent!r}"
+        other = self.entries[entry.opponent][index]
+        if other.opponent != name or other.kind is not entry.kind:
+            return f"{where}: {entry.opponent!r} has no matching entry"
+        if entry.kind is Kind.PLAYED and (
+            other.outcome is not entry.outcome.reverse or other.colour is entry.colour
+        ):
+            return f"{where}: the two sides of the game disagree"
+        if entry.kind is Kind.FORFEIT and (
+            (entry.outcome is Outcome.WIN and other.outcome is not Outcome.LOSS)
+            or (entry.colour is not None and other.colour is entry.colour)
+        ):
+            return f"{where}: the two sides of the forfeit disagree"
+        return None
 
     @property
     def rounds(self) -> int:

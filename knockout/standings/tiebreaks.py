@@ -6,23 +6,34 @@ generalised codes ``BH-Ck``, ``BH-Mk``, ``SB-Ck``, ``SB-Mk`` and ``PS-Ck``. :fun
 ranks players by points and then by an ordered list of tie-breaks, optionally ending with a seeded
 drawing of lots; players still tied share a rank (1, 2, 2, 4).
 
-The FIDE text followed is the *FIDE Handbook C.07, Play-off and Tie-Break Regulations*, approved by
-the FIDE Council on 1 August 2023 and applied to all FIDE-rated events from 1 April 2024, in the
-edition effective from 1 April 2024 (whose tie-break definitions are those of the 2023 text, with
-clarified explanations). The conventions for unplayed rounds (C.07 article 16):
+The FIDE text followed is the *FIDE Handbook C.07, Play-off and Tie-Break Regulations*: the
+edition in force from 1 April 2024 (approved by the FIDE Council on 1 August 2023), and its
+revision approved on 2 February 2026, in force from 1 March 2026. Which one applies, and whether
+the event is a Swiss or a round robin, is a :class:`~knockout.standings.conventions.Conventions`
+(by default the event's own: the rules in force on its start date). The conventions for unplayed
+rounds (C.07 article 16):
 
 * A *voluntarily unplayed round* (VUR) is a half- or zero-point bye, an absence or a forfeit loss;
   a pairing-allocated or full-point bye and a forfeit win are unplayed but not voluntary.
 * When a player is somebody's opponent, the player's score counts every round with the points it
   earned, except the VURs without an opponent that follow the player's last round that was not a
-  VUR (the rounds after a withdrawal): those count as draws (``CrossTable.draw_points``).
+  VUR (the rounds after a withdrawal): those count as draws (``CrossTable.draw_points``), or as
+  nothing in a round robin (16.3).
 * In a player's own Buchholz and Sonneborn-Berger, every unplayed round (bye, forfeit, absence)
   counts as a game against a dummy opponent whose score is the player's own final score; in
-  Sonneborn-Berger that score is multiplied by the points the round earned.
+  Sonneborn-Berger that score is multiplied by the points the round earned (16.4). Since 1 March
+  2026 the dummy's score is at most the scheduled opponent's adjusted score for a forfeit
+  (16.4.1), and at most a draw per round of the event for a round without an opponent (16.4.2).
+* In a round robin an unplayed game counts as played (the opponent's adjusted score, the result
+  awarded, also in direct encounter), and a round without a game is left out altogether.
 * Cut modifiers cut voluntarily unplayed rounds first, unless the least significant value is worth
   more than the VUR's (in Buchholz the VUR is always cut first).
-* Direct encounter, WON, BWG and BPG count only games played over the board; WIN counts every
-  round won, with or without playing (forfeit wins, full-point and pairing-allocated byes).
+* Direct encounter, WON, BWG and BPG count only games played over the board (direct encounter in
+  a round robin: every scheduled game); WIN counts every round won, with or without playing
+  (forfeit wins, full-point and pairing-allocated byes).
+
+These rules agree, value for value, with FIDE's own checker (gacrux 1.11.65) on random events
+(``tests/standings/test_gacrux_differential.py``).
 
 All arithmetic is exact (:class:`~decimal.Decimal`) and uses the points each entry carries, so
 every tie-break works under any scoring system. See ``docs/tiebreaks.md``.
@@ -32,7 +43,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
@@ -40,7 +51,8 @@ from typing import Any
 import numpy as np
 
 from knockout.game import Colour
-from knockout.standings.records import CrossTable, Kind, Outcome
+from knockout.standings.conventions import Conventions, Rules
+from knockout.standings.records import CrossTable, Entry, Kind, Outcome
 
 __all__ = [
     "TIEBREAKS",
@@ -73,26 +85,26 @@ _WITHDRAWN_KINDS = frozenset({Kind.HALF_BYE, Kind.ZERO_BYE, Kind.ABSENT})
 # --- the pure functions ------------------------------------------------------------------------
 
 
-def adjusted_score(table: CrossTable, player: str) -> Decimal:
+def adjusted_score(table: CrossTable, player: str, *, round_robin: bool = False) -> Decimal:
     """``player``'s score as it counts in their opponents' Buchholz and Sonneborn-Berger.
 
     FIDE C.07 article 16.3: every round counts with the points it earned, except the voluntarily
     unplayed rounds without an opponent after the player's last round that was not voluntarily
-    unplayed (a withdrawal), which count as draws.
+    unplayed (a withdrawal), which count as draws. In a round robin (``round_robin``) they count
+    nothing: the withdrawn player's scheduled games are what the opponents are measured by.
     """
     rows = table.entries[player]
     last = max((e.round for e in rows if not e.is_voluntarily_unplayed), default=0)
+    after = ZERO if round_robin else table.draw_points
     return sum(
-        (
-            table.draw_points if e.round > last and e.kind in _WITHDRAWN_KINDS else e.points
-            for e in rows
-        ),
+        (after if e.round > last and e.kind in _WITHDRAWN_KINDS else e.points for e in rows),
         ZERO,
     )
 
 
-def _adjusted_scores(table: CrossTable) -> dict[str, Decimal]:
-    return {name: adjusted_score(table, name) for name in table.players}
+def _adjusted_scores(table: CrossTable, conventions: Conventions) -> dict[str, Decimal]:
+    rr = conventions.round_robin
+    return {name: adjusted_score(table, name, round_robin=rr) for name in table.players}
 
 
 @dataclass(frozen=True)
@@ -109,38 +121,78 @@ class _Contribution:
         return self.opponent_score, self.value, self.round
 
 
-def _contributions(
-    table: CrossTable, player: str, adjusted: Mapping[str, Decimal], *, weighted: bool
-) -> list[_Contribution]:
+def _unplayed_opponent_score(
+    table: CrossTable,
+    player: str,
+    entry: Entry,
+    adjusted: Mapping[str, Decimal],
+    rules: Rules,
+) -> Decimal:
+    """The score of the dummy opponent of ``player``'s own unplayed round ``entry`` (Swiss).
+
+    FIDE C.07 article 16.4: the participant's own final score. The 2026 revision bounds it: by
+    the adjusted score of the scheduled opponent of a forfeit (16.4.1), and otherwise (byes,
+    absences) by the points of a draw times the number of rounds (16.4.2).
+    """
     own = table.score(player)
+    if rules == "2024":
+        return own
+    if entry.opponent is not None:
+        return min(own, adjusted[entry.opponent])
+    return min(own, table.draw_points * table.rounds)
+
+
+def _contributions(
+    table: CrossTable,
+    player: str,
+    adjusted: Mapping[str, Decimal],
+    conventions: Conventions,
+    *,
+    weighted: bool,
+) -> list[_Contribution]:
+    """Each round's value in ``player``'s Buchholz (or Sonneborn-Berger, ``weighted``).
+
+    Swiss: a game played over the board counts the opponent's adjusted score; any other round
+    counts a dummy opponent (:func:`_unplayed_opponent_score`). Round robin: every scheduled
+    game, played or not, counts the opponent's adjusted score, and a round without a game is left
+    out (it is not a round of the player's tournament). Sonneborn-Berger multiplies each score by
+    the points the round earned.
+    """
     out = []
     for e in table.entries[player]:
-        # An unplayed round is a game against a dummy opponent with the player's own score.
-        score = adjusted[e.opponent] if e.is_played and e.opponent is not None else own
+        if conventions.round_robin:
+            if e.opponent is None:
+                continue
+            score, voluntary = adjusted[e.opponent], False
+        elif e.is_played and e.opponent is not None:
+            score, voluntary = adjusted[e.opponent], False
+        else:
+            score = _unplayed_opponent_score(table, player, e, adjusted, conventions.rules)
+            voluntary = e.is_voluntarily_unplayed
         value = score * e.points if weighted else score
-        out.append(_Contribution(e.round, score, value, e.is_voluntarily_unplayed))
+        out.append(_Contribution(e.round, score, value, voluntary))
     return out
 
 
 def _cut(items: Iterable[_Contribution], low: int, high: int) -> list[_Contribution]:
-    """Drop the ``low`` least and the ``high`` most significant values (VURs go first)."""
+    """Drop the ``low`` least and the ``high`` most significant values (VURs go first).
+
+    The least significant value is the one of the lowest opponent's score (then the lowest
+    value). A voluntarily unplayed round is cut instead when it is worth at least as much; of
+    several, the one worth least. The most significant values are cut by score alone.
+    """
     rest = list(items)
     for _ in range(min(low, len(rest))):
         least = min(rest, key=lambda c: c.significance)
         voluntary = [c for c in rest if c.voluntary]
         if voluntary:
-            least_vur = min(voluntary, key=lambda c: c.significance)
+            least_vur = min(voluntary, key=lambda c: (c.value, c.opponent_score, c.round))
             if least_vur.value >= least.value:
                 least = least_vur
         rest.remove(least)
     for _ in range(min(high, len(rest))):
         rest.remove(max(rest, key=lambda c: c.significance))
     return rest
-
-
-def _check_cuts(low: int, high: int) -> None:
-    if low < 0 or high < 0:
-        raise ValueError(f"cuts must be non-negative, got low={low}, high={high}")
 
 
 def buchholz(
@@ -150,6 +202,7 @@ def buchholz(
     low: int = 0,
     high: int = 0,
     adjusted: Mapping[str, Decimal] | None = None,
+    conventions: Conventions | None = None,
 ) -> Decimal:
     """Buchholz (对手分): the sum of the opponents' scores.
 
@@ -158,12 +211,12 @@ def buchholz(
         player: Whose Buchholz.
         low: How many of the least significant values to cut (``BH-C1``: 1).
         high: How many of the most significant values to cut (``BH-M1``: low = high = 1).
-        adjusted: Precomputed :func:`adjusted_score` of every player, to save time.
+        adjusted: Precomputed :func:`adjusted_score` of every player (under the same
+            conventions), to save time.
+        conventions: Rules version and tournament kind; default: those of the event
+            (:meth:`Conventions.for_event`).
     """
-    _check_cuts(low, high)
-    adj = _adjusted_scores(table) if adjusted is None else adjusted
-    kept = _cut(_contributions(table, player, adj, weighted=False), low, high)
-    return sum((c.value for c in kept), ZERO)
+    return _opponents_sum(table, player, low, high, adjusted, conventions, weighted=False)
 
 
 def sonneborn_berger(
@@ -173,6 +226,7 @@ def sonneborn_berger(
     low: int = 0,
     high: int = 0,
     adjusted: Mapping[str, Decimal] | None = None,
+    conventions: Conventions | None = None,
 ) -> Decimal:
     """Sonneborn-Berger (索伯分): each opponent's score times the points scored against them.
 
@@ -180,9 +234,24 @@ def sonneborn_berger(
     drawn. Under another scale each product uses the points the entry actually earned. Arguments
     as for :func:`buchholz`; the least significant value is the one of the lowest-scored opponent.
     """
-    _check_cuts(low, high)
-    adj = _adjusted_scores(table) if adjusted is None else adjusted
-    kept = _cut(_contributions(table, player, adj, weighted=True), low, high)
+    return _opponents_sum(table, player, low, high, adjusted, conventions, weighted=True)
+
+
+def _opponents_sum(
+    table: CrossTable,
+    player: str,
+    low: int,
+    high: int,
+    adjusted: Mapping[str, Decimal] | None,
+    conventions: Conventions | None,
+    *,
+    weighted: bool,
+) -> Decimal:
+    if low < 0 or high < 0:
+        raise ValueError(f"cuts must be non-negative, got low={low}, high={high}")
+    conv = Conventions.for_event(table) if conventions is None else conventions
+    adj = _adjusted_scores(table, conv) if adjusted is None else adjusted
+    kept = _cut(_contributions(table, player, adj, conv, weighted=weighted), low, high)
     return sum((c.value for c in kept), ZERO)
 
 
@@ -247,11 +316,15 @@ def colour_results(table: CrossTable, player: str, colour: Colour, outcome: Outc
     )
 
 
-def direct_encounter(table: CrossTable, group: Iterable[str]) -> dict[str, Decimal] | None:
+def direct_encounter(
+    table: CrossTable, group: Iterable[str], *, round_robin: bool = False
+) -> dict[str, Decimal] | None:
     """Direct encounter (直胜): each player's points in the games among ``group``.
 
-    Only games played over the board count. ``None`` unless every two players of the group have
-    met (FIDE C.07 and seed 003: "only if all tied players have met each other").
+    Only games played over the board count, except in a round robin (``round_robin``), where an
+    unplayed game counts as played with the result awarded (FIDE C.07 article 16). ``None``
+    unless every two players of the group have met (FIDE C.07 and seed 003: "only if all tied
+    players have met each other").
     """
     members = list(dict.fromkeys(group))
     if len(members) < 2:
@@ -261,7 +334,8 @@ def direct_encounter(table: CrossTable, group: Iterable[str]) -> dict[str, Decim
     met: set[frozenset[str]] = set()
     for name in members:
         for e in table.entries[name]:
-            if e.is_played and e.opponent in inside:
+            counts = e.is_played or (round_robin and e.kind is Kind.FORFEIT)
+            if counts and e.opponent in inside:
                 points[name] += e.points
                 met.add(frozenset((name, e.opponent)))
     if len(met) < len(members) * (len(members) - 1) // 2:
@@ -295,8 +369,10 @@ class TieValue:
 
 
 Evaluator = Callable[
-    [CrossTable, Sequence[str], np.random.Generator | None], Mapping[str, TieValue]
+    [CrossTable, Sequence[str], np.random.Generator | None, Conventions],
+    Mapping[str, TieValue],
 ]
+"""``evaluate(table, group, rng, conventions)``: a value for every player of ``group``."""
 
 
 @dataclass(frozen=True)
@@ -307,7 +383,8 @@ class TieBreak:
         code: FIDE-style code (``BH-C1``), the key in standings and JSON.
         title: Name for listings.
         description: One line.
-        evaluate: ``evaluate(table, group, rng)`` gives every player of ``group`` a value.
+        evaluate: ``evaluate(table, group, rng, conventions)`` gives every player of ``group`` a
+            value under the event's conventions (rules version, Swiss or round robin).
         depends_on_group: The value depends on who is tied (direct encounter): it is computed for
             each tied group, and reapplied to a smaller group that is still tied.
         needs_rng: Uses the random generator (drawing of lots).
@@ -323,7 +400,10 @@ class TieBreak:
 
 def _per_player(fn: Callable[[CrossTable, str], Decimal | int]) -> Evaluator:
     def evaluate(
-        table: CrossTable, group: Sequence[str], rng: np.random.Generator | None
+        table: CrossTable,
+        group: Sequence[str],
+        rng: np.random.Generator | None,
+        conventions: Conventions,
     ) -> Mapping[str, TieValue]:
         out = {}
         for name in group:
@@ -336,13 +416,16 @@ def _per_player(fn: Callable[[CrossTable, str], Decimal | int]) -> Evaluator:
 
 def _opponents_based(*, weighted: bool, low: int, high: int) -> Evaluator:
     def evaluate(
-        table: CrossTable, group: Sequence[str], rng: np.random.Generator | None
+        table: CrossTable,
+        group: Sequence[str],
+        rng: np.random.Generator | None,
+        conventions: Conventions,
     ) -> Mapping[str, TieValue]:
-        adj = _adjusted_scores(table)
+        adj = _adjusted_scores(table, conventions)
         fn = sonneborn_berger if weighted else buchholz
         out = {}
         for name in group:
-            value = fn(table, name, low=low, high=high, adjusted=adj)
+            value = fn(table, name, low=low, high=high, adjusted=adj, conventions=conventions)
             out[name] = TieValue(value, (value,))
         return out
 
@@ -351,7 +434,10 @@ def _opponents_based(*, weighted: bool, low: int, high: int) -> Evaluator:
 
 def _progressive(cut: int | None) -> Evaluator:
     def evaluate(
-        table: CrossTable, group: Sequence[str], rng: np.random.Generator | None
+        table: CrossTable,
+        group: Sequence[str],
+        rng: np.random.Generator | None,
+        conventions: Conventions,
     ) -> Mapping[str, TieValue]:
         out = {}
         for name in group:
@@ -369,16 +455,22 @@ def _progressive(cut: int | None) -> Evaluator:
 
 
 def _direct_encounter(
-    table: CrossTable, group: Sequence[str], rng: np.random.Generator | None
+    table: CrossTable,
+    group: Sequence[str],
+    rng: np.random.Generator | None,
+    conventions: Conventions,
 ) -> Mapping[str, TieValue]:
-    points = direct_encounter(table, group)
+    points = direct_encounter(table, group, round_robin=conventions.round_robin)
     if points is None:
         return {name: TieValue(None, ()) for name in group}
     return {name: TieValue(value, (value,)) for name, value in points.items()}
 
 
 def _lots(
-    table: CrossTable, group: Sequence[str], rng: np.random.Generator | None
+    table: CrossTable,
+    group: Sequence[str],
+    rng: np.random.Generator | None,
+    conventions: Conventions,
 ) -> Mapping[str, TieValue]:
     if rng is None:
         raise ValueError("the drawing of lots needs a random generator (a seed)")
@@ -567,15 +659,17 @@ class Standings:
         codes: The tie-break codes, in the order applied.
         players: Best first; tied players in starting order.
         title: The event's name.
+        conventions: The rules version and tournament kind the tie-breaks were computed under.
     """
 
     codes: tuple[str, ...]
     players: tuple[Standing, ...]
     title: str = ""
+    conventions: Conventions = field(default_factory=Conventions)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"players": [...]}``, numbers as JSON numbers."""
-        return {"players": [s.to_json() for s in self.players]}
+        """``{"rules", "tournament", "players": [...]}``, numbers as JSON numbers."""
+        return {**self.conventions.to_json(), "players": [s.to_json() for s in self.players]}
 
 
 def json_number(value: Decimal | None) -> int | float | None:
@@ -599,6 +693,7 @@ def rank_players(
     *,
     rng: np.random.Generator | None = None,
     primary: Mapping[str, tuple[int, ...]] | None = None,
+    conventions: Conventions | None = None,
 ) -> Standings:
     """Rank the players of ``table`` by points, then by ``tiebreaks`` in order.
 
@@ -613,55 +708,89 @@ def rank_players(
         rng: Random generator for the drawing of lots (needed only with ``lots``).
         primary: A key that ranks before points (larger first), e.g. the round a player reached
             in a knockout event.
+        conventions: The rules version and tournament kind; default: those of the event
+            (:meth:`Conventions.for_event`: the rules in force on the table's start date, the
+            newest if undated; a round robin if the table says so or every two players met
+            equally often).
 
     Raises:
         ValueError: For an unknown or repeated code, or ``lots`` without ``rng``.
     """
+    chosen = _resolve(tiebreaks, rng)
+    conv = Conventions.for_event(table) if conventions is None else conventions
+    ranker = _Ranker(table, chosen, rng, conv)
+    scores = table.scores
+    first = primary or {}
+    groups: list[list[str]] = []
+    for by_points in _partition(
+        list(table.players), lambda name: (*(Decimal(x) for x in first.get(name, ())), scores[name])
+    ):
+        groups.extend(ranker.split(by_points, chosen))
+    standings = []
+    position = 1
+    for group in groups:
+        for name in group:
+            frozen = MappingProxyType(dict(ranker.shown[name]))
+            standings.append(Standing(name, position, scores[name], frozen))
+        position += len(group)
+    return Standings(tuple(tb.code for tb in chosen), tuple(standings), table.title, conv)
+
+
+def _resolve(
+    tiebreaks: Sequence[TieBreak | str], rng: np.random.Generator | None
+) -> tuple[TieBreak, ...]:
+    """The tie-breaks of ``tiebreaks`` (codes looked up), checked for repeats and a generator."""
     chosen = tuple(tb if isinstance(tb, TieBreak) else get_tiebreak(tb) for tb in tiebreaks)
     if len({tb.code for tb in chosen}) != len(chosen):
         raise ValueError("a tie-break is listed twice")
     if any(tb.needs_rng for tb in chosen) and rng is None:
         raise ValueError("the drawing of lots needs a random generator (a seed)")
-    shown: dict[str, dict[str, Decimal | None]] = {
-        name: dict.fromkeys((tb.code for tb in chosen), None) for name in table.players
-    }
-    fixed: dict[str, Mapping[str, TieValue]] = {}
-    for tb in chosen:
-        if not tb.depends_on_group:
-            fixed[tb.code] = tb.evaluate(table, table.players, rng)
-            for name, value in fixed[tb.code].items():
-                shown[name][tb.code] = value.shown
+    return chosen
 
-    def split(group: list[str], todo: tuple[TieBreak, ...]) -> list[list[str]]:
+
+class _Ranker:
+    """Splits groups of tied players with tie-breaks, recording the values shown."""
+
+    def __init__(
+        self,
+        table: CrossTable,
+        chosen: tuple[TieBreak, ...],
+        rng: np.random.Generator | None,
+        conventions: Conventions,
+    ) -> None:
+        self.table = table
+        self.rng = rng
+        self.conventions = conventions
+        self.shown: dict[str, dict[str, Decimal | None]] = {
+            name: dict.fromkeys((tb.code for tb in chosen), None) for name in table.players
+        }
+        # Tie-breaks whose value does not depend on who is tied are computed once, for everyone.
+        self.fixed: dict[str, Mapping[str, TieValue]] = {}
+        for tb in chosen:
+            if not tb.depends_on_group:
+                self.fixed[tb.code] = tb.evaluate(table, table.players, rng, conventions)
+                for name, value in self.fixed[tb.code].items():
+                    self.shown[name][tb.code] = value.shown
+
+    def split(self, group: list[str], todo: tuple[TieBreak, ...]) -> list[list[str]]:
+        """``group`` (tied so far) split by the tie-breaks ``todo``, in order, best first.
+
+        A tie-break that depends on the group (direct encounter) is applied again to a smaller
+        group it leaves tied.
+        """
         if len(group) < 2 or not todo:
             return [group]
         tb, rest = todo[0], todo[1:]
-        values = fixed[tb.code] if tb.code in fixed else tb.evaluate(table, group, rng)
-        if tb.depends_on_group:
+        values = self.fixed.get(tb.code)
+        if values is None:
+            values = tb.evaluate(self.table, group, self.rng, self.conventions)
             for name in group:
-                shown[name][tb.code] = values[name].shown
-        parts = _partition(group, lambda name: values[name].key)
+                self.shown[name][tb.code] = values[name].shown
         out: list[list[str]] = []
-        for part in parts:
+        for part in _partition(group, lambda name: values[name].key):
             again = tb.depends_on_group and 1 < len(part) < len(group)
-            out.extend(split(part, todo if again else rest))
+            out.extend(self.split(part, todo if again else rest))
         return out
-
-    scores = table.scores
-    groups: list[list[str]] = []
-    first = primary or {}
-    for by_points in _partition(
-        list(table.players), lambda name: (*(Decimal(x) for x in first.get(name, ())), scores[name])
-    ):
-        groups.extend(split(by_points, chosen))
-    standings = []
-    position = 1
-    for group in groups:
-        for name in group:
-            frozen = MappingProxyType(dict(shown[name]))
-            standings.append(Standing(name, position, scores[name], frozen))
-        position += len(group)
-    return Standings(tuple(tb.code for tb in chosen), tuple(standings), table.title)
 
 
 def _partition(group: list[str], key: Callable[[str], tuple[Decimal, ...]]) -> list[list[str]]:

@@ -2,8 +2,10 @@
 
 Columns are counted in characters, not bytes, so names may be Chinese (write the file as UTF-8, or
 read it with the encoding it was written in). Only what rankings need is used: the ``001`` player
-lines (starting rank, name, and the round blocks), the tournament name (``012``) and the number of
-rounds (``XXR``, the common extension; also TRF-26's ``142``). Other lines are ignored.
+lines (starting rank, name, and the round blocks), the tournament name (``012``), the start date
+(``042``, which decides the tie-break rules in force), the type of tournament (``092``, which can
+say Swiss or round robin) and the number of rounds (``XXR``, the common extension; also TRF-26's
+``142``). Other lines are ignored.
 
 A ``001`` line (columns from 1)::
 
@@ -26,13 +28,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
 from knockout.errors import InputError, Problem
 from knockout.game import Colour
 from knockout.io.text import read_text
+from knockout.standings.conventions import parse_event_date
 from knockout.standings.records import (
     CLASSICAL,
     CrossTable,
@@ -105,38 +109,102 @@ def parse_trf(text: str, *, source: str = "<trf>", scale: PointScale = CLASSICAL
         InputError: Listing every problem found (file, line, columns, expected vs found).
     """
     problems: list[Problem] = []
-    title = ""
-    declared: int | None = None
+    head, lines = _scan(text, source, problems)
+    _check_unique(lines, source, problems)
+    declared = head.rounds
+    rounds = (
+        declared if declared is not None else max((_blocks_in(p.text) for p in lines), default=0)
+    )
+    blocks = _read_blocks(lines, rounds, declared, source, problems)
+    _cross_check(blocks, source, problems)
+    if problems:
+        raise InputError(sorted(problems, key=_line_of))
+    names = {p.rank: p.name for p in sorted(lines, key=lambda p: p.rank)}
+    entries = []
+    for (rank, _), b in blocks.items():
+        opponent = names[b.opponent] if b.opponent else None
+        points = scale.points(b.kind, b.outcome, b.colour)
+        entries.append((names[rank], Entry(b.round, opponent, b.colour, b.outcome, b.kind, points)))
+    return CrossTable.from_entries(
+        list(names.values()),
+        entries,
+        rounds=rounds,
+        draw_points=scale.unplayed_draw,
+        title=head.title,
+        scale=scale,
+        start_date=head.start_date,
+        tournament_type=head.tournament_type,
+    )
+
+
+@dataclass(frozen=True)
+class _Head:
+    """What the records other than ``001`` say about the event."""
+
+    title: str = ""
+    rounds: int | None = None
+    start_date: date | None = None
+    tournament_type: str = ""
+
+
+def _scan(text: str, source: str, problems: list[Problem]) -> tuple[_Head, list[_PlayerLine]]:
+    """The event's records and its ``001`` player lines (a problem for each bad one)."""
+    head = _Head()
     lines: list[_PlayerLine] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip("\r\n")
         if line.startswith("012"):
-            title = line[4:].strip()
+            head = replace(head, title=line[4:].strip())
+        elif line.startswith("042") and line[4:].strip():
+            try:
+                head = replace(head, start_date=parse_event_date(line[4:]))
+            except ValueError as exc:
+                problems.append(
+                    Problem(source, f"line {number}, record 042 (start date)", str(exc))
+                )
+        elif line.startswith("092"):
+            head = replace(head, tournament_type=line[4:].strip())
         elif m := _ROUNDS_LINE.fullmatch(line.strip()):
-            declared = int(m.group(1))
+            head = replace(head, rounds=int(m.group(1)))
         elif line.startswith("001"):
-            rank_text = _cols(line, 5, 8)
-            name = normalise_name(_cols(line, 15, 47))
-            if not rank_text.isdigit() or int(rank_text) < 1:
-                problems.append(
-                    Problem(
-                        source,
-                        f"line {number}, columns 5-8",
-                        f"expected a starting rank (1-9999), got {rank_text!r}",
-                    )
-                )
-                continue
-            if not name:
-                problems.append(
-                    Problem(source, f"line {number}, columns 15-47", "expected a name, got none")
-                )
-            lines.append(_PlayerLine(number, int(rank_text), name, line))
+            player = _player_line(number, line, source, problems)
+            if player is not None:
+                lines.append(player)
     if not lines and not problems:
         problems.append(Problem(source, "", "expected player lines starting with 001, got none"))
-    _check_unique(lines, source, problems)
-    rounds = (
-        declared if declared is not None else max((_blocks_in(p.text) for p in lines), default=0)
-    )
+    return head, lines
+
+
+def _player_line(
+    number: int, line: str, source: str, problems: list[Problem]
+) -> _PlayerLine | None:
+    """The starting rank and name of a ``001`` line (None if the rank cannot be read)."""
+    rank_text = _cols(line, 5, 8)
+    name = normalise_name(_cols(line, 15, 47))
+    if not rank_text.isdigit() or int(rank_text) < 1:
+        problems.append(
+            Problem(
+                source,
+                f"line {number}, columns 5-8",
+                f"expected a starting rank (1-9999), got {rank_text!r}",
+            )
+        )
+        return None
+    if not name:
+        problems.append(
+            Problem(source, f"line {number}, columns 15-47", "expected a name, got none")
+        )
+    return _PlayerLine(number, int(rank_text), name, line)
+
+
+def _read_blocks(
+    lines: list[_PlayerLine],
+    rounds: int,
+    declared: int | None,
+    source: str,
+    problems: list[Problem],
+) -> dict[tuple[int, int], _Block]:
+    """Every round block of every player line that can be read, by (starting rank, round)."""
     ranks = {p.rank for p in lines}
     blocks: dict[tuple[int, int], _Block] = {}
     for p in lines:
@@ -152,23 +220,7 @@ def parse_trf(text: str, *, source: str = "<trf>", scale: PointScale = CLASSICAL
             block = _parse_block(p, r, ranks, source, problems)
             if block is not None:
                 blocks[p.rank, r] = block
-    _cross_check(blocks, source, problems)
-    if problems:
-        raise InputError(sorted(problems, key=_line_of))
-    names = {p.rank: p.name for p in sorted(lines, key=lambda p: p.rank)}
-    entries = []
-    for (rank, _), b in blocks.items():
-        opponent = names[b.opponent] if b.opponent else None
-        points = scale.points(b.kind, b.outcome, b.colour)
-        entries.append((names[rank], Entry(b.round, opponent, b.colour, b.outcome, b.kind, points)))
-    return CrossTable.from_entries(
-        list(names.values()),
-        entries,
-        rounds=rounds,
-        draw_points=scale.unplayed_draw,
-        title=title,
-        scale=scale,
-    )
+    return blocks
 
 
 def _line_of(problem: Problem) -> int:
@@ -217,33 +269,9 @@ def _parse_block(
     colour_text = _cols(p.text, start + 5, start + 5).upper()
     code = _cols(p.text, start + 7, start + 7).upper()
     bad = len(problems)
-    opponent = 0
-    if opp_text and not opp_text.isdigit():
-        problems.append(
-            Problem(
-                source,
-                f"{where} (columns {start}-{start + 3})",
-                f"expected an opponent's starting rank or 0000, got {opp_text!r}",
-            )
-        )
-    elif opp_text:
-        opponent = int(opp_text)
-        if opponent == p.rank:
-            problems.append(
-                Problem(
-                    source,
-                    f"{where} (columns {start}-{start + 3})",
-                    "a player cannot play themself",
-                )
-            )
-        elif opponent and opponent not in ranks:
-            problems.append(
-                Problem(
-                    source,
-                    f"{where} (columns {start}-{start + 3})",
-                    f"expected the starting rank of a player in the file, got {opponent}",
-                )
-            )
+    opponent = _block_opponent(p, opp_text, ranks)
+    if isinstance(opponent, str):
+        problems.append(Problem(source, f"{where} (columns {start}-{start + 3})", opponent))
     if colour_text not in _COLOURS:
         problems.append(
             Problem(
@@ -252,11 +280,41 @@ def _parse_block(
                 f"expected colour w, b or -, got {colour_text.lower()!r}",
             )
         )
-    colour = _COLOURS.get(colour_text)
     if opp_text and not opp_text.isdigit():
         return None  # the result cannot be judged without an opponent
-    kind: Kind | None = None
-    outcome: Outcome | None = None
+    number = opponent if isinstance(opponent, int) else int(opp_text)
+    result = _block_result(number, code, colour_text, start, where, source, problems)
+    if len(problems) > bad or result is None:
+        return None
+    kind, outcome, colour = result
+    return _Block(p.line, p.rank, r, number, colour, kind, outcome)
+
+
+def _block_opponent(p: _PlayerLine, opp_text: str, ranks: set[int]) -> int | str:
+    """The opponent's starting rank in a round block (0: none), or what is wrong with it."""
+    if not opp_text:
+        return 0
+    if not opp_text.isdigit():
+        return f"expected an opponent's starting rank or 0000, got {opp_text!r}"
+    opponent = int(opp_text)
+    if opponent == p.rank:
+        return "a player cannot play themself"
+    if opponent and opponent not in ranks:
+        return f"expected the starting rank of a player in the file, got {opponent}"
+    return opponent
+
+
+def _block_result(
+    opponent: int,
+    code: str,
+    colour_text: str,
+    start: int,
+    where: str,
+    source: str,
+    problems: list[Problem],
+) -> tuple[Kind, Outcome, Colour | None] | None:
+    """Kind, outcome and colour of a round block, or None after adding a problem."""
+    colour = _COLOURS.get(colour_text)
     if opponent == 0:
         kind = _NO_OPPONENT.get(code)
         if kind is None:
@@ -268,11 +326,9 @@ def _parse_block(
                     f"got {code!r}",
                 )
             )
-        else:
-            outcome = bye_outcome(kind)
-            colour = None
-    elif code in _PLAYED:
-        kind, outcome = Kind.PLAYED, _PLAYED[code]
+            return None
+        return kind, bye_outcome(kind), None
+    if code in _PLAYED:
         if colour is None and colour_text in _COLOURS:
             problems.append(
                 Problem(
@@ -281,20 +337,18 @@ def _parse_block(
                     f"expected colour w or b for a game played, got {colour_text.lower() or ' '!r}",
                 )
             )
-    elif code in ("+", "-"):
-        kind, outcome = Kind.FORFEIT, Outcome.WIN if code == "+" else Outcome.LOSS
-    else:
-        problems.append(
-            Problem(
-                source,
-                f"{where} (column {start + 7})",
-                f"expected a result (1, =, 0, W, D, L, + or -) against opponent {opponent}, "
-                f"got {code!r}",
-            )
+        return Kind.PLAYED, _PLAYED[code], colour
+    if code in ("+", "-"):
+        return Kind.FORFEIT, Outcome.WIN if code == "+" else Outcome.LOSS, colour
+    problems.append(
+        Problem(
+            source,
+            f"{where} (column {start + 7})",
+            f"expected a result (1, =, 0, W, D, L, + or -) against opponent {opponent}, "
+            f"got {code!r}",
         )
-    if len(problems) > bad or kind is None or outcome is None:
-        return None
-    return _Block(p.line, p.rank, r, opponent, colour, kind, outcome)
+    )
+    return None
 
 
 def _cross_check(
@@ -420,6 +474,10 @@ def to_trf(table: CrossTable, *, ranks: Mapping[str, int] | None = None) -> str:
     out = []
     if table.title:
         out.append(f"012 {table.title}")
+    if table.start_date is not None:
+        out.append(f"042 {table.start_date:%Y/%m/%d}")
+    if table.tournament_type:
+        out.append(f"092 {table.tournament_type}")
     out.append(f"XXR {table.rounds}")
     for name in table.players:
         if len(name) > NAME_WIDTH:

@@ -77,6 +77,59 @@ def test_rescore_tables() -> None:
     assert "赵鑫鑫 (ratio)" in result.stdout and "96.2" in result.stdout
 
 
+def test_rescore_json_names_the_seed_and_the_conventions() -> None:
+    doc = run_json("rescore", EVENT, "--seed", "3", "--json")
+    assert list(doc)[:2] == ["version", "seed"] and doc["seed"] == 3
+    # 44 opponents have no rows, so not every two players met: Swiss; undated: the newest rules.
+    assert (doc["rules"], doc["tournament"]) == ("2026", "swiss")
+    lots = run_json("rescore", EVENT, "-t", "PS,lots", "--seed", "5", "--json")
+    assert lots["seed"] == 5
+    assert [p["rank"] for p in lots["players"]] == list(range(1, 10))
+    assert "seed" not in run_json("rescore", EVENT, "--json")
+
+
+#: Four players, every row given; A and D did not play round 3. Difference method: Red win 1.9,
+#: Black win 2.1, draw 1.
+ABSENT_IN_ROUND_3 = [
+    "round,player,opponent,colour,result",
+    "1,A,B,red,win", "1,B,A,black,loss", "1,C,D,red,draw", "1,D,C,black,draw",
+    "2,C,A,red,loss", "2,A,C,black,win", "2,B,D,red,loss", "2,D,B,black,win",
+    "3,B,C,red,win", "3,C,B,black,loss",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("options", "rules", "a_buchholz"),
+    [
+        # A: 1.9 + 2.1 = 4 points. Opponents B 1.9 and C 1, and round 3, an absence: under the
+        # 2024 rules a dummy opponent with A's own 4 (BH 6.9); the 2026 revision bounds it by a
+        # draw (1) per round, 3 (BH 5.9).
+        ((), "2026", 5.9),
+        (("--rules", "2024"), "2024", 6.9),
+        (("--date", "2026-02-01"), "2024", 6.9),
+        (("--date", "2026-03-01"), "2026", 5.9),
+    ],
+)
+def test_rescore_tiebreaks_follow_the_rules_in_force(
+    tmp_path: Path, options: tuple[str, ...], rules: str, a_buchholz: float
+) -> None:
+    path = tmp_path / "event.csv"
+    path.write_text("\n".join(ABSENT_IN_ROUND_3) + "\n", encoding="utf-8")
+    doc = run_json("rescore", str(path), "-s", "difference", "-t", "BH", *options, "--json")
+    assert (doc["rules"], doc["tournament"]) == (rules, "swiss")
+    points = {p["name"]: p["points"] for p in doc["players"]}
+    assert points == {"A": 4, "B": 1.9, "C": 1, "D": 3.1}
+    (a,) = [p for p in doc["players"] if p["name"] == "A"]
+    assert a["tiebreaks"] == {"BH": a_buchholz}
+
+
+def test_rescore_conventions_options_are_checked() -> None:
+    assert run_error("rescore", EVENT, "--rules", "2023", "--tournament", "league") == [
+        "error: --rules: expected 2024 or 2026, got '2023'",
+        "error: --tournament: expected swiss or round-robin, got 'league'",
+    ]
+
+
 def test_rescore_custom_scoring_file(tmp_path: Path) -> None:
     path = tmp_path / "s.toml"
     path.write_text(

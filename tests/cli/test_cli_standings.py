@@ -14,6 +14,7 @@ from knockout.cli import app
 DATA = Path(__file__).resolve().parents[2] / "scenarios" / "data"
 CSV = DATA / "swiss-9.csv"
 TRF = DATA / "swiss-9.trf"
+ROUND_ROBIN = DATA / "round-robin-5.csv"
 
 runner = CliRunner()
 
@@ -24,11 +25,14 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 def test_json_for_the_bundled_swiss() -> None:
-    code, out, err = run(str(CSV), "--tiebreaks", "BH-C1,BH,SB,DE,PS,WIN,WON,BWG,BPG", "--json")
+    code, out, err = run(
+        str(CSV), "--tiebreaks", "BH-C1,BH,SB,DE,PS,WIN,WON,BWG,BPG", "--rules", "2024", "--json"
+    )
     assert code == 0, err
     data = json.loads(out)
-    assert list(data) == ["version", "players"]
+    assert list(data) == ["version", "rules", "tournament", "players"]
     assert data["version"] == __version__
+    assert (data["rules"], data["tournament"]) == ("2024", "swiss")
     players = data["players"]
     assert [p["name"] for p in players] == [
         "陈杰", "黄敏", "赵磊", "张伟", "李娜", "刘洋", "周涛", "王芳", "杨静",
@@ -53,6 +57,134 @@ def test_json_for_the_bundled_swiss() -> None:
     }
     # 张伟 won round 4 by forfeit: WIN counts it, WON does not.
     assert all(set(p) == {"name", "rank", "points", "tiebreaks"} for p in players)
+
+
+def zhang_wei(*args: str) -> tuple[dict[str, object], dict[str, float]]:
+    code, out, err = run(*args, "--tiebreaks", "BH-C1,BH,SB", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    (zhang,) = [p for p in data["players"] if p["name"] == "张伟"]
+    return data, zhang["tiebreaks"]
+
+
+# 张伟 (3 points) won round 4 by forfeit against 王芳, who scored 2. Under the 2024 rules the
+# unplayed round is a dummy opponent with 张伟's own 3 points; the 2026 revision (C.07 16.4.1)
+# bounds it by 王芳's 2. FIDE's checker (gacrux 1.11.65) gives the same BH-C1 / BH / SB.
+RULES_2024 = {"BH-C1": 10, "BH": 11.5, "SB": 6.75}
+RULES_2026 = {"BH-C1": 9, "BH": 10.5, "SB": 5.75}
+
+
+def test_an_undated_event_gets_the_newest_rules() -> None:
+    data, zhang = zhang_wei(str(CSV))
+    assert (data["rules"], data["tournament"]) == ("2026", "swiss")
+    assert zhang == RULES_2026
+
+
+@pytest.mark.parametrize(
+    ("day", "rules"), [("2026-02-28", "2024"), ("2026-03-01", "2026"), ("2024-04-01", "2024")]
+)
+def test_the_date_chooses_the_rules(day: str, rules: str) -> None:
+    data, zhang = zhang_wei(str(CSV), "--date", day)
+    assert data["rules"] == rules
+    assert zhang == (RULES_2024 if rules == "2024" else RULES_2026)
+
+
+def test_the_trf_start_date_chooses_the_rules_and_rules_overrides_it(tmp_path: Path) -> None:
+    dated = tmp_path / "dated.trf"
+    lines = TRF.read_text(encoding="utf-8").splitlines()
+    dated.write_text("\n".join([lines[0], "042 2026/02/20", *lines[1:]]) + "\n", encoding="utf-8")
+    data, zhang = zhang_wei(str(dated))
+    assert data["rules"] == "2024" and zhang == RULES_2024
+    data, zhang = zhang_wei(str(dated), "--date", "2026-03-02")
+    assert data["rules"] == "2026" and zhang == RULES_2026
+    data, zhang = zhang_wei(str(dated), "--rules", "2026")
+    assert data["rules"] == "2026" and zhang == RULES_2026
+
+
+def test_bad_conventions_options_are_one_line_each() -> None:
+    code, out, err = run(
+        str(CSV), "--rules", "2025", "--date", "2026-13-01", "--tournament", "knockout"
+    )
+    assert code == 2
+    assert out == ""
+    assert err.splitlines() == [
+        "error: --rules: expected 2024 or 2026, got '2025'",
+        "error: --date: expected a real day, got '2026-13-01'",
+        "error: --tournament: expected swiss or round-robin, got 'knockout'",
+    ]
+
+
+# lichess's five-player round-robin tie-break test (scalachess TiebreakersTest): A beat B, drew
+# C, lost to D, beat E; B beat C, drew D, lost to E; C beat D, drew E; D beat E. Each player sits
+# out one round. Scores A 2.5, B 1.5, C 2, D 2.5, E 1.5. A's opponents scored 1.5 + 2 + 2.5 + 1.5:
+# BH 7.5, BH-C1 6 (less 1.5), BH-C2 4.5; SB 1.5 + 2 x 0.5 + 1.5 = 4; DE between A and D: D 1,
+# A 0. FIDE cuts the SB value of the lowest-scored opponent (B or E, 1.5): SB-C1 2.5 (lichess
+# cuts differently and gets 3; FIDE's checker gacrux gives 2.5).
+ROUND_ROBIN_A = {
+    "DE": 0,
+    "BH": 7.5,
+    "BH-C1": 6,
+    "BH-C2": 4.5,
+    "SB": 4,
+    "SB-C1": 2.5,
+    "WIN": 2,
+    "BPG": 1,
+    "BWG": 0,
+}
+
+
+def test_a_five_player_round_robin_gets_the_round_robin_values() -> None:
+    code, out, err = run(str(ROUND_ROBIN), "-t", ",".join(ROUND_ROBIN_A), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data["rules"], data["tournament"]) == ("2026", "round-robin")
+    players = {p["name"]: p for p in data["players"]}
+    assert {n: p["points"] for n, p in players.items()} == {
+        "A": 2.5, "B": 1.5, "C": 2, "D": 2.5, "E": 1.5
+    }  # fmt: skip
+    assert players["A"]["tiebreaks"] == ROUND_ROBIN_A
+    assert players["D"]["tiebreaks"]["DE"] == 1
+    assert [p["name"] for p in data["players"]][:2] == ["D", "A"]  # D beat A
+
+
+def test_the_round_a_player_sits_out_is_an_unplayed_round_only_in_a_swiss() -> None:
+    # Forced to Swiss conventions, A's round off is a voluntarily unplayed round worth a dummy
+    # opponent with min(2.5, 0.5 x 5) = 2.5 more: BH 10, the value the issue reported.
+    code, out, err = run(str(ROUND_ROBIN), "-t", "BH", "--tournament", "swiss", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["tournament"] == "swiss"
+    (a,) = [p for p in data["players"] if p["name"] == "A"]
+    assert a["tiebreaks"] == {"BH": 10}
+
+
+def test_a_trf_tournament_type_decides_the_conventions(tmp_path: Path) -> None:
+    from knockout.standings.files import read_crosstable
+    from knockout.standings.trf import to_trf
+
+    text = to_trf(read_crosstable(ROUND_ROBIN))
+    for record, kind, bh in (
+        ("092 Individual: Swiss-System", "swiss", 10),
+        ("092 单循环 round robin", "round-robin", 7.5),
+        ("092 Individual", "round-robin", 7.5),  # names neither: the games decide
+    ):
+        path = tmp_path / "event.trf"
+        path.write_text(record + "\n" + text, encoding="utf-8")
+        code, out, err = run(str(path), "-t", "BH", "--json")
+        assert code == 0, err
+        data = json.loads(out)
+        (a,) = [p for p in data["players"] if p["name"] == "A"]
+        assert (data["tournament"], a["tiebreaks"]["BH"]) == (kind, bh), record
+
+
+def test_lots_put_the_seed_in_the_json() -> None:
+    data = json.loads(run(str(CSV), "--lots", "--seed", "7", "--json")[1])
+    assert list(data)[:2] == ["version", "seed"]
+    assert data["seed"] == 7
+    # The default seed is used (and so reported) whenever lots are drawn.
+    assert json.loads(run(str(CSV), "--lots", "--json")[1])["seed"] == 0
+    # No drawing of lots and no --seed: no seed.
+    assert "seed" not in json.loads(run(str(CSV), "--json")[1])
 
 
 def test_the_trf_gives_the_same_standings() -> None:

@@ -19,6 +19,7 @@ from standings_helpers import (
 
 from knockout.game import Colour, Result
 from knockout.points import ScoringSystem
+from knockout.standings.conventions import Conventions
 from knockout.standings.records import (
     CLASSICAL,
     CrossTable,
@@ -47,6 +48,8 @@ from knockout.standings.tiebreaks import (
 )
 
 D = Decimal
+SWISS_2024 = Conventions("2024", "swiss")
+SWISS_2026 = Conventions("2026", "swiss")
 
 
 def ds(*values: str) -> list[Decimal]:
@@ -60,13 +63,13 @@ def test_seed_buchholz_and_median() -> None:
     table = opponents_scoring(ds("1", "2.5", "4", "3", "5", "2", "3"))
     assert buchholz(table, "P") == D("20.5")
     assert buchholz(table, "P", low=1, high=1) == D("14.5")
-    assert get_tiebreak("BH-M1").evaluate(table, ["P"], None)["P"].shown == D("14.5")
+    assert get_tiebreak("BH-M1").evaluate(table, ["P"], None, Conventions())["P"].shown == D("14.5")
 
 
 def test_seed_buchholz_cut_1() -> None:
     table = opponents_scoring(ds("1", "2.5", "4", "3", "5", "2", "3", "4", "6"))
     assert buchholz(table, "P", low=1) == D("29.5")
-    assert get_tiebreak("BH-C1").evaluate(table, ["P"], None)["P"].shown == D("29.5")
+    assert get_tiebreak("BH-C1").evaluate(table, ["P"], None, Conventions())["P"].shown == D("29.5")
 
 
 def _results_table(results: str) -> CrossTable:
@@ -83,7 +86,7 @@ def test_seed_progressive_score() -> None:
     assert running_totals(table, "P") == tuple(ds("1", "2", "2", "2.5", "3.5", "3.5", "4.5"))
     assert progressive_score(table, "P") == 19
     assert progressive_score(table, "P", cut=1) == 18  # FIDE PS-C1: without the first total
-    assert get_tiebreak("PS-C2").evaluate(table, ["P"], None)["P"].shown == 16
+    assert get_tiebreak("PS-C2").evaluate(table, ["P"], None, Conventions())["P"].shown == 16
 
 
 def test_progressive_score_cut_rule_breaks_ties_round_by_round() -> None:
@@ -215,14 +218,33 @@ def test_direct_encounter_ignores_forfeits() -> None:
     ],
 )
 def test_fide_tec_exercise_buchholz(player: str, bh: str) -> None:
+    # The exercise was set under the rules in force from 1 April 2024.
     table = crosstable(FIDE_EXERCISE_2024)
-    assert buchholz(table, player) == D(bh)
+    assert buchholz(table, player, conventions=SWISS_2024) == D(bh)
 
 
 @pytest.mark.parametrize(("player", "bh_c1"), [("5", "7.5"), ("8", "12"), ("11", "12")])
 def test_fide_tec_exercise_buchholz_cut_1(player: str, bh_c1: str) -> None:
     table = crosstable(FIDE_EXERCISE_2024)
-    assert buchholz(table, player, low=1) == D(bh_c1)
+    assert buchholz(table, player, low=1, conventions=SWISS_2024) == D(bh_c1)
+
+
+@pytest.mark.parametrize(
+    ("player", "bh_2026", "why"),
+    [
+        # 11 won round 4 by forfeit against 9 (1.5 points: -, -, H, -, U): the dummy opponent is
+        # worth min(11's own 2.5, 9's 1.5) = 1.5 instead of 2.5 (article 16.4.1).
+        ("11", "12.5", "forfeit"),
+        # 4 took a half-point bye: min(4's own 3.5, 0.5 x 5 rounds) = 2.5 instead of 3.5 (16.4.2).
+        ("4", "14", "bye"),
+        # No unplayed round of their own: the same value as in 2024.
+        ("2", "13", "none"),
+        ("16", "12.5", "none"),
+    ],
+)
+def test_fide_exercise_under_the_2026_rules(player: str, bh_2026: str, why: str) -> None:
+    table = crosstable(FIDE_EXERCISE_2024)
+    assert buchholz(table, player, conventions=SWISS_2026) == D(bh_2026), why
 
 
 def test_fide_exercise_withdrawn_player_counts_draws_for_opponents() -> None:
@@ -258,9 +280,34 @@ def test_black_games_and_wins_count_only_games_over_the_board() -> None:
 def test_unplayed_round_is_a_dummy_opponent_with_own_score() -> None:
     table = crosstable({"A": ["+WB", "+BYE", "=BYE"], "B": ["-BA", "ZBYE", "+BYE"]})
     # A: 2.5 points. Round 1 B (1 point), rounds 2-3 dummies with 2.5 each.
-    assert buchholz(table, "A") == D("6")
+    assert buchholz(table, "A", conventions=SWISS_2024) == D("6")
     # SB: 1 x 1 (beat B) + 2.5 x 1 (bye) + 2.5 x 0.5 (half-point bye).
-    assert sonneborn_berger(table, "A") == D("4.75")
+    assert sonneborn_berger(table, "A", conventions=SWISS_2024) == D("4.75")
+
+
+def test_2026_bounds_a_bye_by_a_draw_per_round() -> None:
+    table = crosstable({"A": ["+WB", "+BYE", "=BYE"], "B": ["-BA", "ZBYE", "+BYE"]})
+    # The dummies are worth min(2.5, 0.5 x 3 rounds) = 1.5: BH 1 + 1.5 + 1.5.
+    assert buchholz(table, "A", conventions=SWISS_2026) == 4
+    # SB: 1 x 1 + 1.5 x 1 + 1.5 x 0.5.
+    assert sonneborn_berger(table, "A", conventions=SWISS_2026) == D("3.25")
+    # Undated and paired round by round (byes with points): the 2026 Swiss conventions.
+    assert Conventions.for_event(table) == SWISS_2026
+    assert buchholz(table, "A") == 4
+
+
+def test_2026_bounds_a_forfeit_by_the_opponents_score() -> None:
+    # A beat C, then won by forfeit against B, who lost everything: 2 points.
+    table = crosstable(
+        {"A": ["+WC", "+FB"], "B": ["-WD", "-FA"], "C": ["-BA", "+WD"], "D": ["+BB", "-BC"]}
+    )
+    assert table.score("A") == 2 and table.score("B") == 0 and table.score("C") == 1
+    # 2024: C (1) + a dummy with A's own 2. 2026: the dummy is worth min(2, B's 0) = 0.
+    assert buchholz(table, "A", conventions=SWISS_2024) == 3
+    assert buchholz(table, "A", conventions=SWISS_2026) == 1
+    # SB: 1 x 1 + dummy x 1.
+    assert sonneborn_berger(table, "A", conventions=SWISS_2024) == 3
+    assert sonneborn_berger(table, "A", conventions=SWISS_2026) == 1
 
 
 def test_voluntarily_unplayed_rounds_are_cut_first() -> None:
@@ -276,18 +323,26 @@ def test_voluntarily_unplayed_rounds_are_cut_first() -> None:
     # B withdrew after round 2: 0 + 0 + two draws = 1 for its opponents; C scored 2.
     assert adjusted_score(table, "B") == 1
     # A: dummy 2.5 (half-point bye) + B 1 + C 2 + dummy 2.5 (absent).
-    assert buchholz(table, "A") == 8
+    assert buchholz(table, "A", conventions=SWISS_2024) == 8
     # Cut 1 removes a VUR (a dummy worth 2.5), not B's 1.
-    assert buchholz(table, "A", low=1) == D("5.5")
+    assert buchholz(table, "A", low=1, conventions=SWISS_2024) == D("5.5")
     # Median 1: a VUR from below, the other 2.5 from above.
-    assert buchholz(table, "A", low=1, high=1) == 3
+    assert buchholz(table, "A", low=1, high=1, conventions=SWISS_2024) == 3
+    # 2026: each dummy is worth min(2.5, 0.5 x 4 rounds) = 2: BH 2 + 1 + 2 + 2, still a VUR cut
+    # first (5), and the median cuts the other dummy from above (3).
+    assert buchholz(table, "A", conventions=SWISS_2026) == 7
+    assert buchholz(table, "A", low=1, conventions=SWISS_2026) == 5
+    assert buchholz(table, "A", low=1, high=1, conventions=SWISS_2026) == 3
 
 
 def test_not_voluntary_unplayed_rounds_are_cut_by_value() -> None:
     table = crosstable({"A": ["+BYE", "+WB"], "B": ["--", "-BA"]})
     # A: 2 points; bye -> dummy 2, B scored 0; the bye is not voluntary, so the 0 is cut.
-    assert buchholz(table, "A") == 2
-    assert buchholz(table, "A", low=1) == 2
+    assert buchholz(table, "A", conventions=SWISS_2024) == 2
+    assert buchholz(table, "A", low=1, conventions=SWISS_2024) == 2
+    # 2026: the bye is worth min(2, 0.5 x 2 rounds) = 1.
+    assert buchholz(table, "A", conventions=SWISS_2026) == 1
+    assert buchholz(table, "A", low=1, conventions=SWISS_2026) == 1
 
 
 # --- ranking -----------------------------------------------------------------------------------
@@ -366,10 +421,13 @@ def test_tiebreaks_use_the_points_each_entry_carries() -> None:
     table = CrossTable.from_entries(list("ABCD"), entries, draw_points=D(1), rounds=3)
     assert table.scores == {"A": D("4.9"), "B": D("1.9"), "C": D("2.1"), "D": D("3.1")}
     # A: B (1.9) + D (3.1) + dummy (4.9); SB: 1.9 x 1.9 + 3.1 x 1 + 4.9 x 2.
-    assert buchholz(table, "A") == D("9.9")
-    assert sonneborn_berger(table, "A") == D("16.51")
+    assert buchholz(table, "A", conventions=SWISS_2024) == D("9.9")
+    assert sonneborn_berger(table, "A", conventions=SWISS_2024) == D("16.51")
+    # 2026: the bye's dummy is worth min(4.9, a draw (1) x 3 rounds) = 3.
+    assert buchholz(table, "A", conventions=SWISS_2026) == 8
+    assert sonneborn_berger(table, "A", conventions=SWISS_2026) == D("12.71")
     assert progressive_score(table, "A") == D("1.9") + D("2.9") + D("4.9")
-    ranked = rank_players(table, ["BH", "SB", "PS"])
+    ranked = rank_players(table, ["BH", "SB", "PS"], conventions=SWISS_2024)
     first = ranked.to_json()["players"][0]
     assert first == {
         "name": "A",

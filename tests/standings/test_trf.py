@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,47 @@ DATA = Path(__file__).resolve().parents[2] / "scenarios" / "data"
 def test_write_then_read_gives_the_same_records(table: CrossTable) -> None:
     titled = replace(table, title="全国象棋个人赛 2024")
     assert parse_trf(to_trf(titled)) == titled
+
+
+def test_start_date_and_tournament_type_round_trip() -> None:
+    table = replace(
+        crosstable(FIDE_EXERCISE_2024),
+        start_date=date(2026, 3, 1),
+        tournament_type="Individual: Swiss-System",
+    )
+    text = to_trf(table)
+    assert "042 2026/03/01" in text.splitlines()
+    assert "092 Individual: Swiss-System" in text.splitlines()
+    assert parse_trf(text) == table
+
+
+@pytest.mark.parametrize(
+    ("record", "day"),
+    [
+        ("042 2026/03/01", date(2026, 3, 1)),
+        ("042 2026-02-28", date(2026, 2, 28)),
+        ("042 2025.12.31", date(2025, 12, 31)),
+        ("042 01.03.2026", date(2026, 3, 1)),
+        ("042 2026/03/01 09:30", date(2026, 3, 1)),
+        ("042", None),
+        ("042    ", None),
+    ],
+)
+def test_start_dates_as_events_write_them(record: str, day: date | None) -> None:
+    text = to_trf(crosstable(FIDE_EXERCISE_2024))
+    assert parse_trf(record + "\n" + text).start_date == day
+
+
+def test_a_start_date_that_is_not_a_date_is_a_problem() -> None:
+    text = to_trf(crosstable(FIDE_EXERCISE_2024))
+    with pytest.raises(InputError) as caught:
+        parse_trf("042 1st of March\n" + text, source="t.trf")
+    assert caught.value.lines() == [
+        "t.trf: line 1, record 042 (start date): expected a date such as 2026/03/01 or "
+        "2026-03-01, got '1st of March'"
+    ]
+    with pytest.raises(InputError, match=r"line 1, record 042 \(start date\): expected a real day"):
+        parse_trf("042 2026/02/30\n" + text, source="t.trf")
 
 
 def test_fide_exercise_round_trip() -> None:
