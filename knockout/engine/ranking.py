@@ -79,15 +79,16 @@ def event_crosstable(record: EventRecord, scenario: Scenario) -> CrossTable:
     if record.third_place is not None:
         groups[-1].append(record.third_place)
     for matches in groups:
-        width = max([len(m.games) for m in matches] + [1])
+        # a walkover takes the slot after the games played before the withdrawal
+        width = max([len(m.games) + (m.decided_in == "walkover") for m in matches] + [1])
         for m in matches:
             if m.decided_in == "walkover":
+                slot = offset + len(m.games) + 1
                 for name, outcome in ((m.winner, Outcome.WIN), (m.loser, Outcome.LOSS)):
                     other = m.loser if name == m.winner else m.winner
                     entries.append(
-                        (name, Entry(offset + 1, other, None, outcome, Kind.FORFEIT, Decimal(0)))
+                        (name, Entry(slot, other, None, outcome, Kind.FORFEIT, Decimal(0)))
                     )
-                continue
             for g, game in enumerate(m.games, start=1):
                 draw_winner = stage_of[game.stage].draw_winner
                 red_pts, black_pts = knockout_points(game.result, draw_winner=draw_winner)
