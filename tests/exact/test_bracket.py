@@ -232,3 +232,23 @@ def test_live_dashboard_renders_frames_and_ends_with_champion() -> None:
     assert "champion: " + record.champion in final.getvalue()
     # the same seed plays the same event live or not
     assert play_event(sc, seed=2)[0].champion == record.champion
+
+
+def test_withdrawal_in_the_middle_of_a_match_keeps_its_games() -> None:
+    data = {
+        "players": [
+            {"name": f"P{i}", "rating": 2500 - 20 * i, "withdrawn": i == 3} for i in range(4)
+        ],
+        "played": [{"red": "P0", "black": "P3", "stage": "slow", "result": "red"}],
+    }
+    sc = parse_scenario(data)
+    state = sc.event_state()
+    assert state.winner(1, 0) == "P0" and state.progress[(1, 0)].walkover == "P0"
+    record, _ = play_event(sc, seed=1)
+    first = record.rounds[0].matches[0]
+    assert first.decided_in == "walkover" and len(first.games) == 1
+    ranking = {s.name: s for s in final_ranking(record, sc)}
+    # P3 scored nothing in the one game it played and lost the rest by walkover
+    assert ranking["P3"].points == 0 and ranking["P3"].reached == "semi-final"
+    p0_games = [g for m in record.matches for g in m.games if "P0" in (g.red, g.black)]
+    assert ranking["P0"].points == sum(g.points["P0"] for g in p0_games) >= 3
