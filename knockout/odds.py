@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from knockout.rules.bidding import BRANCH_NAMES as BRANCH_KEYS
 from knockout.rules.bracket import Bracket
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "MatchOdds",
     "MatchTally",
     "Simulated",
+    "SuddenDeath",
 ]
 
 
@@ -54,12 +56,50 @@ class Estimate:
     def mean(cls, total: float, total_squares: float, n: int) -> Estimate:
         """The mean of ``n`` values from their sum and sum of squares, with its standard error."""
         m = total / n
-        var = max(total_squares / n - m * m, 0.0) * n / max(n - 1, 1)
+        var = total_squares / n - m * m
+        if var <= 1e-12 * m * m:  # rounding of equal values: no spread at all
+            var = 0.0
+        var *= n / max(n - 1, 1)
         return cls(m, math.sqrt(var / n))
 
 
 # ---------------------------------------------------------------------------------------------
 # A match
+
+
+@dataclass(frozen=True)
+class SuddenDeath:
+    """The sudden-death game laid open.
+
+    Attributes:
+        reached: P(the sudden-death game is reached).
+        time_class: The game's time class (fixed once for the stage).
+        chooser: P(each player is 甲 | reached); None where it cannot be reached.
+        as_chooser: Per player, P(they advance as 甲) in each branch of the bidding rule
+            (``red_accept``, ``red_object``, ``black_accept``, ``black_object``: as if that
+            branch's colours and clocks were played, whether or not the strategy chooses it),
+            and ``advances``: P(they advance | they are 甲, reached) under the strategy (None
+            where they cannot be 甲).
+        clocks: Each branch's effective clocks ``(Red, Black)`` in minutes (for views).
+        decisions: Per player as 甲 (exact answers only, for views): P(甲 announces Red),
+            P(乙 objects | Red), P(乙 objects | Black) under the strategy.
+    """
+
+    reached: float
+    time_class: str
+    chooser: dict[str, float] | None
+    as_chooser: dict[str, dict[str, float | None]]
+    clocks: dict[str, tuple[float, float]] = field(default_factory=dict, compare=False)
+    decisions: dict[str, tuple[float, float, float]] = field(default_factory=dict, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"reached", "time_class", "chooser", "as_chooser"}``."""
+        return {
+            "reached": self.reached,
+            "time_class": self.time_class,
+            "chooser": None if self.chooser is None else dict(self.chooser),
+            "as_chooser": {name: dict(v) for name, v in self.as_chooser.items()},
+        }
 
 
 @dataclass(frozen=True)
@@ -79,6 +119,8 @@ class MatchOdds:
         games: P(the match lasts exactly k games), by k (games already played included).
         unresolved: Probability mass left when a repeating stage was cut off (< 1e-15).
         walkover: The winner, when the match is won by walkover.
+        sudden_death: The sudden-death game laid open (None for formats without a bidding
+            stage; sealed bids keep their own keys).
     """
 
     players: tuple[str, str]
@@ -93,6 +135,7 @@ class MatchOdds:
     games: dict[int, float]
     unresolved: float = 0.0
     walkover: str | None = None
+    sudden_death: SuddenDeath | None = None
 
     #: Keys of :meth:`to_json` that hold estimates (the ``stderr`` tree of a simulation).
     ESTIMATED = ("win", "match")
@@ -111,6 +154,7 @@ class MatchOdds:
             "bidding": bidding,
             "sudden_death_reached": self.sudden_death_reached,
             "unresolved": self.unresolved,
+            "sudden_death": None if self.sudden_death is None else self.sudden_death.to_json(),
         }
         if self.walkover is not None:
             match["walkover"] = self.walkover
@@ -125,9 +169,10 @@ class MatchOdds:
         *,
         decided_in: str | None,
         games: int,
+        sudden_death: SuddenDeath | None = None,
     ) -> MatchOdds:
         """A match whose result is known: decided by its games, or (``decided_in`` None) a
-        walkover."""
+        walkover. ``sudden_death``: the game laid open (not reached) for bidding formats."""
         return cls(
             players=players,
             win={name: 1.0 if name == winner else 0.0 for name in players},
@@ -144,6 +189,7 @@ class MatchOdds:
             games={games: 1.0},
             unresolved=0.0,
             walkover=None if decided_in is not None else winner,
+            sudden_death=sudden_death,
         )
 
 
@@ -162,6 +208,11 @@ class MatchTally:
         announce_red: ... in which 甲 announced Red.
         objects: ... in which 乙 objected.
         walkover: The winner, when every match is a walkover (nothing was played).
+        chooser_a_won: ... in which A was 甲 and advanced.
+        branch_sum: Sums, over the matches that reached the bidding stage, of 甲's chance in
+            each branch: ``[side * 4 + branch]`` for 甲 = side (``BRANCHES`` order).
+        branch_sq: The same sums of squares (for the standard errors).
+        time_class: The bidding stage's time class (None without one).
     """
 
     runs: int
@@ -174,6 +225,10 @@ class MatchTally:
     announce_red: int = 0
     objects: int = 0
     walkover: str | None = None
+    chooser_a_won: int = 0
+    branch_sum: tuple[float, ...] = (0.0,) * 8
+    branch_sq: tuple[float, ...] = (0.0,) * 8
+    time_class: str | None = None
 
     def __add__(self, other: MatchTally) -> MatchTally:
         return MatchTally(
@@ -189,6 +244,10 @@ class MatchTally:
             announce_red=self.announce_red + other.announce_red,
             objects=self.objects + other.objects,
             walkover=self.walkover if self.walkover == other.walkover else None,
+            chooser_a_won=self.chooser_a_won + other.chooser_a_won,
+            branch_sum=tuple(a + b for a, b in zip(self.branch_sum, other.branch_sum, strict=True)),
+            branch_sq=tuple(a + b for a, b in zip(self.branch_sq, other.branch_sq, strict=True)),
+            time_class=self.time_class or other.time_class,
         )
 
     def estimate(
@@ -236,9 +295,42 @@ class MatchTally:
                     games={k: p(c) for k, c in sorted(self.games.items())},
                     unresolved=0.0,
                     walkover=self.walkover,
+                    sudden_death=self._sudden_death(players, f),
                 )
             )
         return Simulated(out[0], out[1], n, seed)
+
+    def _sudden_death(
+        self, players: tuple[str, str], f: Callable[[Estimate], float]
+    ) -> SuddenDeath | None:
+        if self.time_class is None:
+            return None
+        n, reached = self.runs, self.reached
+        counts = (self.chooser_a, reached - self.chooser_a)
+        won = (self.chooser_a_won, self.chooser_won - self.chooser_a_won)
+
+        def p(count: int, of: int) -> float | None:
+            e = Estimate.proportion(count, of)
+            return None if e is None else f(e)
+
+        as_chooser: dict[str, dict[str, float | None]] = {}
+        for side, name in enumerate(players):
+            k = counts[side]
+            values: dict[str, float | None] = {}
+            for b, branch in enumerate(BRANCH_KEYS):
+                i = side * 4 + b
+                values[branch] = (
+                    None if k == 0 else f(Estimate.mean(self.branch_sum[i], self.branch_sq[i], k))
+                )
+            values["advances"] = p(won[side], k)
+            as_chooser[name] = values
+        chooser: dict[str, float] | None = None
+        if reached > 0:
+            shares = [Estimate.proportion(c, reached) for c in counts]
+            chooser = {name: f(e) for name, e in zip(players, shares, strict=True) if e}
+        reached_share = Estimate.proportion(reached, n)
+        assert reached_share is not None
+        return SuddenDeath(f(reached_share), self.time_class, chooser, as_chooser)
 
 
 # ---------------------------------------------------------------------------------------------

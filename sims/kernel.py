@@ -27,8 +27,8 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.exact.solver import stage_exits
-from knockout.game import Colour, Reply
-from knockout.rules.bidding import BiddingGame, SealedBidGame, Strategy
+from knockout.game import Colour
+from knockout.rules.bidding import BRANCHES, BiddingGame, SealedBidGame, Strategy
 from knockout.rules.match import MatchState, Pairing, Side
 
 __all__ = [
@@ -46,13 +46,6 @@ BoolArray = npt.NDArray[np.bool_]
 
 #: Entry codes of a stage: 0 = no previous game, 1 = A had Red last, 2 = B had Red last.
 ENTRIES: tuple[Side | None, ...] = (None, 0, 1)
-#: The four (announcement, reply) branches, in the order used by the tables.
-BRANCHES: tuple[tuple[Colour, Reply], ...] = (
-    (Colour.RED, Reply.ACCEPT),
-    (Colour.RED, Reply.OBJECT),
-    (Colour.BLACK, Reply.ACCEPT),
-    (Colour.BLACK, Reply.OBJECT),
-)
 
 
 @dataclass(frozen=True)
@@ -138,6 +131,9 @@ class MatchTables:
         exit_chooser: ``(exits,)`` 甲 of each global exit, or -1.
         exit_announce_red: ``(exits,)`` 甲 announced Red.
         exit_objects: ``(exits,)`` 乙 objected.
+        branch_values: ``(n_pairs, 2, 4)``: P(甲 advances) in each bidding branch when side
+            0 or 1 is 甲 (``BRANCHES`` order); None without a bidding stage.
+        bidding_class: The bidding stage's time class, if any.
     """
 
     stage_names: tuple[str, ...]
@@ -154,6 +150,8 @@ class MatchTables:
     exit_chooser: npt.NDArray[np.int8]
     exit_announce_red: BoolArray
     exit_objects: BoolArray
+    branch_values: FloatArray | None = None
+    bidding_class: str | None = None
 
     @classmethod
     def from_pairing(
@@ -213,6 +211,7 @@ class MatchTables:
                 objects += [False, False]
                 games += [-1, -1] if before is None else [before + 1, before + 1]
                 stage_of += [s, s]
+        bid_stage = pairing.fmt.bidding_stage
         matters = [not isinstance(t, StageTable) or t.by_entry for t in stages]
         return cls(
             stage_names=pairing.fmt.stage_names,
@@ -229,7 +228,17 @@ class MatchTables:
             exit_chooser=np.array(choosers, dtype=np.int8),
             exit_announce_red=np.array(announce, dtype=bool),
             exit_objects=np.array(objects, dtype=bool),
+            branch_values=_branch_values(pairing),
+            bidding_class=None if bid_stage is None else pairing.stage_class(bid_stage).value,
         )
+
+
+def _branch_values(pairing: Pairing) -> FloatArray | None:
+    """The bidding branches' values per pair and 甲: ``(n_pairs, 2, 4)``."""
+    game = pairing.bidding_game
+    if game is None:
+        return None
+    return np.stack([game.branch_values(pairing.advantage(side)) for side in (0, 1)], axis=1)
 
 
 def _empty_table() -> StageTable:

@@ -42,17 +42,21 @@ def tally(out: MatchOutcomes, n_stages: int) -> MatchTally:
         reached = int(per_exit[chooser >= 0].sum())
         chooser_a = int(per_exit[chooser == 0].sum())
         chooser_won = int(per_exit[(chooser >= 0) & (chooser == t.exit_winner)].sum())
+        chooser_a_won = int(per_exit[(chooser == 0) & (t.exit_winner == 0)].sum())
         announce_red = int(per_exit[t.exit_announce_red].sum())
         objects = int(per_exit[t.exit_objects].sum())
     else:
         assert out.drawn_announce_red is not None and out.drawn_objects is not None
         at = np.flatnonzero(out.drawn_chooser >= 0)
         ch = out.drawn_chooser[at]
+        won = ch == np.take(out.winner, at)
         reached = int(at.size)
         chooser_a = int((ch == 0).sum())
-        chooser_won = int((ch == np.take(out.winner, at)).sum())
+        chooser_won = int(won.sum())
+        chooser_a_won = int((won & (ch == 0)).sum())
         announce_red = int(out.drawn_announce_red.sum())
         objects = int(out.drawn_objects.sum())
+    branch_sum, branch_sq = _branch_sums(t, (chooser_a, reached - chooser_a))
     return MatchTally(
         runs=int(out.exit_code.size),
         wins=(int(by[:, 0].sum()), int(by[:, 1].sum())),
@@ -63,7 +67,24 @@ def tally(out: MatchOutcomes, n_stages: int) -> MatchTally:
         chooser_won=chooser_won,
         announce_red=announce_red,
         objects=objects,
+        chooser_a_won=chooser_a_won,
+        branch_sum=branch_sum,
+        branch_sq=branch_sq,
+        time_class=t.bidding_class,
     )
+
+
+def _branch_sums(
+    t: MatchTables, as_chooser: tuple[int, int]
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Sums (and sums of squares) of 甲's branch values over the matches that reached the
+    bidding stage, ``[side * 4 + branch]``: with given ratings each value is the same for every
+    match of a side, so the sum is the count times the value (one pair: row 0)."""
+    if t.branch_values is None:
+        return (0.0,) * 8, (0.0,) * 8
+    values = t.branch_values[0]  # (2 sides, 4 branches)
+    counts = np.array(as_chooser, dtype=np.float64)[:, None]
+    return tuple((counts * values).ravel().tolist()), tuple((counts * values**2).ravel().tolist())
 
 
 def match_block(tables: MatchTables, index: int, size: int, seed: int) -> MatchTally:
@@ -96,9 +117,11 @@ def simulate_match(
     fmt = scenario.format
     names = (a.name, b.name)
     rep = replay(fmt, a.name, b.name, scenario.played)
+    pairing = Pairing.of(fmt, a, b, model=scenario.model, strategy=scenario.strategy)
     walkover = scenario.event_state().walkover((1, 0), a.name, b.name)
     if walkover is not None or isinstance(rep.position, Finished):
         # Nothing left to simulate: the result is known.
+        bid = fmt.bidding_stage
         if walkover is not None:
             side, stage = names.index(walkover), -1
         else:
@@ -114,10 +137,10 @@ def simulate_match(
             decided,
             {rep.games: runs},
             walkover=walkover,
+            time_class=None if bid is None else pairing.stage_class(bid).value,
         )
         known = RunResult(counts, runs, runs, (), False)
         return counts.estimate(names, fmt.stage_names, seed), known
-    pairing = Pairing.of(fmt, a, b, model=scenario.model, strategy=scenario.strategy)
     start = rep.position if rep.games else None
     tables = MatchTables.from_pairing(pairing, start=start, p_a_chooses=rep.p_a_chooses)
     result = run_blocks(

@@ -31,10 +31,13 @@ class SimulationRun:
     result: RunResult[Any]
 
     def to_json(self) -> dict[str, Any]:
-        """The estimates' JSON (``runs``, ``seed``, ``stderr`` included), and for an interrupted
-        run ``interrupted`` and ``requested``."""
+        """The estimates' JSON (``runs``, ``seed``, ``stderr`` included); ``exact``: the exact
+        value of every estimate under the same key path (what ``knockout odds --json`` prints);
+        for an interrupted run ``interrupted`` and ``requested``."""
         assert self.estimates is not None
         out = self.estimates.to_json()
+        exact = self.exact.to_json()
+        out["exact"] = {k: exact[k] for k in self.exact.ESTIMATED if k in exact}
         if self.result.interrupted:
             out |= {"interrupted": True, "requested": self.result.requested}
         return out

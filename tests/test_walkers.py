@@ -71,8 +71,7 @@ def _engine(sc: Scenario) -> dict[str, Any]:
     a, b = sc.players
     matches = [play_scenario_match(sc, seed=s)[0] for s in range(20)]
     names = (a.name, b.name)
-    tally = tally_matches(matches, names, sc.format.stage_names)
-    return tally.estimate(names, sc.format.stage_names, 1).to_json()
+    return tally_matches(matches, sc).estimate(names, sc.format.stage_names, 1).to_json()
 
 
 WALKERS: dict[str, Callable[[Scenario], dict[str, Any]]] = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from decimal import Decimal
 
@@ -13,10 +14,18 @@ from rich.text import Text
 from knockout.engine.match import GameRecord, LogEvent, MatchRecord
 from knockout.game import Result
 from knockout.io.scenario import Scenario
-from knockout.odds import MatchOdds
+from knockout.odds import MatchOdds, SuddenDeath
 from knockout.rules.model import TimeClass
 
-__all__ = ["bar", "clock_text", "log_view", "match_record_view", "odds_view", "pct"]
+__all__ = [
+    "bar",
+    "clock_text",
+    "log_view",
+    "match_record_view",
+    "odds_view",
+    "pct",
+    "sudden_death_view",
+]
 
 
 def pct(p: float | None, digits: int = 1) -> str:
@@ -83,6 +92,8 @@ def odds_view(odds: MatchOdds, scenario: Scenario) -> RenderableType:
             name, pct(p, 2), pct(odds.decided_by[name][a], 2), pct(odds.decided_by[name][b], 2)
         )
     parts: list[RenderableType] = [head, stages]
+    if odds.sudden_death is not None:
+        parts.append(sudden_death_view(odds.sudden_death))
     if odds.chooser is not None:
         sd = Table(title="Sudden-death choice (given it is reached)", title_justify="left")
         sd.add_column("Quantity")
@@ -110,6 +121,53 @@ def odds_view(odds: MatchOdds, scenario: Scenario) -> RenderableType:
         games.add_row(*[pct(p) for _, p in shown])
     parts.append(games)
     return Group(*parts)
+
+
+def _mark(p: float) -> str:
+    """How surely a side picks an option: ◀ when it always does, ◀ with its probability when
+    it sometimes does (private beliefs), nothing when it never does."""
+    if p >= 1.0:
+        return " ◀"
+    if p <= 0.0 or math.isnan(p):
+        return ""
+    if p > 0.995:
+        return " ◀>99%"
+    if p < 0.005:
+        return " ◀<1%"
+    return f" ◀{100 * p:.0f}%"
+
+
+def sudden_death_view(sd: SuddenDeath) -> RenderableType:
+    """For each player as 甲: the bidding rule's 2x2 of branches with P(甲 advances) in each,
+    the branch's effective clocks, and the choices each side makes under the strategy."""
+    tables: list[RenderableType] = []
+    for name, values in sd.as_chooser.items():
+        red, obj_red, obj_black = sd.decisions.get(name, (float("nan"),) * 3)
+        t = Table(
+            title=f"{name} as 甲: advances {pct(values['advances'], 2)}",
+            title_justify="left",
+            box=box.SIMPLE_HEAD,
+        )
+        t.add_column("甲 announces")
+        t.add_column("乙 accepts", justify="right")
+        t.add_column("乙 objects", justify="right")
+        for colour, p_announce, p_object in (("Red", red, obj_red), ("Black", 1 - red, obj_black)):
+            cells: list[Text] = []
+            for reply, p_reply in (("accept", 1 - p_object), ("object", p_object)):
+                key = f"{colour.lower()}_{reply}"
+                r_clock, b_clock = sd.clocks.get(key, (float("nan"), float("nan")))
+                cell = Text(f"{pct(values[key], 1)}{_mark(p_reply)}\n")
+                cell.append(f"Red {r_clock:g} v {b_clock:g}", style="dim")
+                cells.append(cell)
+            t.add_row(f"{colour}{_mark(p_announce)}", *cells)
+        tables.append(t)
+    caption = Text(
+        f"The sudden-death game ({sd.time_class}). Each cell: P(甲 advances) if that branch were "
+        "played, and its effective clocks in minutes (base + 60 moves of increment); ◀ marks "
+        "what 甲 announces and how 乙 replies under the strategy.",
+        style="dim",
+    )
+    return Group(*tables, caption)
 
 
 def _result_cell(g: GameRecord) -> Text:

@@ -8,26 +8,36 @@ the Monte Carlo, with standard errors, so the three walkers are compared on one 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+
+import numpy as np
 
 from knockout.engine.event import EventRecord
 from knockout.engine.match import MatchRecord
 from knockout.game import Colour
 from knockout.io.scenario import Scenario
 from knockout.odds import BracketTally, MatchTally
+from knockout.rules.match import Pairing
 
 __all__ = ["tally_events", "tally_matches"]
 
 
-def tally_matches(
-    records: Iterable[MatchRecord], players: tuple[str, str], stage_names: Sequence[str]
-) -> MatchTally:
-    """Count played matches between ``players`` (in that order)."""
+def tally_matches(records: Iterable[MatchRecord], scenario: Scenario) -> MatchTally:
+    """Count played matches of the scenario's two players (in scenario order).
+
+    The bidding branches' values come from the model (the same for every match: ratings are
+    given), summed over the matches that reached the sudden-death game.
+    """
+    a, b = scenario.players
+    players = (a.name, b.name)
+    stage_names = scenario.format.stage_names
+    pairing = Pairing.of(scenario.format, a, b, model=scenario.model, strategy=scenario.strategy)
+    game, bid_stage = pairing.bidding_game, scenario.format.bidding_stage
     runs = 0
     wins = [0, 0]
     decided = [[0, 0] for _ in stage_names]
     games: Counter[int] = Counter()
-    reached = chooser_a = chooser_won = announce_red = objects = 0
+    reached = chooser_a = chooser_won = chooser_a_won = announce_red = objects = 0
     stage_index = {name: k for k, name in enumerate(stage_names)}
     walkovers: set[str | None] = set()
     for r in records:
@@ -43,8 +53,15 @@ def tally_matches(
             reached += 1
             chooser_a += bid.chooser == players[0]
             chooser_won += bid.chooser == r.winner
+            chooser_a_won += bid.chooser == r.winner == players[0]
             announce_red += bid.announce is Colour.RED
             objects += bid.reply is not None and bid.reply.value == "object"
+    counts = np.array([chooser_a, reached - chooser_a], dtype=np.float64)[:, None]
+    values = (
+        np.zeros((2, 4))
+        if game is None
+        else np.stack([game.branch_values(pairing.advantage(side))[0] for side in (0, 1)])
+    )
     return MatchTally(
         runs=runs,
         wins=(wins[0], wins[1]),
@@ -56,6 +73,10 @@ def tally_matches(
         announce_red=announce_red,
         objects=objects,
         walkover=walkovers.pop() if len(walkovers) == 1 else None,
+        chooser_a_won=chooser_a_won,
+        branch_sum=tuple((counts * values).ravel().tolist()),
+        branch_sq=tuple((counts * values**2).ravel().tolist()),
+        time_class=None if bid_stage is None else pairing.stage_class(bid_stage).value,
     )
 
 

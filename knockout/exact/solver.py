@@ -104,6 +104,7 @@ class MatchSolution:
         announce_red: ``(n,)``: P(bidding stage reached and 甲 announces Red).
         objects: ``(n,)``: P(bidding stage reached and 乙 objects).
         chooser_is_a: ``(n,)``: P(bidding stage reached and A is 甲).
+        chooser_a_advances: ``(n,)``: P(bidding stage reached, A is 甲 and A advances).
         unresolved: ``(n,)``: mass still in play when a repeating stage was cut off.
     """
 
@@ -117,6 +118,7 @@ class MatchSolution:
     announce_red: FloatArray
     objects: FloatArray
     chooser_is_a: FloatArray
+    chooser_a_advances: FloatArray
     unresolved: FloatArray
 
     def conditional(self, joint: FloatArray) -> FloatArray:
@@ -149,7 +151,7 @@ def solve(
     decided = np.zeros((n, n_stages, 2))
     games: dict[int, FloatArray] = {}
     games_by_winner: dict[int, FloatArray] = {}
-    reached, chooser_adv, announce_red, objects, chooser_a = (np.zeros(n) for _ in range(5))
+    reached, chooser_adv, announce_red, objects, chooser_a, a_adv = (np.zeros(n) for _ in range(6))
     memo: dict[MatchState, list[Transition]] = {}
     first = initial_state() if start is None else start
     frontier: dict[MatchState, FloatArray] = {first: np.ones(n)}
@@ -180,6 +182,8 @@ def solve(
                     decided[:, outcome.stage, outcome.winner] += m
                     if tag is not None and tag.chooser == outcome.winner:
                         chooser_adv += m
+                        if tag.chooser == 0:
+                            a_adv += m
                 else:
                     nxt[outcome] = nxt[outcome] + m
         games[k] = ended
@@ -200,6 +204,7 @@ def solve(
         announce_red=announce_red,
         objects=objects,
         chooser_is_a=chooser_a,
+        chooser_a_advances=a_adv,
         unresolved=unresolved,
     )
 

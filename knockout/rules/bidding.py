@@ -35,6 +35,8 @@ from knockout.rules.formats import BiddingMenu, Stage
 from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
 
 __all__ = [
+    "BRANCHES",
+    "BRANCH_NAMES",
     "STRATEGIES",
     "Believed",
     "BidProbabilities",
@@ -50,6 +52,16 @@ __all__ = [
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
+
+#: The four (announcement, reply) branches of the bidding rule, in the order every table uses,
+#: with the names outputs give them.
+BRANCHES: tuple[tuple[Colour, Reply], ...] = (
+    (Colour.RED, Reply.ACCEPT),
+    (Colour.RED, Reply.OBJECT),
+    (Colour.BLACK, Reply.ACCEPT),
+    (Colour.BLACK, Reply.OBJECT),
+)
+BRANCH_NAMES: tuple[str, ...] = tuple(f"{a.value}_{r.value}" for a, r in BRANCHES)
 
 #: Believed differences are searched for thresholds on [-REGION_SPAN, REGION_SPAN] Elo; beyond it
 #: every outcome probability is within 1e-7 of 0 or 1 and decisions are taken as constant.
@@ -141,6 +153,12 @@ class BiddingGame:
         if self.draw_winner is colour:
             return np.asarray(win + p.draw)
         return np.asarray(win)
+
+    def branch_values(self, x: npt.ArrayLike) -> FloatArray:
+        """P(甲 advances) in each branch (``BRANCHES`` order, last axis) at advantage ``x``."""
+        return np.stack([self.chooser_advances(a, r, x) for a, r in BRANCHES], axis=-1).astype(
+            np.float64
+        )
 
     def rational_objects(self, announce: Colour, x: npt.ArrayLike) -> BoolArray:
         """乙's rational reply to ``announce``: True = object (strictly worse for 甲)."""
