@@ -13,7 +13,7 @@ from knockout.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
 FINAL = str(ROOT / "scenarios" / "final-2600-vs-2550.toml")
-SINGLE = str(ROOT / "scenarios" / "single-slow-blitz-specialist.toml")
+SINGLE = str(ROOT / "scenarios" / "single-slow-rapid-specialist.toml")
 runner = CliRunner()
 
 

@@ -20,7 +20,7 @@ from sims.runner import block_rng, run_blocks
 
 ROOT = Path(__file__).resolve().parents[2]
 FINAL = ROOT / "scenarios" / "final-2600-vs-2550.toml"
-SPECIALIST = ROOT / "scenarios" / "single-slow-blitz-specialist.toml"
+SPECIALIST = ROOT / "scenarios" / "single-slow-rapid-specialist.toml"
 
 
 def tables_for(path: Path) -> MatchTables:
