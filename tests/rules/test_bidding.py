@@ -105,7 +105,10 @@ def test_defaults_beyond_about_268_elo_the_chooser_takes_black(x: float) -> None
         g.value_of_announcing(Colour.RED, x)
     )
     ((lo, hi),) = g.regions["announce_red"].intervals
-    assert lo == pytest.approx(-hi) and 260 < hi < 275
+    assert lo == pytest.approx(-hi) and hi == pytest.approx(267.7, abs=0.05)
+    # the figures docs/rules-and-model.md gives for 乙's objection to Black
+    (_, low), (high, _) = g.regions["object_black"].intervals
+    assert low == pytest.approx(-515.6, abs=0.05) and high == pytest.approx(445.4, abs=0.05)
 
 
 def test_bidder_objects_only_when_strictly_worse_for_chooser() -> None:
