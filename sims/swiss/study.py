@@ -74,6 +74,7 @@ __all__ = [
     "Study",
     "StudyResult",
     "TidyRow",
+    "exact_probabilities",
     "exact_rows",
     "exact_value",
     "load_study",
@@ -570,10 +571,16 @@ def sample_metrics(sample: EventSample, baseline: EventSample | None) -> dict[st
     return out
 
 
+def exact_probabilities(model: ModelParams) -> tuple[float, float, float]:
+    """P(Red wins), P(draw), P(Black wins) of a classical game between equal players."""
+    p = game_probabilities(0.0, 0.0, TimeClass.CLASSICAL, model=model)
+    return float(p.red), float(p.draw), float(p.black)
+
+
 def exact_value(system: ScoringSystem, model: ModelParams) -> tuple[float, float]:
     """Equal players: expected points with Red minus with Black, and points per game."""
-    p = game_probabilities(0.0, 0.0, TimeClass.CLASSICAL, model=model)
-    probs = {Result.RED: float(p.red), Result.DRAW: float(p.draw), Result.BLACK: float(p.black)}
+    red_p, draw_p, black_p = exact_probabilities(model)
+    probs = {Result.RED: red_p, Result.DRAW: draw_p, Result.BLACK: black_p}
     red = sum(probs[r] * float(system.points_for(Colour.RED, r)) for r in probs)
     black = sum(probs[r] * float(system.points_for(Colour.BLACK, r)) for r in probs)
     return red - black, red + black

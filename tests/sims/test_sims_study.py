@@ -273,3 +273,73 @@ def test_docs_study_file_example_parses() -> None:
     study = parse_study(tomllib.loads(block), source="docs")
     assert [e.name for e in study.events] == ["round-robin-12", "swiss-100"]
     assert study.system("gentle").black_win == Decimal("2.2")
+
+
+def _with(result, changes):  # type: ignore[no-untyped-def]
+    """``result`` with rows replaced: {(event, system, metric, method): (value, se)}."""
+    rows = []
+    for row in result.rows:
+        key = (row.event, row.system, row.metric, row.method)
+        if key in changes:
+            value, se = changes.pop(key)
+            rows.append(replace(row, value=value, se=se))
+        else:
+            rows.append(row)
+    assert not changes, f"no such rows: {list(changes)}"
+    return replace(result, rows=tuple(rows))
+
+
+@pytest.fixture(scope="module")
+def study_result():  # type: ignore[no-untyped-def]
+    return run_study(small_study(20))
+
+
+EVENTS = ("rr", "swiss", "swiss-own")
+SYSTEMS = ("traditional", "difference", "ratio", "ratio-computed", "3-1-0")
+
+# Claim (by position: 1 extra Red pays, 2 balance, 3 fewer ties, 4 order, 5 objectivity,
+# 6 total 22, 7 the Swiss example), rows that contradict what the small study found, and the
+# verdict those rows must force.
+CONTRADICTIONS = [
+    (1, {("model", "traditional", "red_minus_black", "exact"): (-0.05, 0.0)}, "does not hold"),
+    (2, {("model", "difference", "red_minus_black", "exact"): (0.0, 0.0),
+         ("model", "ratio", "red_minus_black", "exact"): (0.005, 0.0)}, "holds"),
+    (3, {(e, s, "top_tie", "simulation"): (0.5 if s == "traditional" else 0.0, 0.001)
+         for e in EVENTS for s in SYSTEMS}, "holds"),
+    (3, {(e, s, "top_tie", "simulation"): (0.1 if s == "traditional" else 0.5, 0.001)
+         for e in EVENTS for s in SYSTEMS}, "does not hold"),
+    (4, {("rr", "difference", "spearman_vs_baseline", "simulation"): (0.5, 0.01)},
+     "does not hold"),
+    (4, {("rr", "ratio", "spearman_vs_baseline", "simulation"): (0.5, 0.01)}, "holds"),
+    (5, {(e, "ratio", "spearman_strength_minus_baseline", "simulation"): (0.1, 0.001)
+         for e in EVENTS}, "holds"),
+    (5, {("rr", "ratio", "spearman_strength_minus_baseline", "simulation"): (-0.1, 0.001)},
+     "does not hold"),
+    (6, {("model", "ratio", "points_per_game", "exact"): (2.0, 0.0)}, "holds"),
+    (7, {("swiss", "traditional", "extra_red_points", "simulation"): (1.0, 0.1)}, "holds"),
+    (7, {("swiss", "traditional", "extra_red_points", "simulation"): (-1.0, 0.1)},
+     "does not hold"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("number", "changes", "verdict"), CONTRADICTIONS)
+def test_verdicts_follow_the_numbers(study_result, number, changes, verdict) -> None:  # type: ignore[no-untyped-def]
+    before = claims(study_result)[number - 1]
+    after = claims(_with(study_result, dict(changes)))[number - 1]
+    assert before.verdict != verdict, "pick rows that contradict the small study's finding"
+    assert after.verdict == verdict
+    assert after.evidence != before.evidence
+
+
+def test_the_words_follow_the_numbers(study_result) -> None:  # type: ignore[no-untyped-def]
+    flat = _with(study_result, {("model", "traditional", "red_minus_black", "exact"): (0.0, 0.0)})
+    first = claims(flat)[0]
+    assert first.verdict == "does not hold" and "0.0 % of a win; small" in first.evidence
+    big = _with(study_result, {("model", "traditional", "red_minus_black", "exact"): (0.6, 0.0)})
+    assert "30.0 % of a win; large" in claims(big)[0].evidence
+    worse = _with(
+        study_result,
+        {("rr", "ratio", "spearman_strength_minus_baseline", "simulation"): (-0.1, 0.001)},
+    )
+    assert "further from their strength" in claims(worse)[4].evidence
+    assert "further from their strength" not in claims(study_result)[4].evidence
