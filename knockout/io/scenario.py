@@ -459,55 +459,89 @@ def _event_problems(
     played: tuple[PlayedGame, ...],
     source: str,
 ) -> list[Problem]:
-    """Cross-field checks: seeds, tie-break codes, and games that could have been played."""
+    """Cross-field checks: the draw, tie-break codes, and games that could have been played."""
+    return [
+        *_bracket_problems(parsed, players, source),
+        *_tiebreak_problems(parsed, source),
+        *_played_problems(fmt, players, played, source),
+    ]
+
+
+def _bracket_problems(
+    parsed: _ScenarioIn, players: tuple[Player, ...], source: str
+) -> list[Problem]:
     out: list[Problem] = []
-    names = {p.name for p in players}
+    n = len(players)
     if parsed.bracket.seeding == "given":
         seeds = [p.seed for p in players]
-        if sorted(s for s in seeds if s is not None) != list(range(1, len(players) + 1)):
+        if sorted(s for s in seeds if s is not None) != list(range(1, n + 1)):
             out.append(
                 Problem(
                     source,
                     "bracket.seeding",
-                    f"'given' needs every player's seed, 1 to {len(players)} once each; got "
-                    f"{[s for s in seeds]}",
+                    f"'given' needs every player's seed, 1 to {n} once each; got {seeds}",
                 )
             )
+    if parsed.bracket.third_place and n < 4:
+        out.append(
+            Problem(
+                source,
+                "bracket.third_place",
+                f"a match for third place needs two semi-finals (at least 4 players), got {n}",
+            )
+        )
+    return out
+
+
+def _tiebreak_problems(parsed: _ScenarioIn, source: str) -> list[Problem]:
+    out: list[Problem] = []
     for i, code in enumerate(parsed.ranking.tiebreaks):
         try:
             get_tiebreak(code)
         except ValueError as exc:
             out.append(Problem(source, f"ranking.tiebreaks[{i}]", str(exc)))
-    by_pair: dict[frozenset[str], list[tuple[int, PlayedGame]]] = {}
-    for i, g in enumerate(played):
-        bad = False
-        for key, name in (("red", g.red), ("black", g.black)):
-            if name not in names:
-                out.append(Problem(source, f"played[{i}].{key}", f"unknown player {name!r}"))
-                bad = True
-        if g.red == g.black:
-            out.append(Problem(source, f"played[{i}]", f"{g.red!r} cannot play themself"))
-            bad = True
-        if g.time_used is not None:
-            for name in g.time_used:
-                if name not in (g.red, g.black):
-                    out.append(
-                        Problem(
-                            source,
-                            f"played[{i}].time_used",
-                            f"{name!r} did not play this game ({g.red} v {g.black})",
-                        )
-                    )
-        if g.stage not in [s.name for s in fmt.playable]:
+    return out
+
+
+def _game_problems(
+    i: int, g: PlayedGame, names: set[str], fmt: Format, source: str
+) -> tuple[list[Problem], bool]:
+    """Problems of played game ``i`` on its own, and whether it can be replayed at all."""
+    out: list[Problem] = []
+    for key, name in (("red", g.red), ("black", g.black)):
+        if name not in names:
+            out.append(Problem(source, f"played[{i}].{key}", f"unknown player {name!r}"))
+    if g.red == g.black:
+        out.append(Problem(source, f"played[{i}]", f"{g.red!r} cannot play themself"))
+    if g.stage not in fmt.stage_names:
+        expected = ", ".join(fmt.stage_names)
+        out.append(
+            Problem(source, f"played[{i}].stage", f"expected one of {expected}, got {g.stage!r}")
+        )
+    fatal = bool(out)
+    for name in g.time_used or {}:
+        if name not in (g.red, g.black):
             out.append(
                 Problem(
                     source,
-                    f"played[{i}].stage",
-                    f"expected one of {', '.join(fmt.stage_names)}, got {g.stage!r}",
+                    f"played[{i}].time_used",
+                    f"{name!r} did not play this game ({g.red} v {g.black})",
                 )
             )
-            bad = True
-        if not bad:
+    return out, not fatal
+
+
+def _played_problems(
+    fmt: Format, players: tuple[Player, ...], played: tuple[PlayedGame, ...], source: str
+) -> list[Problem]:
+    """Every played game checked alone, then each pair's games replayed through the chain."""
+    out: list[Problem] = []
+    names = {p.name for p in players}
+    by_pair: dict[frozenset[str], list[tuple[int, PlayedGame]]] = {}
+    for i, g in enumerate(played):
+        problems, usable = _game_problems(i, g, names, fmt, source)
+        out += problems
+        if usable:
             by_pair.setdefault(frozenset((g.red, g.black)), []).append((i, g))
     for games in by_pair.values():
         first = games[0][1]

@@ -202,6 +202,14 @@ class Stage:
 
     def problems(self) -> list[tuple[str, str]]:
         """``(key, message)`` for everything impossible about this stage alone."""
+        out = self._basic_problems()
+        if self.is_bidding:
+            out += self._bidding_problems()
+        if self.is_sealed_bid:
+            out += self._sealed_bid_problems()
+        return out
+
+    def _basic_problems(self) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
         if not STAGE_NAME.match(self.name):
             out.append(("name", f"expected lower-case letters, digits and _, got {self.name!r}"))
@@ -220,38 +228,44 @@ class Stage:
                 out.append(("minutes", f"expected {side} minutes > 0, got {m}"))
         if not self.increment_seconds >= 0:
             out.append(("increment_seconds", f"expected >= 0, got {self.increment_seconds}"))
-        if self.is_bidding:
-            if self.bidding is None:
-                out.append(("colours", "'bidding' needs the bidding menu (accept, object_*)"))
-            else:
-                for key in ("accept", "object_red", "object_black"):
-                    clock: Clock = getattr(self.bidding, key)
-                    if not all(m > 0 for m in clock):
-                        out.append((key, f"expected two minutes > 0, got {list(clock)}"))
-            if self.games not in (0, 1):
-                out.append(("games", f"a bidding stage has exactly 1 game, got {self.games}"))
-            if self.draw_winner is None:
-                out.append(("draw_winner", "a bidding stage needs a draw winner (red or black)"))
-            if self.repeat:
-                out.append(("repeat", "a bidding stage cannot repeat"))
-        if self.is_sealed_bid:
-            if self.sealed_bid is None:
-                out.append(("colours", "'sealed-bid' needs red_minutes and min_black_minutes"))
-            elif not 0 < self.sealed_bid.min_black_minutes <= self.sealed_bid.red_minutes:
-                out.append(
-                    (
-                        "min_black_minutes",
-                        f"expected 0 < min_black_minutes <= red_minutes "
-                        f"({self.sealed_bid.red_minutes}), got {self.sealed_bid.min_black_minutes}",
-                    )
-                )
-            if self.games not in (0, 1):
-                out.append(("games", f"a sealed-bid stage has exactly 1 game, got {self.games}"))
-            if self.draw_winner is None:
-                out.append(("draw_winner", "a sealed-bid stage needs a draw winner (red or black)"))
-            if self.repeat:
-                out.append(("repeat", "a sealed-bid stage cannot repeat"))
         return out
+
+    def _one_decisive_game(self, kind: str) -> list[tuple[str, str]]:
+        """A stage whose players decide colours and clocks: one game, a draw winner, no repeat."""
+        out: list[tuple[str, str]] = []
+        if self.games not in (0, 1):
+            out.append(("games", f"a {kind} stage has exactly 1 game, got {self.games}"))
+        if self.draw_winner is None:
+            out.append(("draw_winner", f"a {kind} stage needs a draw winner (red or black)"))
+        if self.repeat:
+            out.append(("repeat", f"a {kind} stage cannot repeat"))
+        return out
+
+    def _bidding_problems(self) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        if self.bidding is None:
+            out.append(("colours", "'bidding' needs the bidding menu (accept, object_*)"))
+        else:
+            for key in ("accept", "object_red", "object_black"):
+                clock: Clock = getattr(self.bidding, key)
+                if not all(m > 0 for m in clock):
+                    out.append((key, f"expected two minutes > 0, got {list(clock)}"))
+        return out + self._one_decisive_game("bidding")
+
+    def _sealed_bid_problems(self) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        bid = self.sealed_bid
+        if bid is None:
+            out.append(("colours", "'sealed-bid' needs red_minutes and min_black_minutes"))
+        elif not 0 < bid.min_black_minutes <= bid.red_minutes:
+            out.append(
+                (
+                    "min_black_minutes",
+                    f"expected 0 < min_black_minutes <= red_minutes ({bid.red_minutes}), "
+                    f"got {bid.min_black_minutes}",
+                )
+            )
+        return out + self._one_decisive_game("sealed-bid")
 
 
 @dataclass(frozen=True)
@@ -317,10 +331,14 @@ class Format:
             seen.add(s.name)
         if len(self.stages) > MAX_STAGES:
             out.append(("stages", f"expected at most {MAX_STAGES} stages, got {len(self.stages)}"))
+        return out + self._order_problems()
+
+    def _order_problems(self) -> list[tuple[str, str]]:
+        """Stages in an order that can be played and always ends."""
         playable = self.playable
         if not playable:
-            out.append(("stages", "expected at least one stage with games > 0"))
-            return out
+            return [("stages", "expected at least one stage with games > 0")]
+        out: list[tuple[str, str]] = []
         for i, s in enumerate(playable):
             last = i == len(playable) - 1
             if s.is_decision and not last:

@@ -86,6 +86,7 @@ def test_seeding_modes() -> None:
     seed=st.integers(0, 10_000),
 )
 def test_played_event_invariants(n: int, third: bool, withdrawn: set[int], seed: int) -> None:
+    third = third and n >= 4  # three players have one semi-final: third place is refused
     sc = field(n, bracket={"third_place": third}, withdrawn=[i for i in withdrawn if i < n])
     record, _ = play_event(sc, seed=seed)
     matches = record.matches
@@ -252,3 +253,43 @@ def test_withdrawal_in_the_middle_of_a_match_keeps_its_games() -> None:
     assert ranking["P3"].points == 0 and ranking["P3"].reached == "semi-final"
     p0_games = [g for m in record.matches for g in m.games if "P0" in (g.red, g.black)]
     assert ranking["P0"].points == sum(g.points["P0"] for g in p0_games) >= 3
+
+
+def test_third_place_needs_four_players() -> None:
+    with pytest.raises(ScenarioError) as err:
+        field(3, bracket={"third_place": True})
+    assert err.value.lines() == [
+        "<scenario>: bracket.third_place: a match for third place needs two semi-finals "
+        "(at least 4 players), got 3"
+    ]
+
+
+def test_third_place_games_can_be_entered() -> None:
+    """A beat D and C beat B in the semi-finals; D v B is then the match for third place."""
+    data = {
+        "players": [
+            {"name": n, "rating": r} for n, r in zip("ABCD", (2600, 2550, 2500, 2450), strict=True)
+        ],
+        "bracket": {"third_place": True},
+        "played": [
+            {"red": "A", "black": "D", "stage": "slow", "result": "red"},
+            {"red": "D", "black": "A", "stage": "slow", "result": "draw"},
+            {"red": "C", "black": "B", "stage": "slow", "result": "red"},
+            {"red": "B", "black": "C", "stage": "slow", "result": "draw"},
+            {"red": "D", "black": "B", "stage": "slow", "result": "red"},
+        ],
+    }
+    sc = parse_scenario(data)
+    third = sc.event_state().third_place
+    assert third is not None and set(third.players) == {"D", "B"} and len(third.games) == 1
+    record, _ = play_event(sc, seed=2)
+    assert record.third_place is not None and record.third_place.games[0].replayed
+    # a game between a finalist and a semi-final loser is refused with the reason
+    bad = {**data, "played": [*data["played"][:4], {"red": "A", "black": "B", "stage": "slow",
+                                                     "result": "red"}]}  # fmt: skip
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario(bad).event_state()
+    assert err.value.lines() == [
+        "<scenario>: played[4]: A and B can only meet in the final (round 2) or in the match "
+        "for third place, and A won their semi-final while B lost theirs"
+    ]
