@@ -25,6 +25,7 @@ demo: $(VENV)/.installed
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check knockout sims tests benchmarks
 	$(BIN)/ruff format --check knockout sims tests benchmarks
+	$(BIN)/lint-imports
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy knockout sims

@@ -428,13 +428,7 @@ def simulate(
             break
         if isinstance(table, SealedBidTable):
             alive = np.arange(n, dtype=np.intp) if idx is None else idx
-            assert tables.sealed is not None
-            gap = np.take(
-                table.gap, np.zeros(alive.size, dtype=np.intp) if pairs is None else pairs
-            )
-            bid_a, bid_b = tables.strategy.sealed_bids(tables.sealed, gap, rng)
-            a_wins = rng.random(alive.size) < tables.sealed.a_advances(gap, bid_a, bid_b)
-            exit_code[alive] = tables.offsets[s] + np.where(a_wins, 0, 1)
+            exit_code[alive] = tables.offsets[s] + _draw_sealed(tables, table, rng, alive, pairs)
             if not decode_games:
                 games[alive] = 1 if played is None else played + 1
             break
@@ -457,11 +451,7 @@ def simulate(
             )
             break
         k = _draw_exit(table, rng.random(m), pairs, entry)
-        offset = np.intp(tables.offsets[s])  # a numpy scalar: the sum is computed in intp
-        if idx is None:
-            np.add(k, offset, out=exit_code, casting="unsafe")
-        else:
-            exit_code[idx] = k + offset
+        _store_exits(exit_code, idx, k, tables.offsets[s])
         if not decode_games:
             g = np.take(table.games, k)
             if played is not None:
@@ -485,6 +475,17 @@ def simulate(
         drawn_announce_red=announce_red if drawn else None,
         drawn_objects=objects if drawn else None,
     )
+
+
+def _store_exits(
+    exit_code: IntArray, idx: IntArray | None, k: npt.NDArray[np.integer], offset: int
+) -> None:
+    """Global exit codes (stage offset + exit index) of the matches ``idx`` (None: all)."""
+    shift = np.intp(offset)  # a numpy scalar: the sum is computed in intp, whatever k's width
+    if idx is None:
+        np.add(k, shift, out=exit_code, casting="unsafe")
+    else:
+        exit_code[idx] = k + shift
 
 
 #: Below this many cut points a stage's exit index is counted in int8 (a free view of the
@@ -516,6 +517,21 @@ def _draw_exit(
     for j in range(cuts.shape[1]):
         k += u >= np.take(cuts[:, j], row)
     return k
+
+
+def _draw_sealed(
+    tables: MatchTables,
+    table: SealedBidTable,
+    rng: np.random.Generator,
+    alive: IntArray,
+    pairs: IntArray | None,
+) -> IntArray:
+    """The sealed-bid stage bid by bid: each match's bids, then the game; 0 if A advances."""
+    assert tables.sealed is not None
+    gap = np.take(table.gap, np.zeros(alive.size, dtype=np.intp) if pairs is None else pairs)
+    bid_a, bid_b = tables.strategy.sealed_bids(tables.sealed, gap, rng)
+    a_wins = rng.random(alive.size) < tables.sealed.a_advances(gap, bid_a, bid_b)
+    return np.where(a_wins, 0, 1).astype(np.intp)
 
 
 def _draw_bidding(

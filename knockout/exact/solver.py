@@ -127,6 +127,31 @@ class MatchSolution:
             return np.where(self.bidding_reached > 0, joint / self.bidding_reached, np.nan)
 
 
+class _BidMass:
+    """Probability mass of the bidding stage's events, accumulated step by step (n pairs)."""
+
+    def __init__(self, n: int) -> None:
+        self.reached = np.zeros(n)
+        self.announce_red = np.zeros(n)
+        self.objects = np.zeros(n)
+        self.chooser_is_a = np.zeros(n)
+        self.chooser_advances = np.zeros(n)
+        self.chooser_a_advances = np.zeros(n)
+
+    def add(self, tag: BidTag, outcome: MatchState | Finished, m: FloatArray) -> None:
+        self.reached += m
+        if tag.announce is Colour.RED:
+            self.announce_red += m
+        if tag.reply is Reply.OBJECT:
+            self.objects += m
+        if tag.chooser == 0:
+            self.chooser_is_a += m
+        if isinstance(outcome, Finished) and tag.chooser == outcome.winner:
+            self.chooser_advances += m
+            if tag.chooser == 0:
+                self.chooser_a_advances += m
+
+
 def solve(
     pairing: Pairing,
     *,
@@ -151,7 +176,7 @@ def solve(
     decided = np.zeros((n, n_stages, 2))
     games: dict[int, FloatArray] = {}
     games_by_winner: dict[int, FloatArray] = {}
-    reached, chooser_adv, announce_red, objects, chooser_a, a_adv = (np.zeros(n) for _ in range(6))
+    bids = _BidMass(n)
     memo: dict[MatchState, list[Transition]] = {}
     first = initial_state() if start is None else start
     frontier: dict[MatchState, FloatArray] = {first: np.ones(n)}
@@ -168,22 +193,12 @@ def solve(
             for prob, outcome, tag in memo[state]:
                 m = mass * prob
                 if tag is not None:
-                    reached += m
-                    if tag.announce is Colour.RED:
-                        announce_red += m
-                    if tag.reply is Reply.OBJECT:
-                        objects += m
-                    if tag.chooser == 0:
-                        chooser_a += m
+                    bids.add(tag, outcome, m)
                 if isinstance(outcome, Finished):
                     ended += m
                     ended_by[:, outcome.winner] += m
                     win[:, outcome.winner] += m
                     decided[:, outcome.stage, outcome.winner] += m
-                    if tag is not None and tag.chooser == outcome.winner:
-                        chooser_adv += m
-                        if tag.chooser == 0:
-                            a_adv += m
                 else:
                     nxt[outcome] = nxt[outcome] + m
         games[k] = ended
@@ -199,12 +214,12 @@ def solve(
         decided=decided,
         games={g: p for g, p in games.items() if np.any(p > 0)},
         games_by_winner={g: p for g, p in games_by_winner.items() if np.any(p > 0)},
-        bidding_reached=reached,
-        chooser_advances=chooser_adv,
-        announce_red=announce_red,
-        objects=objects,
-        chooser_is_a=chooser_a,
-        chooser_a_advances=a_adv,
+        bidding_reached=bids.reached,
+        chooser_advances=bids.chooser_advances,
+        announce_red=bids.announce_red,
+        objects=bids.objects,
+        chooser_is_a=bids.chooser_is_a,
+        chooser_a_advances=bids.chooser_a_advances,
         unresolved=unresolved,
     )
 

@@ -645,56 +645,69 @@ def _custom_format(
     return Format("custom", tuple(stages), default_increment)
 
 
-def _preset_format(
-    preset: Format, raw: Mapping[str, Any], increment: Any, source: str, problems: list[Problem]
-) -> Format | None:
-    names = [s.name for s in preset.stages]
+def _preset_keys(preset: Format) -> list[str]:
+    """The keys a preset's ``[format]`` table may have."""
     allowed = ["preset", "increment_seconds"]
     for s in preset.stages:
         if not s.is_decision:
             allowed += [f"{s.name}_games", f"{s.name}_minutes"]
-    allowed += names
+    return allowed + [s.name for s in preset.stages]
+
+
+def _shortcuts(
+    stage: Stage, raw: Mapping[str, Any], table: _StageIn, source: str, problems: list[Problem]
+) -> dict[str, Any] | None:
+    """``<stage>_games`` / ``<stage>_minutes`` of a preset's table (None if one is bad)."""
+    found: dict[str, Any] = {}
+    ok = True
+    for field_name in ("games", "minutes"):
+        key = f"{stage.name}_{field_name}"
+        if key not in raw:
+            continue
+        try:
+            value = getattr(_StageIn.model_validate({field_name: raw[key]}), field_name)
+        except ValidationError as exc:
+            problems += [
+                Problem(source, f"format.{key}", p.message)
+                for p in problems_of(exc, source, _StageIn)
+            ]
+            ok = False
+            continue
+        given = getattr(table, field_name)
+        if given is not None and given != value:
+            problems.append(
+                Problem(
+                    source,
+                    f"format.{key}",
+                    f"disagrees with format.{stage.name}.{field_name} "
+                    f"({raw[key]!r} vs {given!r}): give it once",
+                )
+            )
+            ok = False
+        found[field_name] = value
+    return found if ok else None
+
+
+def _preset_format(
+    preset: Format, raw: Mapping[str, Any], increment: Any, source: str, problems: list[Problem]
+) -> Format | None:
+    allowed = _preset_keys(preset)
     for key in raw:
         if key not in allowed:
             problems.append(Problem(source, f"format.{key}", unknown_key(key, allowed)))
     stages: list[Stage] = []
-    ok = True
     for s in preset.stages:
         stage = s if increment is None else replace(s, increment_seconds=float(increment))
-        table_raw = raw.get(s.name, {})
         try:
-            table = _StageIn.model_validate(table_raw)
+            table = _StageIn.model_validate(raw.get(s.name, {}))
         except ValidationError as exc:
             problems.extend(problems_of(exc, source, _StageIn, prefix=f"format.{s.name}"))
-            ok = False
             continue
-        shortcut = {}
-        for field_name in ("games", "minutes"):
-            key = f"{s.name}_{field_name}"
-            if key not in raw:
-                continue
-            try:
-                value = _StageIn.model_validate({field_name: raw[key]})
-            except ValidationError as exc:
-                for p in problems_of(exc, source, _StageIn):
-                    problems.append(Problem(source, f"format.{key}", p.message))
-                ok = False
-                continue
-            given = getattr(table, field_name)
-            if given is not None and given != getattr(value, field_name):
-                problems.append(
-                    Problem(
-                        source,
-                        f"format.{key}",
-                        f"disagrees with format.{s.name}.{field_name} "
-                        f"({raw[key]!r} vs {given!r}): give it once",
-                    )
-                )
-                ok = False
-            shortcut[field_name] = getattr(value, field_name)
-        merged = table.model_copy(update={k: v for k, v in shortcut.items() if v is not None})
-        stages.append(_apply_stage(stage, merged))
-    if not ok:
+        shortcut = _shortcuts(s, raw, table, source, problems)
+        if shortcut is not None:
+            merged = table.model_copy(update={k: v for k, v in shortcut.items() if v is not None})
+            stages.append(_apply_stage(stage, merged))
+    if len(stages) != len(preset.stages):
         return None
     return Format(
         preset.preset,
@@ -704,6 +717,7 @@ def _preset_format(
 
 
 def _apply_stage(stage: Stage, table: _StageIn) -> Stage:
+    """``stage`` with every field its table gives replaced."""
     changes: dict[str, Any] = {}
     if table.games is not None:
         changes["games"] = table.games
@@ -720,23 +734,37 @@ def _apply_stage(stage: Stage, table: _StageIn) -> Stage:
         changes["draw_winner"] = None if table.draw_winner == "none" else Colour(table.draw_winner)
     if table.repeat is not None:
         changes["repeat"] = table.repeat
-    bidding_keys = ("accept", "object_red", "object_black", "priority")
     colours = changes.get("colours", stage.colours)
-    if colours is ColourRule.BIDDING or any(getattr(table, k) is not None for k in bidding_keys):
-        menu = stage.bidding or BiddingMenu()
-        menu_changes: dict[str, Any] = {}
-        for key in ("accept", "object_red", "object_black"):
-            value = getattr(table, key)
-            if value is not None:
-                menu_changes[key] = (float(value[0]), float(value[1]))
-        if table.priority is not None:
-            menu_changes["priority"] = table.priority
-        changes["bidding"] = replace(menu, **menu_changes)
-    sealed_keys = ("red_minutes", "min_black_minutes")
-    if colours is ColourRule.SEALED_BID or any(getattr(table, k) is not None for k in sealed_keys):
-        sealed = stage.sealed_bid or SealedBid()
-        sealed_changes = {
-            k: float(getattr(table, k)) for k in sealed_keys if getattr(table, k) is not None
-        }
-        changes["sealed_bid"] = replace(sealed, **sealed_changes)
+    menu = _menu(stage, table, colours)
+    if menu is not None:
+        changes["bidding"] = menu
+    sealed = _sealed_bid(stage, table, colours)
+    if sealed is not None:
+        changes["sealed_bid"] = sealed
     return replace(stage, **changes)
+
+
+def _menu(stage: Stage, table: _StageIn, colours: ColourRule) -> BiddingMenu | None:
+    """The bidding menu with the table's clocks and priority (None: the stage has none)."""
+    keys = ("accept", "object_red", "object_black")
+    if colours is not ColourRule.BIDDING and all(
+        getattr(table, k) is None for k in (*keys, "priority")
+    ):
+        return None
+    changes: dict[str, Any] = {
+        k: (float(getattr(table, k)[0]), float(getattr(table, k)[1]))
+        for k in keys
+        if getattr(table, k) is not None
+    }
+    if table.priority is not None:
+        changes["priority"] = table.priority
+    return replace(stage.bidding or BiddingMenu(), **changes)
+
+
+def _sealed_bid(stage: Stage, table: _StageIn, colours: ColourRule) -> SealedBid | None:
+    """The sealed-bid clocks with the table's values (None: the stage has none)."""
+    keys = ("red_minutes", "min_black_minutes")
+    if colours is not ColourRule.SEALED_BID and all(getattr(table, k) is None for k in keys):
+        return None
+    changes = {k: float(getattr(table, k)) for k in keys if getattr(table, k) is not None}
+    return replace(stage.sealed_bid or SealedBid(), **changes)

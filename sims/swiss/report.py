@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from scipy.optimize import brentq
 
@@ -366,19 +367,17 @@ def _table(rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def summary_markdown(result: StudyResult) -> str:
-    """The study's Markdown summary: setup, verdicts, key figures, sensitivity."""
-    study = result.study
-    systems = [s.name for s in study.systems]
+def _setup_lines(study: Study) -> list[str]:
     adv = study.model.red_advantage[TimeClass.CLASSICAL]
     nu = study.model.draw_nu[TimeClass.CLASSICAL]
     lines = [
         f"# {study.name}",
         "",
         f"Study file `{study.source}`, seed {study.seed}. Classical games under the shared model "
-        f"(Red advantage {adv:.1f} Elo, draw_nu {nu:.3f}). Systems: {', '.join(systems)}; "
-        f"baseline {study.baseline}. Figures are means over simulated events ± one standard "
-        "error; final order by points, then progressive score.",
+        f"(Red advantage {adv:.1f} Elo, draw_nu {nu:.3f}). Systems: "
+        f"{', '.join(s.name for s in study.systems)}; baseline {study.baseline}. Figures are means "
+        "over simulated events ± one standard error; final order by points, then progressive "
+        "score.",
         "",
         "| event | format | players | rounds | simulations | ratings | pairing |",
         "|---|---|---|---|---|---|---|",
@@ -389,10 +388,11 @@ def summary_markdown(result: StudyResult) -> str:
             f"| {e.name} | {e.format} | {e.players} | {e.rounds} | {e.simulations} | "
             f"N({e.rating_mean:g}, {e.rating_sd:g}) | {pairing} |"
         )
-    lines += ["", "## The seed's claims", ""]
-    for c in claims(result):
-        lines += [f"- **{c.verdict.upper()}**: {c.claim} ({c.quote})", f"  {c.evidence}", ""]
-    lines += ["## Key figures", ""]
+    return lines
+
+
+def _figure_lines(result: StudyResult) -> list[str]:
+    systems = [s.name for s in result.study.systems]
     metrics = (
         "extra_red_points",
         "red_game_value",
@@ -401,7 +401,8 @@ def summary_markdown(result: StudyResult) -> str:
         "spearman_strength",
         "winner_changed_vs_baseline",
     )
-    for e in study.events:
+    lines = ["## Key figures", ""]
+    for e in result.study.events:
         rows = [["metric", *systems]]
         for metric in metrics:
             try:
@@ -409,30 +410,45 @@ def summary_markdown(result: StudyResult) -> str:
             except KeyError:
                 continue
         lines += [f"**{e.name}**", "", _table(rows), ""]
+    return lines
+
+
+def _sensitivity_lines(result: StudyResult) -> list[str]:
+    study = result.study
+    systems = [s.name for s in study.systems]
+    nu = study.model.draw_nu[TimeClass.CLASSICAL]
     exact = [r for r in result.rows if r.event == "sensitivity" and r.metric == "red_minus_black"]
     table_nu = min({r.draw_nu for r in exact}, key=lambda x: (abs(x - nu), x), default=nu)
     grid = [r for r in exact if r.draw_nu == table_nu]
     advantages = sorted({r.red_advantage for r in grid})
-    if len(advantages) > 1:
-        rows = [["system", *(f"{a:g} Elo" for a in advantages)]]
-        for s in systems:
-            values = {r.red_advantage: r.value for r in grid if r.system == s}
-            rows.append([s, *(f"{values[a]:+.3f}" for a in advantages)])
-        lines += [
-            "## Sensitivity",
-            "",
-            "Exact value of Red over Black between equal players (points a game) as the model's "
-            f"Red advantage varies (draw_nu {table_nu:g}; the tidy CSV also varies draw_nu). "
-            "Each system balances Red and Black at one Red advantage only: "
-            + ", ".join(
-                f"{s} at {a:.0f} Elo" if a is not None else f"{s} nowhere"
-                for s, a in ((s, balance_point(study, s, table_nu)) for s in systems)
-            )
-            + ".",
-            "",
-            _table(rows),
-            "",
-        ]
+    if len(advantages) < 2:
+        return []
+    rows = [["system", *(f"{a:g} Elo" for a in advantages)]]
+    for s in systems:
+        values = {r.red_advantage: r.value for r in grid if r.system == s}
+        rows.append([s, *(f"{values[a]:+.3f}" for a in advantages)])
+    points = ((s, balance_point(study, s, table_nu)) for s in systems)
+    return [
+        "## Sensitivity",
+        "",
+        "Exact value of Red over Black between equal players (points a game) as the model's "
+        f"Red advantage varies (draw_nu {table_nu:g}; the tidy CSV also varies draw_nu). "
+        "Each system balances Red and Black at one Red advantage only: "
+        + ", ".join(f"{s} at {a:.0f} Elo" if a is not None else f"{s} nowhere" for s, a in points)
+        + ".",
+        "",
+        _table(rows),
+        "",
+    ]
+
+
+def summary_markdown(result: StudyResult) -> str:
+    """The study's Markdown summary: setup, verdicts, key figures, sensitivity."""
+    lines = [*_setup_lines(result.study), "", "## The seed's claims", ""]
+    for c in claims(result):
+        lines += [f"- **{c.verdict.upper()}**: {c.claim} ({c.quote})", f"  {c.evidence}", ""]
+    lines += _figure_lines(result)
+    lines += _sensitivity_lines(result)
     rematches = [r for r in result.rows if r.metric == "rematches" and r.value > 0]
     lines.append(
         "Swiss pairings: no rematch was needed."
@@ -450,86 +466,105 @@ def write_csv(result: StudyResult, path: Path) -> None:
         writer.writerows(row.to_csv() for row in result.rows)
 
 
+def _bar_plot(
+    plt: Any, result: StudyResult, metric: str, title: str, ylabel: str, path: Path
+) -> Path:
+    """One bar per system and event, ± 2 standard errors."""
+    systems = [s.name for s in result.study.systems]
+    events = [e.name for e in result.study.events]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    width = 0.8 / len(events)
+    for i, e in enumerate(events):
+        rows = [result.value(e, s, metric) for s in systems]
+        x = [j + (i - (len(events) - 1) / 2) * width for j in range(len(systems))]
+        ax.bar(x, [r.value for r in rows], width, yerr=[2 * r.se for r in rows], label=e)
+    if metric == "extra_red_points":
+        exact = [_exact(result, s, "red_minus_black") for s in systems]
+        ax.scatter(range(len(systems)), exact, color="black", marker="_", s=400, zorder=3,
+                   label="exact, one game (equal players)")  # fmt: skip
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xticks(range(len(systems)), systems)
+    ax.set_title(title)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=4)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def _sensitivity_plot(plt: Any, result: StudyResult, path: Path) -> Path | None:
+    """Exact Red-minus-Black against the Red advantage, a line per system and draw_nu."""
+    study = result.study
+    grid = [r for r in result.rows if r.event == "sensitivity" and r.metric == "red_minus_black"]
+    if len({r.red_advantage for r in grid}) < 2:
+        return None
+    nus = sorted({r.draw_nu for r in grid})
+    model_nu = study.model.draw_nu[TimeClass.CLASSICAL]
+    nu = min(nus, key=lambda x: (abs(x - model_nu), x))
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, name in enumerate(s.name for s in study.systems):
+        for n in nus:
+            pts = sorted(
+                (r.red_advantage, r.value) for r in grid if (r.system, r.draw_nu) == (name, n)
+            )
+            if len(pts) < 2:
+                continue
+            ax.plot(
+                [a for a, _ in pts],
+                [v for _, v in pts],
+                "-" if n == nu else ":",
+                color=colours[i % len(colours)],
+                label=name if n == nu else None,
+            )
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xlabel("Red advantage (Elo)")
+    ax.set_ylabel("Red minus Black, points a game")
+    dotted = ", ".join(f"{n:g}" for n in nus if n != nu)
+    ax.set_title(f"Exact, equal players (solid: draw_nu {nu:g}; dotted: {dotted})")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
 def write_plots(result: StudyResult, out: Path) -> list[Path]:
     """PNG plots (matplotlib): extra Red, ties, strength, sensitivity."""
-    import matplotlib  # noqa: PLC0415  (optional dependency, loaded only to plot)
+    import matplotlib  # noqa: PLC0415  (loaded only to plot)
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # noqa: PLC0415
 
-    study = result.study
-    systems = [s.name for s in study.systems]
-    events = [e.name for e in study.events]
-    written = []
-
-    def bars(metric: str, title: str, ylabel: str, name: str) -> None:
-        fig, ax = plt.subplots(figsize=(8, 4.5))
-        width = 0.8 / len(events)
-        for i, e in enumerate(events):
-            rows = [result.value(e, s, metric) for s in systems]
-            x = [j + (i - (len(events) - 1) / 2) * width for j in range(len(systems))]
-            ax.bar(x, [r.value for r in rows], width, yerr=[2 * r.se for r in rows], label=e)
-        if metric == "extra_red_points":
-            exact = [_exact(result, s, "red_minus_black") for s in systems]
-            ax.scatter(range(len(systems)), exact, color="black", marker="_", s=400, zorder=3,
-                       label="exact, one game (equal players)")  # fmt: skip
-        ax.axhline(0, color="grey", linewidth=0.8)
-        ax.set_xticks(range(len(systems)), systems)
-        ax.set_title(title)
-        ax.set_ylabel(ylabel)
-        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=4)
-        fig.tight_layout()
-        path = out / name
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-        written.append(path)
-
-    bars(
-        "extra_red_points",
-        "More Reds than Blacks: points over the players with more Blacks (± 2 SE)",
-        "points",
-        "extra-red.png",
-    )
-    bars("top_tie", "P(a tie for first place on points) (± 2 SE)", "probability", "ties.png")
-    bars(
-        "spearman_strength",
-        "Rank correlation of the final order with true strength (± 2 SE)",
-        "Spearman",
-        "strength.png",
-    )
-    grid = [r for r in result.rows if r.event == "sensitivity" and r.metric == "red_minus_black"]
-    nus = sorted({r.draw_nu for r in grid})
-    model_nu = study.model.draw_nu[TimeClass.CLASSICAL]
-    nu = min(nus, key=lambda x: (abs(x - model_nu), x)) if nus else model_nu
-    if len({r.red_advantage for r in grid}) > 1:
-        fig, ax = plt.subplots(figsize=(8, 4.5))
-        colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-        for i, name in enumerate(systems):
-            for n in nus:
-                pts = sorted(
-                    (r.red_advantage, r.value) for r in grid if (r.system, r.draw_nu) == (name, n)
-                )
-                if len(pts) < 2:
-                    continue
-                ax.plot(
-                    [a for a, _ in pts],
-                    [v for _, v in pts],
-                    "-" if n == nu else ":",
-                    color=colours[i % len(colours)],
-                    label=name if n == nu else None,
-                )
-        ax.axhline(0, color="grey", linewidth=0.8)
-        ax.set_xlabel("Red advantage (Elo)")
-        ax.set_ylabel("Red minus Black, points a game")
-        dotted = ", ".join(f"{n:g}" for n in nus if n != nu)
-        ax.set_title(f"Exact, equal players (solid: draw_nu {nu:g}; dotted: {dotted})")
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        path = out / "sensitivity.png"
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-        written.append(path)
-    return written
+    written = [
+        _bar_plot(
+            plt,
+            result,
+            "extra_red_points",
+            "More Reds than Blacks: points over the players with more Blacks (± 2 SE)",
+            "points",
+            out / "extra-red.png",
+        ),
+        _bar_plot(
+            plt,
+            result,
+            "top_tie",
+            "P(a tie for first place on points) (± 2 SE)",
+            "probability",
+            out / "ties.png",
+        ),
+        _bar_plot(
+            plt,
+            result,
+            "spearman_strength",
+            "Rank correlation of the final order with true strength (± 2 SE)",
+            "Spearman",
+            out / "strength.png",
+        ),
+    ]
+    sensitivity = _sensitivity_plot(plt, result, out / "sensitivity.png")
+    return written + ([] if sensitivity is None else [sensitivity])
 
 
 def write_outputs(result: StudyResult, out: Path) -> list[Path]:

@@ -48,15 +48,17 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
+from pydantic import Field, ValidationError
 from scipy.stats import rankdata
 
 from knockout.errors import InputError, Problem
 from knockout.game import Colour, Result
 from knockout.io.tomlfile import load_toml
+from knockout.io.validation import Table, dedupe, problems_of
 from knockout.points import SCORING, ScoringSystem, get_scoring, scoring_from_dict
 from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
 from sims.swiss.events import (
@@ -225,98 +227,85 @@ class StudyResult:
 # --- study files ---------------------------------------------------------------------------
 
 
-_TOP_KEYS = {"name", "seed", "systems", "baseline", "events", "model", "sensitivity", "scoring"}
-_EVENT_KEYS = {
-    "name",
-    "format",
-    "players",
-    "rounds",
-    "simulations",
-    "rating_mean",
-    "rating_sd",
-    "pairing",
-}
+Number = Annotated[float, Field(strict=True)]
+NonNegative = Annotated[float, Field(strict=True, ge=0)]
+Positive = Annotated[float, Field(strict=True, gt=0)]
+DEFAULT_SYSTEMS = ["traditional", "difference", "ratio", "ratio-computed"]
 
 
-def _number(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value) if math.isfinite(value) else None
+class _EventIn(Table):
+    name: Annotated[str, Field(min_length=1)]
+    format: Literal["round-robin", "swiss"]
+    players: Annotated[int, Field(ge=2)]
+    rounds: Annotated[int, Field(ge=1)] | None = None
+    simulations: Annotated[int, Field(ge=2)]
+    rating_mean: Number = 2400.0
+    rating_sd: NonNegative = 150.0
+    pairing: str = "traditional"
+
+
+class _StudyModelIn(Table):
+    red_advantage: Number | None = None
+    draw_nu: Positive | None = None
+
+
+class _SensitivityIn(Table):
+    red_advantage: list[Number] = Field(default_factory=list)
+    draw_nu: list[Positive] = Field(default_factory=list)
+
+
+class _StudyIn(Table):
+    name: str = "scoring study"
+    seed: Annotated[int, Field(ge=0)] = 0
+    systems: Annotated[list[str], Field(min_length=1)] = Field(
+        default_factory=lambda: list(DEFAULT_SYSTEMS)
+    )
+    baseline: str | None = None
+    events: Annotated[list[Any], Field(min_length=1, strict=False)]
+    model: _StudyModelIn = _StudyModelIn()
+    sensitivity: _SensitivityIn = _SensitivityIn()
+    scoring: dict[str, Any] = Field(default_factory=dict, strict=False)
 
 
 def _whole(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _parse_event(
-    table: object, key: str, source: str, systems: Sequence[str], problems: list[Problem]
-) -> EventSpec | None:
-    if not isinstance(table, dict):
-        problems.append(Problem(source, key, f"expected a table, got {table!r}"))
-        return None
-    before = len(problems)
-    for k in sorted(set(table) - _EVENT_KEYS):
+def _event(
+    raw: object, key: str, source: str, systems: Sequence[str]
+) -> tuple[EventSpec | None, list[Problem]]:
+    """One ``[[events]]`` table: its keys validated, then the checks across them (players even,
+    rounds for the format, the pairing system), made on whatever values are usable."""
+    problems: list[Problem] = []
+    event: _EventIn | None = None
+    try:
+        event = _EventIn.model_validate(raw)
+    except ValidationError as exc:
+        problems += problems_of(exc, source, _EventIn, prefix=key)
+    table = raw if isinstance(raw, dict) else {}
+    players, rounds = _whole(table.get("players")), _whole(table.get("rounds"))
+    fmt, pairing = table.get("format"), table.get("pairing", "traditional")
+    if players is not None and players >= 2 and players % 2:
         problems.append(
-            Problem(
-                source, f"{key}.{k}", f"unknown key (expected {', '.join(sorted(_EVENT_KEYS))})"
-            )
+            Problem(source, f"{key}.players", f"expected an even number, got {players}")
         )
-    name = table.get("name")
-    if not isinstance(name, str) or not name.strip():
-        problems.append(Problem(source, f"{key}.name", f"expected a non-blank name, got {name!r}"))
-    fmt = table.get("format")
-    if fmt not in ("round-robin", "swiss"):
-        problems.append(
-            Problem(source, f"{key}.format", f"expected 'round-robin' or 'swiss', got {fmt!r}")
-        )
-    players = _whole(table.get("players"))
-    if players is None or players < 2 or players % 2:
-        problems.append(
-            Problem(
-                source,
-                f"{key}.players",
-                f"expected an even whole number >= 2, got {table.get('players')!r}",
-            )
-        )
-    simulations = _whole(table.get("simulations"))
-    if simulations is None or simulations < 2:
-        problems.append(
-            Problem(
-                source,
-                f"{key}.simulations",
-                f"expected a whole number >= 2, got {table.get('simulations')!r}",
-            )
-        )
-    rounds = _whole(table.get("rounds")) if "rounds" in table else None
-    if fmt == "swiss":
-        if rounds is None or rounds < 1 or (players is not None and rounds >= players):
-            problems.append(
-                Problem(
-                    source,
-                    f"{key}.rounds",
-                    f"expected a whole number from 1 to players - 1, got {table.get('rounds')!r}",
-                )
-            )
-    elif "rounds" in table and players is not None and rounds != players - 1:
+    if fmt == "swiss" and players is not None and (rounds is None or not 1 <= rounds < players):
         problems.append(
             Problem(
                 source,
                 f"{key}.rounds",
-                f"a round robin of {players} players has {players - 1} rounds, "
-                f"got {table.get('rounds')!r}",
+                f"expected a whole number from 1 to players - 1, got {table.get('rounds')!r}",
             )
         )
-    spread = {}
-    for k, default, low in (("rating_mean", 2400.0, -math.inf), ("rating_sd", 150.0, 0.0)):
-        value = _number(table.get(k, default))
-        if value is None or value < low:
-            problems.append(
-                Problem(source, f"{key}.{k}", f"expected a number >= {low}, got {table.get(k)!r}")
+    if fmt == "round-robin" and players is not None and rounds not in (None, players - 1):
+        problems.append(
+            Problem(
+                source,
+                f"{key}.rounds",
+                f"a round robin of {players} players has {players - 1} rounds, got {rounds}",
             )
-        else:
-            spread[k] = value
-    pairing = table.get("pairing", "traditional")
-    if not isinstance(pairing, str) or (pairing != "own" and pairing not in systems):
+        )
+    if isinstance(pairing, str) and pairing != "own" and pairing not in systems:
         problems.append(
             Problem(
                 source,
@@ -324,26 +313,70 @@ def _parse_event(
                 f"expected 'own' or one of the systems ({', '.join(systems)}), got {pairing!r}",
             )
         )
-    if len(problems) > before:
-        return None
-    assert isinstance(name, str) and players is not None and simulations is not None
-    return EventSpec(
-        name=name.strip(),
-        format="swiss" if fmt == "swiss" else "round-robin",
-        players=players,
-        rounds=rounds if fmt == "swiss" and rounds is not None else players - 1,
-        simulations=simulations,
-        pairing=str(pairing),
-        **spread,
+    if event is None or problems:
+        return None, problems
+    return (
+        EventSpec(
+            name=event.name.strip(),
+            format=event.format,
+            players=event.players,
+            rounds=event.rounds if event.format == "swiss" and event.rounds else event.players - 1,
+            simulations=event.simulations,
+            rating_mean=event.rating_mean,
+            rating_sd=event.rating_sd,
+            pairing=event.pairing,
+        ),
+        [],
     )
 
 
-def _number_list(value: object, key: str, source: str, problems: list[Problem]) -> list[float]:
-    numbers = [_number(v) for v in value] if isinstance(value, list) else [None]
-    if not numbers or any(v is None for v in numbers):
-        problems.append(Problem(source, key, f"expected a list of numbers, got {value!r}"))
-        return []
-    return [v for v in numbers if v is not None]
+def _custom_systems(
+    tables: Mapping[str, Any], source: str
+) -> tuple[dict[str, ScoringSystem], list[Problem]]:
+    """Every built-in system plus the study's ``[scoring.NAME]`` tables."""
+    known: dict[str, ScoringSystem] = dict(SCORING)
+    problems: list[Problem] = []
+    for name, table in tables.items():
+        key = f"scoring.{name}"
+        if name in SCORING:
+            problems.append(Problem(source, key, "shadows a built-in scoring system"))
+        elif not isinstance(table, dict):
+            problems.append(Problem(source, key, f"expected a table, got {table!r}"))
+        else:
+            try:
+                known[name] = scoring_from_dict(table, name=name, source=source, key=key)
+            except InputError as exc:
+                problems.extend(exc.problems)
+    return known, problems
+
+
+def _systems(
+    names: Sequence[str], known: Mapping[str, ScoringSystem], source: str
+) -> tuple[list[ScoringSystem], list[Problem]]:
+    systems: list[ScoringSystem] = []
+    problems: list[Problem] = []
+    for i, name in enumerate(names):
+        system = known.get(name)
+        if system is None:
+            problems.append(
+                Problem(
+                    source,
+                    f"systems[{i}]",
+                    f"unknown scoring system {name!r} (known: {', '.join(known)})",
+                )
+            )
+        elif system.needs_details:
+            problems.append(
+                Problem(
+                    source,
+                    f"systems[{i}]",
+                    f"{name!r} scores draws by moves and material, which the model does not "
+                    "simulate",
+                )
+            )
+        else:
+            systems.append(system)
+    return systems, problems
 
 
 def parse_study(data: Mapping[str, Any], *, source: str = "study") -> Study:
@@ -353,127 +386,47 @@ def parse_study(data: Mapping[str, Any], *, source: str = "study") -> Study:
         InputError: Listing every problem, each naming its key.
     """
     problems: list[Problem] = []
-    for k in sorted(set(data) - _TOP_KEYS):
-        problems.append(
-            Problem(source, k, f"unknown key (expected {', '.join(sorted(_TOP_KEYS))})")
-        )
-    name = data.get("name", "scoring study")
-    if not isinstance(name, str):
-        problems.append(Problem(source, "name", f"expected a string, got {name!r}"))
-        name = "scoring study"
-    seed = _whole(data.get("seed", 0))
-    if seed is None or seed < 0:
-        problems.append(Problem(source, "seed", f"expected a whole number >= 0, got {seed!r}"))
-    known: dict[str, ScoringSystem] = dict(SCORING)
-    custom = data.get("scoring", {})
-    if not isinstance(custom, dict):
-        problems.append(
-            Problem(source, "scoring", f"expected [scoring.NAME] tables, got {custom!r}")
-        )
-        custom = {}
-    for system_name, table in custom.items():
-        if system_name in SCORING:
-            problems.append(
-                Problem(source, f"scoring.{system_name}", "shadows a built-in scoring system")
-            )
-        elif not isinstance(table, dict):
-            problems.append(
-                Problem(source, f"scoring.{system_name}", f"expected a table, got {table!r}")
-            )
-        else:
-            try:
-                known[system_name] = scoring_from_dict(
-                    table, name=system_name, source=source, key=f"scoring.{system_name}"
-                )
-            except InputError as exc:
-                problems.extend(exc.problems)
-    names = data.get("systems", ["traditional", "difference", "ratio", "ratio-computed"])
-    systems: list[ScoringSystem] = []
-    if not isinstance(names, list) or not names:
-        problems.append(Problem(source, "systems", f"expected a list of names, got {names!r}"))
-        names = []
-    for i, system_name in enumerate(names):
-        system = known.get(system_name) if isinstance(system_name, str) else None
-        if system is None:
-            problems.append(
-                Problem(
-                    source,
-                    f"systems[{i}]",
-                    f"unknown scoring system {system_name!r} (known: {', '.join(known)})",
-                )
-            )
-        elif system.needs_details:
-            problems.append(
-                Problem(
-                    source,
-                    f"systems[{i}]",
-                    f"{system_name!r} scores draws by moves and material, which the model "
-                    "does not simulate",
-                )
-            )
-        else:
-            systems.append(system)
-    baseline = data.get("baseline", systems[0].name if systems else "traditional")
+    try:
+        parsed = _StudyIn.model_validate(dict(data))
+    except ValidationError as exc:
+        problems += problems_of(exc, source, _StudyIn)
+        parsed = None
+    raw_scoring = data.get("scoring", {})
+    known, scoring_problems = _custom_systems(
+        raw_scoring if isinstance(raw_scoring, dict) else {}, source
+    )
+    raw_names = data.get("systems", DEFAULT_SYSTEMS)
+    names = [n for n in raw_names if isinstance(n, str)] if isinstance(raw_names, list) else []
+    systems, system_problems = _systems(names, known, source)
+    baseline = data.get("baseline") or (systems[0].name if systems else "traditional")
     if baseline not in [s.name for s in systems]:
-        problems.append(
+        system_problems.append(
             Problem(source, "baseline", f"expected one of the systems, got {baseline!r}")
         )
-    events_in = data.get("events")
+    raw_events = data.get("events")
     events: list[EventSpec] = []
-    if not isinstance(events_in, list) or not events_in:
-        problems.append(Problem(source, "events", "expected at least one [[events]] table"))
-        events_in = []
-    for i, table in enumerate(events_in):
-        spec = _parse_event(table, f"events[{i}]", source, list(known), problems)
+    event_problems: list[Problem] = []
+    for i, raw in enumerate(raw_events if isinstance(raw_events, list) else []):
+        spec, found = _event(raw, f"events[{i}]", source, list(known))
+        event_problems += found
         if spec is not None:
             events.append(spec)
-    model = DEFAULT_MODEL
-    model_in = data.get("model", {})
-    if not isinstance(model_in, dict):
-        problems.append(Problem(source, "model", f"expected a table, got {model_in!r}"))
-        model_in = {}
-    overrides: dict[str, dict[str, float]] = {}
-    for k in model_in:
-        value = _number(model_in[k])
-        if k not in ("red_advantage", "draw_nu"):
-            problems.append(
-                Problem(source, f"model.{k}", "unknown key (expected red_advantage or draw_nu)")
-            )
-        elif value is None or (k == "draw_nu" and value <= 0):
-            problems.append(
-                Problem(source, f"model.{k}", f"expected a number, got {model_in[k]!r}")
-            )
-        else:
-            overrides[k] = {"classical": value}
-    model = model.with_overrides(
-        red_advantage=overrides.get("red_advantage"), draw_nu=overrides.get("draw_nu")
-    )
-    sensitivity = data.get("sensitivity", {})
-    grids: dict[str, list[float]] = {"red_advantage": [], "draw_nu": []}
-    if not isinstance(sensitivity, dict):
-        problems.append(Problem(source, "sensitivity", f"expected a table, got {sensitivity!r}"))
-        sensitivity = {}
-    for k, value in sensitivity.items():
-        if k not in grids:
-            problems.append(
-                Problem(source, f"sensitivity.{k}", "unknown key (expected red_advantage, draw_nu)")
-            )
-        else:
-            grids[k] = _number_list(value, f"sensitivity.{k}", source, problems)
-            if k == "draw_nu" and any(v <= 0 for v in grids[k]):
-                problems.append(Problem(source, f"sensitivity.{k}", "expected numbers > 0"))
-    if problems:
+    problems = dedupe([*problems, *scoring_problems, *system_problems, *event_problems])
+    if problems or parsed is None:
         raise InputError(problems)
-    assert seed is not None
+    classical = (
+        {} if parsed.model.red_advantage is None else {"classical": parsed.model.red_advantage}
+    )
+    nu = {} if parsed.model.draw_nu is None else {"classical": parsed.model.draw_nu}
     return Study(
-        name=name,
-        seed=seed,
+        name=parsed.name,
+        seed=parsed.seed,
         systems=tuple(systems),
         baseline=str(baseline),
         events=tuple(events),
-        model=model,
-        red_advantages=tuple(grids["red_advantage"]),
-        draw_nus=tuple(grids["draw_nu"]),
+        model=DEFAULT_MODEL.with_overrides(red_advantage=classical, draw_nu=nu),
+        red_advantages=tuple(parsed.sensitivity.red_advantage),
+        draw_nus=tuple(parsed.sensitivity.draw_nu),
         source=source,
         custom=tuple(s for name, s in known.items() if name not in SCORING),
     )

@@ -81,26 +81,32 @@ def test_study_file_problems_are_all_reported() -> None:
     }  # fmt: skip
     with pytest.raises(InputError) as caught:
         parse_study(data, source="s.toml")
-    keys = [p.key for p in caught.value.problems]
-    assert keys == [
-        "colour",
-        "seed",
-        "systems[1]",
-        "systems[2]",
-        "baseline",
-        "events[0].format",
-        "events[0].players",
-        "events[0].simulations",
-        "events[1].rounds",
-        "events[1].rating_sd",
-        "events[1].pairing",
-        "events[2].rounds",
-        "model.draw_nu",
-        "sensitivity.red_advantage",
-    ]
+    keys = sorted(p.key for p in caught.value.problems)
+    assert keys == sorted(
+        [
+            "colour",
+            "seed",
+            "systems[1]",
+            "systems[2]",
+            "baseline",
+            "events[0].format",
+            "events[0].players",
+            "events[0].simulations",
+            "events[1].rounds",
+            "events[1].rating_sd",
+            "events[1].pairing",
+            "events[2].rounds",
+            "model.draw_nu",
+            "sensitivity.red_advantage[1]",
+        ]
+    )
     lines = caught.value.lines()
-    assert "s.toml: systems[1]: unknown scoring system 'golf'" in lines[2]
-    assert "scores draws by moves and material" in lines[3]
+    assert any(
+        line.startswith("s.toml: systems[1]: unknown scoring system 'golf'") for line in lines
+    )
+    assert any(
+        "systems[2]" in line and "scores draws by moves and material" in line for line in lines
+    )
 
 
 def test_custom_systems_in_a_study() -> None:
@@ -250,7 +256,10 @@ def test_cli_study_errors(tmp_path: Path) -> None:
     result = runner.invoke(app, ["scoring-study", str(bad), "--out", str(tmp_path)])
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
-    assert lines[0].startswith(f"error: {bad}: systems[0]: unknown scoring system 'golf'")
+    assert any(
+        line.startswith(f"error: {bad}: systems[0]: unknown scoring system 'golf'")
+        for line in lines
+    )
     assert all(line.startswith("error: ") for line in lines) and len(lines) == 5
     result = runner.invoke(app, ["scoring-study", "nope.toml"])
     assert result.exit_code == 2
