@@ -30,12 +30,10 @@ by :func:`scoring_from_dict`, which validates every value and reports every prob
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 
-from knockout.errors import InputError, Problem
 from knockout.game import Colour, Result
 
 __all__ = [
@@ -58,7 +56,6 @@ __all__ = [
     "format_points",
     "get_scoring",
     "knockout_points",
-    "scoring_from_dict",
 ]
 
 D = Decimal
@@ -360,139 +357,3 @@ def knockout_points(result: Result, *, draw_winner: Colour | None) -> tuple[Deci
         return red, black
     system = KNOCKOUT if draw_winner is None else KNOCKOUT_SUDDEN_DEATH
     return system.points(result)
-
-
-_POINT_KEYS = ("red_win", "black_win", "red_draw", "black_draw", "loss")
-_REQUIRED_KEYS = _POINT_KEYS[:4]
-
-
-def _decimal(value: object) -> Decimal | None:
-    """``value`` as a finite Decimal, or None if it is not a number (bools are not numbers)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, float):
-        # A TOML float 1.9 is the double nearest 1.9; its shortest repr is the number meant.
-        if not math.isfinite(value):
-            return None
-        return D(repr(value))
-    if isinstance(value, int | Decimal):
-        number = D(value)
-    elif isinstance(value, str):
-        try:
-            number = D(value.strip())
-        except InvalidOperation:
-            return None
-    else:
-        return None
-    return number if number.is_finite() else None
-
-
-def _unknown_keys(table: Mapping[str, object], source: str, key: str) -> list[Problem]:
-    """One problem per key of ``table`` that is neither a point key nor ``description``."""
-    return [
-        Problem(
-            source,
-            f"{key}.{k}",
-            f"unknown key (expected {', '.join(_POINT_KEYS)} or description)",
-        )
-        for k in table
-        if k not in (*_POINT_KEYS, "description")
-    ]
-
-
-def _point_values(
-    table: Mapping[str, object], source: str, key: str, problems: list[Problem]
-) -> dict[str, Decimal]:
-    """The point keys of ``table`` that are numbers >= 0; a problem for each one that is not."""
-    values: dict[str, Decimal] = {}
-    for k in _POINT_KEYS:
-        if k not in table:
-            if k in _REQUIRED_KEYS:
-                problems.append(Problem(source, f"{key}.{k}", "missing (expected a number)"))
-            continue
-        number = _decimal(table[k])
-        if number is None:
-            problems.append(Problem(source, f"{key}.{k}", f"expected a number, got {table[k]!r}"))
-        elif number < 0:
-            problems.append(
-                Problem(source, f"{key}.{k}", f"expected a number >= 0, got {table[k]!r}")
-            )
-        else:
-            values[k] = number
-    return values
-
-
-def _draw_bounds(
-    values: Mapping[str, Decimal], loss: Decimal, source: str, key: str
-) -> list[Problem]:
-    """For each colour, a draw must be worth at least a loss and at most a win."""
-    problems = []
-    for colour in ("red", "black"):
-        win, draw = values.get(f"{colour}_win"), values.get(f"{colour}_draw")
-        if draw is not None and draw < loss:
-            problems.append(
-                Problem(
-                    source,
-                    f"{key}.{colour}_draw",
-                    f"expected at least the loss points {loss}, got {draw}",
-                )
-            )
-        if win is not None and draw is not None and draw > win:
-            problems.append(
-                Problem(
-                    source,
-                    f"{key}.{colour}_draw",
-                    f"expected at most {colour}_win = {win}, got {draw}",
-                )
-            )
-    return problems
-
-
-def scoring_from_dict(
-    table: Mapping[str, object],
-    *,
-    name: str = "custom",
-    source: str = "scenario",
-    key: str = "scoring.custom",
-) -> ScoringSystem:
-    """A custom scoring system from a table such as a scenario's ``[scoring.custom]``.
-
-    The table has ``red_win``, ``black_win``, ``red_draw``, ``black_draw`` (required) and ``loss``
-    (default 0), each a non-negative number (TOML integer or float, or a decimal string such as
-    ``"1.9"``), and optionally a ``description``. For each colour a draw must be worth at least a
-    loss and at most a win.
-
-    Args:
-        table: The table's keys and values.
-        name: The system's name.
-        source: Where the table came from, for messages (a file name).
-        key: The table's key path in ``source``, for messages.
-
-    Raises:
-        InputError: Listing every problem found, one per key.
-
-    >>> s = scoring_from_dict({"red_win": 1.9, "black_win": "2.1", "red_draw": 1, "black_draw": 1})
-    >>> s.points(Result.BLACK), s.decimals
-    ((Decimal('0'), Decimal('2.1')), 1)
-    """
-    problems = _unknown_keys(table, source, key)
-    values = _point_values(table, source, key, problems)
-    description = table.get("description", "")
-    if not isinstance(description, str):
-        problems.append(
-            Problem(source, f"{key}.description", f"expected a string, got {description!r}")
-        )
-        description = ""
-    loss = values.get("loss", D(0))
-    problems += _draw_bounds(values, loss, source, key)
-    if problems:
-        raise InputError(problems)
-    return ScoringSystem(
-        name,
-        values["red_win"],
-        values["black_win"],
-        values["red_draw"],
-        values["black_draw"],
-        loss,
-        description=description or f"custom ({source}: [{key}])",
-    )

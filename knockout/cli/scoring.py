@@ -10,8 +10,14 @@ import numpy as np
 import typer
 from rich.markdown import Markdown
 
-from knockout import __version__
-from knockout.cli.app import app, emit_json, err_console, out_console, user_errors
+from knockout.cli.app import (
+    EncodingOpt,
+    app,
+    emit_json,
+    err_console,
+    out_console,
+    user_errors,
+)
 from knockout.cli.standings import RULES_HELP, conventions_options
 from knockout.dashboard.scoring import (
     compare_table,
@@ -21,6 +27,7 @@ from knockout.dashboard.scoring import (
     scoring_line,
 )
 from knockout.errors import InputError
+from knockout.io.envelope import envelope
 from knockout.points import SCORING, ScoringSystem
 from knockout.scoring.files import read_scoring_file
 from knockout.scoring.league import read_league
@@ -290,6 +297,7 @@ def scoring_study(
         typer.Option("--seed", min=0, help="Seed (overrides the study file).", show_default=False),
     ] = None,
     json: Annotated[bool, _JSON] = False,
+    encoding: EncodingOpt = None,
 ) -> None:
     """Run a scoring-reform study (``knockout scoring-study``)."""
     # Loaded here: sims pulls in scipy and matplotlib, which the other commands do not need.
@@ -297,7 +305,7 @@ def scoring_study(
     from sims.swiss.study import load_study, run_study  # noqa: PLC0415
 
     with user_errors():
-        study = load_study(study_file)
+        study = load_study(study_file, encoding=encoding)
     if seed is not None:
         study = replace(study, seed=seed)
     result = run_study(
@@ -307,15 +315,12 @@ def scoring_study(
     )
     files = write_outputs(result, out)
     if json:
-        emit_json(
-            {
-                "version": __version__,
-                "study": str(study_file),
-                "seed": study.seed,
-                "files": [str(f) for f in files],
-                "claims": [vars(c) for c in claims(result)],
-            }
-        )
+        body = {
+            "study": str(study_file),
+            "files": [str(f) for f in files],
+            "claims": [vars(c) for c in claims(result)],
+        }
+        emit_json(envelope(body, seed=study.seed))
         return
     out_console.print(Markdown(summary_markdown(result)))
     out_console.print("written: " + ", ".join(str(f) for f in files), style="dim")

@@ -99,6 +99,7 @@ _MESSAGES: dict[str, Callable[[str, dict[str, Any], str, Any], str]] = {
     "dict_type": lambda key, ctx, got, v: f"expected a table, got {got}",
     "model_attributes_type": lambda key, ctx, got, v: f"expected a table, got {got}",
     "string_too_short": lambda key, ctx, got, v: "expected non-empty text",
+    "value_error": lambda key, ctx, got, v: f"{ctx.get('error')}, got {got}",
 }
 
 

@@ -59,8 +59,9 @@ from knockout.errors import InputError, Problem
 from knockout.game import Colour, Result
 from knockout.io.tomlfile import load_toml
 from knockout.io.validation import Table, dedupe, problems_of
-from knockout.points import SCORING, ScoringSystem, get_scoring, scoring_from_dict
+from knockout.points import SCORING, ScoringSystem, get_scoring
 from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
+from knockout.scoring.files import custom_systems
 from sims.swiss.events import (
     EventSample,
     PointsTable,
@@ -330,26 +331,6 @@ def _event(
     )
 
 
-def _custom_systems(
-    tables: Mapping[str, Any], source: str
-) -> tuple[dict[str, ScoringSystem], list[Problem]]:
-    """Every built-in system plus the study's ``[scoring.NAME]`` tables."""
-    known: dict[str, ScoringSystem] = dict(SCORING)
-    problems: list[Problem] = []
-    for name, table in tables.items():
-        key = f"scoring.{name}"
-        if name in SCORING:
-            problems.append(Problem(source, key, "shadows a built-in scoring system"))
-        elif not isinstance(table, dict):
-            problems.append(Problem(source, key, f"expected a table, got {table!r}"))
-        else:
-            try:
-                known[name] = scoring_from_dict(table, name=name, source=source, key=key)
-            except InputError as exc:
-                problems.extend(exc.problems)
-    return known, problems
-
-
 def _systems(
     names: Sequence[str], known: Mapping[str, ScoringSystem], source: str
 ) -> tuple[list[ScoringSystem], list[Problem]]:
@@ -392,9 +373,10 @@ def parse_study(data: Mapping[str, Any], *, source: str = "study") -> Study:
         problems += problems_of(exc, source, _StudyIn)
         parsed = None
     raw_scoring = data.get("scoring", {})
-    known, scoring_problems = _custom_systems(
+    custom, scoring_problems = custom_systems(
         raw_scoring if isinstance(raw_scoring, dict) else {}, source
     )
+    known: dict[str, ScoringSystem] = {**SCORING, **custom}
     raw_names = data.get("systems", DEFAULT_SYSTEMS)
     names = [n for n in raw_names if isinstance(n, str)] if isinstance(raw_names, list) else []
     systems, system_problems = _systems(names, known, source)

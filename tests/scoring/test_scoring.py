@@ -24,9 +24,8 @@ from knockout.points import (
     format_points,
     get_scoring,
     knockout_points,
-    scoring_from_dict,
 )
-from knockout.scoring.files import read_scoring_file
+from knockout.scoring.files import read_scoring_file, scoring_from_dict
 
 D = Decimal
 
@@ -185,15 +184,17 @@ def test_custom_system_reports_every_problem() -> None:
             {"red_win": "x", "black_win": True, "red_draw": -1, "extra": 1, "loss": float("nan")},
             source="s.toml",
         )
-    assert caught.value.lines() == [
-        "s.toml: scoring.custom.extra: unknown key (expected red_win, black_win, red_draw, "
-        "black_draw, loss or description)",
-        "s.toml: scoring.custom.red_win: expected a number, got 'x'",
-        "s.toml: scoring.custom.black_win: expected a number, got True",
-        "s.toml: scoring.custom.red_draw: expected a number >= 0, got -1",
-        "s.toml: scoring.custom.black_draw: missing (expected a number)",
-        "s.toml: scoring.custom.loss: expected a number, got nan",
-    ]
+    assert sorted(caught.value.lines()) == sorted(
+        [
+            "s.toml: scoring.custom.extra: unknown key; expected one of: red_win, black_win, "
+            "red_draw, black_draw, loss, description",
+            "s.toml: scoring.custom.red_win: expected a number, got 'x'",
+            "s.toml: scoring.custom.black_win: expected a number, got True",
+            "s.toml: scoring.custom.red_draw: expected a number >= 0, got -1",
+            "s.toml: scoring.custom.black_draw: required key is missing",
+            "s.toml: scoring.custom.loss: expected a number, got nan",
+        ]
+    )
 
 
 def test_custom_draw_must_lie_between_loss_and_win() -> None:
@@ -229,9 +230,9 @@ def test_read_scoring_file_problems(tmp_path: Path) -> None:
         read_scoring_file(path)
     lines = caught.value.lines()
     assert lines[0] == f"{path}: scoring.ratio: shadows a built-in scoring system"
-    assert f"{path}: scoring.x.black_win: missing (expected a number)" in lines
+    assert f"{path}: scoring.x.black_win: required key is missing" in lines
     path.write_text("x = [", encoding="utf-8")
-    with pytest.raises(InputError, match="expected TOML"):
+    with pytest.raises(InputError, match="not valid TOML"):
         read_scoring_file(path)
     path.write_text("[other]\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"\[scoring.NAME\]"):
