@@ -320,7 +320,7 @@ class MatchEngine:
                 sealed, red, clocks = self._sealed_bids(pairing, names)
                 probs = pairing.game_with_clocks(state.stage, red, clocks)
             else:
-                red = self._lot(0.5) if rule == "lot" else rule
+                red = self._colours(pairing, state, rule, names)
                 clocks = stage.minutes
                 probs = pairing.game(state.stage, red)
             result = _draw_result(probs, self.rng)
@@ -388,6 +388,27 @@ class MatchEngine:
         if p_first <= 0.0:
             return 1
         return 0 if self.rng.random() < p_first else 1
+
+    def _colours(
+        self, pairing: Pairing, state: MatchState, rule: Side | str, names: tuple[str, str]
+    ) -> Side:
+        """Who has Red: a side the rules fix, a lot, or the colour a chooser takes."""
+        if rule == 0 or rule == 1:  # noqa: PLR1714  (narrows the Literal)
+            return rule
+        if rule == "lot":
+            return self._lot(0.5)
+        chooser = self._lot(float(pairing.colour_chooser[state.stage][0]))
+        game = pairing.choice_game(state.stage)
+        x = pairing.choice_advantage(state.stage, chooser)
+        takes_red = bool(self.strategy.choice_sample(game, x, self.rng)[0])
+        red: Side = chooser if takes_red else (1 if chooser == 0 else 0)
+        self._emit(
+            "bid",
+            f"{names[chooser]} chooses {'Red' if takes_red else 'Black'}: {names[red]} Red "
+            f"{game.clocks[0]:g} min v {names[1 - red]} Black {game.clocks[1]:g} min",
+            names,
+        )
+        return red
 
     def _chooser(
         self,

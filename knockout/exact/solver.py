@@ -82,11 +82,35 @@ def transitions(
         yield np.asarray(p_a), Finished(0, state.stage), None
         yield np.asarray(1.0 - p_a), Finished(1, state.stage), None
         return
+    if rule == "choice":
+        yield from _choice_transitions(pairing, state)
+        return
     reds: list[tuple[float, Side]] = [(0.5, 0), (0.5, 1)] if rule == "lot" else [(1.0, rule)]
     for p_colour, red in reds:
         probs = pairing.game(state.stage, red)
         for result, p_result in zip(Result, probs, strict=True):
             yield p_colour * p_result, advance(fmt, state, red, result), None
+
+
+def _choice_transitions(pairing: Pairing, state: MatchState) -> Iterator[Transition]:
+    """A ``choice`` stage's first game: who chooses (a lot or a named player), then the colour
+    the chooser takes under the strategy, then the game."""
+    game = pairing.choice_game(state.stage)
+    p_a = pairing.colour_chooser[state.stage]
+    for chooser, p_chooser in ((0, p_a), (1, 1.0 - p_a)):
+        side: Side = 0 if chooser == 0 else 1
+        p_red = pairing.strategy.choice_probability(
+            game, pairing.choice_advantage(state.stage, side)
+        )
+        for red_taken, p_pick in ((True, p_red), (False, 1.0 - p_red)):
+            red: Side = side if red_taken else _other_side(side)
+            probs = pairing.game(state.stage, red)
+            for result, p_result in zip(Result, probs, strict=True):
+                yield p_chooser * p_pick * p_result, advance(pairing.fmt, state, red, result), None
+
+
+def _other_side(side: Side) -> Side:
+    return 1 if side == 0 else 0
 
 
 @dataclass(frozen=True)

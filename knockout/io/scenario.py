@@ -59,7 +59,7 @@ Positive = Annotated[float, Field(strict=True, gt=0)]
 ClockPair = Annotated[list[Positive], Field(min_length=2, max_length=2)]
 DrawWinner = Literal["none", "red", "black"]
 TimeClassName = Literal["classical", "rapid", "blitz"]
-ColourRuleName = Literal["lot", "alternate", "bidding", "sealed-bid"]
+ColourRuleName = Literal["lot", "alternate", "bidding", "sealed-bid", "choice"]
 
 
 class _SpeedIn(Table):
@@ -145,6 +145,7 @@ class _StageIn(Table):
     priority: Literal["less-time", "lot"] | None = None
     red_minutes: Positive | None = None
     min_black_minutes: Positive | None = None
+    chooser: Annotated[str, Field(min_length=1)] | None = None
 
 
 class _FormatHead(Table):
@@ -285,6 +286,8 @@ def _stage_fields(s: Stage) -> dict[str, Any]:
         out.update(s.bidding.to_dict())
     if s.sealed_bid is not None:
         out.update(s.sealed_bid.to_dict())
+    if s.is_choice:
+        out["chooser"] = s.chooser
     return out
 
 
@@ -463,7 +466,22 @@ def _event_problems(
     return [
         *_bracket_problems(parsed, players, source),
         *_tiebreak_problems(parsed, source),
+        *_chooser_problems(fmt, players, source),
         *_played_problems(fmt, players, played, source),
+    ]
+
+
+def _chooser_problems(fmt: Format, players: tuple[Player, ...], source: str) -> list[Problem]:
+    """A ``choice`` stage's chooser is ``lot`` or a player of the scenario."""
+    names = [p.name for p in players]
+    return [
+        Problem(
+            source,
+            f"format.{s.name}.chooser",
+            f"expected 'lot' or a player's name ({', '.join(names)}), got {s.chooser!r}",
+        )
+        for s in fmt.stages
+        if s.is_choice and s.chooser != "lot" and s.chooser not in names
     ]
 
 
@@ -734,6 +752,8 @@ def _apply_stage(stage: Stage, table: _StageIn) -> Stage:
         changes["draw_winner"] = None if table.draw_winner == "none" else Colour(table.draw_winner)
     if table.repeat is not None:
         changes["repeat"] = table.repeat
+    if table.chooser is not None:
+        changes["chooser"] = table.chooser.strip()
     colours = changes.get("colours", stage.colours)
     menu = _menu(stage, table, colours)
     if menu is not None:

@@ -42,6 +42,7 @@ __all__ = [
     "BidProbabilities",
     "BidSample",
     "BiddingGame",
+    "ChoiceGame",
     "Naive",
     "Rational",
     "Regions",
@@ -380,6 +381,62 @@ class SealedBidGame:
         return out.reshape(np.shape(x))
 
 
+@dataclass(frozen=True)
+class ChoiceGame:
+    """A colour choice (``colours = "choice"``): the chooser takes Red or Black for a game on the
+    stage's clocks. ``x`` is the chooser's rating minus the other's (for the stage's class).
+
+    The value of a colour is the chooser's expected match score from the game: a win, plus a
+    draw when the draw counts for that colour (1/2 when a draw counts for nobody).
+    """
+
+    clocks: tuple[float, float]
+    draw_winner: Colour | None
+    time_class: TimeClass = TimeClass.BLITZ
+    model: ModelParams = field(default=DEFAULT_MODEL)
+    increment_seconds: float = 3.0
+
+    @classmethod
+    def from_stage(
+        cls, stage: Stage, model: ModelParams, time_class: TimeClass | None = None
+    ) -> ChoiceGame:
+        """The choice of a stage's first game."""
+        tc = stage.time_class_for(model.moves) if time_class is None else time_class
+        return cls(stage.minutes, stage.draw_winner, tc, model, stage.increment_seconds)
+
+    def value(self, red: bool, x: npt.ArrayLike) -> FloatArray:
+        """The chooser's expected score from the game with Red (``red``) or Black."""
+        x_arr = np.asarray(x, dtype=np.float64)
+        red_min, black_min = (
+            float(self.model.effective(m, self.increment_seconds)) for m in self.clocks
+        )
+        p = game_probabilities(
+            x_arr if red else 0.0,
+            0.0 if red else x_arr,
+            self.time_class,
+            model=self.model,
+            red_minutes=red_min,
+            black_minutes=black_min,
+        )
+        mine = p.red if red else p.black
+        colour = Colour.RED if red else Colour.BLACK
+        draw_share = 0.5 if self.draw_winner is None else float(self.draw_winner is colour)
+        return np.asarray(mine + draw_share * p.draw, dtype=np.float64)
+
+    def rational_red(self, x: npt.ArrayLike) -> BoolArray:
+        """The rational choice at ``x``: True = Red (Red on a tie)."""
+        return np.asarray(self.value(True, x) >= self.value(False, x))
+
+    @cached_property
+    def red_region(self) -> Regions:
+        """Where the rational chooser takes Red, refined like :attr:`BiddingGame.regions`."""
+        grid = np.arange(-REGION_SPAN, REGION_SPAN + _GRID_STEP, _GRID_STEP)
+        gap: Callable[[float], float] = lambda y: float(  # noqa: E731
+            self.value(True, y) - self.value(False, y)
+        )
+        return _regions(grid, self.rational_red(grid), gap)
+
+
 class BidProbabilities(NamedTuple):
     """Decision probabilities, each shaped like ``x``."""
 
@@ -426,6 +483,16 @@ class Strategy(ABC):
     def to_dict(self) -> dict[str, object]:
         """The scenario-file ``[strategy]`` table."""
         return {"kind": self.kind}
+
+    def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
+        """P(the chooser takes Red) when the chooser's true advantage is ``x`` (rational)."""
+        return game.rational_red(x).astype(np.float64)
+
+    def choice_sample(
+        self, game: ChoiceGame, x: npt.ArrayLike, rng: np.random.Generator
+    ) -> BoolArray:
+        """Draw the chooser's colour (True = Red) for matches whose true advantages are ``x``."""
+        return game.rational_red(x)
 
     def sealed_bids(
         self, game: SealedBidGame, x: npt.ArrayLike, rng: np.random.Generator
@@ -486,6 +553,15 @@ class Naive(Strategy):
         bid = np.full(np.shape(x), game.naive_bid)
         return game.a_advances(x, bid, bid)
 
+    def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
+        """The naive chooser always takes Red."""
+        return np.ones(np.shape(x))
+
+    def choice_sample(
+        self, game: ChoiceGame, x: npt.ArrayLike, rng: np.random.Generator
+    ) -> BoolArray:
+        return np.ones(np.shape(x), dtype=bool)
+
 
 @dataclass(frozen=True)
 class Believed(Strategy):
@@ -543,6 +619,19 @@ class Believed(Strategy):
         if self.belief_sd == 0:
             return Rational().sealed_bid_advances(game, x)
         return game.believed_a_advances(x, self.belief_sd)
+
+    def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
+        """The rational choice at the chooser's own belief ``x + Normal(0, belief_sd)``."""
+        if self.belief_sd == 0:
+            return Rational().choice_probability(game, x)
+        return game.red_region.normal_mass(x, self.belief_sd)
+
+    def choice_sample(
+        self, game: ChoiceGame, x: npt.ArrayLike, rng: np.random.Generator
+    ) -> BoolArray:
+        x_arr = np.asarray(x, dtype=np.float64)
+        belief = x_arr + rng.normal(0.0, self.belief_sd, size=x_arr.shape)
+        return game.red_region.contains(belief)
 
 
 STRATEGIES: Mapping[str, type[Strategy]] = {

@@ -22,7 +22,10 @@ Stage semantics, shared by every walker:
     - ``bidding``: the sudden-death bidding rule (甲 announces, 乙 accepts or objects);
     - ``sealed-bid``: an Armageddon with sealed bids: each player writes the minutes they would
       accept as Black; the lower bid plays Black with that time, Red gets ``red_minutes``
-      (equal bids: a lot).
+      (equal bids: a lot);
+    - ``choice``: one player chooses the colour (the one with the better chance for them under
+      the strategy); who chooses is ``chooser``: ``lot`` (a fair lot decides who chooses, as in
+      the CXA's playoff decider, 抽签决定先后手选择权) or a player's name.
   Later games of a stage or block always swap colours.
 """
 
@@ -59,6 +62,8 @@ Priority = Literal["less-time", "lot"]
 MAX_STAGE_GAMES = 1000
 #: Most stages a format may have.
 MAX_STAGES = 50
+#: Red's base time in the ``red-handicap`` preset, as a share of the base (cut by 40 %).
+RED_HANDICAP_SHARE = 0.6
 Clock = tuple[float, float]
 STAGE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -70,6 +75,7 @@ class ColourRule(StrEnum):
     ALTERNATE = "alternate"
     BIDDING = "bidding"
     SEALED_BID = "sealed-bid"
+    CHOICE = "choice"
 
 
 @dataclass(frozen=True)
@@ -149,6 +155,7 @@ class Stage:
         repeat: Play blocks of ``games`` games until one ends with a player ahead.
         bidding: The bidding menu (only with ``colours = bidding``).
         sealed_bid: The Armageddon clocks (only with ``colours = sealed-bid``).
+        chooser: Who chooses colours with ``colours = choice``: ``lot`` or a player's name.
     """
 
     name: str
@@ -161,6 +168,7 @@ class Stage:
     repeat: bool = False
     bidding: BiddingMenu | None = None
     sealed_bid: SealedBid | None = None
+    chooser: str = "lot"
 
     @property
     def reference_clocks(self) -> Clock:
@@ -189,6 +197,11 @@ class Stage:
     def is_sealed_bid(self) -> bool:
         """Whether colours and clocks come from sealed Armageddon bids."""
         return self.colours is ColourRule.SEALED_BID
+
+    @property
+    def is_choice(self) -> bool:
+        """Whether one player chooses the colours of the stage's first game."""
+        return self.colours is ColourRule.CHOICE
 
     @property
     def is_decision(self) -> bool:
@@ -385,9 +398,10 @@ FORMATS: Mapping[str, Format] = {
     "xq-bidding": _xq_bidding("xq-bidding", 2, 1),
     # Seed 001, 三.4: one slow game; if drawn, straight to the sudden-death game.
     "single-slow": _xq_bidding("single-slow", 1, 0),
-    # Chinese Xiangqi Association practice: after the slow games, a rapid game with colours
-    # swapped, a super-rapid game with colours swapped again, then a 6/4-minute decider (draw
-    # = Black wins) with colours by lot.
+    # Chinese Xiangqi Association competition rules (chapter 7, section 30, 附加赛): after the
+    # slow games, a rapid game with colours swapped, a super-rapid game with colours swapped
+    # again, then a decider, Red 6 / Black 4 minutes + 3 s (draw = Black wins), in which a lot
+    # decides who chooses the colours (抽签决定先后手选择权).
     "official-playoff": Format(
         preset="official-playoff",
         stages=(
@@ -400,7 +414,7 @@ FORMATS: Mapping[str, Format] = {
                 None,
                 (6.0, 4.0),
                 3.0,
-                ColourRule.LOT,
+                ColourRule.CHOICE,
                 draw_winner=Colour.BLACK,
             ),
         ),
@@ -422,6 +436,44 @@ FORMATS: Mapping[str, Format] = {
                 ColourRule.SEALED_BID,
                 draw_winner=Colour.BLACK,
                 sealed_bid=SealedBid(),
+            ),
+        ),
+        increment_seconds=10.0,
+    ),
+    # The seed's slow and rapid stages, then one Armageddon decider on the sudden-death stage's
+    # accept clocks (30/10 + 10 s) with colours by lot and a draw counting for Black: the
+    # bidding's baseline, without the choice.
+    "armageddon-lot": Format(
+        preset="armageddon-lot",
+        stages=(
+            Stage("slow", 2, None, (60.0, 60.0), 10.0, ColourRule.LOT),
+            Stage("rapid", 1, None, (15.0, 15.0), 10.0, ColourRule.LOT),
+            Stage(
+                "decider",
+                1,
+                None,
+                (30.0, 10.0),
+                10.0,
+                ColourRule.LOT,
+                draw_winner=Colour.BLACK,
+            ),
+        ),
+        increment_seconds=10.0,
+    ),
+    # The CXA rules' appendix on rapid play: in a one-game knockout or playoff, Black may be
+    # compensated by cutting Red's base time by 40 % of the base (红方贴时). One decisive game on
+    # the rapid base (15 + 10 s): Red 9 minutes, Black 15, colours by lot, a draw for Black.
+    "red-handicap": Format(
+        preset="red-handicap",
+        stages=(
+            Stage(
+                "decider",
+                1,
+                None,
+                (15.0 * RED_HANDICAP_SHARE, 15.0),
+                10.0,
+                ColourRule.LOT,
+                draw_winner=Colour.BLACK,
             ),
         ),
         increment_seconds=10.0,

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.game import Colour, Result
-from knockout.rules.bidding import BiddingGame, SealedBidGame, Strategy
+from knockout.rules.bidding import BiddingGame, ChoiceGame, SealedBidGame, Strategy
 from knockout.rules.formats import BiddingMenu, ColourRule, Format, Stage
 from knockout.rules.model import (
     DEFAULT_MODEL,
@@ -88,9 +88,12 @@ def initial_state() -> MatchState:
     return MatchState(stage=0)
 
 
-def colour_rule(stage: Stage, state: MatchState) -> Side | Literal["lot", "bidding", "sealed-bid"]:
-    """Who is Red in the next game: a side, ``"lot"`` (fair coin), ``"bidding"`` or
-    ``"sealed-bid"`` (the players' decisions).
+ColourDecision = Side | Literal["lot", "bidding", "sealed-bid", "choice"]
+
+
+def colour_rule(stage: Stage, state: MatchState) -> ColourDecision:
+    """Who is Red in the next game: a side, ``"lot"`` (fair coin), ``"bidding"``,
+    ``"sealed-bid"`` or ``"choice"`` (the players' decisions).
 
     Later games of a stage or block swap colours; the first follows the stage's rule.
     """
@@ -101,6 +104,8 @@ def colour_rule(stage: Stage, state: MatchState) -> Side | Literal["lot", "biddi
         return "bidding"
     if stage.colours is ColourRule.SEALED_BID:
         return "sealed-bid"
+    if stage.colours is ColourRule.CHOICE:
+        return "choice"
     if stage.colours is ColourRule.ALTERNATE and state.last_red is not None:
         return _other(state.last_red)
     return "lot"
@@ -140,6 +145,15 @@ def _other(side: Side) -> Side:
     return 1 if side == 0 else 0
 
 
+def _p_first_chooses(chooser: str, a: str, b: str) -> float:
+    """P(player ``a`` chooses the colours): the named chooser if they play, else a lot."""
+    if chooser == a:
+        return 1.0
+    if chooser == b:
+        return 0.0
+    return 0.5
+
+
 @dataclass(frozen=True)
 class Pairing:
     """The model's numbers for one pair of players, or for many pairs at once.
@@ -153,6 +167,8 @@ class Pairing:
         strategy: Bidding strategy (used only by formats with a bidding stage).
         ratings: ``{time class: (A's ratings, B's ratings)}``.
         speeds: ``((mean_A, sd_A), (mean_B, sd_B))`` arrays.
+        colour_chooser: Per stage index with ``colours = choice``: P(A chooses the colours)
+            (1 or 0 for a named chooser who plays, 1/2 for a lot).
     """
 
     fmt: Format
@@ -160,6 +176,7 @@ class Pairing:
     strategy: Strategy
     ratings: dict[TimeClass, tuple[FloatArray, FloatArray]]
     speeds: tuple[tuple[FloatArray, FloatArray], tuple[FloatArray, FloatArray]]
+    colour_chooser: dict[int, FloatArray] = field(default_factory=dict)
     _cache: dict[tuple[int, int], GameProbabilities] = field(
         default_factory=dict, repr=False, compare=False
     )
@@ -195,6 +212,16 @@ class Pairing:
             strategy=strategy,
             ratings={tc: (arr(list_a, tc), arr(list_b, tc)) for tc in TimeClass},
             speeds=(speed(list_a), speed(list_b)),
+            colour_chooser={
+                i: np.array(
+                    [
+                        _p_first_chooses(s.chooser, pa.name, pb.name)
+                        for pa, pb in zip(list_a, list_b, strict=True)
+                    ]
+                )
+                for i, s in enumerate(fmt.playable)
+                if s.is_choice
+            },
         )
 
     @property
@@ -285,6 +312,16 @@ class Pairing:
         base_a, base_b = (red_min, black_min) if state.last_red == 0 else (black_min, red_min)
         (mean_a, sd_a), (mean_b, sd_b) = self.speeds
         return p_uses_less_time(mean_a, sd_a, mean_b, sd_b, base_a=base_a, base_b=base_b)
+
+    def choice_game(self, stage_index: int) -> ChoiceGame:
+        """The colour choice of a ``choice`` stage's first game."""
+        stage = self.fmt.playable[stage_index]
+        return ChoiceGame.from_stage(stage, self.model, self.time_classes[stage_index])
+
+    def choice_advantage(self, stage_index: int, chooser: Side) -> FloatArray:
+        """The chooser's rating minus the other's for the stage's time class."""
+        r_a, r_b = self.ratings[self.time_classes[stage_index]]
+        return r_a - r_b if chooser == 0 else r_b - r_a
 
     def bidding_game_probabilities(
         self, chooser: Side, chooser_colour: Colour, clocks: tuple[float, float]
