@@ -15,7 +15,7 @@ from typing import Any
 
 __all__ = ["dumps"]
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def dumps(data: Mapping[str, Any], *, header: Sequence[str] = ()) -> str:
@@ -30,15 +30,20 @@ def dumps(data: Mapping[str, Any], *, header: Sequence[str] = ()) -> str:
     Raises:
         ValueError: For a value TOML cannot hold (None, NaN, infinity, another type).
     """
-    lines = [f"# {line}".rstrip() for line in header]
+    lines = [f"# {' '.join(line.splitlines())}".rstrip() for line in header]
     _table(lines, (), data)
     while lines and not lines[0]:
         lines.pop(0)
     return "\n".join(lines) + "\n"
 
 
+def _string(text: str) -> str:
+    """A TOML basic string (JSON's escapes, and DEL, which TOML forbids raw)."""
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
 def _key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else json.dumps(key, ensure_ascii=False)
+    return key if _BARE_KEY.fullmatch(key) else _string(key)
 
 
 def _is_table_list(value: Any) -> bool:
@@ -78,7 +83,7 @@ def _value(v: Any) -> str:
             raise ValueError(f"TOML cannot hold {v!r} here")
         return repr(v)
     if isinstance(v, str):
-        return json.dumps(v, ensure_ascii=False)
+        return _string(v)
     if isinstance(v, Mapping):
         return "{ " + ", ".join(f"{_key(k)} = {_value(x)}" for k, x in v.items()) + " }"
     if isinstance(v, list | tuple):
