@@ -144,9 +144,12 @@ def connect(path: str | Path) -> Iterator[sqlite3.Connection]:
     if not p.is_file():
         what = "is a folder, not an event file" if p.is_dir() else "no such event file"
         raise refused(source, "", f"{what} (create one with: knockout event new)")
-    conn = sqlite3.connect(
-        p.resolve().as_uri() + "?mode=rw", uri=True, timeout=BUSY_SECONDS, isolation_level=None
-    )
+    try:
+        conn = sqlite3.connect(
+            p.resolve().as_uri() + "?mode=rw", uri=True, timeout=BUSY_SECONDS, isolation_level=None
+        )
+    except sqlite3.Error as exc:
+        raise refused(source, "", f"cannot open the event file: {exc}") from None
     try:
         version = _identify(conn, source)
         if version < SCHEMA_VERSION:
@@ -156,12 +159,14 @@ def connect(path: str | Path) -> Iterator[sqlite3.Connection]:
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
         yield conn
-    except sqlite3.OperationalError as exc:
-        if _is_busy(exc):
+    except sqlite3.Error as exc:
+        if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
             raise refused(
                 source, "", f"the event is busy (another terminal is writing): {exc}; try again"
             ) from None
-        raise
+        raise refused(
+            source, "", f"the event file could not be used, nothing changed: {exc}"
+        ) from None
     finally:
         conn.close()
 
@@ -327,43 +332,58 @@ def create_file(
     source = str(path)
     if target.exists():
         raise refused(source, "", "already exists: choose another file name, or open it")
+    if not target.parent.is_dir():
+        raise refused(source, "", f"no such folder: {target.parent}")
     tmp = target.with_name(f".{target.name}.new-{os.getpid()}")
     _remove(tmp)
     try:
-        conn = sqlite3.connect(tmp, isolation_level=None)
-        try:
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = FULL")
-            with write_transaction(conn, source):
-                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                for statement in SCHEMA:
-                    conn.execute(statement)
-                conn.execute(
-                    "INSERT INTO event (id, name, scenario, seed, created, knockout_version) "
-                    "VALUES (1, ?, ?, ?, ?, ?)",
-                    (
-                        header.name,
-                        json.dumps(dict(header.scenario), ensure_ascii=False, allow_nan=False),
-                        header.seed,
-                        header.created,
-                        header.knockout_version,
-                    ),
-                )
-                conn.executemany(
-                    "INSERT INTO players (position, name, federation) VALUES (?, ?, ?)",
-                    [(i, name, fed) for i, (name, fed) in enumerate(federations.items(), 1)],
-                )
-                for entry in entries:
-                    append(conn, entry)
-        finally:
-            conn.close()
-        _fsync(tmp)
+        _build(tmp, header, federations, entries, source)
         if before_link is not None:
             before_link()
         _link(tmp, target, source)
+    except (sqlite3.Error, OSError) as exc:
+        raise refused(source, "", f"cannot create the event file: {exc}") from None
     finally:
         _remove(tmp)
+
+
+def _build(
+    tmp: Path,
+    header: EventHeader,
+    federations: Mapping[str, str | None],
+    entries: Sequence[Entry],
+    source: str,
+) -> None:
+    """Write the whole event into the file ``tmp`` in one transaction, then sync it."""
+    conn = sqlite3.connect(tmp, isolation_level=None)
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        with write_transaction(conn, source):
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            for statement in SCHEMA:
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO event (id, name, scenario, seed, created, knockout_version) "
+                "VALUES (1, ?, ?, ?, ?, ?)",
+                (
+                    header.name,
+                    json.dumps(dict(header.scenario), ensure_ascii=False, allow_nan=False),
+                    header.seed,
+                    header.created,
+                    header.knockout_version,
+                ),
+            )
+            conn.executemany(
+                "INSERT INTO players (position, name, federation) VALUES (?, ?, ?)",
+                [(i, name, fed) for i, (name, fed) in enumerate(federations.items(), 1)],
+            )
+            for entry in entries:
+                append(conn, entry)
+    finally:
+        conn.close()
+    _fsync(tmp)
 
 
 def _link(tmp: Path, target: Path, source: str) -> None:

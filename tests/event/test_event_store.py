@@ -425,7 +425,7 @@ def test_a_failed_migration_changes_nothing(
         "MIGRATIONS",
         {1: ("ALTER TABLE players ADD COLUMN club TEXT",), 2: ("THIS IS NOT SQL",)},
     )
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(EventRefused, match=r"could not be used, nothing changed: .*syntax error"):
         load_event(path)
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
