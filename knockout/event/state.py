@@ -14,7 +14,6 @@ place. They depend only on the draw, so they never change during the event.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -711,8 +710,3 @@ def assign_boards(event: Event) -> dict[str, int]:
 def time_limit(clock_minutes: float, increment: float, moves: int) -> float:
     """The most time a player can use: the base clock plus the increment for every move."""
     return clock_minutes * 60.0 + increment * moves
-
-
-def seconds_text(seconds: float) -> str:
-    """``2400`` -> ``"2400 s"`` (whole seconds without a decimal point)."""
-    return f"{seconds:g} s" if math.isfinite(seconds) else "-"

@@ -116,6 +116,12 @@ def test_bundled_event_start_to_finish(tmp_path: Path) -> None:
     out = ok("withdraw", db, m5["red"])
     assert "walkover" in out and m5["black"] in out
 
+    champion = play_to_the_end(db, arbiter, m1)
+    check_the_finished_event(db, tmp_path, champion)
+
+
+def play_to_the_end(db: str, arbiter: Arbiter, m1: dict[str, Any]) -> str:
+    """Record every game and bid ``next`` offers until the event is over; the champion."""
     seen_bid = seen_third = False
     for _ in range(100):
         data = next_json(db)
@@ -137,7 +143,11 @@ def test_bundled_event_start_to_finish(tmp_path: Path) -> None:
     assert data["finished"] is True and seen_bid and seen_third
     champion = data["champion"]
     assert isinstance(champion, str)
+    return champion
 
+
+def check_the_finished_event(db: str, tmp_path: Path, champion: str) -> None:
+    """Exports, odds and the dashboard of the finished event; nothing more is accepted."""
     exported = run_json("event", "export", db, "--format", "json")
     assert set(exported) == EXPORT_KEYS and exported["event"] == "City Cup 2026"
     games = exported["games"]
