@@ -162,9 +162,11 @@ def game_entry(
     step = event.next_step(m)
     assert step is not None
     key = f"{m.id} game {game}"
+    if game < 1:
+        raise refused(event.source, key, f"expected a game number >= 1, found {game}")
     if game < step.number:
-        g = m.games[game - 1] if game >= 1 else None
-        what = "" if g is None else f" ({g.red} v {g.black}, {result_text(g.result)})"
+        g = m.games[game - 1]
+        what = f" ({g.red} v {g.black}, {result_text(g.result)})"
         raise refused(
             event.source,
             key,

@@ -41,9 +41,11 @@ from knockout.rules.progress import THIRD_PLACE
 def refused(path: Path, call: object, *args: object, match: str, **kwargs: object) -> None:
     """``call`` is refused with a message containing ``match`` and the file is unchanged."""
     before = snapshot(path)
+    raw = path.read_bytes()
     with pytest.raises(EventRefused, match=match) as info:
         call(path, *args, **kwargs)  # type: ignore[operator]
     assert len(info.value.lines()) == 1
+    assert path.read_bytes() == raw  # the file itself, byte for byte
     assert snapshot(path) == before
 
 
@@ -99,6 +101,7 @@ def test_refusals_leave_the_file_unchanged(tmp_path: Path) -> None:
     assert g.match == "R1-M2"
     refused(path, record_game, "R1-M1", 3, "1-0", match="already decided")
     refused(path, record_game, "R1-M2", 2, "1-0", match="out of order")
+    refused(path, record_game, "R1-M2", 0, "1-0", match="expected a game number >= 1")
     refused(path, record_game, "R2-M1", 1, "1-0", match="not scheduled yet: .*R1-M2")
     refused(path, record_game, "R7-M1", 1, "1-0", match="expected a match ID")
     refused(path, record_game, "R1-M2", 1, "2-0", match="expected 1-0, 0-1, 1/2")
