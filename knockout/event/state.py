@@ -14,6 +14,7 @@ place. They depend only on the draw, so they never change during the event.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -549,8 +550,8 @@ class Event:
         if found and int(found[1]) == 1 and 1 <= int(found[2]) <= self.state.bracket.size // 2:
             index = int(found[2]) - 1
             up, down = self.state.bracket.lines[2 * index : 2 * index + 2]
-            return_text = f"{wanted} is a bye ({up or down} goes through to round 2), not a match"
-            raise refused(self.source, "match", return_text)
+            message = f"{wanted} is a bye ({up or down} goes through to round 2), not a match"
+            raise refused(self.source, "match", message)
         raise refused(self.source, "match", f"expected a match ID {expected}, found {text!r}")
 
     def find_player(self, text: str, key: str) -> str:
@@ -566,8 +567,6 @@ class Event:
         same = [n for n in names if normalise_name(n).casefold() == wanted]
         if len(same) == 1:
             return same[0]
-        import difflib  # noqa: PLC0415  (only for the message)
-
         close = difflib.get_close_matches(text, names, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise refused(self.source, key, f"expected a player of this event, found {text!r}{hint}")
