@@ -1,0 +1,446 @@
+"""``knockout event ...``: organiser mode, a real knockout event kept in one SQLite file."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.text import Text
+
+from knockout.cli.app import ExportOpt, app, emit_json, out_console, show, user_errors
+from knockout.dashboard.bracket import reach_view
+from knockout.dashboard.event import LiveEventFile, event_dashboard, journal_view, next_view
+from knockout.dashboard.match import clock_text, odds_view
+from knockout.errors import KnockoutError
+from knockout.event.entries import describe
+from knockout.event.export import event_odds, odds_json, to_csv, to_json, to_scenario_toml
+from knockout.event.journal import Entry
+from knockout.event.state import Event, NextGame, PendingBid
+from knockout.event.store import (
+    create_event,
+    journal_head,
+    load_event,
+    record_bid,
+    record_game,
+    undo,
+    withdraw,
+)
+from knockout.io.envelope import envelope
+from knockout.odds import BracketOdds
+
+__all__ = ["event_app"]
+
+event_app = typer.Typer(
+    name="event",
+    help="Organiser mode: run a real knockout event from the terminal, kept in one SQLite file "
+    "(the file is the event). Record games, sudden-death bids and withdrawals; every change is "
+    "a journal entry that can be undone, and the rules that compute the odds check each one.\n\n"
+    "Example:\n\n"
+    "    knockout event new cup.db --scenario scenarios/events/city-cup-16.toml "
+    "--players scenarios/events/city-cup-16-players.csv\n\n"
+    "    knockout event next cup.db",
+    no_args_is_help=True,
+    rich_markup_mode="rich",
+)
+app.add_typer(event_app, name="event")
+
+EventArg = Annotated[
+    Path,
+    typer.Argument(help="The event file (SQLite), e.g. cup.db.", show_default=False),
+]
+MatchArg = Annotated[
+    str,
+    typer.Argument(
+        help="Match ID: R<round>-M<match> (R1-M3: round 1, third match from the top) or 3RD.",
+        show_default=False,
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Write JSON to stdout instead of tables.")]
+
+
+def _command(name: str, *parts: str) -> str:
+    """The command line of ``knockout event NAME ...``, as the journal records it."""
+    return shlex.join(["knockout", "event", name, *parts])
+
+
+def _say(text: str | Text) -> None:
+    out_console.print(text, markup=False, highlight=False, soft_wrap=True)
+
+
+def _step_line(event: Event, match_id: str) -> str:
+    """What comes next in ``match_id`` (or for its winner) after a change."""
+    m = event.find_match(match_id)
+    if m.winner is not None:
+        how = "walkover" if m.walkover else f"{m.decided_in}, {len(m.games)} games"
+        line = f"{m.id} decided: {m.winner} wins ({how})."
+        following = event.match_of(m.winner)
+        if event.finished:
+            line += f" The event is over: champion {event.champion}."
+        elif following is not None and following.players is None:
+            line += f" {m.winner} goes on to {following.id} (opponent not known yet)."
+        elif following is not None:
+            line += f" {m.winner} goes on to {following.id}."
+        return line
+    step = event.next_step(m)
+    if isinstance(step, PendingBid):
+        chooser = f"甲 = {step.chooser}" if step.chooser else "甲 by lot (--chooser)"
+        return f"Next in {m.id}: the sudden-death bid ({chooser}); see knockout event next."
+    if isinstance(step, NextGame):
+        board = "waiting for a board" if step.board is None else f"board {step.board}"
+        return (
+            f"Next in {m.id}: game {step.number} ({step.stage}), {step.red} (Red) v "
+            f"{step.black} (Black), {clock_text(step.clock, step.increment_seconds)}, {board}."
+        )
+    return f"{m.id}: waiting for its players."
+
+
+def _recorded(entry: Entry, event: Event) -> None:
+    by_seq = {e.seq: e for e in event.entries}
+    _say(f"Recorded #{entry.seq}: {describe(entry, by_seq)}")
+
+
+@event_app.command("new")
+def new(
+    event: EventArg,
+    scenario: Annotated[
+        Path,
+        typer.Option(
+            "--scenario",
+            help="Scenario file (TOML): the format, model, bracket and ranking rules (and the "
+            "players, unless --players is given).",
+            show_default=False,
+        ),
+    ],
+    players: Annotated[
+        Path | None,
+        typer.Option(
+            "--players",
+            help="The entry list (CSV): name,rating and optionally rating_rapid, rating_blitz, "
+            "seed, federation.",
+            show_default=False,
+        ),
+    ] = None,
+    encoding: Annotated[
+        str | None,
+        typer.Option(help="Encoding of the players CSV (default UTF-8; e.g. gb18030)."),
+    ] = None,
+) -> None:
+    """Create the event file from a scenario and (optionally) a CSV entry list.
+
+    Seeds the bracket by the scenario's [bracket] rule (rating, given seeds, or a random draw
+    whose seed is recorded), records the event's seed for colour lots, and lists the first games.
+    Games already played and withdrawals in the scenario become the first journal entries.
+
+    Example:
+
+        knockout event new cup.db --scenario cup.toml --players players.csv
+    """
+    parts = [str(event), "--scenario", str(scenario)]
+    parts += [] if players is None else ["--players", str(players)]
+    parts += [] if encoding is None else ["--encoding", encoding]
+    with user_errors():
+        ev = create_event(
+            event,
+            scenario,
+            players_path=players,
+            encoding=encoding,
+            command=_command("new", *parts),
+        )
+        bracket = ev.scenario.bracket
+        draw = f"{bracket.seeding} seeding"
+        if bracket.seeding == "random":
+            draw += f", draw seed {bracket.draw_seed}"
+        _say(
+            f"Created {event}: {ev.name}, {len(ev.base.players)} players ({draw}), "
+            f"{ev.rounds} rounds{', third-place match' if ev.third_place else ''}; "
+            f"event seed {ev.seed} (colour lots)."
+        )
+        out_console.print(next_view(ev))
+
+
+@event_app.command("next")
+def next_games(event: EventArg, json_out: JsonOpt = False) -> None:
+    """The games that can be played now, and the sudden-death choices to ask for.
+
+    For each game: board, colours and clocks. For a match at its sudden-death game: who is 甲
+    (from the recorded time used), what to ask, and the command that records the bid. Each
+    match shows its next game only; a sudden-death game is listed once its bid is recorded.
+    JSON: {"version", "games": [{"match", "game", "stage", "red", "black", "clock",
+    "board"}], "bids": [{"match", "chooser", "bidder"}], "finished", "champion"}.
+
+    Example:
+
+        knockout event next cup.db --json
+    """
+    with user_errors():
+        ev = load_event(event)
+        if json_out:
+            body = {
+                "games": [g.to_json() for g in ev.next_games()],
+                "bids": [b.to_json() for b in ev.pending_bids()],
+                "finished": ev.finished,
+                "champion": ev.champion,
+            }
+            emit_json(envelope(body))
+            return
+        out_console.print(next_view(ev))
+
+
+@event_app.command("record")
+def record(
+    event: EventArg,
+    match: MatchArg,
+    game: Annotated[
+        int, typer.Argument(help="Game number within the match, from 1.", show_default=False)
+    ],
+    result: Annotated[
+        str,
+        typer.Argument(
+            help="1-0 (Red won), 0-1 (Black won), 1/2 (draw); or red, black, draw.",
+            show_default=False,
+        ),
+    ],
+    time_used: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--time-used",
+            help="NAME=SECONDS (or NAME=m:ss, NAME=h:mm:ss) used on the clock; once per "
+            "player. The sudden-death 甲 is the one who used less in the game before it.",
+            show_default=False,
+        ),
+    ] = None,
+    moves: Annotated[
+        int | None,
+        typer.Option(
+            help="Moves made (each player's); bounds the time used: base clock + increment x "
+            "moves (default 300 moves).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Record a game's result.
+
+    It must be the match's next game (see knockout event next), with the colours listed there; a
+    game that already has a result is refused: undo back to it instead. Time used above the base
+    clock plus the increment for every move is refused.
+
+    Example:
+
+        knockout event record cup.db R1-M3 1 1-0 --time-used 王天一=2400 --time-used 郑惟桐=2710
+    """
+    times = list(time_used or [])
+    parts = [str(event), match, str(game), result]
+    parts += [f"--time-used={t}" for t in times]
+    parts += [] if moves is None else ["--moves", str(moves)]
+    with user_errors():
+        entry, ev = record_game(
+            event,
+            match,
+            game,
+            result,
+            time_used=times,
+            moves=moves,
+            command=_command("record", *parts),
+        )
+        _recorded(entry, ev)
+        assert entry.match is not None
+        _say(_step_line(ev, entry.match))
+
+
+@event_app.command("bid")
+def bid(
+    event: EventArg,
+    match: MatchArg,
+    announce: Annotated[
+        str,
+        typer.Option("--announce", help="甲's announcement: red or black.", show_default=False),
+    ],
+    reply: Annotated[
+        str, typer.Option("--reply", help="乙's reply: accept or object.", show_default=False)
+    ],
+    chooser: Annotated[
+        str | None,
+        typer.Option(
+            "--chooser",
+            help="甲, when the previous game's times do not say (drawn by the arbiter's lot).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Record the sudden-death choice of a match (甲's announcement, 乙's reply).
+
+    It fixes the game's colours and clocks by the bidding rule. 甲 is who used less time in the
+    previous game (as recorded); if those times were not recorded or were equal, give --chooser
+    (the arbiter's lot).
+
+    Example:
+
+        knockout event bid cup.db R4-M1 --announce red --reply object
+    """
+    parts = [str(event), match, "--announce", announce, "--reply", reply]
+    parts += [] if chooser is None else ["--chooser", chooser]
+    with user_errors():
+        entry, ev = record_bid(
+            event,
+            match,
+            announce=announce,
+            reply=reply,
+            chooser=chooser,
+            command=_command("bid", *parts),
+        )
+        _recorded(entry, ev)
+        assert entry.match is not None
+        _say(_step_line(ev, entry.match))
+
+
+@event_app.command("withdraw")
+def withdraw_player(
+    event: EventArg,
+    name: Annotated[str, typer.Argument(help="The player who withdraws.", show_default=False)],
+) -> None:
+    """Record a withdrawal: the player loses their current match and any later one.
+
+    By walkover, also in the middle of a match; if both players withdrew, the better seed goes
+    through. A losing semi-finalist can withdraw from the match for third place.
+
+    Example:
+
+        knockout event withdraw cup.db "Zhou Ming"
+    """
+    with user_errors():
+        entry, ev = withdraw(event, name, command=_command("withdraw", str(event), name))
+        _recorded(entry, ev)
+        assert entry.match is not None
+        _say(_step_line(ev, entry.match))
+
+
+@event_app.command("show")
+def show_event(
+    event: EventArg,
+    live: Annotated[
+        bool,
+        typer.Option("--live", help="Redraw as entries arrive from other terminals (Ctrl-C)."),
+    ] = False,
+    export: ExportOpt = None,
+) -> None:
+    """The dashboard of the event: bracket, games to play, latest results, ranking so far.
+
+    With --live it redraws whenever another terminal records something (the file is polled
+    every second; readers never block the arbiters' writes).
+
+    Example:
+
+        knockout event show cup.db --live
+    """
+    with user_errors():
+        if live and export is not None:
+            raise KnockoutError("--export saves one view: use it without --live")
+        if live:
+            LiveEventFile(head=lambda: journal_head(event), load=lambda: load_event(event)).watch(
+                out_console
+            )
+            return
+        ev = load_event(event)
+        show(event_dashboard(ev), export, title=ev.name)
+
+
+@event_app.command("odds")
+def odds(event: EventArg, json_out: JsonOpt = False) -> None:
+    """Exact odds of the rest of the event, given the results so far.
+
+    The same as knockout odds on the exported scenario (--json gives the same JSON).
+
+    Example:
+
+        knockout event odds cup.db --json
+    """
+    with user_errors():
+        ev = load_event(event)
+        if json_out:
+            emit_json(odds_json(ev))
+            return
+        answer = event_odds(ev)
+        if isinstance(answer, BracketOdds):
+            out_console.print(reach_view(answer, ev.scenario))
+        else:
+            out_console.print(odds_view(answer, ev.scenario))
+
+
+@event_app.command("undo")
+def undo_last(event: EventArg) -> None:
+    """Reverse the last game, bid or withdrawal still in force.
+
+    The undo is itself a journal entry. To correct a result further back, undo back to it
+    (knockout event log marks what undo takes back next), then record again.
+
+    Example:
+
+        knockout event undo cup.db
+    """
+    with user_errors():
+        entry, ev = undo(event, command=_command("undo", str(event)))
+        by_seq = {e.seq: e for e in ev.entries}
+        assert entry.undoes is not None
+        _say(
+            f"Undid #{entry.undoes} (entry #{entry.seq}): {describe(by_seq[entry.undoes], by_seq)}"
+        )
+        if entry.match is not None:
+            _say(_step_line(ev, entry.match))
+
+
+@event_app.command("log")
+def log(event: EventArg) -> None:
+    """Every journal entry: what, when, and from which command.
+
+    With what was undone, and which entry the next undo would take back.
+
+    Example:
+
+        knockout event log cup.db
+    """
+    with user_errors():
+        out_console.print(journal_view(load_event(event)))
+
+
+class ExportFormat(StrEnum):
+    """What ``event export`` writes."""
+
+    JSON = "json"
+    CSV = "csv"
+    SCENARIO = "scenario"
+
+
+@event_app.command("export")
+def export_event(
+    event: EventArg,
+    fmt: Annotated[
+        ExportFormat,
+        typer.Option(
+            "--format",
+            help="json: games, bids and ranking; csv: the games; scenario: a TOML scenario with "
+            "[[played]] games and withdrawals, for knockout odds, simulate and play.",
+        ),
+    ] = ExportFormat.JSON,
+) -> None:
+    """Write the event to stdout as JSON, CSV or a scenario file.
+
+    JSON: {"version", "event", "games": [{"match", "game", "stage", "red", "black", "clock",
+    "result" (null until played), "time_used"}], "bids": [{"match", "chooser", "announce",
+    "reply"}], "ranking": [{"name", "rank", "points"}]}.
+
+    Example:
+
+        knockout event export cup.db --format scenario > cup-now.toml
+    """
+    with user_errors():
+        ev = load_event(event)
+        if fmt is ExportFormat.JSON:
+            emit_json(to_json(ev))
+        elif fmt is ExportFormat.CSV:
+            sys.stdout.write(to_csv(ev))
+        else:
+            sys.stdout.write(to_scenario_toml(ev))

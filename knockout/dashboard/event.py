@@ -1,0 +1,300 @@
+"""Rich views of a real event (organiser mode): what to play next, the dashboard, the journal.
+
+The bracket tree and the ranking are the simulated event's views
+(:mod:`knockout.dashboard.bracket`) filled from the event file; :class:`LiveEventFile` redraws the
+dashboard whenever another terminal appends to the journal (it polls the file; WAL mode lets it
+read while others write).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
+
+from knockout.dashboard.bracket import bracket_tree, ranking_view
+from knockout.dashboard.match import clock_text
+from knockout.event.entries import describe, result_text
+from knockout.event.ranking import decided_records, standings
+from knockout.event.state import Event, Match, PendingBid
+from knockout.game import Result
+
+__all__ = [
+    "LiveEventFile",
+    "event_dashboard",
+    "journal_view",
+    "local_time",
+    "next_view",
+]
+
+#: Results listed on the dashboard (the latest first).
+RECENT_RESULTS = 12
+
+
+def local_time(at: str) -> str:
+    """A journal time (UTC) as local ``YYYY-MM-DD HH:MM:SS``."""
+    return datetime.fromisoformat(at).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _games_table(event: Event, title: str) -> Table:
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("Board", justify="right")
+    table.add_column("Match", no_wrap=True)
+    table.add_column("Game", justify="right")
+    table.add_column("Stage", no_wrap=True)
+    table.add_column("Red", style="red", no_wrap=True)
+    table.add_column("Black", no_wrap=True)
+    table.add_column("Clock", no_wrap=True)
+    table.add_column("Colours", style="dim")
+    for g in event.next_games():
+        table.add_row(
+            "-" if g.board is None else str(g.board),
+            g.match,
+            str(g.number),
+            g.stage,
+            g.red,
+            g.black,
+            clock_text(g.clock, g.increment_seconds),
+            {"lot": "by lot", "rule": "alternate", "bid": "by the bid"}[g.colours],
+        )
+    return table
+
+
+def bid_prompt(event: Event, bid: PendingBid) -> Text:
+    """What the arbiter asks at a sudden-death game, and the command that records the answer."""
+    a, b = bid.players
+    menu = event.scenario.format.playable[-1].bidding
+    text = Text()
+    text.append(f"{bid.match} ({a} v {b}), game {bid.number}: sudden death. ", style="bold")
+    times = " v ".join(f"{n} {s:g} s" for n, s in bid.times.items())
+    if bid.chooser is not None:
+        text.append(f"甲 = {bid.chooser} (used less time in game {bid.number - 1}: {times}). ")
+        who = f"{bid.chooser} announces Red or Black; then {bid.bidder} accepts or objects"
+        chooser_opt = ""
+    else:
+        why = {
+            "tie": f"equal times in game {bid.number - 1} ({times})",
+            "lot": "the rule is a lot",
+            "unknown": f"game {bid.number - 1}'s times were not recorded",
+            "less-time": "",
+        }[bid.why]
+        text.append(f"甲 is drawn by lot ({why}). ", style="yellow")
+        who = "甲 announces Red or Black; then 乙 accepts or objects"
+        chooser_opt = " --chooser NAME"
+    text.append(who + ".")
+    if menu is not None:
+        text.append(
+            f" Accept: 甲 plays the colour announced, Red {menu.accept[0]:g} v Black "
+            f"{menu.accept[1]:g} min; object to Red: 乙 Red {menu.object_red[0]:g} v "
+            f"{menu.object_red[1]:g}; object to Black: 甲 Red {menu.object_black[0]:g} v "
+            f"{menu.object_black[1]:g}.",
+            style="dim",
+        )
+    text.append(
+        f"\n  knockout event bid {event.source} {bid.match} --announce red|black "
+        f"--reply accept|object{chooser_opt}",
+        style="cyan",
+    )
+    return text
+
+
+def next_view(event: Event) -> RenderableType:
+    """The games that can be played now, and the sudden-death choices to ask for."""
+    parts: list[RenderableType] = []
+    if event.finished:
+        parts.append(Text(f"The event is over: champion {event.champion}.", style="bold yellow"))
+        return Group(*parts)
+    games = event.next_games()
+    if games:
+        parts.append(_games_table(event, f"{event.name}: games to play now"))
+    for bid in event.pending_bids():
+        parts.append(bid_prompt(event, bid))
+    if not games and not event.pending_bids():
+        parts.append(Text("No game can be played now.", style="dim"))
+    return Group(*parts)
+
+
+def _score(m: Match) -> str:
+    """``1½-½`` from the upper player's side (wins 1, draws ½), over the games so far."""
+    if m.players is None:
+        return ""
+    a = sum(
+        {Result.RED: 1.0, Result.DRAW: 0.5, Result.BLACK: 0.0}[g.result]
+        if g.red == m.players[0]
+        else {Result.RED: 0.0, Result.DRAW: 0.5, Result.BLACK: 1.0}[g.result]
+        for g in m.games
+    )
+    b = len(m.games) - a
+
+    def half(x: float) -> str:
+        whole = int(x)
+        return f"{whole if whole or x == 0 else ''}{'½' if x - whole else ''}"
+
+    return f"{half(a)}-{half(b)}"
+
+
+def _live_label(event: Event, m: Match) -> Text | None:
+    step = event.next_step(m)
+    if step is None or m.players is None:
+        return None
+    a, b = m.players
+    board = "" if m.board is None else f", board {m.board}"
+    if isinstance(step, PendingBid):
+        what = "sudden death: bid to record"
+    else:
+        what = f"next: game {step.number} ({step.stage})"
+    score = f" {_score(m)}" if m.games else ""
+    return Text(f"{a} v {b}{score}  {what}{board}", style="cyan")
+
+
+def _results_table(event: Event) -> Table:
+    table = Table(title="Latest results", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("Match", no_wrap=True)
+    table.add_column("Game", justify="right")
+    table.add_column("Stage", no_wrap=True)
+    table.add_column("Red", style="red", no_wrap=True)
+    table.add_column("Result", no_wrap=True)
+    table.add_column("Black", no_wrap=True)
+    table.add_column("Recorded", style="dim", no_wrap=True)
+    for g in reversed(event.games[-RECENT_RESULTS:]):
+        table.add_row(
+            g.match,
+            str(g.number),
+            g.stage,
+            g.red,
+            result_text(g.result),
+            g.black,
+            local_time(g.at)[11:],
+        )
+    return table
+
+
+def event_dashboard(event: Event) -> RenderableType:
+    """The dashboard: the state of play, the bracket, games to play, latest results, ranking."""
+    last = event.entries[-1]
+    status = (
+        f"finished, champion {event.champion}"
+        if event.finished
+        else f"{len(event.next_games())} games to play, {len(event.pending_bids())} bids to ask"
+    )
+    header = Text.assemble(
+        (event.name, "bold"),
+        f"   {event.source}: {len(event.entries)} entries, last at {local_time(last.at)}   ",
+        (status, "yellow" if event.finished else "cyan"),
+    )
+    results = decided_records(event)
+    live = {m.key: label for m in event.matches if (label := _live_label(event, m)) is not None}
+    players = len(event.state.bracket.players)
+    tree = bracket_tree(
+        event.state.bracket,
+        results,
+        title="Bracket",
+        live=live,
+        depth=None if players <= 32 else 4,
+    )
+    parts: list[RenderableType] = [header, tree]
+    third = event.third_place
+    if third is not None:
+        parts.append(_third_line(event, third))
+    if event.withdrawn:
+        parts.append(Text(f"Withdrawn: {', '.join(event.withdrawn)}", style="dim"))
+    if not event.finished:
+        parts.append(next_view(event))
+    if event.games:
+        parts.append(_results_table(event))
+    title = "Final ranking" if event.finished else "Ranking so far (decided matches)"
+    parts.append(ranking_view(standings(event), title=title))
+    return Group(*parts)
+
+
+def _third_line(event: Event, third: Match) -> Text:
+    if third.players is None:
+        return Text("Third place (3RD): the losing semi-finalists, not known yet", style="dim")
+    a, b = third.players
+    if third.winner is not None:
+        how = "walkover" if third.walkover else f"{third.decided_in}, {len(third.games)} games"
+        return Text.assemble("Third place (3RD): ", (third.winner, "bold green"), f" ({how})")
+    label = _live_label(event, third)
+    return Text.assemble("Third place (3RD): ", label or Text(f"{a} v {b}"))
+
+
+def journal_view(event: Event) -> Table:
+    """Every journal entry: number, when, what, the command that wrote it, and what ``undo``
+    would take back."""
+    table = Table(
+        title=f"{event.name}: journal ({event.source})",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        caption="undo reverses the entry marked <- undo; undo again to go further back",
+        caption_justify="left",
+    )
+    table.add_column("#", justify="right")
+    table.add_column("When (local)", no_wrap=True, style="dim")
+    table.add_column("Entry", overflow="fold")
+    table.add_column("Command", style="dim", overflow="fold")
+    table.add_column("", no_wrap=True)
+    by_seq = {e.seq: e for e in event.entries}
+    target = event.last_undoable()
+    for e in event.entries:
+        note = ""
+        style = ""
+        if e.seq in event.undone:
+            note, style = f"undone by #{event.undone[e.seq]}", "strike dim"
+        if target is not None and e.seq == target.seq:
+            note = "<- undo"
+        table.add_row(
+            str(e.seq),
+            local_time(e.at),
+            Text(describe(e, by_seq), style=style),
+            e.command,
+            Text(note, style="bold yellow" if note == "<- undo" else "dim"),
+        )
+    return table
+
+
+@dataclass
+class LiveEventFile:
+    """The dashboard of an event file, redrawn whenever its journal grows.
+
+    Attributes:
+        head: The journal's last entry number (cheap; called every ``interval`` seconds).
+        load: Reads the whole event.
+        interval: Seconds between polls.
+        sleep: Waits between polls (``time.sleep``; tests pass their own).
+        max_polls: Stop after this many polls (None: until interrupted).
+    """
+
+    head: Callable[[], int]
+    load: Callable[[], Event]
+    interval: float = 1.0
+    sleep: Callable[[float], None] = time.sleep
+    max_polls: int | None = None
+
+    def watch(self, console: Console) -> Event:
+        """Redraw on ``console`` until interrupted (Ctrl-C) or ``max_polls``; returns the last
+        event read."""
+        event = self.load()
+        seen = event.entries[-1].seq
+        polls = 0
+        with Live(
+            event_dashboard(event), console=console, auto_refresh=False, transient=False
+        ) as live:
+            try:
+                while self.max_polls is None or polls < self.max_polls:
+                    self.sleep(self.interval)
+                    polls += 1
+                    if self.head() != seen:
+                        event = self.load()
+                        seen = event.entries[-1].seq
+                        live.update(event_dashboard(event), refresh=True)
+            except KeyboardInterrupt:
+                pass
+        return event

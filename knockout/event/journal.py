@@ -1,0 +1,62 @@
+"""The journal: every change to an event, in order, never edited.
+
+An :class:`Entry` is one row of the ``journal`` table. Kinds:
+
+* ``new``: the event was created (always entry 1; it cannot be undone);
+* ``game``: a game's result, with the colours, clocks, time used and moves;
+* ``bid``: the sudden-death choice of a match (甲, the announcement, 乙's reply);
+* ``withdraw``: a player withdrew;
+* ``undo``: reverses one earlier entry (``undoes``); an entry is reversed at most once.
+
+The event's state is the journal replayed (:mod:`knockout.event.state`), so there is no second
+copy of the state that could disagree with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal, get_args
+
+__all__ = ["ENTRY_KINDS", "Entry", "EntryKind", "utc_now"]
+
+EntryKind = Literal["new", "game", "bid", "withdraw", "undo"]
+ENTRY_KINDS: tuple[str, ...] = get_args(EntryKind)
+
+
+def utc_now() -> str:
+    """The current time as UTC ISO 8601 with milliseconds (``2026-11-30T09:15:02.123Z``)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One journal entry.
+
+    Attributes:
+        seq: Position in the journal, from 1, without gaps.
+        at: When it was written (UTC, ISO 8601).
+        kind: What it records.
+        match: The match ID (``game`` and ``bid``).
+        game: The game number within the match (``game``).
+        player: The player (``withdraw``).
+        data: Everything else, as stored (JSON).
+        command: The command line that wrote it.
+        undoes: The entry it reverses (``undo``).
+    """
+
+    seq: int
+    at: str
+    kind: EntryKind
+    match: str | None = None
+    game: int | None = None
+    player: str | None = None
+    data: Mapping[str, Any] | None = None
+    command: str = ""
+    undoes: int | None = None
+
+    @property
+    def fields(self) -> Mapping[str, Any]:
+        """``data``, or an empty mapping."""
+        return self.data or {}

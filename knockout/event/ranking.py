@@ -1,0 +1,148 @@
+"""Records and the ranking of a real event, built from its journal.
+
+The recorded games become the engine's records (:class:`~knockout.engine.match.MatchRecord`,
+:class:`~knockout.engine.event.EventRecord`), so the event's final ranking is
+:func:`knockout.engine.ranking.final_ranking`, the same as for a simulated event. While the event
+is running, the ranking so far orders players by how far they have come (still in at round ``k``
+ahead of those who lost in round ``k``), then by the same points and tie-breaks, computed on the
+cross table of the decided matches (:func:`~knockout.engine.ranking.event_crosstable`).
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+
+import numpy as np
+
+from knockout.engine.event import EventRecord, RoundRecord
+from knockout.engine.match import GameRecord, MatchRecord
+from knockout.engine.ranking import KnockoutStanding, event_crosstable, final_ranking
+from knockout.event.state import Event, Match, MatchKey, RecordedGame
+from knockout.points import knockout_points
+from knockout.rules.bracket import round_name
+from knockout.rules.progress import THIRD_PLACE
+from knockout.standings.tiebreaks import rank_players
+
+__all__ = ["decided_records", "event_record", "standings"]
+
+
+def _offset(event: Event, at: str) -> float:
+    """Seconds from the event's creation to ``at``."""
+    start = datetime.fromisoformat(event.header.created)
+    return (datetime.fromisoformat(at) - start).total_seconds()
+
+
+def _game_record(event: Event, m: Match, g: RecordedGame) -> GameRecord:
+    stage = event.scenario.format.stage(g.stage)
+    red_pts, black_pts = knockout_points(g.result, draw_winner=stage.draw_winner)
+    bid = m.bid if stage.is_bidding else None
+    when = _offset(event, g.at)
+    return GameRecord(
+        number=g.number,
+        stage=g.stage,
+        red=g.red,
+        black=g.black,
+        clock=g.clock if g.clock is not None else stage.minutes,
+        increment_seconds=g.increment_seconds,
+        result=g.result,
+        time_used={n: g.time_used.get(n, math.nan) for n in (g.red, g.black)},
+        points={g.red: red_pts, g.black: black_pts},
+        moves=g.moves or 0,
+        flag_fall=None,
+        start=when,
+        end=when,
+        chooser=None if bid is None else bid.chooser,
+        announce=None if bid is None else bid.announce,
+        reply=None if bid is None else bid.reply,
+    )
+
+
+def _match_record(event: Event, m: Match) -> MatchRecord:
+    assert m.players is not None and m.winner is not None and m.decided_in is not None
+    games = tuple(_game_record(event, m, g) for g in m.games)
+    start = games[0].start if games else 0.0
+    end = games[-1].end if games else start
+    return MatchRecord(m.players, m.winner, m.decided_in, games, start, end)
+
+
+def decided_records(event: Event) -> dict[MatchKey, MatchRecord]:
+    """Every decided match (the match for third place included) as a record, by key."""
+    return {m.key: _match_record(event, m) for m in event.matches if m.winner is not None}
+
+
+def _record(event: Event, records: dict[MatchKey, MatchRecord]) -> EventRecord:
+    """The decided matches as an event record (every match, once the event is finished)."""
+    third_key = (event.rounds, THIRD_PLACE)
+    by_round: dict[int, list[MatchRecord]] = {}
+    for key, r in sorted(records.items()):
+        if key != third_key:
+            by_round.setdefault(key[0], []).append(r)
+    rounds = [
+        RoundRecord(
+            k,
+            round_name(k, event.rounds),
+            min(r.start for r in matches),
+            max(r.end for r in matches),
+            tuple(matches),
+        )
+        for k, matches in sorted(by_round.items())
+    ]
+    duration = max([r.end for r in records.values()] + [0.0])
+    return EventRecord(event.state.bracket, tuple(rounds), records.get(third_key), duration)
+
+
+def event_record(event: Event) -> EventRecord | None:
+    """The finished event's record (None while it is running)."""
+    return _record(event, decided_records(event)) if event.finished else None
+
+
+def _how_far(event: Event) -> dict[str, tuple[int, str]]:
+    """Per player: a sort key (larger is further) and a label, while the event is running.
+
+    Still in at round ``k``: ``2k + 1``; lost in round ``k``: ``2k``; third and fourth place and
+    the champion as in the final ranking.
+    """
+    rounds = event.rounds
+    bracket = event.state.bracket
+    out = {
+        name: (5, f"in {round_name(2, rounds)}")
+        if bracket.has_bye(name)
+        else (3, f"in {round_name(1, rounds)}")
+        for name in bracket.players
+    }
+    for m in event.matches:
+        if m.winner is None or m.loser is None:
+            continue
+        k = m.key[0]
+        if m.id == "3RD":
+            out[m.winner] = (2 * rounds - 1, "third place")
+            out[m.loser] = (2 * rounds - 2, "fourth place")
+        elif k == rounds:
+            out[m.winner] = (2 * rounds + 2, "champion")
+            out[m.loser] = (2 * rounds, "final")
+        else:
+            out[m.loser] = (2 * k, round_name(k, rounds))
+            out[m.winner] = (2 * k + 3, f"in {round_name(k + 1, rounds)}")
+    return out
+
+
+def standings(event: Event) -> tuple[KnockoutStanding, ...]:
+    """The final ranking once the event is finished, else the ranking so far."""
+    record = event_record(event)
+    if record is not None:
+        return final_ranking(record, event.scenario, seed=event.seed)
+    table = event_crosstable(_record(event, decided_records(event)), event.scenario)
+    reached = _how_far(event)
+    codes = list(event.scenario.ranking.tiebreaks)
+    codes += ["lots"] if event.scenario.ranking.lots else []
+    ranked = rank_players(
+        table,
+        codes,
+        rng=np.random.default_rng(event.seed),
+        primary={name: (key,) for name, (key, _) in reached.items()},
+    )
+    return tuple(
+        KnockoutStanding(s.name, s.rank, reached[s.name][1], s.points, dict(s.tiebreaks))
+        for s in ranked.players
+    )

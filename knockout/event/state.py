@@ -1,0 +1,711 @@
+"""Where a real event stands: its journal replayed through the rules.
+
+:meth:`Event.replay` turns the journal into a scenario, the event's resolved scenario with every
+recorded game as ``[[played]]`` and every withdrawal as ``withdrawn``, and lets the rules place it
+(:meth:`~knockout.io.scenario.Scenario.event_state`: the match chain, the walkover rule, the
+third-place match). Everything else is read off that placement: the matches and their players,
+the next game of each match with its colours and clocks, the sudden-death bids still to be made.
+Nothing here decides a rule of its own; an entry that the rules cannot place is refused.
+
+Match IDs are ``R<round>-M<match>``, both from 1 (``R1-M1`` is the top match of round 1 in
+bracket order; the final of a 16-player event is ``R4-M1``), and ``3RD`` for the match for third
+place. They depend only on the draw, so they never change during the event.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+import numpy as np
+
+from knockout.errors import ScenarioError
+from knockout.event.database import EventHeader, EventRows
+from knockout.event.errors import refused
+from knockout.event.journal import Entry
+from knockout.game import Colour, Reply, Result
+from knockout.io.scenario import Scenario, parse_scenario
+from knockout.rules.bracket import round_name
+from knockout.rules.formats import Stage
+from knockout.rules.match import Finished, MatchState, PlayedGame, Side, colour_rule
+from knockout.rules.progress import THIRD_PLACE, EventState, MatchProgress
+from knockout.standings.records import normalise_name
+
+__all__ = [
+    "THIRD_ID",
+    "Event",
+    "Match",
+    "MatchKey",
+    "NextGame",
+    "PendingBid",
+    "RecordedBid",
+    "RecordedGame",
+    "assign_boards",
+    "lot_red",
+    "match_id",
+]
+
+MatchKey = tuple[int, int]
+#: The ID of the match for third place.
+THIRD_ID = "3RD"
+_MATCH_ID = re.compile(r"^R(\d+)-M(\d+)$", re.IGNORECASE)
+
+
+def match_id(key: MatchKey, rounds: int) -> str:
+    """``R<round>-M<match>`` (both from 1), or ``3RD`` for the match for third place.
+
+    >>> match_id((1, 2), 4), match_id((4, 0), 4), match_id((4, 1), 4)
+    ('R1-M3', 'R4-M1', '3RD')
+    """
+    k, m = key
+    if k == rounds and m == THIRD_PLACE:
+        return THIRD_ID
+    return f"R{k}-M{m + 1}"
+
+
+def lot_red(seed: int, key: MatchKey, number: int) -> Side:
+    """The colour lot of game ``number`` of match ``key``: the side that has Red.
+
+    Drawn from the event's seed, so it is the same every time the event is read.
+    """
+    rng = np.random.default_rng([seed, key[0], key[1], number])
+    return 0 if rng.random() < 0.5 else 1
+
+
+@dataclass(frozen=True)
+class RecordedGame:
+    """A game in the journal.
+
+    Attributes:
+        seq: Its journal entry.
+        match: Match ID.
+        number: Game number within the match, from 1.
+        stage: Stage name.
+        red: Red's name.
+        black: Black's name.
+        result: The result over the board.
+        clock: Base clocks ``(Red, Black)`` in minutes (None: not known, a game imported from a
+            scenario's sudden-death game).
+        increment_seconds: Added after each move.
+        time_used: Seconds used, by name (only the names recorded).
+        moves: Moves made, if recorded.
+        board: The board of its match when it was recorded (None: it had none).
+        at: When it was recorded.
+    """
+
+    seq: int
+    match: str
+    number: int
+    stage: str
+    red: str
+    black: str
+    result: Result
+    clock: tuple[float, float] | None
+    increment_seconds: float
+    time_used: Mapping[str, float]
+    moves: int | None
+    board: int | None
+    at: str
+
+    @classmethod
+    def from_entry(cls, e: Entry) -> RecordedGame:
+        """The game of a ``game`` entry."""
+        d = e.fields
+        clock = d.get("clock")
+        assert e.match is not None and e.game is not None
+        return cls(
+            seq=e.seq,
+            match=e.match,
+            number=e.game,
+            stage=d["stage"],
+            red=d["red"],
+            black=d["black"],
+            result=Result(d["result"]),
+            clock=None if clock is None else (float(clock[0]), float(clock[1])),
+            increment_seconds=float(d["increment_seconds"]),
+            time_used={k: float(v) for k, v in (d.get("time_used") or {}).items()},
+            moves=d.get("moves"),
+            board=d.get("board"),
+            at=e.at,
+        )
+
+    def played(self) -> PlayedGame:
+        """The game as a scenario's ``[[played]]`` entry."""
+        return PlayedGame(
+            self.red, self.black, self.stage, self.result, dict(self.time_used) or None
+        )
+
+
+@dataclass(frozen=True)
+class RecordedBid:
+    """A sudden-death choice in the journal.
+
+    Attributes:
+        seq: Its journal entry.
+        match: Match ID.
+        chooser: 甲, who announced.
+        bidder: 乙, who replied.
+        announce: 甲's announcement.
+        reply: 乙's reply.
+        red: Who has Red in the sudden-death game, by the rule.
+        black: Who has Black.
+        clock: ``(Red, Black)`` base minutes, by the rule.
+        chosen_by: How 甲 was found: ``times`` (less time used) or ``lot`` (the arbiter's lot).
+    """
+
+    seq: int
+    match: str
+    chooser: str
+    bidder: str
+    announce: Colour
+    reply: Reply
+    red: str
+    black: str
+    clock: tuple[float, float]
+    chosen_by: Literal["times", "lot"]
+
+    @classmethod
+    def from_entry(cls, e: Entry) -> RecordedBid:
+        """The bid of a ``bid`` entry."""
+        d = e.fields
+        assert e.match is not None
+        return cls(
+            seq=e.seq,
+            match=e.match,
+            chooser=d["chooser"],
+            bidder=d["bidder"],
+            announce=Colour(d["announce"]),
+            reply=Reply(d["reply"]),
+            red=d["red"],
+            black=d["black"],
+            clock=(float(d["clock"][0]), float(d["clock"][1])),
+            chosen_by=d["chosen_by"],
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"match", "chooser", "announce", "reply"}``."""
+        return {
+            "match": self.match,
+            "chooser": self.chooser,
+            "announce": self.announce.value,
+            "reply": self.reply.value,
+        }
+
+
+@dataclass(frozen=True)
+class Match:
+    """A match of the draw (byes are not matches).
+
+    Attributes:
+        key: ``(round, index)``; the match for third place is ``(rounds, THIRD_PLACE)``.
+        id: Its ID (``R1-M3``, ``3RD``).
+        label: ``round 1``, ..., ``final``, ``third place``.
+        players: ``(upper line, lower line)`` once both are known.
+        progress: Where the rules place it (None: not started and no walkover).
+        games: Its recorded games, in order.
+        bid: Its recorded sudden-death choice.
+        board: Its board while it is playable (None: waiting for a free board, or not
+            playable). Boards are given when a match becomes playable and kept until it is
+            decided (:func:`assign_boards`).
+    """
+
+    key: MatchKey
+    id: str
+    label: str
+    players: tuple[str, str] | None
+    progress: MatchProgress | None
+    games: tuple[RecordedGame, ...] = ()
+    bid: RecordedBid | None = None
+    board: int | None = None
+
+    @property
+    def winner(self) -> str | None:
+        """Who won (over the board or by walkover), once decided."""
+        return None if self.progress is None else self.progress.winner
+
+    @property
+    def loser(self) -> str | None:
+        """Who lost, once decided."""
+        if self.winner is None or self.players is None:
+            return None
+        return self.players[1] if self.winner == self.players[0] else self.players[0]
+
+    @property
+    def walkover(self) -> bool:
+        """Decided by the walkover rule."""
+        return self.progress is not None and self.progress.walkover is not None
+
+    @property
+    def decided_in(self) -> str | None:
+        """The stage that decided it, ``walkover``, or None while undecided."""
+        if self.walkover:
+            return "walkover"
+        if self.progress is None or self.progress.replayed is None:
+            return None
+        position = self.progress.replayed.position
+        return None if not isinstance(position, Finished) else self.games[-1].stage
+
+    @property
+    def position(self) -> MatchState | Finished:
+        """Where the match chain stands (the initial state before the first game)."""
+        if self.progress is None or self.progress.replayed is None:
+            return MatchState(stage=0)
+        return self.progress.replayed.position
+
+    @property
+    def playable(self) -> bool:
+        """Both players known and the match not decided."""
+        return self.players is not None and self.winner is None
+
+
+@dataclass(frozen=True)
+class NextGame:
+    """The next game of a match, ready to be played.
+
+    Attributes:
+        match: Match ID.
+        key: ``(round, index)``.
+        number: Game number within the match, from 1.
+        stage: Stage name.
+        red: Who has Red.
+        black: Who has Black.
+        clock: ``(Red, Black)`` base minutes.
+        increment_seconds: Added after each move.
+        board: Board number (None: waiting for a free board).
+        colours: How the colours were set: ``rule`` (they alternate), ``lot`` (the event's lot)
+            or ``bid`` (the sudden-death choice).
+    """
+
+    match: str
+    key: MatchKey
+    number: int
+    stage: str
+    red: str
+    black: str
+    clock: tuple[float, float]
+    increment_seconds: float
+    board: int | None
+    colours: Literal["rule", "lot", "bid"]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"match", "game", "stage", "red", "black", "clock", "board"}``."""
+        return {
+            "match": self.match,
+            "game": self.number,
+            "stage": self.stage,
+            "red": self.red,
+            "black": self.black,
+            "clock": [self.clock[0], self.clock[1]],
+            "board": self.board,
+        }
+
+
+@dataclass(frozen=True)
+class PendingBid:
+    """A match at its sudden-death game whose choice is still to be recorded.
+
+    Attributes:
+        match: Match ID.
+        players: The two players.
+        chooser: 甲 if the recorded times (or the priority rule) say who it is; None when the
+            arbiter's lot decides (``--chooser``).
+        bidder: 乙, when 甲 is known.
+        number: The sudden-death game's number within the match.
+        times: The previous game's recorded time used, by name.
+        why: ``less-time`` (甲 used less time), ``tie`` (equal times: lot), ``lot`` (the rule is
+            a lot) or ``unknown`` (times not recorded: lot).
+        board: The board the match holds.
+    """
+
+    match: str
+    players: tuple[str, str]
+    chooser: str | None
+    bidder: str | None
+    number: int
+    times: Mapping[str, float]
+    why: Literal["less-time", "tie", "lot", "unknown"]
+    board: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"match", "chooser", "bidder"}``."""
+        return {"match": self.match, "chooser": self.chooser, "bidder": self.bidder}
+
+
+@dataclass(frozen=True)
+class Event:
+    """An event file's contents and where the event stands.
+
+    Attributes:
+        source: The file (for messages).
+        header: What the event is.
+        base: The event's scenario without games or withdrawals.
+        federations: Federation (or None) by player, in entry-list order.
+        entries: The whole journal, in order.
+        undone: For each undone entry, the entry that undid it.
+        games: Recorded games still in force, in journal order.
+        bids: Recorded sudden-death choices still in force, by match ID.
+        withdrawn: Players who withdrew, in journal order.
+        scenario: ``base`` with the games as ``[[played]]`` and the withdrawals.
+        state: The rules' placement of the games and walkovers.
+        matches: Every match, round by round, the match for third place last.
+    """
+
+    source: str
+    header: EventHeader
+    base: Scenario
+    federations: Mapping[str, str | None]
+    entries: tuple[Entry, ...]
+    undone: Mapping[int, int]
+    games: tuple[RecordedGame, ...]
+    bids: Mapping[str, RecordedBid]
+    withdrawn: tuple[str, ...]
+    scenario: Scenario
+    state: EventState
+    matches: tuple[Match, ...] = field(default=())
+
+    @classmethod
+    def replay(cls, source: str, rows: EventRows) -> Event:
+        """Replay the journal of an event file.
+
+        Raises:
+            EventRefused: If the rules cannot place the journal's games (a refused entry).
+        """
+        base = parse_scenario(rows.header.scenario, source=source)
+        undone = {e.undoes: e.seq for e in rows.entries if e.undoes is not None}
+        live = [e for e in rows.entries if e.seq not in undone]
+        games = tuple(RecordedGame.from_entry(e) for e in live if e.kind == "game")
+        bids = {e.match: RecordedBid.from_entry(e) for e in live if e.kind == "bid" and e.match}
+        withdrawn = tuple(e.player for e in live if e.kind == "withdraw" and e.player)
+        scenario = replace(
+            base,
+            players=tuple(replace(p, withdrawn=p.name in withdrawn) for p in base.players),
+            played=tuple(g.played() for g in games),
+        )
+        try:
+            state = scenario.event_state()
+        except ScenarioError as exc:
+            reasons = "; ".join(p.message for p in exc.problems)
+            message = f"the rules cannot place these games: {reasons}"
+            raise refused(source, "journal", message) from None
+        event = cls(
+            source,
+            rows.header,
+            base,
+            rows.federations,
+            rows.entries,
+            undone,
+            games,
+            bids,
+            withdrawn,
+            scenario,
+            state,
+        )
+        return replace(event, matches=_with_boards(event, _matches(event)))
+
+    # --- reading -------------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """The event's name."""
+        return self.header.name
+
+    @property
+    def seed(self) -> int:
+        """The event's seed (colour lots, drawing of lots in the ranking)."""
+        return self.header.seed
+
+    @property
+    def rounds(self) -> int:
+        """Number of rounds of the draw."""
+        return self.state.bracket.rounds
+
+    def by_key(self, key: MatchKey) -> Match | None:
+        """The match at ``key``, if it is a match (not a bye)."""
+        return next((m for m in self.matches if m.key == key), None)
+
+    @property
+    def final(self) -> Match:
+        """The final."""
+        found = self.by_key((self.rounds, 0))
+        assert found is not None
+        return found
+
+    @property
+    def third_place(self) -> Match | None:
+        """The match for third place, if the event has one."""
+        return self.by_key((self.rounds, THIRD_PLACE))
+
+    @property
+    def champion(self) -> str | None:
+        """The winner of the final, once decided."""
+        return self.final.winner
+
+    @property
+    def finished(self) -> bool:
+        """The final (and the match for third place, if any) is decided."""
+        third = self.third_place
+        return self.champion is not None and (third is None or third.winner is not None)
+
+    def steps(self) -> tuple[NextGame | PendingBid, ...]:
+        """What can happen next in each playable match: a game, or a bid to record."""
+        out: list[NextGame | PendingBid] = []
+        for m in self.matches:
+            step = self.next_step(m)
+            if step is not None:
+                out.append(step)
+        return tuple(out)
+
+    def next_games(self) -> tuple[NextGame, ...]:
+        """The games that can be played now (at most one per match)."""
+        return tuple(s for s in self.steps() if isinstance(s, NextGame))
+
+    def pending_bids(self) -> tuple[PendingBid, ...]:
+        """Matches at their sudden-death game whose bid is still to be recorded."""
+        return tuple(s for s in self.steps() if isinstance(s, PendingBid))
+
+    def next_step(self, m: Match) -> NextGame | PendingBid | None:
+        """The next game of ``m`` (or its bid still to be made); None if it is not playable."""
+        position = m.position
+        if not m.playable or m.players is None or not isinstance(position, MatchState):
+            return None
+        stage = self.scenario.format.playable[position.stage]
+        rule = colour_rule(stage, position)
+        number = len(m.games) + 1
+        a, b = m.players
+        if rule == "bidding":
+            if m.bid is None:
+                return self._pending_bid(m, number)
+            return NextGame(
+                m.id,
+                m.key,
+                number,
+                stage.name,
+                m.bid.red,
+                m.bid.black,
+                m.bid.clock,
+                stage.increment_seconds,
+                m.board,
+                "bid",
+            )
+        if rule == "sealed-bid":
+            return None  # refused when the event is created
+        side = lot_red(self.seed, m.key, number) if rule == "lot" else rule
+        red, black = (a, b) if side == 0 else (b, a)
+        return NextGame(
+            m.id,
+            m.key,
+            number,
+            stage.name,
+            red,
+            black,
+            stage.minutes,
+            stage.increment_seconds,
+            m.board,
+            "lot" if rule == "lot" else "rule",
+        )
+
+    def _pending_bid(self, m: Match, number: int) -> PendingBid:
+        assert m.players is not None and m.progress is not None
+        assert m.progress.replayed is not None
+        a, b = m.players
+        stage = self.stage_at(m)
+        assert stage.bidding is not None
+        times = m.games[-1].time_used if m.games else {}
+        p_a = m.progress.replayed.p_a_chooses
+        chooser = {1.0: a, 0.0: b}.get(p_a) if p_a is not None else None
+        why: Literal["less-time", "tie", "lot", "unknown"]
+        if stage.bidding.priority == "lot":
+            why = "lot"
+        elif p_a is None:
+            why = "unknown"
+        else:
+            why = "less-time" if chooser is not None else "tie"
+        bidder = None if chooser is None else (b if chooser == a else a)
+        return PendingBid(m.id, (a, b), chooser, bidder, number, times, why, m.board)
+
+    def stage_at(self, m: Match) -> Stage:
+        """The stage of ``m``'s next game (its last stage once decided)."""
+        position = m.position
+        return self.scenario.format.playable[position.stage]
+
+    # --- finding things the user named -------------------------------------------------
+
+    def find_match(self, text: str) -> Match:
+        """The match called ``text`` (``R1-M3``, ``r1-m3``, ``3RD``).
+
+        Raises:
+            EventRefused: For an ID that is not a match of this draw.
+        """
+        wanted = text.strip().upper()
+        expected = f"R1-M1 to {self.final.id} (R<round>-M<match>)"
+        if self.third_place is not None:
+            expected += f" or {THIRD_ID}"
+        for m in self.matches:
+            if m.id == wanted:
+                return m
+        found = _MATCH_ID.match(wanted)
+        if found and int(found[1]) == 1 and 1 <= int(found[2]) <= self.state.bracket.size // 2:
+            index = int(found[2]) - 1
+            up, down = self.state.bracket.lines[2 * index : 2 * index + 2]
+            message = f"{wanted} is a bye ({up or down} goes through to round 2), not a match"
+            raise refused(self.source, "match", message)
+        raise refused(self.source, "match", f"expected a match ID {expected}, found {text!r}")
+
+    def find_player(self, text: str, key: str) -> str:
+        """The player called ``text`` (exact, or the same once spaces and case are normalised).
+
+        Raises:
+            EventRefused: For a name not in the event.
+        """
+        names = [p.name for p in self.base.players]
+        if text in names:
+            return text
+        wanted = normalise_name(text).casefold()
+        same = [n for n in names if normalise_name(n).casefold() == wanted]
+        if len(same) == 1:
+            return same[0]
+        close = difflib.get_close_matches(text, names, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise refused(self.source, key, f"expected a player of this event, found {text!r}{hint}")
+
+    def match_of(self, name: str) -> Match | None:
+        """``name``'s current match: playable, or waiting for an opponent; None if they have no
+        match left (eliminated, or the event is over for them)."""
+        for m in self.matches:
+            if m.players is not None and name in m.players and m.winner is None:
+                return m
+        last = self._last_decided(name)
+        if last is None:
+            return None if self.finished else self._waiting_match(name)
+        if last.winner == name and last.key[0] < self.rounds:
+            return self._waiting_match(name)
+        if last.key[0] == self.rounds - 1 and self.third_place is not None:
+            third = self.third_place
+            return third if third.winner is None else None
+        return None
+
+    def _last_decided(self, name: str) -> Match | None:
+        decided = [m for m in self.matches if m.players and name in m.players and m.winner]
+        return decided[-1] if decided else None
+
+    def _waiting_match(self, name: str) -> Match | None:
+        """The next match ``name`` is drawn into whose opponent is not known yet."""
+        line = self.state.bracket.lines.index(name)
+        for k in range(1, self.rounds + 1):
+            m = self.by_key((k, line >> k))
+            if m is not None and m.winner is None:
+                return m
+        return None
+
+    def last_undoable(self) -> Entry | None:
+        """The entry ``undo`` would reverse: the last game, bid or withdrawal still in force."""
+        for e in reversed(self.entries):
+            if e.kind in ("game", "bid", "withdraw") and e.seq not in self.undone:
+                return e
+        return None
+
+
+def _entrant(state: EventState, k: int, block: int) -> str | None:
+    """Who comes out of ``block`` into round ``k``, if known (byes go through at once)."""
+    lines = state.bracket.lines
+    if k == 1:
+        return lines[block]
+    if k == 2 and (lines[2 * block] is None or lines[2 * block + 1] is None):
+        return lines[2 * block] or lines[2 * block + 1]
+    return state.winner(k - 1, block)
+
+
+def _matches(event: Event) -> list[Match]:
+    """Every match of the draw with its players, games and bid (boards come later)."""
+    state = event.state
+    bracket = state.bracket
+    rounds = bracket.rounds
+    by_match: dict[str, list[RecordedGame]] = {}
+    for g in event.games:
+        by_match.setdefault(g.match, []).append(g)
+    out: list[Match] = []
+
+    def add(key: MatchKey, players: tuple[str, str] | None, label: str) -> None:
+        mid = match_id(key, rounds)
+        games = tuple(by_match.get(mid, ()))
+        progress = state.progress.get(key)
+        out.append(Match(key, mid, label, players, progress, games, event.bids.get(mid)))
+
+    for k in range(1, rounds + 1):
+        for m in range(bracket.size >> k):
+            if k == 1 and None in bracket.lines[2 * m : 2 * m + 2]:
+                continue  # a bye
+            up, down = _entrant(state, k, 2 * m), _entrant(state, k, 2 * m + 1)
+            players = (up, down) if up is not None and down is not None else None
+            add((k, m), players, round_name(k, rounds))
+    semis_are_matches = rounds > 2 or None not in bracket.lines
+    if bracket.third_place and rounds >= 2 and semis_are_matches:
+        third = state.third_place
+        semis = [state.progress.get((rounds - 1, i)) for i in (0, 1)]
+        losers = [_loser(p) for p in semis]
+        known = third.players if third is not None else None
+        if known is None and losers[0] is not None and losers[1] is not None:
+            known = (losers[0], losers[1])
+        add((rounds, THIRD_PLACE), known, "third place")
+    _check_games_placed(event, out)
+    return out
+
+
+def _loser(p: MatchProgress | None) -> str | None:
+    if p is None or p.winner is None:
+        return None
+    return p.players[1] if p.winner == p.players[0] else p.players[0]
+
+
+def _check_games_placed(event: Event, matches: Sequence[Match]) -> None:
+    """Every recorded game sits in the match the rules placed its players in."""
+    for m in matches:
+        placed = () if m.progress is None else m.progress.games
+        if len(placed) != len(m.games):
+            raise refused(
+                event.source,
+                m.id,
+                f"the rules place {len(placed)} games in {m.id}, the journal has {len(m.games)}",
+            )
+
+
+def _board_map(entries: Sequence[Entry], undone: Mapping[int, int]) -> dict[str, int]:
+    """The boards of the playable matches: the snapshot in the last entry in force."""
+    for e in reversed(entries):
+        if e.seq not in undone and "boards" in e.fields:
+            return {k: int(v) for k, v in e.fields["boards"].items()}
+    return {}
+
+
+def _with_boards(event: Event, matches: list[Match]) -> tuple[Match, ...]:
+    boards = _board_map(event.entries, event.undone)
+    return tuple(replace(m, board=boards.get(m.id) if m.playable else None) for m in matches)
+
+
+def assign_boards(event: Event) -> dict[str, int]:
+    """The boards after a change: every playable match keeps the board it had; free boards go to
+    playable matches without one, round by round in bracket order (none left: it waits).
+
+    ``event`` is the state with the change, whose boards are still those before it (for an undo:
+    those of the state it goes back to), so a match never changes boards while it is playable.
+    """
+    kept = {m.id: m.board for m in event.matches if m.playable and m.board is not None}
+    free = iter(b for b in range(1, event.scenario.schedule.boards + 1) if b not in kept.values())
+    out: dict[str, int] = {}
+    for m in event.matches:
+        if not m.playable:
+            continue
+        board = kept.get(m.id)
+        if board is None:
+            board = next(free, None)
+        if board is not None:
+            out[m.id] = board
+    return out
+
+
+def time_limit(clock_minutes: float, increment: float, moves: int) -> float:
+    """The most time a player can use: the base clock plus the increment for every move."""
+    return clock_minutes * 60.0 + increment * moves

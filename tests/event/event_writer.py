@@ -1,0 +1,155 @@
+"""A separate process that writes to an event file, for the kill and concurrency tests.
+
+Usage: ``python event_writer.py MODE DB [ARGS...]``; it prints one line per committed entry
+(``ok SEQ``) or refusal (``refused MESSAGE``), flushed at once, so the test knows what was
+committed before it killed the process.
+
+Modes:
+    loop DB N               write forever: the next game, bid, or an undo every fifth entry
+    kill-in-transaction DB  append one entry, then SIGKILL itself before COMMIT
+    kill-before-link DB SCENARIO PLAYERS
+                            create an event, SIGKILL itself just before the file is linked
+    race DB BARRIER MATCH GAME RESULT
+                            wait for BARRIER to exist, then record one game
+    plays DB BARRIER MATCH... record every game of the matches until they are decided
+    undo DB BARRIER         wait for BARRIER, then undo once
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from knockout.event import database, store
+from knockout.event.errors import EventRefused
+from knockout.event.state import Event, NextGame
+from knockout.event.store import load_event, record_bid, record_game, undo
+
+RESULTS = ("1-0", "1/2", "0-1")
+
+
+def say(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def wait_for(barrier: Path) -> None:
+    say("ready")
+    while not barrier.exists():
+        time.sleep(0.001)
+
+
+def step(path: str, event: Event, n: int) -> None:
+    """One entry: a bid if one is due, else the next game, with an undo every fifth entry."""
+    if event.finished or n % 5 == 4:
+        try:
+            entry, _ = undo(path)
+        except EventRefused:
+            return
+    elif event.pending_bids():
+        b = event.pending_bids()[0]
+        chooser = None if b.chooser else b.players[n % 2]
+        entry, _ = record_bid(path, b.match, announce="red", reply="object", chooser=chooser)
+    else:
+        games = event.next_games()
+        g = games[n % len(games)]
+        times = [f"{g.red}={100 + n % 50}", f"{g.black}=120"]
+        entry, _ = record_game(path, g.match, g.number, RESULTS[n % 3], time_used=times)
+    say(f"ok {entry.seq}")
+
+
+def loop(path: str, offset: int) -> None:
+    n = offset
+    while True:
+        step(path, load_event(path), n)
+        n += 1
+
+
+def kill_in_transaction(path: str) -> None:
+    real = store.append
+
+    def append_then_die(conn: Any, entry: Any) -> None:
+        real(conn, entry)
+        say(f"inserted {entry.seq}")
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    store.append = append_then_die  # type: ignore[assignment]
+    step(path, load_event(path), 0)
+
+
+def kill_before_link(path: str, scenario: str, players: str) -> None:
+    def die(*_: object) -> None:
+        say("linking")
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    database.os.link = die  # type: ignore[assignment]
+    store.create_event(path, scenario, players_path=players)
+
+
+def race(path: str, barrier: str, match: str, game: str, result: str) -> None:
+    wait_for(Path(barrier))
+    try:
+        entry, _ = record_game(path, match, int(game), result)
+    except EventRefused as exc:
+        say(f"refused {exc}")
+        return
+    say(f"ok {entry.seq}")
+
+
+def plays(path: str, barrier: str, matches: list[str]) -> None:
+    wait_for(Path(barrier))
+    n = 0
+    while True:
+        event = load_event(path)
+        open_ = [event.find_match(m) for m in matches if event.find_match(m).winner is None]
+        if not open_:
+            return
+        m = open_[n % len(open_)]
+        n += 1
+        pending = [b for b in event.pending_bids() if b.match == m.id]
+        if pending:
+            entry, _ = record_bid(path, m.id, announce="black", reply="accept")
+        else:
+            g = event.next_step(m)
+            assert isinstance(g, NextGame)
+            # Odd matches go to the sudden death (Red wins the slow games, then draws); even
+            # ones end after two games.
+            if int(m.id.rsplit("M", 1)[1]) % 2 == 1:
+                result = "1-0" if g.stage == "slow" else "1/2"
+            else:
+                result = "1-0" if g.number == 1 else "1/2"
+            times = [f"{g.red}=500", f"{g.black}=600"]
+            entry, _ = record_game(path, m.id, g.number, result, time_used=times)
+        say(f"ok {entry.seq} {entry.kind} {entry.match} {entry.game}")
+
+
+def undo_once(path: str, barrier: str) -> None:
+    wait_for(Path(barrier))
+    entry, _ = undo(path)
+    say(f"ok {entry.seq} {entry.undoes}")
+
+
+def main(argv: list[str]) -> None:
+    mode, path, *rest = argv
+    if mode == "loop":
+        loop(path, int(rest[0]))
+    elif mode == "kill-in-transaction":
+        kill_in_transaction(path)
+    elif mode == "kill-before-link":
+        kill_before_link(path, rest[0], rest[1])
+    elif mode == "race":
+        race(path, *rest)
+    elif mode == "plays":
+        plays(path, rest[0], rest[1:])
+    elif mode == "undo":
+        undo_once(path, rest[0])
+    else:
+        raise SystemExit(f"unknown mode {mode!r}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

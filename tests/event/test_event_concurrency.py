@@ -1,0 +1,112 @@
+"""Several terminals writing to one event at once: nothing recorded twice, nothing lost.
+
+Writer processes (``event_writer.py``) wait at a barrier file and then write together. Each
+change runs in a ``BEGIN IMMEDIATE`` transaction that checks it against the journal as it is
+when the write lock is held, so concurrent recorders are serialised and a game already recorded
+by one is refused to the others.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from event_helpers import CUP_PLAYERS, CUP_SCENARIO, new_event
+
+from knockout.event.store import load_event, record_game
+
+WRITER = str(Path(__file__).with_name("event_writer.py"))
+
+
+def start(*args: tuple[object, ...]) -> list[subprocess.Popen[str]]:
+    return [subprocess.Popen([sys.executable, WRITER, *map(str, a)], stdout=subprocess.PIPE,
+                             text=True) for a in args]  # fmt: skip
+
+
+def together(barrier: Path, procs: list[subprocess.Popen[str]]) -> list[list[str]]:
+    """Release the processes at once (after each said it is ready); their output lines."""
+    for p in procs:
+        assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+    barrier.touch()
+    outs = []
+    for p in procs:
+        out, _ = p.communicate(timeout=180)
+        assert p.returncode == 0, out
+        outs.append(out.splitlines())
+    return outs
+
+
+@pytest.mark.slow
+def test_concurrent_recorders_lose_nothing(tmp_path: Path) -> None:
+    path = new_event(tmp_path, 16)  # 8 first-round matches
+    barrier = tmp_path / "go"
+    procs = start(
+        *[("plays", path, barrier, f"R1-M{i}", f"R1-M{i + 4}") for i in range(1, 5)],
+    )
+    outs = together(barrier, procs)
+    reported = [line.split() for out in outs for line in out]
+    seqs = [int(r[1]) for r in reported]
+    assert len(seqs) == len(set(seqs))  # no entry number given twice
+    event = load_event(path)
+    assert sorted(seqs) == [e.seq for e in event.entries[1:]]  # every write is in the journal
+    games = Counter((g.match, g.number) for g in event.games)
+    assert all(n == 1 for n in games.values())
+    assert sum(1 for r in reported if r[2] == "game") == len(event.games)
+    for i in range(1, 9):
+        m = event.find_match(f"R1-M{i}")
+        assert m.winner is not None
+        assert len(m.games) == (4 if i % 2 == 1 else 2)
+        assert (m.bid is not None) == (i % 2 == 1)
+
+
+@pytest.mark.slow
+def test_racing_recorders_record_a_game_once(tmp_path: Path) -> None:
+    path = new_event(tmp_path)
+    for game in (1, 2):
+        barrier = tmp_path / f"go{game}"
+        results = ["1-0", "0-1", "1/2", "1-0"]
+        procs = start(*[("race", path, barrier, "R1-M1", game, r) for r in results])
+        lines = [out[0] for out in together(barrier, procs)]
+        assert sum(line.startswith("ok") for line in lines) == 1, lines
+        refused = [line for line in lines if line.startswith("refused")]
+        assert len(refused) == 3
+        assert all("already has a result" in r or "already decided" in r for r in refused)
+    event = load_event(path)
+    assert [(g.match, g.number) for g in event.games] == [("R1-M1", 1), ("R1-M1", 2)]
+    assert len(event.entries) == 3
+
+
+@pytest.mark.slow
+def test_racing_undos_take_back_different_entries(tmp_path: Path) -> None:
+    path = new_event(tmp_path)
+    for g in load_event(path).next_games():
+        record_game(path, g.match, 1, "1-0")
+    barrier = tmp_path / "go"
+    outs = together(barrier, start(*[("undo", path, barrier)] * 3))
+    undone = sorted(int(out[0].split()[2]) for out in outs)
+    assert undone == [3, 4, 5]  # the last three games, each once
+    event = load_event(path)
+    assert [g.match for g in event.games] == ["R1-M1"]
+
+
+@pytest.mark.slow
+def test_two_terminals_record_the_same_game(tmp_path: Path) -> None:
+    db = str(tmp_path / "cup.db")
+    cli = [sys.executable, "-c", "from knockout.cli import main; main()", "event"]
+    subprocess.run(
+        [*cli, "new", db, "--scenario", str(CUP_SCENARIO), "--players", str(CUP_PLAYERS)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    procs = [
+        subprocess.Popen([*cli, "record", db, "R1-M1", "1", r], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+        for r in ("1-0", "0-1")
+    ]  # fmt: skip
+    outcomes = [(p.communicate(timeout=120), p.returncode) for p in procs]
+    assert sorted(code for _, code in outcomes) == [0, 2]
+    err = next(e for (_, e), code in outcomes if code == 2)
+    assert err.count("\n") == 1 and "already has a result" in err
+    assert len(load_event(db).games) == 1
