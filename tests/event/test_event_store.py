@@ -476,7 +476,7 @@ def test_random_draw_records_its_seed(tmp_path: Path) -> None:
 
 
 def test_two_player_event(tmp_path: Path) -> None:
-    path = new_event(tmp_path, 2)
+    path = new_event(tmp_path, 2, third_place=False)  # two players have no semi-finals
     event = load_event(path)
     assert [m.id for m in event.matches] == ["R1-M1"]
     assert odds_json(event)["win"] is not None
