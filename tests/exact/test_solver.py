@@ -131,7 +131,15 @@ def test_official_playoff_decider_by_hand() -> None:
 
 
 STRATEGIES: list[Strategy] = [Rational(), Naive(), Believed(120.0)]
-PRESETS = ["xq-bidding", "single-slow", "official-playoff", "blitz-pairs", "armageddon-bid"]
+PRESETS = [
+    "xq-bidding",
+    "single-slow",
+    "official-playoff",
+    "blitz-pairs",
+    "armageddon-bid",
+    "armageddon-lot",
+    "red-handicap",
+]
 
 
 @st.composite

@@ -47,6 +47,37 @@ def time_class(stage: Stage, moves: float) -> str:
     return "classical" if mean >= 60 else "blitz" if mean <= 10 else "rapid"
 
 
+def _choose(
+    stage: Stage,
+    players: tuple[Player, Player],
+    tc: str,
+    adv: float,
+    nu: float,
+    time_odds: float,
+    strategy: str,
+    belief_sd: float,
+    rng: np.random.Generator,
+) -> int:
+    """Who is Red after a colour choice: the chooser (by lot or by name) takes the colour with
+    the higher expected score at their belief of the rating gap (the naive chooser: Red)."""
+    names = [p.name for p in players]
+    chooser = names.index(stage.chooser) if stage.chooser in names else int(rng.random() < 0.5)
+    gap = rating(players[chooser], tc) - rating(players[1 - chooser], tc)
+    if strategy == "believed":
+        gap += rng.normal(0, belief_sd)
+    r, dr, _ = davidson(gap + adv + time_odds, nu)
+    _, dr_b, b = davidson(-gap + adv + time_odds, nu)
+    draw = stage.draw_winner
+    as_red = r + (
+        dr if draw is not None and draw.value == "red" else 0.5 * dr if draw is None else 0
+    )
+    as_black = b + (
+        dr_b if draw is not None and draw.value == "black" else 0.5 * dr_b if draw is None else 0
+    )
+    takes_red = strategy == "naive" or as_red >= as_black
+    return chooser if takes_red else 1 - chooser
+
+
 def rating(p: Player, tc: str) -> float:
     if tc == "classical":
         return p.rating
@@ -161,6 +192,9 @@ def play(
                     red = 1 - last_red  # type: ignore[operator]
                 elif stage.colours is ColourRule.ALTERNATE and last_red is not None:
                     red = 1 - last_red
+                elif stage.colours is ColourRule.CHOICE:
+                    red = _choose(stage, players, tc, adv, nu, odds(*stage.minutes), strategy,
+                                  belief_sd, rng)  # fmt: skip
                 else:
                     red = int(rng.random() < 0.5)
                 d = rating(players[red], tc) - rating(players[1 - red], tc) + adv

@@ -26,7 +26,15 @@ B = Player("B", 2500, 2520, 2500, Speed(0.75, 0.12))
 # Constants under which bidding decisions flip near a zero rating gap, so strategies differ.
 TOUGH = ModelParams(PerClass(-30, -30, -30), PerClass(1.0, 1.2, 0.8), PerClass(0, 0, 120))
 STRATEGIES: list[Strategy] = [Rational(), Naive(), Believed(150.0)]
-PRESETS = ["xq-bidding", "single-slow", "official-playoff", "blitz-pairs", "armageddon-bid"]
+PRESETS = [
+    "xq-bidding",
+    "single-slow",
+    "official-playoff",
+    "blitz-pairs",
+    "armageddon-bid",
+    "armageddon-lot",
+    "red-handicap",
+]
 
 
 def check_against_exact(pairing: Pairing, n: int, seed: int) -> None:
