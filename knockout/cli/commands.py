@@ -1,5 +1,5 @@
 """Registers every command module on the app (one import line per module)."""
 
-from knockout.cli import event, match, scoring, simulate, standings
+from knockout.cli import event, match, scoring, simulate, standings, studies
 
-__all__ = ["event", "match", "scoring", "simulate", "standings"]
+__all__ = ["event", "match", "scoring", "simulate", "standings", "studies"]

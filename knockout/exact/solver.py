@@ -45,16 +45,18 @@ class BidTag:
     reply: Reply
 
 
-Transition = tuple[FloatArray, MatchState | Finished, BidTag | None]
+#: ``(probability, next state or finished match, bid tag, expected minutes of the game)``.
+Transition = tuple[FloatArray, MatchState | Finished, BidTag | None, FloatArray]
 
 
 def transitions(
     pairing: Pairing, state: MatchState, p_a_chooses: FloatArray | None = None
 ) -> Iterator[Transition]:
-    """Every way the next game can go from ``state``: ``(probability, next, bid tag)``.
+    """Every way the next game can go from ``state``: ``(probability, next, bid tag, minutes)``.
 
     Colour lots, the choice of 甲 and the bidding decisions are folded into the game's step, so
-    each transition is exactly one game.
+    each transition is exactly one game. ``minutes`` is the game's expected duration on its
+    colours and clocks (:meth:`Pairing.game_minutes`).
     """
     fmt = pairing.fmt
     stage = fmt.playable[state.stage]
@@ -70,17 +72,20 @@ def transitions(
                 colour, clocks = game.menu.assignment(announce, reply)
                 red: Side = side if colour is Colour.RED else (1 if side == 0 else 0)
                 probs = pairing.bidding_game_probabilities(side, colour, clocks)
+                minutes = pairing.game_minutes(state.stage, red, clocks)
                 tag = BidTag(side, announce, reply)
                 for result, p_result in zip(Result, probs, strict=True):
-                    yield p_chooser * p_bid * p_result, advance(fmt, state, red, result), tag
+                    p = p_chooser * p_bid * p_result
+                    yield p, advance(fmt, state, red, result), tag, minutes
         return
     if rule == "sealed-bid":
         # The last game: only who advances matters, integrated over the bids.
         sealed = pairing.sealed_bid_game
         assert sealed is not None
         p_a = pairing.strategy.sealed_bid_advances(sealed, pairing.sealed_bid_gap())
-        yield np.asarray(p_a), Finished(0, state.stage), None
-        yield np.asarray(1.0 - p_a), Finished(1, state.stage), None
+        minutes = pairing.sealed_bid_minutes(state.stage)
+        yield np.asarray(p_a), Finished(0, state.stage), None, minutes
+        yield np.asarray(1.0 - p_a), Finished(1, state.stage), None, minutes
         return
     if rule == "choice":
         yield from _choice_transitions(pairing, state)
@@ -88,8 +93,9 @@ def transitions(
     reds: list[tuple[float, Side]] = [(0.5, 0), (0.5, 1)] if rule == "lot" else [(1.0, rule)]
     for p_colour, red in reds:
         probs = pairing.game(state.stage, red)
+        minutes = pairing.game_minutes(state.stage, red, stage.minutes)
         for result, p_result in zip(Result, probs, strict=True):
-            yield p_colour * p_result, advance(fmt, state, red, result), None
+            yield p_colour * p_result, advance(fmt, state, red, result), None, minutes
 
 
 def _choice_transitions(pairing: Pairing, state: MatchState) -> Iterator[Transition]:
@@ -105,8 +111,10 @@ def _choice_transitions(pairing: Pairing, state: MatchState) -> Iterator[Transit
         for red_taken, p_pick in ((True, p_red), (False, 1.0 - p_red)):
             red: Side = side if red_taken else _other_side(side)
             probs = pairing.game(state.stage, red)
+            minutes = pairing.game_minutes(state.stage, red, game.clocks)
             for result, p_result in zip(Result, probs, strict=True):
-                yield p_chooser * p_pick * p_result, advance(pairing.fmt, state, red, result), None
+                p = p_chooser * p_pick * p_result
+                yield p, advance(pairing.fmt, state, red, result), None, minutes
 
 
 def _other_side(side: Side) -> Side:
@@ -130,6 +138,8 @@ class MatchSolution:
         chooser_is_a: ``(n,)``: P(bidding stage reached and A is 甲).
         chooser_a_advances: ``(n,)``: P(bidding stage reached, A is 甲 and A advances).
         unresolved: ``(n,)``: mass still in play when a repeating stage was cut off.
+        expected_minutes: ``(n,)``: the expected playing time of the match (the games still to
+            play), each game's effective clocks times the players' mean speeds.
     """
 
     stage_names: tuple[str, ...]
@@ -144,6 +154,7 @@ class MatchSolution:
     chooser_is_a: FloatArray
     chooser_a_advances: FloatArray
     unresolved: FloatArray
+    expected_minutes: FloatArray
 
     def conditional(self, joint: FloatArray) -> FloatArray:
         """``joint / bidding_reached`` (NaN where the bidding stage cannot be reached)."""
@@ -201,6 +212,7 @@ def solve(
     games: dict[int, FloatArray] = {}
     games_by_winner: dict[int, FloatArray] = {}
     bids = _BidMass(n)
+    expected_minutes = np.zeros(n)
     memo: dict[MatchState, list[Transition]] = {}
     first = initial_state() if start is None else start
     frontier: dict[MatchState, FloatArray] = {first: np.ones(n)}
@@ -214,8 +226,9 @@ def solve(
             if state not in memo:
                 known = p_a_chooses if state == first else None
                 memo[state] = list(transitions(pairing, state, known))
-            for prob, outcome, tag in memo[state]:
+            for prob, outcome, tag, minutes in memo[state]:
                 m = mass * prob
+                expected_minutes += m * minutes
                 if tag is not None:
                     bids.add(tag, outcome, m)
                 if isinstance(outcome, Finished):
@@ -245,6 +258,7 @@ def solve(
         chooser_is_a=bids.chooser_is_a,
         chooser_a_advances=bids.chooser_a_advances,
         unresolved=unresolved,
+        expected_minutes=expected_minutes,
     )
 
 
@@ -299,7 +313,7 @@ def stage_exits(
         nxt: dict[MatchState, FloatArray] = defaultdict(lambda: np.zeros(n))
         for state, mass in frontier.items():
             known = p_a_chooses if state == start else None
-            for prob, outcome, tag in transitions(pairing, state, known):
+            for prob, outcome, tag, _ in transitions(pairing, state, known):
                 m = mass * prob
                 chooser, red, objects = (
                     (-1, False, False)

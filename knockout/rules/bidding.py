@@ -49,6 +49,7 @@ __all__ = [
     "SealedBidGame",
     "Strategy",
     "get_strategy",
+    "lower_of_two",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -351,6 +352,24 @@ class SealedBidGame:
         """The rule-of-thumb bid: half of Red's clock (at least the minimum)."""
         return max(self.min_black_minutes, self.red_minutes / 2)
 
+    def believed_lower_bid(
+        self, x: float, belief_sd: float, *, cells: int = 4001
+    ) -> tuple[FloatArray, FloatArray]:
+        """The distribution of the lower of two bids when both bid rationally on beliefs
+        ``x + Normal(0, belief_sd)``, on the same grid of exact Normal masses as
+        :meth:`believed_a_advances`: values and probabilities."""
+        edges = np.linspace(-8.0, 8.0, cells + 1)
+        mass = np.diff(ndtr(edges))
+        mass /= mass.sum()
+        z = 0.5 * (edges[:-1] + edges[1:])
+        return lower_of_two(self.rational_bid(x + belief_sd * z), mass)
+
+    def red_advances(
+        self, red_minus_black: npt.ArrayLike, black_minutes: npt.ArrayLike
+    ) -> FloatArray:
+        """P(Red advances) for a rating gap (Red minus Black) and Black's clock."""
+        return self._game(red_minus_black, black_minutes)[0]
+
     def believed_a_advances(
         self, x: npt.ArrayLike, belief_sd: float, *, cells: int = 4001
     ) -> FloatArray:
@@ -437,6 +456,24 @@ class ChoiceGame:
         return _regions(grid, self.rational_red(grid), gap)
 
 
+def lower_of_two(values: FloatArray, mass: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The distribution of min(U, V) for two independent draws with these values and masses.
+
+    Returns the values (sorted) and P(min = value) for each; equal values may repeat, and their
+    masses add up correctly.
+
+    >>> v, p = lower_of_two(np.array([1.0, 2.0]), np.array([0.5, 0.5]))
+    >>> p.tolist()
+    [0.75, 0.25]
+    """
+    order = np.argsort(values, kind="stable")
+    v, w = values[order], mass[order]
+    at_least = np.cumsum(w[::-1])[::-1]  # P(a draw >= v_i), ties counted with the cell
+    above = at_least - w
+    # P(min = v_i) = P(U = v_i) P(V >= v_i) + P(U > v_i) P(V = v_i)
+    return v, w * at_least + above * w
+
+
 class BidProbabilities(NamedTuple):
     """Decision probabilities, each shaped like ``x``."""
 
@@ -506,6 +543,17 @@ class Strategy(ABC):
         bid = game.rational_bid(x)
         return game.a_advances(x, bid, bid)
 
+    def lower_bid(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
+        """The distribution of the lower bid (Black's clock) when A's advantage is ``x``:
+        values and probabilities (rational: both bid the indifference clock)."""
+        return np.atleast_1d(game.rational_bid(x)), np.ones(1)
+
+    def expected_black_minutes(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
+        """E[Black's clock] in the sealed-bid game: the lower of the two bids."""
+        x_arr = np.atleast_1d(np.asarray(x, dtype=np.float64))
+        means = [float(np.sum(v * p)) for v, p in (self.lower_bid(game, float(xi)) for xi in x_arr)]
+        return np.asarray(means, dtype=np.float64).reshape(np.shape(x))
+
 
 @dataclass(frozen=True)
 class Rational(Strategy):
@@ -552,6 +600,9 @@ class Naive(Strategy):
     def sealed_bid_advances(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
         bid = np.full(np.shape(x), game.naive_bid)
         return game.a_advances(x, bid, bid)
+
+    def lower_bid(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
+        return np.full(1, game.naive_bid), np.ones(1)
 
     def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
         """The naive chooser always takes Red."""
@@ -619,6 +670,11 @@ class Believed(Strategy):
         if self.belief_sd == 0:
             return Rational().sealed_bid_advances(game, x)
         return game.believed_a_advances(x, self.belief_sd)
+
+    def lower_bid(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
+        if self.belief_sd == 0:
+            return Rational().lower_bid(game, x)
+        return game.believed_lower_bid(x, self.belief_sd)
 
     def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
         """The rational choice at the chooser's own belief ``x + Normal(0, belief_sd)``."""

@@ -313,6 +313,28 @@ class Pairing:
         (mean_a, sd_a), (mean_b, sd_b) = self.speeds
         return p_uses_less_time(mean_a, sd_a, mean_b, sd_b, base_a=base_a, base_b=base_b)
 
+    def game_minutes(self, stage_index: int, red: Side, clocks: tuple[float, float]) -> FloatArray:
+        """Expected playing time (minutes) of a game of stage ``stage_index`` with ``red`` as Red
+        on base ``clocks``: each side's effective clock times their mean speed."""
+        inc = self.fmt.playable[stage_index].increment_seconds
+        t_red, t_black = (float(self.model.effective(m, inc)) for m in clocks)
+        (mean_a, _), (mean_b, _) = self.speeds
+        red_mean, black_mean = (mean_a, mean_b) if red == 0 else (mean_b, mean_a)
+        return np.asarray(t_red * red_mean + t_black * black_mean, dtype=np.float64)
+
+    def sealed_bid_minutes(self, stage_index: int) -> FloatArray:
+        """Expected playing time of the sealed-bid game: Red's clock and the expected Black clock
+        (the lower bid, under the strategy), each at the mean of the two players' speeds (who
+        plays Black depends on the bids: the mean is exact for equal speeds)."""
+        game = self.sealed_bid_game
+        assert game is not None
+        black = self.strategy.expected_black_minutes(game, self.sealed_bid_gap())
+        inc = self.fmt.playable[stage_index].increment_seconds
+        t_red = self.model.effective(game.red_minutes, inc)
+        t_black = self.model.effective(black, inc)
+        (mean_a, _), (mean_b, _) = self.speeds
+        return np.asarray((t_red + t_black) * (mean_a + mean_b) / 2, dtype=np.float64)
+
     def choice_game(self, stage_index: int) -> ChoiceGame:
         """The colour choice of a ``choice`` stage's first game."""
         stage = self.fmt.playable[stage_index]

@@ -1,0 +1,1 @@
+"""Rule-designer studies: compare schemes, find fair rules, sweep the uncertain constants."""
