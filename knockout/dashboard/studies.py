@@ -9,8 +9,9 @@ from rich.text import Text
 
 from knockout.dashboard.match import pct
 from sims.studies.compare import Comparison
+from sims.studies.fair import FairRules
 
-__all__ = ["comparison_view"]
+__all__ = ["comparison_view", "fair_view"]
 
 
 def _signed(p: float | None) -> str:
@@ -54,3 +55,78 @@ def comparison_view(c: Comparison, title: str) -> RenderableType:
         style="dim",
     )
     return Group(table, note)
+
+
+def _clock_pair(clocks: tuple[float, float]) -> str:
+    return f"{clocks[0]:.2f} / {clocks[1]:.2f}"
+
+
+def fair_view(f: FairRules, title: str) -> RenderableType:
+    """The fair split, the menus side by side, and 甲's chances across rating gaps."""
+    parts: list[RenderableType] = []
+    if f.red is None:
+        parts.append(Text(f"{title}\nNo fair split: {f.reason}."))
+    else:
+        parts.append(
+            Text(
+                f"{title}\nFair Armageddon split ({f.time_class.value} game, the stage's "
+                f"increment and draw rule): Red {f.red:.2f} min v Black {f.black:g} min."
+            )
+        )
+    menus = Table(box=box.SIMPLE_HEAD, pad_edge=False, title="Menus (Red / Black base minutes)",
+                  title_justify="left")  # fmt: skip
+    menus.add_column("branch")
+    menus.add_column("seed's menu", justify="right", no_wrap=True)
+    if f.fair_menu is not None:
+        menus.add_column("fair menu", justify="right", no_wrap=True)
+    for key in ("accept", "object_red", "object_black"):
+        row = [key, _clock_pair(getattr(f.seed_menu, key))]
+        if f.fair_menu is not None:
+            row.append(_clock_pair(getattr(f.fair_menu, key)))
+        menus.add_row(*row)
+    adv = [
+        "甲's edge, equal players",
+        _signed(f.advantage["seed_menu"]),
+    ]
+    if f.fair_menu is not None:
+        adv.append(_signed(f.advantage["fair_menu"]))
+    menus.add_row(*adv)
+    parts.append(menus)
+    gaps = Table(
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        title="P(甲 advances), % when 甲 is the stronger / the weaker by the gap",
+        title_justify="left",
+    )
+    gaps.add_column("gap", justify="right", no_wrap=True)
+    columns = [
+        (menu, kind, rows)
+        for menu, strategies in f.by_gap.items()
+        for kind, rows in strategies.items()
+    ]
+    for menu, kind, _ in columns:
+        gaps.add_column(f"{menu.split('_')[0]} menu\n{kind}", justify="right", no_wrap=True,
+                        min_width=11)  # fmt: skip
+    for g in columns[0][2]:
+        gaps.add_row(
+            f"{g:g}",
+            *(f"{100 * rows[g][0]:.1f} / {100 * rows[g][1]:.1f}" for _, _, rows in columns),
+        )
+    parts.append(gaps)
+    if f.verified is not None:
+        runs, p, se = f.verified
+        z = (p - 0.5) / se if se > 0 else 0.0
+        parts.append(
+            Text(
+                f"Monte Carlo check of the split: {runs:,} games (seed {f.seed}), P(Red advances) "
+                f"{100 * p:.2f} % ± {100 * se:.2f} (z = {z:+.1f} against 50 %)."
+            )
+        )
+    parts.append(
+        Text(
+            "Edge: P(甲 advances | sudden death) - 50 %, in percentage points, under the "
+            "scenario's strategy.",
+            style="dim",
+        )
+    )
+    return Group(*parts)
