@@ -300,6 +300,18 @@ def scoring_study(
     encoding: EncodingOpt = None,
 ) -> None:
     """Run a scoring-reform study (``knockout scoring-study``)."""
+    run_scoring_study(study_file, out, simulations, seed, json, encoding)
+
+
+def run_scoring_study(
+    study_file: Path,
+    out: Path,
+    simulations: int | None,
+    seed: int | None,
+    json: bool,
+    encoding: str | None,
+) -> None:
+    """The scoring-reform study, for ``scoring-study`` and ``study`` alike."""
     # Loaded here: sims pulls in scipy and matplotlib, which the other commands do not need.
     from sims.swiss.report import claims, summary_markdown, write_outputs  # noqa: PLC0415
     from sims.swiss.study import load_study, run_study  # noqa: PLC0415

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -146,3 +147,127 @@ def fair(
         from knockout.dashboard.studies import fair_view  # noqa: PLC0415
 
         show(fair_view(result, f"{sc.name}: fair rules"), export, title=sc.name)
+
+
+@app.command()
+def study(
+    study_file: Annotated[
+        Path, typer.Argument(help="Study file (TOML).", show_default=False, metavar="STUDY")
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Folder for results.csv, results.json, the plots and summary.md "
+            "(default: out/<study file name>).",
+            show_default=False,
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", min=0, help="Seed (overrides the study file).", show_default=False),
+    ] = None,
+    workers: Annotated[int, typer.Option(help="Worker processes for Monte Carlo metrics.")] = 1,
+    executor: Annotated[
+        str, typer.Option(help="local: this process or a process pool; dask: a Dask cluster.")
+    ] = "local",
+    json_out: JsonOpt = False,
+    encoding: EncodingOpt = None,
+) -> None:
+    """Run a study: sweep scenario values over a grid and measure outputs at every point.
+
+    A study file names a base scenario, a [grid] of --set paths (lists of values, or
+    {from, to, steps}) and metrics (key paths into the odds, compare, fair or simulate
+    output). Exact where the solver applies (odds metrics of a match are solved for many grid
+    points in one vectorised call); Monte Carlo metrics use the same seed at every point.
+    Writes results.csv (tidy), results.json, PNG plots (a line per metric for one swept path,
+    a heat map per metric for two, with the scenario's own values marked) and summary.md. A
+    scoring-reform study file (with [[events]]) runs the Swiss/round-robin study instead.
+    Ctrl-C keeps the points finished.
+
+    Example:
+
+        knockout study scenarios/studies/chooser-edge.toml --out out/chooser-edge
+    """
+    if executor not in ("local", "dask"):
+        with user_errors():
+            raise KnockoutError(f"--executor: expected local or dask, got {executor!r}")
+    folder = out if out is not None else Path("out") / study_file.stem
+    with user_errors():
+        from knockout.io.tomlfile import load_toml  # noqa: PLC0415
+
+        if "events" in load_toml(study_file, encoding=encoding):
+            _scoring_study(study_file, folder, seed, json_out, encoding)
+            return
+        _sweep_study(study_file, folder, seed, workers, executor, json_out, encoding)
+
+
+def _progress(total_label: str) -> Callable[[int, int], None]:
+    """A progress line on stderr (rich's bar on a terminal, plain lines when piped)."""
+    import sys  # noqa: PLC0415
+
+    last = [-1]
+
+    def update(done: int, total: int) -> None:
+        tenth = done * 10 // max(total, 1)
+        if sys.stderr.isatty() or tenth != last[0] or done == total:
+            last[0] = tenth
+            end = "\n" if done == total or not sys.stderr.isatty() else "\r"
+            sys.stderr.write(f"{total_label}: {done}/{total} points{end}")
+            sys.stderr.flush()
+
+    return update
+
+
+def _sweep_study(
+    path: Path,
+    folder: Path,
+    seed: int | None,
+    workers: int,
+    executor: str,
+    json_out: bool,
+    encoding: str | None,
+) -> None:
+    from dataclasses import replace  # noqa: PLC0415
+
+    from rich.markdown import Markdown  # noqa: PLC0415
+
+    from knockout.cli.app import out_console  # noqa: PLC0415
+    from knockout.io.scenario import parse_scenario  # noqa: PLC0415
+    from sims.studies.output import write_study  # noqa: PLC0415
+    from sims.studies.report import sweep_files  # noqa: PLC0415
+    from sims.studies.sweep import load_sweep, run_sweep  # noqa: PLC0415
+
+    sweep = load_sweep(path, encoding=encoding)
+    if seed is not None:
+        sweep = replace(sweep, seed=seed)
+    result = run_sweep(
+        sweep,
+        progress=_progress(sweep.name),
+        executor="dask" if executor == "dask" else "local",
+        workers=workers,
+    )
+    scenario = parse_scenario(sweep.base, source=sweep.scenario_path).to_dict()
+    files = write_study(sweep_files(result, scenario), folder)
+    if json_out:
+        emit_json(
+            envelope(
+                {"study": str(path), "files": [str(f) for f in files], "points": len(result.points),
+                 "interrupted": result.interrupted},
+                seed=sweep.seed,
+            )
+        )  # fmt: skip
+    else:
+        out_console.print(Markdown(files[-1].read_text(encoding="utf-8")))
+        err_console.print("written: " + ", ".join(str(f) for f in files), style="dim")
+    if result.interrupted:
+        raise typer.Exit(130)
+
+
+def _scoring_study(
+    path: Path, folder: Path, seed: int | None, json_out: bool, encoding: str | None
+) -> None:
+    from knockout.cli.scoring import run_scoring_study  # noqa: PLC0415
+
+    run_scoring_study(path, folder, None, seed, json_out, encoding)

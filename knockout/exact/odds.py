@@ -13,13 +13,14 @@ from knockout.odds import MatchOdds, SuddenDeath
 from knockout.rules.bidding import BRANCH_NAMES, BRANCHES
 from knockout.rules.match import Finished, Pairing, replay
 
-__all__ = ["from_solution", "match_odds", "sudden_death_of"]
+__all__ = ["from_solution", "match_odds", "sudden_death_of", "sudden_deaths"]
 
 
-def sudden_death_of(
-    pairing: Pairing, players: tuple[str, str], sol: MatchSolution | None = None, index: int = 0
-) -> SuddenDeath | None:
-    """The sudden-death game laid open for pair ``index`` (None without a bidding stage).
+def sudden_deaths(
+    pairing: Pairing, players: tuple[str, str], sol: MatchSolution | None = None
+) -> list[SuddenDeath] | None:
+    """The sudden-death game laid open for every pair of ``pairing`` (None without a bidding
+    stage), computed once for all pairs.
 
     Branch values are the true model's P(甲 advances) on each branch's colours and clocks;
     ``reached``, ``chooser`` and ``advances`` come from the solution (not reached without one).
@@ -27,37 +28,50 @@ def sudden_death_of(
     game = pairing.bidding_game
     if game is None:
         return None
-    i = index
-    reached = 0.0 if sol is None else float(sol.bidding_reached[i])
-    a_chooses = 0.0 if sol is None else float(sol.chooser_is_a[i])
-    a_wins = 0.0 if sol is None else float(sol.chooser_a_advances[i])
-    all_wins = 0.0 if sol is None else float(sol.chooser_advances[i])
+    n = pairing.size
+    zero = np.zeros(n)
+    reached = zero if sol is None else sol.bidding_reached
+    a_chooses = zero if sol is None else sol.chooser_is_a
+    a_wins = zero if sol is None else sol.chooser_a_advances
+    all_wins = zero if sol is None else sol.chooser_advances
     shares = (a_chooses, reached - a_chooses)
     wins = (a_wins, all_wins - a_wins)
-    as_chooser: dict[str, dict[str, float | None]] = {}
-    decisions: dict[str, tuple[float, float, float]] = {}
-    for side, name in enumerate(players):
+    per_side = []
+    for side in (0, 1):
         x = pairing.advantage(0 if side == 0 else 1)
-        values = game.branch_values(x)[i]
         p = pairing.strategy.probabilities(game, x)
-        decisions[name] = (
-            float(p.announce_red[i]),
-            float(p.object_if_red[i]),
-            float(p.object_if_black[i]),
-        )
-        branch: dict[str, float | None] = {
-            key: float(v) for key, v in zip(BRANCH_NAMES, values, strict=True)
-        }
-        branch["advances"] = wins[side] / shares[side] if shares[side] > 0 else None
-        as_chooser[name] = branch
-    chooser = (
-        None if reached <= 0 else {players[0]: shares[0] / reached, players[1]: shares[1] / reached}
-    )
+        per_side.append((game.branch_values(x), p.announce_red, p.object_if_red, p.object_if_black))
     clocks = {
         key: game.effective(game.menu.assignment(a, r)[1])
         for key, (a, r) in zip(BRANCH_NAMES, BRANCHES, strict=True)
     }
-    return SuddenDeath(reached, game.time_class.value, chooser, as_chooser, clocks, decisions)
+    out = []
+    for i in range(n):
+        as_chooser: dict[str, dict[str, float | None]] = {}
+        decisions: dict[str, tuple[float, float, float]] = {}
+        for side, name in enumerate(players):
+            values, red, obj_red, obj_black = per_side[side]
+            branch: dict[str, float | None] = {
+                key: float(v) for key, v in zip(BRANCH_NAMES, values[i], strict=True)
+            }
+            share = float(shares[side][i])
+            branch["advances"] = float(wins[side][i]) / share if share > 0 else None
+            as_chooser[name] = branch
+            decisions[name] = (float(red[i]), float(obj_red[i]), float(obj_black[i]))
+        r = float(reached[i])
+        chooser = None
+        if r > 0:
+            chooser = {players[0]: float(shares[0][i]) / r, players[1]: float(shares[1][i]) / r}
+        out.append(SuddenDeath(r, game.time_class.value, chooser, as_chooser, clocks, decisions))
+    return out
+
+
+def sudden_death_of(
+    pairing: Pairing, players: tuple[str, str], sol: MatchSolution | None = None, index: int = 0
+) -> SuddenDeath | None:
+    """The sudden-death game laid open for pair ``index`` (see :func:`sudden_deaths`)."""
+    every = sudden_deaths(pairing, players, sol)
+    return None if every is None else every[index]
 
 
 def from_solution(
@@ -67,11 +81,13 @@ def from_solution(
     *,
     games_played: int = 0,
     pairing: Pairing | None = None,
+    sudden_death: SuddenDeath | None = None,
 ) -> MatchOdds:
     """Pick pair ``index`` out of a (vectorised) solution.
 
     ``games_played``: games already played before the solution's start (added to ``games``);
-    ``pairing``: the solution's pairing, to lay the sudden-death game open.
+    ``pairing``: the solution's pairing, to lay the sudden-death game open (or give the pair's
+    ``sudden_death`` from :func:`sudden_deaths`, computed once for all pairs).
     """
     i = index
     reached = float(sol.bidding_reached[i])
@@ -98,7 +114,9 @@ def from_solution(
         objects=cond(float(sol.objects[i])),
         games={games_played + k: float(p[i]) for k, p in sorted(sol.games.items())},
         unresolved=float(sol.unresolved[i]),
-        sudden_death=None if pairing is None else sudden_death_of(pairing, players, sol, i),
+        sudden_death=sudden_death
+        if sudden_death is not None or pairing is None
+        else sudden_death_of(pairing, players, sol, i),
     )
 
 

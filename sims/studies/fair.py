@@ -219,8 +219,12 @@ def fair_rules(
     seed: int = 0,
     executor: Executor = "local",
     workers: int = 1,
+    detail: bool = True,
 ) -> FairRules:
     """The fair split, the menu on it, the chooser's advantage and the Monte Carlo check.
+
+    ``detail=False`` leaves out the table across gaps and the Monte Carlo check (a sweep
+    measuring the split at many points needs neither).
 
     Raises:
         KnockoutError: Without a bidding stage, or with ``black_minutes`` not above 5.
@@ -258,7 +262,7 @@ def fair_rules(
     strategies = {strategy.kind: strategy, "believed": believed}
     verified = (
         None
-        if red is None
+        if red is None or not detail
         else _verify(scenario, stage, tc, red, black_minutes, seed, executor, workers)
     )
     return FairRules(
@@ -269,7 +273,7 @@ def fair_rules(
         seed_menu=seed_menu,
         fair_menu=fair_menu,
         advantage=advantage,
-        by_gap=_by_gap(games, strategies),
+        by_gap=_by_gap(games, strategies) if detail else {},
         verified=verified,
         seed=seed,
     )

@@ -8,16 +8,18 @@ balance is judged on the exact expectation between equal players (no sampling no
 
 from __future__ import annotations
 
-import csv
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from scipy.optimize import brentq
 
+from knockout import __version__
 from knockout.rules.model import TimeClass
+from sims.studies.output import StudyFiles, write_study
 from sims.swiss.study import (
     CSV_COLUMNS,
     Study,
@@ -31,8 +33,8 @@ __all__ = [
     "Claim",
     "balance_point",
     "claims",
+    "study_files",
     "summary_markdown",
-    "write_csv",
     "write_outputs",
     "write_plots",
 ]
@@ -458,14 +460,6 @@ def summary_markdown(result: StudyResult) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_csv(result: StudyResult, path: Path) -> None:
-    """The tidy CSV: one row per event, system and metric (and model point, for exact rows)."""
-    with path.open("w", encoding="utf-8", newline="") as f:
-        writer = csv.writer(f, lineterminator="\n")
-        writer.writerow(CSV_COLUMNS)
-        writer.writerows(row.to_csv() for row in result.rows)
-
-
 def _bar_plot(
     plt: Any, result: StudyResult, metric: str, title: str, ylabel: str, path: Path
 ) -> Path:
@@ -567,12 +561,28 @@ def write_plots(result: StudyResult, out: Path) -> list[Path]:
     return written + ([] if sensitivity is None else [sensitivity])
 
 
+def study_files(result: StudyResult) -> StudyFiles:
+    """The scoring study's outputs, in the shape every study writes (:mod:`sims.studies.output`):
+    the tidy CSV (one row per event, system and metric, and model point for exact rows), the
+    JSON document (every row and every claim), the PNG plots and the summary."""
+    study = result.study
+    document = {
+        "version": __version__,
+        "study": study.name,
+        "source": study.source,
+        "seed": study.seed,
+        "claims": [vars(c) for c in claims(result)],
+        "rows": [dict(zip(CSV_COLUMNS, row.to_csv(), strict=True)) for row in result.rows],
+    }
+    return StudyFiles(
+        CSV_COLUMNS,
+        [row.to_csv() for row in result.rows],
+        document,
+        [partial(write_plots, result)],
+        summary_markdown(result),
+    )
+
+
 def write_outputs(result: StudyResult, out: Path) -> list[Path]:
-    """Write ``results.csv``, the PNG plots and ``summary.md`` into ``out`` (created)."""
-    out.mkdir(parents=True, exist_ok=True)
-    csv_path = out / "results.csv"
-    write_csv(result, csv_path)
-    plots = write_plots(result, out)
-    summary = out / "summary.md"
-    summary.write_text(summary_markdown(result), encoding="utf-8")
-    return [csv_path, *plots, summary]
+    """Write ``results.csv``, ``results.json``, the PNG plots and ``summary.md`` into ``out``."""
+    return write_study(study_files(result), out)

@@ -215,6 +215,7 @@ def test_outputs(tmp_path: Path) -> None:
     files = write_outputs(result, tmp_path)
     assert [f.name for f in files] == [
         "results.csv",
+        "results.json",
         "extra-red.png",
         "ties.png",
         "strength.png",
