@@ -125,7 +125,7 @@ class _ModelIn(Table):
 
 
 class _StrategyIn(Table):
-    kind: Literal["rational", "naive", "believed"] = "rational"
+    kind: Literal["rational", "naive", "believed", "bayesian"] = "rational"
     belief_sd: NonNegative = 100.0
 
 

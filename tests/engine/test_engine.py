@@ -12,7 +12,7 @@ from conftest import z_tolerance
 from knockout.engine.match import play_match
 from knockout.exact.solver import solve
 from knockout.game import Colour, Reply, Result
-from knockout.rules.bidding import Believed, Naive, Rational, Strategy
+from knockout.rules.bidding import Bayesian, Believed, Naive, Rational, Strategy
 from knockout.rules.formats import get_format
 from knockout.rules.match import Pairing
 from knockout.rules.model import ModelParams, PerClass
@@ -126,6 +126,9 @@ CASES: list[tuple[str, Strategy, ModelParams]] = [
     ("official-playoff", Rational(), ModelParams()),
     ("blitz-pairs", Rational(), ModelParams()),
     ("armageddon-bid", Believed(150.0), AGREEMENT_MODEL),
+    ("xq-bidding", Bayesian(150.0), AGREEMENT_MODEL),
+    ("armageddon-bid", Bayesian(150.0), AGREEMENT_MODEL),
+    ("official-playoff", Bayesian(150.0), AGREEMENT_MODEL),
 ]
 
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from knockout.exact.solver import solve
-from knockout.rules.bidding import Believed, Naive, Rational, Strategy
+from knockout.rules.bidding import Bayesian, Believed, Naive, Rational, Strategy
 from knockout.rules.formats import get_format
 from knockout.rules.match import Pairing
 from knockout.rules.model import ModelParams, PerClass
@@ -130,7 +130,7 @@ def test_official_playoff_decider_by_hand() -> None:
     assert decider_share == pytest.approx((a_red + a_black) / 2, abs=1e-12)
 
 
-STRATEGIES: list[Strategy] = [Rational(), Naive(), Believed(120.0)]
+STRATEGIES: list[Strategy] = [Rational(), Naive(), Believed(120.0), Bayesian(120.0)]
 PRESETS = [
     "xq-bidding",
     "single-slow",

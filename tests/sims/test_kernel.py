@@ -13,7 +13,7 @@ from knockout.errors import ScenarioError
 from knockout.exact.odds import match_odds
 from knockout.exact.solver import solve
 from knockout.io.scenario import parse_scenario
-from knockout.rules.bidding import Believed, Naive, Rational, Strategy
+from knockout.rules.bidding import Bayesian, Believed, Naive, Rational, Strategy
 from knockout.rules.formats import get_format
 from knockout.rules.match import Pairing
 from knockout.rules.model import ModelParams, PerClass
@@ -25,7 +25,7 @@ A = Player("A", 2540, 2500, 2580, Speed(0.7, 0.1))
 B = Player("B", 2500, 2520, 2500, Speed(0.75, 0.12))
 # Constants under which bidding decisions flip near a zero rating gap, so strategies differ.
 TOUGH = ModelParams(PerClass(-30, -30, -30), PerClass(1.0, 1.2, 0.8), PerClass(0, 0, 120))
-STRATEGIES: list[Strategy] = [Rational(), Naive(), Believed(150.0)]
+STRATEGIES: list[Strategy] = [Rational(), Naive(), Believed(150.0), Bayesian(150.0)]
 PRESETS = [
     "xq-bidding",
     "single-slow",
