@@ -121,6 +121,8 @@ class MatchOdds:
         walkover: The winner, when the match is won by walkover.
         sudden_death: The sudden-death game laid open (None for formats without a bidding
             stage; sealed bids keep their own keys).
+        win_if_ratings_exact: Where ratings are uncertain (``rating_sd``): P(each player
+            advances) with the ratings taken as exact, for comparison.
     """
 
     players: tuple[str, str]
@@ -136,6 +138,7 @@ class MatchOdds:
     unresolved: float = 0.0
     walkover: str | None = None
     sudden_death: SuddenDeath | None = None
+    win_if_ratings_exact: dict[str, float] | None = None
 
     #: Keys of :meth:`to_json` that hold estimates (the ``stderr`` tree of a simulation).
     ESTIMATED = ("win", "match")
@@ -158,7 +161,10 @@ class MatchOdds:
         }
         if self.walkover is not None:
             match["walkover"] = self.walkover
-        return {"players": list(self.players), "win": dict(self.win), "match": match}
+        out = {"players": list(self.players), "win": dict(self.win), "match": match}
+        if self.win_if_ratings_exact is not None:
+            out["win_if_ratings_exact"] = dict(self.win_if_ratings_exact)
+        return out
 
     @classmethod
     def certain(

@@ -3,24 +3,88 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
+import numpy.typing as npt
 
 from knockout.errors import KnockoutError
 from knockout.exact.solver import MatchSolution, solve
 from knockout.io.scenario import Scenario
 from knockout.odds import MatchOdds, SuddenDeath
-from knockout.rules.bidding import BRANCH_NAMES, BRANCHES
-from knockout.rules.match import Finished, Pairing, replay
+from knockout.rules.bidding import BRANCH_NAMES, BRANCHES, BiddingGame
+from knockout.rules.match import Finished, MatchState, Pairing, replay
+from knockout.rules.uncertainty import MATCH_NODES, normal_nodes
+
+FloatArray = npt.NDArray[np.float64]
 
 __all__ = ["from_solution", "match_odds", "sudden_death_of", "sudden_deaths"]
 
 
+def _laid_open(pairing: Pairing, sol: MatchSolution | None) -> dict[str, FloatArray]:
+    """Every figure of the sudden-death game, as arrays over the pairs (``v0``/``v1``: the
+    branch values with side 0/1 as 甲, ``d0``/``d1``: the decisions, then the joint masses)."""
+    game = pairing.bidding_game
+    assert game is not None
+    n = pairing.size
+    out: dict[str, FloatArray] = {}
+    for side in (0, 1):
+        x = pairing.advantage(0 if side == 0 else 1)
+        p = pairing.strategy.probabilities(game, x)
+        out[f"v{side}"] = game.branch_values(x)
+        out[f"d{side}"] = np.stack(
+            [
+                np.broadcast_to(q, (n,))
+                for q in (p.announce_red, p.object_if_red, p.object_if_black)
+            ],
+            axis=-1,
+        )
+    zero = np.zeros(n)
+    out["reached"] = zero if sol is None else sol.bidding_reached
+    out["a_chooses"] = zero if sol is None else sol.chooser_is_a
+    out["a_wins"] = zero if sol is None else sol.chooser_a_advances
+    out["all_wins"] = zero if sol is None else sol.chooser_advances
+    return out
+
+
+def _one(
+    figures: dict[str, FloatArray], i: int, players: tuple[str, str], game: BiddingGame
+) -> SuddenDeath:
+    reached, a_chooses = float(figures["reached"][i]), float(figures["a_chooses"][i])
+    a_wins, all_wins = float(figures["a_wins"][i]), float(figures["all_wins"][i])
+    shares, wins = (a_chooses, reached - a_chooses), (a_wins, all_wins - a_wins)
+    as_chooser: dict[str, dict[str, float | None]] = {}
+    decisions: dict[str, tuple[float, float, float]] = {}
+    for side, name in enumerate(players):
+        branch: dict[str, float | None] = {
+            key: float(v) for key, v in zip(BRANCH_NAMES, figures[f"v{side}"][i], strict=True)
+        }
+        branch["advances"] = wins[side] / shares[side] if shares[side] > 0 else None
+        as_chooser[name] = branch
+        red, obj_red, obj_black = (float(q) for q in figures[f"d{side}"][i])
+        decisions[name] = (red, obj_red, obj_black)
+    chooser = None
+    if reached > 0:
+        chooser = {players[0]: shares[0] / reached, players[1]: shares[1] / reached}
+    clocks = {
+        key: game.effective(game.menu.assignment(a, r)[1])
+        for key, (a, r) in zip(BRANCH_NAMES, BRANCHES, strict=True)
+    }
+    return SuddenDeath(reached, game.time_class.value, chooser, as_chooser, clocks, decisions)
+
+
 def sudden_deaths(
-    pairing: Pairing, players: tuple[str, str], sol: MatchSolution | None = None
+    pairing: Pairing,
+    players: tuple[str, str],
+    sol: MatchSolution | None = None,
+    *,
+    weights: FloatArray | None = None,
 ) -> list[SuddenDeath] | None:
     """The sudden-death game laid open for every pair of ``pairing`` (None without a bidding
-    stage), computed once for all pairs.
+    stage), computed once for all pairs. With ``weights``, consecutive blocks of that many
+    pairs are quadrature nodes of one match: everything is averaged over each block (branch
+    values and decisions over the rating uncertainty; ``chooser`` and ``advances`` are ratios
+    of averaged joint probabilities).
 
     Branch values are the true model's P(甲 advances) on each branch's colours and clocks;
     ``reached``, ``chooser`` and ``advances`` come from the solution (not reached without one).
@@ -28,42 +92,15 @@ def sudden_deaths(
     game = pairing.bidding_game
     if game is None:
         return None
-    n = pairing.size
-    zero = np.zeros(n)
-    reached = zero if sol is None else sol.bidding_reached
-    a_chooses = zero if sol is None else sol.chooser_is_a
-    a_wins = zero if sol is None else sol.chooser_a_advances
-    all_wins = zero if sol is None else sol.chooser_advances
-    shares = (a_chooses, reached - a_chooses)
-    wins = (a_wins, all_wins - a_wins)
-    per_side = []
-    for side in (0, 1):
-        x = pairing.advantage(0 if side == 0 else 1)
-        p = pairing.strategy.probabilities(game, x)
-        per_side.append((game.branch_values(x), p.announce_red, p.object_if_red, p.object_if_black))
-    clocks = {
-        key: game.effective(game.menu.assignment(a, r)[1])
-        for key, (a, r) in zip(BRANCH_NAMES, BRANCHES, strict=True)
-    }
-    out = []
-    for i in range(n):
-        as_chooser: dict[str, dict[str, float | None]] = {}
-        decisions: dict[str, tuple[float, float, float]] = {}
-        for side, name in enumerate(players):
-            values, red, obj_red, obj_black = per_side[side]
-            branch: dict[str, float | None] = {
-                key: float(v) for key, v in zip(BRANCH_NAMES, values[i], strict=True)
-            }
-            share = float(shares[side][i])
-            branch["advances"] = float(wins[side][i]) / share if share > 0 else None
-            as_chooser[name] = branch
-            decisions[name] = (float(red[i]), float(obj_red[i]), float(obj_black[i]))
-        r = float(reached[i])
-        chooser = None
-        if r > 0:
-            chooser = {players[0]: float(shares[0][i]) / r, players[1]: float(shares[1][i]) / r}
-        out.append(SuddenDeath(r, game.time_class.value, chooser, as_chooser, clocks, decisions))
-    return out
+    figures = _laid_open(pairing, sol)
+    if weights is not None:
+        k = len(weights)
+        figures = {
+            key: np.tensordot(weights, v.reshape(-1, k, *v.shape[1:]), axes=([0], [1]))
+            for key, v in figures.items()
+        }
+    n = len(figures["reached"])
+    return [_one(figures, i, players, game) for i in range(n)]
 
 
 def sudden_death_of(
@@ -120,12 +157,30 @@ def from_solution(
     )
 
 
-def match_odds(scenario: Scenario) -> MatchOdds:
+def _solve_uncertain(
+    pairing: Pairing, start: MatchState, known: FloatArray | None, sigma: float
+) -> tuple[MatchSolution, Pairing, FloatArray | None]:
+    """Solve a one-pair match, averaged over rating uncertainty ``sigma`` (the sd of the
+    difference of the two players' strength draws) by Gauss-Hermite quadrature; returns the
+    averaged solution, the node pairing and the weights (None when there is no uncertainty)."""
+    if sigma == 0:
+        return solve(pairing, start=start, p_a_chooses=known), pairing, None
+    z, w = normal_nodes(MATCH_NODES)
+    nodes = pairing.expanded(np.zeros(len(z), dtype=np.intp), sigma * z)
+    p_a = None if known is None else np.full(len(z), float(known[0]))
+    sol = solve(nodes, start=start, p_a_chooses=p_a)
+    return sol, nodes, w
+
+
+def match_odds(scenario: Scenario, *, rating_sd: bool = True) -> MatchOdds:
     """Exact odds of the match between the scenario's two players.
 
     Games already played (``[[played]]``) are replayed first and the odds start from there
     (``games`` still counts every game of the match); a withdrawn player loses by walkover
-    (:mod:`knockout.rules.walkover`).
+    (:mod:`knockout.rules.walkover`). Rating uncertainty (players' ``rating_sd``) is integrated
+    over (Gauss-Hermite, :data:`knockout.rules.uncertainty.MATCH_NODES` nodes); with
+    ``rating_sd=False`` the ratings are taken as exact, and where there is uncertainty the
+    answer also gives those odds (``win_if_ratings_exact``).
 
     Raises:
         KnockoutError: If the scenario does not have exactly two players.
@@ -156,7 +211,18 @@ def match_odds(scenario: Scenario) -> MatchOdds:
             sudden_death=sudden_death_of(pairing, names),
         )
     known = None if rep.p_a_chooses is None else np.array([rep.p_a_chooses])
-    sol = solve(pairing, start=rep.position, p_a_chooses=known)
-    odds = from_solution(sol, names, games_played=rep.games, pairing=pairing)
+    sigma = math.hypot(a.rating_sd, b.rating_sd) if rating_sd else 0.0
+    node_sol, nodes, weights = _solve_uncertain(pairing, rep.position, known, sigma)
+    sol = node_sol if weights is None else node_sol.averaged(1, weights)
+    laid_open = sudden_deaths(nodes, names, node_sol, weights=weights)
+    odds = from_solution(
+        sol,
+        names,
+        games_played=rep.games,
+        sudden_death=None if laid_open is None else laid_open[0],
+    )
+    if sigma > 0:
+        exact_ratings = match_odds(scenario, rating_sd=False)
+        odds = replace(odds, win_if_ratings_exact=exact_ratings.win)
     assert math.isclose(sum(odds.win.values()) + odds.unresolved, 1.0, abs_tol=1e-9)
     return odds

@@ -156,6 +156,31 @@ class MatchSolution:
     unresolved: FloatArray
     expected_minutes: FloatArray
 
+    def averaged(self, groups: int, weights: FloatArray) -> MatchSolution:
+        """Average consecutive blocks of ``len(weights)`` pairs with those weights: ``groups``
+        pairs, each the expectation over its block (quadrature over rating uncertainty)."""
+        k = len(weights)
+
+        def avg(a: FloatArray) -> FloatArray:
+            shaped = a.reshape(groups, k, *a.shape[1:])
+            return np.asarray(np.tensordot(weights, shaped, axes=([0], [1])), dtype=np.float64)
+
+        return MatchSolution(
+            stage_names=self.stage_names,
+            win=avg(self.win),
+            decided=avg(self.decided),
+            games={g: avg(p) for g, p in self.games.items()},
+            games_by_winner={g: avg(p) for g, p in self.games_by_winner.items()},
+            bidding_reached=avg(self.bidding_reached),
+            chooser_advances=avg(self.chooser_advances),
+            announce_red=avg(self.announce_red),
+            objects=avg(self.objects),
+            chooser_is_a=avg(self.chooser_is_a),
+            chooser_a_advances=avg(self.chooser_a_advances),
+            unresolved=avg(self.unresolved),
+            expected_minutes=avg(self.expected_minutes),
+        )
+
     def conditional(self, joint: FloatArray) -> FloatArray:
         """``joint / bidding_reached`` (NaN where the bidding stage cannot be reached)."""
         with np.errstate(divide="ignore", invalid="ignore"):

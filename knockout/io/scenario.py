@@ -74,6 +74,7 @@ class _PlayerIn(Table):
     rating: NonNegative
     rating_rapid: NonNegative | None = None
     rating_blitz: NonNegative | None = None
+    rating_sd: NonNegative = 0.0
     speed: _SpeedIn = _SpeedIn()
     seed: Annotated[int, Field(ge=1)] | None = None
     withdrawn: bool = False
@@ -252,6 +253,7 @@ def _player_to_dict(p: Player) -> dict[str, Any]:
         out["rating_rapid"] = p.rating_rapid
     if p.rating_blitz is not None:
         out["rating_blitz"] = p.rating_blitz
+    out["rating_sd"] = p.rating_sd
     if p.seed is not None:
         out["seed"] = p.seed
     out["withdrawn"] = p.withdrawn
@@ -414,6 +416,7 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
             rating=p.rating,
             rating_rapid=p.rating_rapid,
             rating_blitz=p.rating_blitz,
+            rating_sd=p.rating_sd,
             speed=Speed(p.speed.mean, p.speed.sd),
             seed=p.seed,
             withdrawn=p.withdrawn,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from knockout.rules.model import TimeClass
 
@@ -36,6 +36,8 @@ class Player:
         speed: Time-use distribution.
         seed: Explicit bracket seed (1 = top), used with ``seeding = "given"``.
         withdrawn: The player has withdrawn: they lose their next match by walkover.
+        rating_sd: How uncertain the rating is (Elo): the true strength is the rating plus
+            ``Normal(0, rating_sd)``, one draw per event, shared by every time class.
     """
 
     name: str
@@ -45,6 +47,16 @@ class Player:
     speed: Speed = field(default_factory=Speed)
     seed: int | None = None
     withdrawn: bool = False
+    rating_sd: float = 0.0
+
+    def shifted(self, offset: float) -> Player:
+        """The player with every rating moved by ``offset`` (a draw of the true strength)."""
+        return replace(
+            self,
+            rating=self.rating + offset,
+            rating_rapid=None if self.rating_rapid is None else self.rating_rapid + offset,
+            rating_blitz=None if self.rating_blitz is None else self.rating_blitz + offset,
+        )
 
     def rating_for(self, tc: TimeClass) -> float:
         """The rating used in a game of time class ``tc``.

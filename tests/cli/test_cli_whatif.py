@@ -100,8 +100,8 @@ def test_a_json_simulation_output_loads_back_too(tmp_path: Path) -> None:
             ["--set", "strategy.kind=clever", "--set", "model.moves=0"],
             [
                 "error: --set: model.moves: expected a number >= 1, got 0",
-                "error: --set: strategy.kind: expected one of 'rational', 'naive' or "
-                "'believed', got 'clever'",
+                "error: --set: strategy.kind: expected one of 'rational', 'naive', "
+                "'believed' or 'bayesian', got 'clever'",
             ],
         ),
     ],
