@@ -9,25 +9,31 @@ as the exact solver's answer.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from knockout.odds import MatchOdds, MatchTally, Simulated
-from knockout.rules.match import Finished, Pairing, replay
+from knockout.rules.match import Finished, MatchState, Pairing, replay
 from sims.kernel import MatchOutcomes, MatchTables, simulate
 from sims.runner import BLOCK_SIZE, Executor, Progress, RunResult, block_rng, run_blocks
 
 if TYPE_CHECKING:  # workers unpickling match_block need not import pydantic
     from knockout.io.scenario import Scenario
 
-__all__ = ["match_block", "simulate_match", "tally"]
+__all__ = ["UncertainMatch", "match_block", "simulate_match", "tally", "uncertain_block"]
 
 
-def tally(out: MatchOutcomes, n_stages: int) -> MatchTally:
-    """Count per-match outcomes (one ``bincount`` of the exit codes, then small tables)."""
+def tally(out: MatchOutcomes, n_stages: int, *, per_match: bool = False) -> MatchTally:
+    """Count per-match outcomes (one ``bincount`` of the exit codes, then small tables).
+
+    ``per_match``: the tables hold one pair per match (ratings drawn per match), so the bidding
+    branches' values are summed match by match instead of as counts times one value.
+    """
     t = out.tables
     per_exit = np.bincount(out.exit_code, minlength=t.exit_winner.size)
     by = np.zeros((n_stages, 2), dtype=np.int64)
@@ -56,7 +62,10 @@ def tally(out: MatchOutcomes, n_stages: int) -> MatchTally:
         chooser_a_won = int((won & (ch == 0)).sum())
         announce_red = int(out.drawn_announce_red.sum())
         objects = int(out.drawn_objects.sum())
-    branch_sum, branch_sq = _branch_sums(t, (chooser_a, reached - chooser_a))
+    if per_match:
+        branch_sum, branch_sq = _branch_sums_per_match(t, out.chooser)
+    else:
+        branch_sum, branch_sq = _branch_sums(t, (chooser_a, reached - chooser_a))
     return MatchTally(
         runs=int(out.exit_code.size),
         wins=(int(by[:, 0].sum()), int(by[:, 1].sum())),
@@ -87,10 +96,52 @@ def _branch_sums(
     return tuple((counts * values).ravel().tolist()), tuple((counts * values**2).ravel().tolist())
 
 
+def _branch_sums_per_match(
+    t: MatchTables, chooser: npt.NDArray[np.int8]
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The sums of :func:`_branch_sums` when each match is its own pair (row ``i``)."""
+    if t.branch_values is None:
+        return (0.0,) * 8, (0.0,) * 8
+    sums, squares = np.zeros((2, 4)), np.zeros((2, 4))
+    for side in (0, 1):
+        values = t.branch_values[chooser == side, side]  # (matches with that 甲, 4)
+        sums[side] = values.sum(axis=0)
+        squares[side] = (values**2).sum(axis=0)
+    return tuple(sums.ravel().tolist()), tuple(squares.ravel().tolist())
+
+
 def match_block(tables: MatchTables, index: int, size: int, seed: int) -> MatchTally:
     """One block of matches (module level, so it pickles for process and Dask workers)."""
     out = simulate(tables, size, block_rng(seed, index))
     return tally(out, len(tables.stages))
+
+
+@dataclass(frozen=True)
+class UncertainMatch:
+    """A match whose players' strengths are drawn per simulated match (``rating_sd``).
+
+    Attributes:
+        pairing: The pair, with the ratings as given.
+        sd: The two players' rating sds.
+        start: Where the match stands (games already played), or None.
+        p_a_chooses: P(A is 甲) when the played games' times fix it.
+    """
+
+    pairing: Pairing
+    sd: tuple[float, float]
+    start: MatchState | None
+    p_a_chooses: float | None
+
+
+def uncertain_block(job: UncertainMatch, index: int, size: int, seed: int) -> MatchTally:
+    """One block of matches with strengths drawn per match: each player's draw first (A's,
+    then B's), then per-match tables, then the matches (module level, so it pickles)."""
+    rng = block_rng(seed, index)
+    delta = rng.normal(0.0, job.sd[0], size) - rng.normal(0.0, job.sd[1], size)
+    pairing = job.pairing.expanded(np.zeros(size, dtype=np.intp), delta)
+    tables = MatchTables.from_pairing(pairing, start=job.start, p_a_chooses=job.p_a_chooses)
+    out = simulate(tables, size, rng, pair=np.arange(size))
+    return tally(out, len(tables.stages), per_match=True)
 
 
 def simulate_match(
@@ -142,9 +193,14 @@ def simulate_match(
         known = RunResult(counts, runs, runs, (), False)
         return counts.estimate(names, fmt.stage_names, seed), known
     start = rep.position if rep.games else None
-    tables = MatchTables.from_pairing(pairing, start=start, p_a_chooses=rep.p_a_chooses)
+    if a.rating_sd > 0 or b.rating_sd > 0:
+        job = UncertainMatch(pairing, (a.rating_sd, b.rating_sd), start, rep.p_a_chooses)
+        block: Callable[[int, int, int], MatchTally] = partial(uncertain_block, job)
+    else:
+        tables = MatchTables.from_pairing(pairing, start=start, p_a_chooses=rep.p_a_chooses)
+        block = partial(match_block, tables)
     result = run_blocks(
-        partial(match_block, tables),
+        block,
         runs,
         seed,
         executor=executor,

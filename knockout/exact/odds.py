@@ -12,9 +12,9 @@ from knockout.errors import KnockoutError
 from knockout.exact.solver import MatchSolution, solve
 from knockout.io.scenario import Scenario
 from knockout.odds import MatchOdds, SuddenDeath
-from knockout.rules.bidding import BRANCH_NAMES, BRANCHES, BiddingGame
+from knockout.rules.bidding import BRANCH_NAMES, BRANCHES, BiddingGame, Regions
 from knockout.rules.match import Finished, MatchState, Pairing, replay
-from knockout.rules.uncertainty import MATCH_NODES, normal_nodes
+from knockout.rules.uncertainty import piecewise_normal_nodes
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -165,11 +165,33 @@ def _solve_uncertain(
     averaged solution, the node pairing and the weights (None when there is no uncertainty)."""
     if sigma == 0:
         return solve(pairing, start=start, p_a_chooses=known), pairing, None
-    z, w = normal_nodes(MATCH_NODES)
-    nodes = pairing.expanded(np.zeros(len(z), dtype=np.intp), sigma * z)
-    p_a = None if known is None else np.full(len(z), float(known[0]))
+    delta, w = piecewise_normal_nodes(sigma, _decision_breaks(pairing))
+    nodes = pairing.expanded(np.zeros(len(delta), dtype=np.intp), delta)
+    p_a = None if known is None else np.full(len(delta), float(known[0]))
     sol = solve(nodes, start=start, p_a_chooses=p_a)
     return sol, nodes, w
+
+
+def _decision_breaks(pairing: Pairing) -> list[float]:
+    """Where a decision that depends on the true strengths flips (a rational bid, objection or
+    colour choice), as values of the shift added to A's strength: the integral over rating
+    uncertainty is split there, so every piece is smooth."""
+    if not pairing.strategy.is_deterministic:
+        return []  # decisions on noisy estimates vary smoothly with the truth
+    thresholds: list[tuple[float, Regions]] = []
+    game = pairing.bidding_game
+    if game is not None:
+        x0 = float(pairing.advantage(0)[0])
+        thresholds += [(x0, r) for r in game.regions.values()]
+    for k, stage in enumerate(pairing.fmt.playable):
+        if stage.is_choice:
+            x0 = float(pairing.choice_advantage(k, 0)[0])
+            thresholds.append((x0, pairing.choice_game(k).red_region))
+    out = []
+    for x0, region in thresholds:
+        for t in (e for interval in region.intervals for e in interval if math.isfinite(e)):
+            out += [t - x0, -t - x0]  # A as the decider (x = x0 + shift), then B (x = -x0 - shift)
+    return out
 
 
 def match_odds(scenario: Scenario, *, rating_sd: bool = True) -> MatchOdds:

@@ -8,18 +8,20 @@ strength enter the model, so a match depends on ``Normal(0, hypot(sd_A, sd_B))``
 from __future__ import annotations
 
 import functools
+import itertools
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BRACKET_NODES", "MATCH_NODES", "normal_nodes"]
+__all__ = ["BRACKET_NODES", "MATCH_NODES", "normal_nodes", "piecewise_normal_nodes"]
 
 FloatArray = npt.NDArray[np.float64]
 
-#: Nodes for a match (one dimension: the difference of the two draws). With 32 nodes the
-#: quadrature error of P(advance) is below 1e-9 for any rating_sd up to 400 Elo (tested against
-#: 200 nodes).
-MATCH_NODES = 32
+#: Gauss-Legendre nodes per smooth piece of a match's integral over the difference of the two
+#: draws (the pieces end where a rational decision flips, so each piece is smooth).
+MATCH_NODES = 16
+#: The match integral is taken over +-SPAN standard deviations (the mass beyond is 1e-15).
+SPAN = 8.0
 #: Nodes per player in the bracket's dynamic programme (every pair needs nodes squared
 #: solutions): 11 nodes keep the error of the reach probabilities below 1e-5 for rating_sd up to
 #: 200 Elo (tested against 21 nodes).
@@ -37,3 +39,29 @@ def normal_nodes(k: int) -> tuple[FloatArray, FloatArray]:
     """
     z, w = np.polynomial.hermite_e.hermegauss(k)
     return z, w / w.sum()
+
+
+def piecewise_normal_nodes(
+    sd: float, breaks: npt.ArrayLike = (), k: int = MATCH_NODES
+) -> tuple[FloatArray, FloatArray]:
+    """Nodes ``x`` and weights ``w`` with ``sum(w f(x)) ~ E[f(X)]``, ``X ~ Normal(0, sd)``, for
+    an ``f`` that is smooth except at ``breaks`` (where a decision flips and ``f`` may jump):
+    Gauss-Legendre with ``k`` nodes on each piece between the breaks, over ``+-SPAN`` sd, each
+    node weighted by the Normal density. Accurate to about 1e-10 on smooth pieces.
+
+    >>> x, w = piecewise_normal_nodes(100.0, breaks=[30.0])
+    >>> round(float(w.sum()), 12), round(float(w @ (x > 30)), 9)
+    (1.0, 0.382088578)
+    """
+    lo, hi = -SPAN * sd, SPAN * sd
+    edges = np.unique(np.clip([lo, *np.asarray(breaks, dtype=np.float64).ravel(), hi], lo, hi))
+    t, tw = np.polynomial.legendre.leggauss(k)
+    xs, ws = [], []
+    for a, b in itertools.pairwise(edges):
+        if b - a <= 0:
+            continue
+        x = 0.5 * (b - a) * t + 0.5 * (a + b)
+        xs.append(x)
+        ws.append(0.5 * (b - a) * tw * np.exp(-0.5 * (x / sd) ** 2))
+    x_all, w_all = np.concatenate(xs), np.concatenate(ws)
+    return x_all, w_all / w_all.sum()
