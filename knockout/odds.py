@@ -377,6 +377,8 @@ class BracketOdds:
             as still in), then P(winning the event).
         bracket: The draw the odds are for.
         event: Figures of the whole event, where the walker gives them.
+        win_if_ratings_exact: Where ratings are uncertain (``rating_sd``): P(each player wins
+            the event) with the ratings taken as exact, for comparison.
     """
 
     players: tuple[str, ...]
@@ -384,6 +386,7 @@ class BracketOdds:
     reach: dict[str, list[float]]
     bracket: Bracket
     event: EventFigures | None = None
+    win_if_ratings_exact: dict[str, float] | None = None
 
     #: Keys of :meth:`to_json` that hold estimates (the ``stderr`` tree of a simulation).
     ESTIMATED = ("win", "reach", "event")
@@ -408,6 +411,8 @@ class BracketOdds:
         }
         if self.event is not None:
             out["event"] = self.event.to_json()
+        if self.win_if_ratings_exact is not None:
+            out["win_if_ratings_exact"] = dict(self.win_if_ratings_exact)
         return out
 
 

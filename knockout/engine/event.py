@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -25,6 +25,7 @@ from knockout.engine.match import LiveGame, LogEvent, MatchEngine, MatchRecord, 
 from knockout.io.scenario import Scenario
 from knockout.rules.bracket import Bracket, round_name
 from knockout.rules.progress import THIRD_PLACE, EventState
+from knockout.rules.uncertainty import draw_strengths
 
 __all__ = [
     "EndTimes",
@@ -195,10 +196,14 @@ class EventRun:
         self.seed = seed
         self.state = scenario.event_state()
         self.env = simpy.Environment()
+        rng = np.random.default_rng(seed)
+        # True strengths are drawn once for the event (rating_sd); the draw and the ranking
+        # keep the published ratings.
+        playing = replace(scenario, players=draw_strengths(scenario.players, rng))
         self.engine = MatchEngine.for_scenario(
-            self.env, scenario, np.random.default_rng(seed), observer=observer, boards=True
+            self.env, scenario, rng, observer=observer, boards=True
         )
-        self._process = self.env.process(event_process(self.env, self.engine, scenario, self.state))
+        self._process = self.env.process(event_process(self.env, self.engine, playing, self.state))
 
     @property
     def bracket(self) -> Bracket:

@@ -41,6 +41,7 @@ from knockout.rules.match import (
 )
 from knockout.rules.model import DEFAULT_MODEL, GameProbabilities, ModelParams
 from knockout.rules.players import Player
+from knockout.rules.uncertainty import draw_strengths
 
 __all__ = [
     "EventKind",
@@ -693,18 +694,18 @@ def play_scenario_match(
     a, b = scenario.players
     state = scenario.event_state()
     winner = state.walkover((1, 0), a.name, b.name)
+    rng = np.random.default_rng(seed)
     if winner is not None:
-        engine = MatchEngine.for_scenario(
-            simpy.Environment(), scenario, np.random.default_rng(seed), observer=observer
-        )
+        engine = MatchEngine.for_scenario(simpy.Environment(), scenario, rng, observer=observer)
         return engine.walkover((a.name, b.name), winner, scenario.played), engine.log
+    true_a, true_b = draw_strengths((a, b), rng)  # one draw per played match (rating_sd)
     return play_match(
         scenario.format,
-        a,
-        b,
+        true_a,
+        true_b,
         strategy=scenario.strategy,
         model=scenario.model,
-        seed=seed,
+        rng=rng,
         observer=observer,
         played=scenario.played,
     )

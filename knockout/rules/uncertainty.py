@@ -9,11 +9,20 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BRACKET_NODES", "MATCH_NODES", "normal_nodes", "piecewise_normal_nodes"]
+from knockout.rules.players import Player
+
+__all__ = [
+    "BRACKET_NODES",
+    "MATCH_NODES",
+    "draw_strengths",
+    "normal_nodes",
+    "piecewise_normal_nodes",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -65,3 +74,11 @@ def piecewise_normal_nodes(
         ws.append(0.5 * (b - a) * tw * np.exp(-0.5 * (x / sd) ** 2))
     x_all, w_all = np.concatenate(xs), np.concatenate(ws)
     return x_all, w_all / w_all.sum()
+
+
+def draw_strengths(players: Sequence[Player], rng: np.random.Generator) -> tuple[Player, ...]:
+    """The players at their true strengths for one event: each rating moved by a
+    ``Normal(0, rating_sd)`` draw, in order (no random number is used when every sd is 0)."""
+    if all(p.rating_sd == 0 for p in players):
+        return tuple(players)
+    return tuple(p.shifted(float(rng.normal(0.0, p.rating_sd))) for p in players)
