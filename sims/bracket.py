@@ -20,9 +20,11 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.exact.bracket import all_pairs, progress_solution
+from knockout.exact.solver import solve
 from knockout.io.scenario import Scenario
 from knockout.odds import BracketOdds, BracketTally, Simulated
 from knockout.rules.bracket import Bracket, round_name
+from knockout.rules.match import MatchState, Pairing
 from knockout.rules.progress import THIRD_PLACE
 from knockout.rules.walkover import NO_WALKOVER, walkover_sides
 from sims.kernel import MatchTables, simulate
@@ -31,6 +33,7 @@ from sims.runner import Executor, Progress, RunResult, block_rng, run_blocks
 __all__ = ["BracketJob", "bracket_block", "simulate_bracket"]
 
 IntArray = npt.NDArray[np.intp]
+FloatArray = npt.NDArray[np.float64]
 
 #: Events per block: brackets are heavier than single matches.
 BRACKET_BLOCK = 4096
@@ -45,12 +48,15 @@ class FixedMatch:
         upper_wins: Per outcome, whether the upper-line player advances.
         games: Per outcome, the match's games (those already played included).
         walkover: Decided by walkover (not counted as an upset).
+        progress: A match in progress, for redrawing its distribution per event when ratings
+            are uncertain: its pairing, where it stands, P(A is 甲) and the games played.
     """
 
     cuts: npt.NDArray[np.float64]
     upper_wins: npt.NDArray[np.bool_]
     games: npt.NDArray[np.int64]
     walkover: bool = False
+    progress: tuple[Pairing, MatchState, float | None, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,9 @@ class BracketJob:
         pair_id: ``(n, n)`` index into the tables for ``i < j`` (-1 elsewhere).
         fixed: Matches with a given outcome distribution, by ``(round, match index)``.
         bracket: The draw.
+        sd: Each player's rating sd when some rating is uncertain (strengths are then drawn per
+            event and matches get per-match tables from ``pairing``), else None.
+        pairing: Every pair ``i < j``, for per-match tables under rating uncertainty.
     """
 
     lines: IntArray
@@ -78,6 +87,8 @@ class BracketJob:
     pair_id: IntArray
     fixed: dict[tuple[int, int], FixedMatch]
     bracket: Bracket
+    sd: npt.NDArray[np.float64] | None = None
+    pairing: Pairing | None = None
 
     @property
     def rounds(self) -> int:
@@ -93,6 +104,7 @@ class BracketJob:
         index = {name: i for i, name in enumerate(names)}
         players = {p.name: p for p in scenario.players}
         n = len(names)
+        uncertain = any(p.rating_sd > 0 for p in scenario.players)
         iu, ju, pairing = all_pairs(scenario, names)
         pair_id = np.full((n, n), -1, dtype=np.intp)
         pair_id[iu, ju] = np.arange(iu.size)
@@ -114,10 +126,17 @@ class BracketJob:
             ]
             weights = np.array([w for _, _, w in outcomes])
             cdf = np.cumsum(weights / weights.sum())
+            assert p.replayed is not None and isinstance(p.replayed.position, MatchState)
             fixed[key] = FixedMatch(
                 cdf[:-1],
                 np.array([side == 0 for _, side, _ in outcomes]),
                 np.array([played + g for g, _, _ in outcomes]),
+                progress=(
+                    _pair(scenario, p.players),
+                    p.replayed.position,
+                    p.replayed.p_a_chooses,
+                    played,
+                ),
             )
         return cls(
             lines=np.array([-1 if x is None else index[x] for x in bracket.lines], dtype=np.intp),
@@ -129,7 +148,41 @@ class BracketJob:
             pair_id=pair_id,
             fixed=fixed,
             bracket=bracket,
+            sd=np.array([players[x].rating_sd for x in names]) if uncertain else None,
+            pairing=pairing if uncertain else None,
         )
+
+
+def _pair(scenario: Scenario, names: tuple[str, str]) -> Pairing:
+    players = {p.name: p for p in scenario.players}
+    a, b = (players[n] for n in names)
+    return Pairing.of(scenario.format, a, b, model=scenario.model, strategy=scenario.strategy)
+
+
+def _fixed_outcomes(
+    fixed: FixedMatch, rows: IntArray, rng: np.random.Generator, shift: FloatArray | None
+) -> tuple[IntArray, npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+    """Each event's outcome of a match with a given distribution: (outcome, upper wins, games).
+
+    With strengths drawn per event (``shift``: the upper player's minus the lower's), a match in
+    progress gets its own distribution per event, solved from where it stands."""
+    u = rng.random(rows.size)
+    if shift is None or fixed.progress is None:
+        outcome = (u[:, None] >= fixed.cuts[None, :]).sum(axis=1)
+        return outcome, fixed.upper_wins[outcome], fixed.games[outcome]
+    pairing, start, p_a, played = fixed.progress
+    n = rows.size
+    sol = solve(
+        pairing.expanded(np.zeros(n, dtype=np.intp), shift),
+        start=start,
+        p_a_chooses=None if p_a is None else np.full(n, p_a),
+    )
+    keys = sorted(sol.games_by_winner)
+    probs = np.stack([sol.games_by_winner[g][:, side] for g in keys for side in (0, 1)], axis=1)
+    cdf = np.cumsum(probs / probs.sum(axis=1, keepdims=True), axis=1)[:, :-1]
+    outcome = (u[:, None] >= cdf).sum(axis=1)
+    upper = outcome % 2 == 0
+    return outcome, upper, np.array([played + g for g in keys for _ in (0, 1)])[outcome]
 
 
 def _play_round(
@@ -141,8 +194,10 @@ def _play_round(
     games: npt.NDArray[np.int64],
     upsets: npt.NDArray[np.int64],
     match_index: IntArray | None,
+    delta: FloatArray | None = None,
 ) -> tuple[IntArray, IntArray]:
-    """Winners and losers of matches ``up[s, m]`` v ``down[s, m]`` (arrays of shape (S, M))."""
+    """Winners and losers of matches ``up[s, m]`` v ``down[s, m]`` (arrays of shape (S, M));
+    ``delta``: each event's draw of each player's strength (rating uncertainty), or None."""
     winner = up.copy()
     bye = (up < 0) | (down < 0)
     winner[down < 0] = up[down < 0]
@@ -170,11 +225,10 @@ def _play_round(
                 continue
             col = todo[:, m]
             rows = np.flatnonzero(col)
-            u = rng.random(rows.size)
-            outcome = (u[:, None] >= fixed.cuts[None, :]).sum(axis=1)
-            upper = fixed.upper_wins[outcome]
+            shift = None if delta is None else delta[rows, up[rows, m]] - delta[rows, down[rows, m]]
+            _, upper, fixed_games = _fixed_outcomes(fixed, rows, rng, shift)
             winner[rows, m] = np.where(upper, up[rows, m], down[rows, m])
-            games[rows] += fixed.games[outcome]
+            games[rows] += fixed_games
             if not fixed.walkover:
                 lower_won = _lower_rated_won(job, up[rows, m], down[rows, m], winner[rows, m])
                 upsets[rows] += lower_won
@@ -183,7 +237,13 @@ def _play_round(
     if rows.size:
         a, b = up[rows, cols], down[rows, cols]
         lo, hi = np.minimum(a, b), np.maximum(a, b)
-        out = simulate(job.tables, rows.size, rng, pair=job.pair_id[lo, hi])
+        if delta is None:
+            out = simulate(job.tables, rows.size, rng, pair=job.pair_id[lo, hi])
+        else:  # strengths drawn per event: a table per match
+            assert job.pairing is not None
+            shifted = job.pairing.expanded(job.pair_id[lo, hi], delta[rows, lo] - delta[rows, hi])
+            tables = MatchTables.from_pairing(shifted)
+            out = simulate(tables, rows.size, rng, pair=np.arange(rows.size))
         w = np.where(out.winner == 0, lo, hi)
         winner[rows, cols] = w
         np.add.at(games, rows, out.games)
@@ -204,6 +264,8 @@ def bracket_block(job: BracketJob, index: int, size: int, seed: int) -> BracketT
     rng = block_rng(seed, index)
     n = len(job.names)
     rounds = job.rounds
+    # rating uncertainty: every player's true strength, drawn once per event, first
+    delta = None if job.sd is None else rng.normal(0.0, 1.0, (size, n)) * job.sd
     alive = np.broadcast_to(job.lines, (size, job.lines.size)).copy()
     games = np.zeros(size, dtype=np.int64)
     upsets = np.zeros(size, dtype=np.int64)
@@ -212,11 +274,14 @@ def bracket_block(job: BracketJob, index: int, size: int, seed: int) -> BracketT
     for k in range(1, rounds + 1):
         up, down = alive[:, 0::2], alive[:, 1::2]
         matches = np.arange(up.shape[1])
-        winner, loser = _play_round(job, rng, k, up, down, games, upsets, matches)
+        winner, loser = _play_round(job, rng, k, up, down, games, upsets, matches, delta)
         if k == rounds - 1 and job.bracket.third_place:
             third_games = np.zeros(size, dtype=np.int64)
             third = np.array([THIRD_PLACE])
-            _play_round(job, rng, k + 1, loser[:, 0:1], loser[:, 1:2], third_games, upsets, third)
+            down_losers = loser[:, 1:2]
+            _play_round(
+                job, rng, k + 1, loser[:, 0:1], down_losers, third_games, upsets, third, delta
+            )
             games += third_games
         alive = winner
         counts = np.bincount(alive.ravel(), minlength=n)
