@@ -20,7 +20,7 @@ from knockout.odds import BracketOdds
 from knockout.rules.bracket import round_name
 from knockout.rules.match import Finished, Pairing
 from knockout.rules.progress import THIRD_PLACE, EventState, MatchProgress
-from knockout.rules.uncertainty import BRACKET_NODES, normal_nodes
+from knockout.rules.uncertainty import bracket_nodes, normal_nodes
 from knockout.rules.walkover import walkover_sides
 
 __all__ = [
@@ -87,8 +87,9 @@ def progress_solution(
 
 def _nodes(scenario: Scenario, uncertain: bool) -> tuple[FloatArray, FloatArray]:
     """Quadrature nodes of each player's strength draw (one node at 0 without uncertainty)."""
-    if uncertain and any(p.rating_sd > 0 for p in scenario.players):
-        return normal_nodes(BRACKET_NODES)
+    max_sd = max(p.rating_sd for p in scenario.players)
+    if uncertain and max_sd > 0:
+        return normal_nodes(bracket_nodes(max_sd))
     return np.zeros(1), np.ones(1)
 
 
@@ -147,10 +148,10 @@ def bracket_odds(scenario: Scenario, *, rating_sd: bool = True) -> BracketOdds:
     """Exact odds of every player reaching each round and winning the event.
 
     Rating uncertainty (``rating_sd``) is integrated over: each player's strength draw is
-    carried through the rounds on :data:`~knockout.rules.uncertainty.BRACKET_NODES`
-    Gauss-Hermite nodes (a player's draw is shared by all their matches); with
-    ``rating_sd=False`` the ratings are taken as exact, and where there is uncertainty the
-    answer also gives those win chances (``win_if_ratings_exact``).
+    carried through the rounds on Gauss-Hermite nodes (how many:
+    :data:`~knockout.rules.uncertainty.BRACKET_NODES`), so a player's draw is shared by all
+    their matches; with ``rating_sd=False`` the ratings are taken as exact, and where there is
+    uncertainty the answer also gives those win chances (``win_if_ratings_exact``).
     """
     state = scenario.event_state()
     bracket = state.bracket

@@ -161,8 +161,9 @@ def _solve_uncertain(
     pairing: Pairing, start: MatchState, known: FloatArray | None, sigma: float
 ) -> tuple[MatchSolution, Pairing, FloatArray | None]:
     """Solve a one-pair match, averaged over rating uncertainty ``sigma`` (the sd of the
-    difference of the two players' strength draws) by Gauss-Hermite quadrature; returns the
-    averaged solution, the node pairing and the weights (None when there is no uncertainty)."""
+    difference of the two players' strength draws) by piecewise Gauss-Legendre; returns the
+    averaged solution, the node pairing and the weights (None when there is no uncertainty).
+    The integral is split where a rational decision flips (:func:`_decision_breaks`)."""
     if sigma == 0:
         return solve(pairing, start=start, p_a_chooses=known), pairing, None
     delta, w = piecewise_normal_nodes(sigma, _decision_breaks(pairing))
@@ -200,9 +201,9 @@ def match_odds(scenario: Scenario, *, rating_sd: bool = True) -> MatchOdds:
     Games already played (``[[played]]``) are replayed first and the odds start from there
     (``games`` still counts every game of the match); a withdrawn player loses by walkover
     (:mod:`knockout.rules.walkover`). Rating uncertainty (players' ``rating_sd``) is integrated
-    over (Gauss-Hermite, :data:`knockout.rules.uncertainty.MATCH_NODES` nodes); with
-    ``rating_sd=False`` the ratings are taken as exact, and where there is uncertainty the
-    answer also gives those odds (``win_if_ratings_exact``).
+    over (:func:`knockout.rules.uncertainty.piecewise_normal_nodes`, split where a rational
+    decision flips); with ``rating_sd=False`` the ratings are taken as exact, and where there
+    is uncertainty the answer also gives those odds (``win_if_ratings_exact``).
 
     Raises:
         KnockoutError: If the scenario does not have exactly two players.

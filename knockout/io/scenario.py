@@ -54,6 +54,7 @@ from knockout.standings.tiebreaks import get_tiebreak
 __all__ = ["Scenario", "format_to_dict", "load_scenario", "parse_scenario"]
 
 Number = Annotated[float, Field(strict=True)]
+MAX_RATING_SD = 500.0
 NonNegative = Annotated[float, Field(strict=True, ge=0)]
 Positive = Annotated[float, Field(strict=True, gt=0)]
 ClockPair = Annotated[list[Positive], Field(min_length=2, max_length=2)]
@@ -74,7 +75,8 @@ class _PlayerIn(Table):
     rating: NonNegative
     rating_rapid: NonNegative | None = None
     rating_blitz: NonNegative | None = None
-    rating_sd: NonNegative = 0.0
+    #: a new player's Glicko deviation is 350; the bracket integral is tested to 500
+    rating_sd: Annotated[float, Field(strict=True, ge=0, le=MAX_RATING_SD)] = 0.0
     speed: _SpeedIn = _SpeedIn()
     seed: Annotated[int, Field(ge=1)] | None = None
     withdrawn: bool = False
@@ -182,8 +184,8 @@ class Scenario:
         model: Model constants.
         strategy: The bidding strategy object.
         players: At least two, names unique.
-        strategy_kind: ``rational``, ``naive`` or ``believed``.
-        belief_sd: Belief noise (Elo) for ``believed``.
+        strategy_kind: ``rational``, ``naive``, ``believed`` or ``bayesian``.
+        belief_sd: Belief noise (Elo) for ``believed`` and ``bayesian``.
         bracket: ``[bracket]`` settings (more than two players).
         schedule: ``[schedule]`` settings for the event engine.
         ranking: ``[ranking]`` settings for the final ranking.
