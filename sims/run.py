@@ -33,11 +33,14 @@ class SimulationRun:
     def to_json(self) -> dict[str, Any]:
         """The estimates' JSON (``runs``, ``seed``, ``stderr`` included); ``exact``: the exact
         value of every estimate under the same key path (what ``knockout odds --json`` prints);
-        for an interrupted run ``interrupted`` and ``requested``."""
+        ``win_if_ratings_exact`` as the exact solver gives it (ratings uncertain only); for an
+        interrupted run ``interrupted`` and ``requested``."""
         assert self.estimates is not None
         out = self.estimates.to_json()
         exact = self.exact.to_json()
         out["exact"] = {k: exact[k] for k in self.exact.ESTIMATED if k in exact}
+        if "win_if_ratings_exact" in exact:  # a second exact answer, not estimated here
+            out["win_if_ratings_exact"] = exact["win_if_ratings_exact"]
         if self.result.interrupted:
             out |= {"interrupted": True, "requested": self.result.requested}
         return out

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from knockout.dashboard.match import bar, pct
+from knockout.dashboard.match import bar, pct, rating_text
 from knockout.engine.event import EventRecord, ScheduleSummary
 from knockout.engine.match import MatchRecord
 from knockout.engine.ranking import KnockoutStanding
@@ -51,6 +51,7 @@ def _reach_table(
     reach: Mapping[str, Sequence[float]],
     stderr: Mapping[str, Sequence[float]] | None = None,
     exact: Mapping[str, Sequence[float]] | None = None,
+    if_exact: Mapping[str, float] | None = None,
 ) -> Table:
     table = Table(
         title=title,
@@ -58,7 +59,13 @@ def _reach_table(
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,
-        caption="Columns: P(still in at the start of that round; a bye counts as in), P(wins).",
+        caption="Columns: P(still in at the start of that round; a bye counts as in), P(wins)."
+        + (
+            ""
+            if if_exact is None
+            else " Rating±sd: an uncertain rating, averaged over; ratings exact: P(wins) if "
+            "every rating were taken as exact."
+        ),
         caption_justify="left",
     )
     table.add_column("#", justify="right")
@@ -72,6 +79,8 @@ def _reach_table(
         table.add_column("±s.e.", justify="right", no_wrap=True)
     if exact is not None:
         table.add_column("exact", justify="right", no_wrap=True)
+    if if_exact is not None:
+        table.add_column("ratings exact", justify="right", no_wrap=True)
     table.add_column("", no_wrap=True)
     order = sorted(scenario.players, key=lambda p: bracket.seeds[p.name])
     for p in order:
@@ -82,9 +91,11 @@ def _reach_table(
             cells.append(f"{100 * stderr[p.name][-1]:.2f}")
         if exact is not None:
             cells.append(pct(exact[p.name][-1], 2))
+        if if_exact is not None:
+            cells.append(pct(if_exact[p.name], 2))
         label = p.name + (" (bye)" if bracket.has_bye(p.name) else "")
         label += " (withdrawn)" if p.withdrawn else ""
-        rating = [] if stderr is not None else [f"{p.rating:g}"]
+        rating = [] if stderr is not None else [rating_text(p)]
         table.add_row(str(bracket.seeds[p.name]), label, *rating, *cells, bar(r[-1], 10))
     return table
 
@@ -97,6 +108,7 @@ def reach_view(odds: BracketOdds, scenario: Scenario) -> RenderableType:
         odds.bracket,
         odds.round_names,
         odds.reach,
+        if_exact=odds.win_if_ratings_exact,
     )
     return table
 
@@ -115,6 +127,7 @@ def simulated_reach_view(
         value.reach,
         stderr.reach,
         None if exact is None else exact.reach,
+        if_exact=None if exact is None else exact.win_if_ratings_exact,
     )
     assert value.event is not None and stderr.event is not None
     figures = Table(box=box.SIMPLE, show_header=False)

@@ -16,6 +16,7 @@ from knockout.game import Result
 from knockout.io.scenario import Scenario
 from knockout.odds import MatchOdds, SuddenDeath
 from knockout.rules.model import TimeClass
+from knockout.rules.players import Player
 
 __all__ = [
     "bar",
@@ -31,6 +32,12 @@ __all__ = [
 def pct(p: float | None, digits: int = 1) -> str:
     """``0.4567`` -> ``"45.7%"``; None -> ``"-"``."""
     return "-" if p is None else f"{100 * p:.{digits}f}%"
+
+
+def rating_text(player: Player, rating: float | None = None) -> str:
+    """``2450`` or, for an uncertain rating, ``2450±150`` (the rating_sd)."""
+    value = f"{player.rating if rating is None else rating:g}"
+    return value + (f"±{player.rating_sd:g}" if player.rating_sd > 0 else "")
 
 
 def bar(p: float, width: int = 20) -> Text:
@@ -72,15 +79,25 @@ def odds_view(odds: MatchOdds, scenario: Scenario) -> RenderableType:
     head.add_column("Rapid", justify="right")
     head.add_column("Blitz", justify="right")
     head.add_column("Advances", justify="right")
+    if_exact = odds.win_if_ratings_exact
+    if if_exact is not None:
+        head.add_column("If exact", justify="right")
+        head.caption = (
+            "Rating±sd: the true strength is uncertain by that sd (Elo, at every time control); "
+            "Advances averages over it. If exact: the chance if every rating were exact."
+        )
+        head.caption_justify = "left"
     head.add_column("", no_wrap=True)
     for player in scenario.players:
+        exact_cell = [] if if_exact is None else [pct(if_exact[player.name], 2)]
         head.add_row(
             player.name,
-            f"{player.rating:g}",
+            rating_text(player),
             f"{player.rating_for(TimeClass.RAPID):g}",
             f"{player.rating_for(TimeClass.BLITZ):g}",
             pct(odds.win[player.name], 2),
-            bar(odds.win[player.name]),
+            *exact_cell,
+            bar(odds.win[player.name], 20 if if_exact is None else 12),
         )
     stages = Table(title="Where the match is decided", title_justify="left")
     stages.add_column("Stage")

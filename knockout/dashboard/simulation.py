@@ -68,6 +68,13 @@ def simulation_view(est: Simulated[MatchOdds], exact: MatchOdds | None) -> Rende
     row("乙 objects | reached", lambda o: o.objects)
     for k in list(est.value.games)[:12]:
         row(f"{k} games", lambda o, k=k: o.games.get(k, 0.0))  # type: ignore[misc]
+    if exact is not None and exact.win_if_ratings_exact is not None:
+        table.caption = (
+            f"{table.caption}. Uncertain ratings (rating_sd) are drawn once per match; were "
+            "every rating exact, the exact chances would be "
+            + ", ".join(f"{n} {pct(p, 3)}" for n, p in exact.win_if_ratings_exact.items())
+            + "."
+        )
     return table
 
 

@@ -8,8 +8,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
-from conftest import z_tolerance
+from conftest import run_json, z_tolerance
+from typer.testing import CliRunner
 
+from knockout.cli import app
 from knockout.engine.event import play_event
 from knockout.engine.match import play_scenario_match
 from knockout.errors import ScenarioError
@@ -186,3 +188,14 @@ def test_engine_event_agrees_with_the_dp() -> None:
     n = 600
     wins = sum(play_event(scenario, seed=s)[0].champion == "P01" for s in range(n))
     assert wins / n == pytest.approx(p, abs=z_tolerance(p, n))
+
+
+def test_cli_shows_the_odds_with_ratings_exact_beside() -> None:
+    odds = run_json("odds", "scenarios/newcomer.toml", "--json")
+    sim = run_json("simulate", "scenarios/newcomer.toml", "--runs", "5000", "--seed", "1", "--json")
+    assert sim["win_if_ratings_exact"] == odds["win_if_ratings_exact"]
+    assert odds["win"]["Established"] < odds["win_if_ratings_exact"]["Established"]
+    shown = CliRunner().invoke(app, ["odds", "scenarios/newcomer.toml"]).stdout
+    assert "2450±150" in shown and "If exact" in shown
+    plain = CliRunner().invoke(app, ["odds", "scenarios/final-2600-vs-2550.toml"]).stdout
+    assert "±" not in plain and "If exact" not in plain
