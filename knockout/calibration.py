@@ -215,15 +215,10 @@ class Calibration:
     classes: tuple[ClassFit, ...]
 
     def to_json(self) -> dict[str, Any]:
-        """``{"source", "moves", "games", TIME_CLASS: {PARAMETER: {"estimate", "stderr"}}}``."""
-        out: dict[str, Any] = {
-            "source": self.source,
-            "moves": self.moves,
-            "games": {
-                c.time_class.value: dict(zip(("red", "draw", "black"), c.games, strict=True))
-                for c in self.classes
-            },
-        }
+        """``{"source", TIME_CLASS: {PARAMETER: {"estimate", "stderr"}}}``: exactly the public
+        contract, so a reader may take every key but ``source`` (and the envelope's
+        ``version``) for a time class; the counts and ``moves`` are in the table view."""
+        out: dict[str, Any] = {"source": self.source}
         for c in self.classes:
             out[c.time_class.value] = {k: e.to_json() for k, e in c.estimates().items()}
         return out
