@@ -253,6 +253,17 @@ def parse_sweep(data: Mapping[str, Any], *, source: str, folder: Path) -> Sweep:
     Raises:
         InputError: Every problem at once, each naming its key.
     """
+    if "players" in data and "metrics" not in data:
+        raise InputError(
+            [
+                Problem(
+                    source,
+                    "players",
+                    "expected a study file (scenario, metrics, [grid]); this looks like a "
+                    "scenario: run it with knockout odds, or name it in a study's scenario key",
+                )
+            ]
+        )
     try:
         parsed = _SweepIn.model_validate(dict(data))
     except ValidationError as exc:

@@ -190,7 +190,14 @@ def test_the_scoring_study_runs_on_the_same_runner(tmp_path: Path) -> None:
     assert {"results.csv", "results.json", "summary.md"} <= names
 
 
-@pytest.mark.parametrize("name", ["chooser-edge", "fair-split", "schemes"])
+@pytest.mark.parametrize("name", ["chooser-edge", "fair-split", "schemes", "beliefs"])
 def test_bundled_studies_parse(name: str) -> None:
     sweep = load_sweep(STUDIES / f"{name}.toml")
     assert sweep.points and sweep.metrics
+
+
+def test_a_scenario_given_as_a_study_is_named_as_such() -> None:
+    with pytest.raises(InputError) as err:
+        load_sweep(STUDIES / "two-players.toml")
+    (line,) = err.value.lines()
+    assert "this looks like a scenario" in line and "two-players.toml: players:" in line
