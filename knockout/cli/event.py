@@ -30,6 +30,7 @@ from knockout.event.store import (
     withdraw,
 )
 from knockout.io.envelope import envelope
+from knockout.io.text import plural
 from knockout.odds import BracketOdds
 
 __all__ = ["event_app"]
@@ -75,7 +76,7 @@ def _step_line(event: Event, match_id: str) -> str:
     """What comes next in ``match_id`` (or for its winner) after a change."""
     m = event.find_match(match_id)
     if m.winner is not None:
-        how = "walkover" if m.walkover else f"{m.decided_in}, {len(m.games)} games"
+        how = "walkover" if m.walkover else f"{m.decided_in}, {plural(len(m.games), 'game')}"
         line = f"{m.id} decided: {m.winner} wins ({how})."
         following = event.match_of(m.winner)
         if event.finished:
@@ -155,8 +156,8 @@ def new(
         if bracket.seeding == "random":
             draw += f", draw seed {bracket.draw_seed}"
         _say(
-            f"Created {event}: {ev.name}, {len(ev.base.players)} players ({draw}), "
-            f"{ev.rounds} rounds{', third-place match' if ev.third_place else ''}; "
+            f"Created {event}: {ev.name}, {plural(len(ev.base.players), 'player')} ({draw}), "
+            f"{plural(ev.rounds, 'round')}{', third-place match' if ev.third_place else ''}; "
             f"event seed {ev.seed} (colour lots)."
         )
         out_console.print(next_view(ev))

@@ -15,6 +15,7 @@ from knockout.engine.event import EventRecord, ScheduleSummary
 from knockout.engine.match import MatchRecord
 from knockout.engine.ranking import KnockoutStanding
 from knockout.io.scenario import Scenario
+from knockout.io.text import plural
 from knockout.odds import BracketOdds, Simulated
 from knockout.rules.bracket import Bracket, round_name
 
@@ -92,7 +93,7 @@ def _reach_table(
 def reach_view(odds: BracketOdds, scenario: Scenario) -> RenderableType:
     """Exact P(still in at the start of each round) and P(wins), with bars."""
     table = _reach_table(
-        f"{scenario.name} - exact chances per round ({len(scenario.players)} players)",
+        f"{scenario.name} - exact chances per round ({plural(len(scenario.players), 'player')})",
         scenario,
         odds.bracket,
         odds.round_names,
@@ -108,7 +109,7 @@ def simulated_reach_view(
     value in brackets; then the event figures."""
     value, stderr = est.value, est.stderr
     table = _reach_table(
-        f"{scenario.name} - Monte Carlo, {est.runs:,} events (seed {est.seed})",
+        f"{scenario.name} - Monte Carlo, {plural(est.runs, 'event')} (seed {est.seed})",
         scenario,
         value.bracket,
         value.round_names,
@@ -140,7 +141,7 @@ def _match_label(m: MatchRecord | None, players: tuple[str | None, str | None]) 
     if m.decided_in == "walkover":
         return Text.assemble(names, "  ", (m.winner, "bold green"), " (walkover)")
     return Text.assemble(
-        names, "  ", (m.winner, "bold green"), f" ({m.decided_in}, {len(m.games)} games)"
+        names, "  ", (m.winner, "bold green"), f" ({m.decided_in}, {plural(len(m.games), 'game')})"
     )
 
 
@@ -295,7 +296,7 @@ def schedule_view(summary: ScheduleSummary, scenario: Scenario) -> RenderableTyp
     """When each round and the event end, over many played events."""
     last = summary.seed + summary.runs - 1
     table = Table(
-        title=f"{scenario.name}: when each round ends ({summary.runs} events, "
+        title=f"{scenario.name}: when each round ends ({plural(summary.runs, 'event')}, "
         f"{scenario.schedule.boards} boards, seeds {summary.seed}..{last})",
         title_justify="left",
     )

@@ -25,6 +25,7 @@ from knockout.event.entries import describe, result_text
 from knockout.event.ranking import decided_records, standings
 from knockout.event.state import Event, Match, PendingBid
 from knockout.game import Result
+from knockout.io.text import plural
 
 __all__ = [
     "LiveEventFile",
@@ -182,11 +183,13 @@ def event_dashboard(event: Event) -> RenderableType:
     status = (
         f"finished, champion {event.champion}"
         if event.finished
-        else f"{len(event.next_games())} games to play, {len(event.pending_bids())} bids to ask"
+        else f"{plural(len(event.next_games()), 'game')} to play, "
+        f"{plural(len(event.pending_bids()), 'bid')} to ask"
     )
     header = Text.assemble(
         (event.name, "bold"),
-        f"   {event.source}: {len(event.entries)} entries, last at {local_time(last.at)}   ",
+        f"   {event.source}: {plural(len(event.entries), 'entry', 'entries')}, "
+        f"last at {local_time(last.at)}   ",
         (status, "yellow" if event.finished else "cyan"),
     )
     results = decided_records(event)
@@ -219,7 +222,8 @@ def _third_line(event: Event, third: Match) -> Text:
         return Text("Third place (3RD): the losing semi-finalists, not known yet", style="dim")
     a, b = third.players
     if third.winner is not None:
-        how = "walkover" if third.walkover else f"{third.decided_in}, {len(third.games)} games"
+        games = plural(len(third.games), "game")
+        how = "walkover" if third.walkover else f"{third.decided_in}, {games}"
         return Text.assemble("Third place (3RD): ", (third.winner, "bold green"), f" ({how})")
     label = _live_label(event, third)
     return Text.assemble("Third place (3RD): ", label or Text(f"{a} v {b}"))

@@ -14,6 +14,7 @@ from rich.text import Text
 from knockout.engine.match import GameRecord, LogEvent, MatchRecord
 from knockout.game import Result
 from knockout.io.scenario import Scenario
+from knockout.io.text import plural
 from knockout.odds import MatchOdds, SuddenDeath
 from knockout.rules.model import TimeClass
 
@@ -53,10 +54,6 @@ def _mmss(seconds: float) -> str:
     m, s = divmod(round(seconds), 60)
     h, m = divmod(m, 60)
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-
-
-def _games(n: int) -> str:
-    return "1 game" if n == 1 else f"{n} games"
 
 
 def _points(p: Decimal) -> str:
@@ -232,7 +229,7 @@ def match_record_view(record: MatchRecord, *, title: str | None = None) -> Rende
     totals = record.points()
     summary = Text.assemble(
         (record.winner, "bold green"),
-        f" advances (decided in {record.decided_in}, {_games(len(record.games))}; points "
+        f" advances (decided in {record.decided_in}, {plural(len(record.games), 'game')}; points "
         f"{a} {_points(totals[a])}, {b} {_points(totals[b])})",
     )
     return Group(table, *notes, summary)

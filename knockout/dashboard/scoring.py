@@ -12,6 +12,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from knockout.io.text import plural
 from knockout.points import ScoringSystem, format_points
 from knockout.scoring.league import LeagueTable
 from knockout.scoring.rescore import ScoreTable, Standing, compare
@@ -38,7 +39,8 @@ def score_table(table: ScoreTable) -> Table:
     """The ranked players of ``table``: rank, name, points, progressive score, tie-breaks."""
     places = table.scoring.decimals
     out = Table(
-        title=f"{table.scoring.name}: {len(table.standings)} players, {table.rounds} rounds",
+        title=f"{table.scoring.name}: {plural(len(table.standings), 'player')}, "
+        f"{plural(table.rounds, 'round')}",
         title_justify="left",
     )
     out.add_column("#", justify="right")

@@ -13,6 +13,7 @@ from rich.text import Text
 from knockout.dashboard.bracket import simulated_reach_view
 from knockout.dashboard.match import pct
 from knockout.io.scenario import Scenario
+from knockout.io.text import plural
 from knockout.odds import BracketOdds, MatchOdds, Simulated
 from sims.bench import BenchFigures
 from sims.run import SimulationRun
@@ -33,7 +34,7 @@ def _z(value: float, stderr: float, exact: float | None) -> Text:
 def simulation_view(est: Simulated[MatchOdds], exact: MatchOdds | None) -> RenderableType:
     """Estimates, standard errors and (where available) exact values with the z-score."""
     table = Table(
-        title=f"Monte Carlo: {est.runs:,} matches (seed {est.seed})",
+        title=f"Monte Carlo: {plural(est.runs, 'match', 'matches')} (seed {est.seed})",
         title_justify="left",
         caption="z = (estimate - exact) / standard error",
         caption_justify="left",
@@ -67,7 +68,7 @@ def simulation_view(est: Simulated[MatchOdds], exact: MatchOdds | None) -> Rende
     row("甲 announces Red | reached", lambda o: o.announce_red)
     row("乙 objects | reached", lambda o: o.objects)
     for k in list(est.value.games)[:12]:
-        row(f"{k} games", lambda o, k=k: o.games.get(k, 0.0))  # type: ignore[misc]
+        row(plural(k, "game"), lambda o, k=k: o.games.get(k, 0.0))  # type: ignore[misc]
     return table
 
 

@@ -26,6 +26,7 @@ import simpy
 
 from knockout.game import Colour, Reply, Result
 from knockout.io.scenario import Scenario
+from knockout.io.text import plural
 from knockout.points import knockout_points
 from knockout.rules.bidding import Strategy
 from knockout.rules.formats import Format, Stage
@@ -336,7 +337,9 @@ class MatchEngine:
         winner = names[state.winner]
         decided_in = fmt.playable[state.stage].name
         self._emit(
-            "match_end", f"{winner} wins the match ({decided_in}, {len(games)} games)", names
+            "match_end",
+            f"{winner} wins the match ({decided_in}, {plural(len(games), 'game')})",
+            names,
         )
         record = MatchRecord(names, winner, decided_in, tuple(games), start, float(self.env.now))
         self.finished.append(record)
