@@ -18,6 +18,7 @@ from typing import Annotated, Any
 import numpy as np
 import typer
 from rich.console import Console, RenderableType
+from typer.core import TyperOption
 
 from knockout import __version__
 from knockout.errors import InputError, KnockoutError
@@ -47,6 +48,17 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
+
+_typer_type_label = TyperOption.display_type_rich
+
+
+def _type_label(option: TyperOption, ctx: Any) -> str | None:
+    """The type shown beside an option in --help: none for a flag, which takes no value (typer
+    shows ``<bool>`` there)."""
+    return None if option.is_flag else _typer_type_label(option, ctx)
+
+
+TyperOption.display_type_rich = _type_label  # type: ignore[method-assign,assignment]
 
 out_console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)

@@ -132,7 +132,7 @@ def new(
 ) -> None:
     """Create the event file from a scenario and (optionally) a CSV entry list.
 
-    Seeds the bracket by the scenario's [bracket] rule (rating, given seeds, or a random draw
+    Seeds the bracket by the scenario's \\[bracket] rule (rating, given seeds, or a random draw
     whose seed is recorded), records the event's seed for colour lots, and lists the first games.
     Games already played and withdrawals in the scenario become the first journal entries.
 
@@ -272,7 +272,7 @@ def bid(
         ),
     ] = None,
 ) -> None:
-    """Record the sudden-death choice of a match (甲's announcement, 乙's reply).
+    """Record the sudden-death choice of a match (what 甲 announces, how 乙 replies).
 
     It fixes the game's colours and clocks by the bidding rule. 甲 is who used less time in the
     previous game (as recorded); if those times were not recorded or were equal, give --chooser
@@ -423,7 +423,7 @@ def export_event(
         typer.Option(
             "--format",
             help="json: games, bids and ranking; csv: the games; scenario: a TOML scenario with "
-            "[[played]] games and withdrawals, for knockout odds, simulate and play.",
+            "[\\[played]] games and withdrawals, for knockout odds, simulate and play.",
         ),
     ] = ExportFormat.JSON,
 ) -> None:

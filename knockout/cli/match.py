@@ -57,7 +57,7 @@ def odds(
     sudden-death choice (who is 甲, what they announce, whether 乙 objects, P(甲 advances | sudden
     death reached)) and the games played. For a bracket (more than two players): each player's
     chance to be in at the start of every round and to win. Games already played
-    ([[played]]) are taken into account.
+    ([\\[played]]) are taken into account.
 
     Example:
 
@@ -130,7 +130,7 @@ def play(
 
     A match: the game log (stage, colours, clocks, result, time used, per-game points, and for
     the sudden-death game who chose (甲), the announcement and the reply). A bracket: every
-    round on the boards of [schedule], when each round ended, the event's duration and the final
+    round on the boards of \\[schedule], when each round ended, the event's duration and the final
     ranking; --live shows the bracket filling in, the games on the boards with their clocks and
     the sudden-death bidding as it happens.
 
@@ -166,7 +166,7 @@ def schedule(
 ) -> None:
     """How long the event takes: Monte Carlo over the SimPy engine.
 
-    Plays the bracket RUNS times on the boards of [schedule] and reports, for each round and
+    Plays the bracket RUNS times on the boards of \\[schedule] and reports, for each round and
     for the whole event, the mean, standard deviation and quantiles of when it ends (simulated
     time from the start), so organisers can plan sessions.
 

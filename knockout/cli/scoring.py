@@ -122,8 +122,8 @@ def rescore_command(
     results: Annotated[
         Path,
         typer.Argument(
-            help="Results CSV, one row per player and game: "
-            "round,player,opponent,colour,result[,moves,attack_red,attack_black].",
+            help="Results CSV, one row per player and game, with the header "
+            "round,player,opponent,colour,result and optionally moves, attack_red, attack_black.",
             show_default=False,
         ),
     ],
@@ -170,7 +170,7 @@ def rescore_command(
         Path | None,
         typer.Option(
             "--scoring-file",
-            help="TOML file declaring custom systems as [scoring.NAME] tables with red_win, "
+            help="TOML file declaring custom systems as \\[scoring.NAME] tables with red_win, "
             "black_win, red_draw, black_draw and loss.",
             show_default=False,
         ),

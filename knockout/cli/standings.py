@@ -117,7 +117,7 @@ def standings(
         int | None,
         typer.Option(
             "--seed",
-            help=f"Seed of the drawing of lots; publish it. [default: {DEFAULT_SEED}]",
+            help=f"Seed of the drawing of lots; publish it. \\[default: {DEFAULT_SEED}]",
             show_default=False,
         ),
     ] = None,
