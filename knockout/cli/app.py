@@ -29,6 +29,8 @@ __all__ = [
     "ExportOpt",
     "SetOpt",
     "app",
+    "check_export",
+    "check_seed",
     "emit_json",
     "err_console",
     "fresh_seed",
@@ -93,6 +95,42 @@ def user_errors() -> Iterator[None]:
         raise typer.Exit(2) from None
 
 
+def check_seed(value: int | None) -> int | None:
+    """The ``--seed`` callback: a seed is a whole number from 0 (numpy's seeds are); anything
+    else is one line on stderr and exit code 2."""
+    if value is not None and value < 0:
+        err_console.print(
+            f"error: --seed: expected a whole number 0 or more, got {value}",
+            markup=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(2)
+    return value
+
+
+def check_export(
+    export: Path | None, *, json_out: bool = False, suffixes: tuple[str, ...] = (".svg", ".html")
+) -> None:
+    """Refuse an ``--export`` that could not be written, before any work is done.
+
+    Raises:
+        KnockoutError: With ``--json`` (which prints JSON, not a view to save), for a file of
+            another kind than ``suffixes``, or in a folder that does not exist.
+    """
+    if export is None:
+        return
+    if json_out:
+        raise KnockoutError("--export saves the table view; --json prints no view to save")
+    allowed = (*suffixes, ".htm") if ".html" in suffixes else suffixes
+    if export.suffix.lower() not in allowed:
+        raise KnockoutError(
+            f"--export: expected a {' or '.join(suffixes)} file, got {str(export)!r}"
+        )
+    folder = export.parent
+    if not folder.is_dir():
+        raise KnockoutError(f"--export: the folder {str(folder)!r} does not exist")
+
+
 def fresh_seed() -> int:
     """A random seed from OS entropy, reported in outputs so the run can be repeated."""
     return int(np.random.default_rng().integers(0, 2**31))
@@ -139,20 +177,23 @@ def show(renderable: RenderableType, export: Path | None, *, title: str = "knock
     """Print ``renderable``; with ``export``, also save it as SVG or HTML.
 
     Raises:
-        KnockoutError: For an export file that is neither .svg nor .html.
+        KnockoutError: For an export file that is neither .svg nor .html, in a folder that does
+            not exist, or that cannot be written.
     """
-    if export is not None and export.suffix.lower() not in (".svg", ".html", ".htm"):
-        raise KnockoutError(f"--export: expected a .svg or .html file, got {str(export)!r}")
+    check_export(export)
     out_console.print(renderable)
     if export is None:
         return
     recorder = Console(record=True, width=max(out_console.width, 100), file=io.StringIO())
     recorder.print(renderable)
-    if export.suffix.lower() == ".svg":
-        recorder.save_svg(str(export), title=title)
-    else:
-        recorder.save_html(str(export))
-    err_console.print(f"saved {export}")
+    try:
+        if export.suffix.lower() == ".svg":
+            recorder.save_svg(str(export), title=title)
+        else:
+            recorder.save_html(str(export))
+    except OSError as exc:
+        raise KnockoutError(f"--export: cannot write {str(export)!r}: {exc.strerror}") from None
+    err_console.print(f"saved {export}", markup=False)
 
 
 def emit_json(payload: dict[str, Any]) -> None:

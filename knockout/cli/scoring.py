@@ -13,6 +13,7 @@ from rich.markdown import Markdown
 from knockout.cli.app import (
     EncodingOpt,
     app,
+    check_seed,
     emit_json,
     err_console,
     out_console,
@@ -152,7 +153,7 @@ def rescore_command(
         int | None,
         typer.Option(
             "--seed",
-            min=0,
+            callback=check_seed,
             help="Seed for the drawing of lots (tie-break lots).",
             show_default=False,
         ),
@@ -294,7 +295,12 @@ def scoring_study(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", min=0, help="Seed (overrides the study file).", show_default=False),
+        typer.Option(
+            "--seed",
+            callback=check_seed,
+            help="Seed (overrides the study file).",
+            show_default=False,
+        ),
     ] = None,
     json: Annotated[bool, _JSON] = False,
     encoding: EncodingOpt = None,

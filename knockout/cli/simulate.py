@@ -13,6 +13,8 @@ from knockout.cli.app import (
     ExportOpt,
     SetOpt,
     app,
+    check_export,
+    check_seed,
     emit_json,
     err_console,
     fresh_seed,
@@ -36,7 +38,10 @@ def simulate(
     encoding: EncodingOpt = None,
     sets: SetOpt = None,
     seed: Annotated[
-        int | None, typer.Option(help="Random seed (default: random, reported in the output).")
+        int | None,
+        typer.Option(
+            help="Random seed (default: random, reported in the output).", callback=check_seed
+        ),
     ] = None,
     workers: Annotated[int, typer.Option(help="Worker processes (1: this process).")] = 1,
     executor: Annotated[
@@ -65,6 +70,7 @@ def simulate(
     """
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
+        check_export(export, json_out=json_out)
         sc = read_scenario(scenario, encoding, sets)
         show_bar = not json_out and sys.stdout.isatty()
         kwargs: dict[str, Any] = {"executor": executor, "workers": workers, "scheduler": scheduler}

@@ -9,7 +9,7 @@ from typing import Annotated, TypeVar
 
 import typer
 
-from knockout.cli.app import app, emit_json, out_console, user_errors
+from knockout.cli.app import app, check_seed, emit_json, out_console, user_errors
 from knockout.dashboard.standings import standings_table
 from knockout.errors import InputError, Problem
 from knockout.io.envelope import envelope
@@ -119,6 +119,7 @@ def standings(
             "--seed",
             help=f"Seed of the drawing of lots; publish it. \\[default: {DEFAULT_SEED}]",
             show_default=False,
+            callback=check_seed,
         ),
     ] = None,
     rules: Annotated[

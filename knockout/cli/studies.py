@@ -12,6 +12,7 @@ from knockout.cli.app import (
     ExportOpt,
     SetOpt,
     app,
+    check_export,
     emit_json,
     err_console,
     read_scenario,
@@ -65,6 +66,7 @@ def compare(
     from sims.studies.compare import compare_formats, resolve_formats  # noqa: PLC0415
 
     with user_errors():
+        check_export(export, json_out=json_out, suffixes=(".svg", ".html", ".png"))
         sc = read_scenario(scenario, encoding, sets)
         names = None if formats is None else [f.strip() for f in formats.split(",") if f.strip()]
         result = compare_formats(

@@ -86,3 +86,79 @@ def test_help_at_80_columns_cuts_nothing_and_flags_show_no_type(
     result = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "80"})
     assert "<bool>" not in result.stdout
     assert "…" not in result.stdout
+
+
+SWISS = str(ROOT / "scenarios" / "data" / "swiss-9.csv")
+RESULTS = str(ROOT / "scenarios" / "data" / "2010-national-individual-men.csv")
+STUDY = str(ROOT / "scenarios" / "studies" / "scoring-reform.toml")
+
+
+def _one_line_exit_2(args: list[str]) -> str:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", FINAL, "--runs", "10"],
+        ["play", FINAL],
+        ["schedule", OPEN12, "--runs", "1"],
+        ["standings", SWISS, "--lots"],
+        ["rescore", RESULTS],
+        ["scoring-study", STUDY],
+    ],
+    ids=lambda args: args[0],
+)
+def test_negative_seed_is_one_line_and_exit_2(args: list[str]) -> None:
+    line = _one_line_exit_2([*args, "--seed", "-1"])
+    assert line == "error: --seed: expected a whole number 0 or more, got -1"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["odds", FINAL],
+        ["play", FINAL, "--seed", "1"],
+        ["simulate", FINAL, "--runs", "10", "--seed", "1"],
+        ["schedule", OPEN12, "--runs", "1", "--seed", "1"],
+        ["compare", FINAL, "--gaps", "0"],
+    ],
+    ids=lambda args: args[0],
+)
+def test_export_into_a_missing_folder_is_refused_before_any_work(
+    args: list[str], tmp_path: Path
+) -> None:
+    target = tmp_path / "nodir" / "out.svg"
+    line = _one_line_exit_2([*args, "--export", str(target)])
+    assert line == f"error: --export: the folder {str(target.parent)!r} does not exist"
+    assert not target.parent.exists()
+
+
+@pytest.mark.parametrize(
+    "args", [["odds", FINAL], ["play", FINAL, "--seed", "1"]], ids=lambda args: args[0]
+)
+def test_export_with_json_is_refused(args: list[str], tmp_path: Path) -> None:
+    target = tmp_path / "x.svg"
+    line = _one_line_exit_2([*args, "--json", "--export", str(target)])
+    assert "--export" in line and "--json" in line
+    assert not target.exists()
+
+
+def test_export_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
+    target = tmp_path / "taken.svg"
+    target.mkdir()  # a folder where the file should go
+    result = runner.invoke(app, ["odds", FINAL, "--export", str(target)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: --export: cannot write {str(target)!r}: Is a directory"
+    ]
+
+
+def test_speed_without_live_is_refused() -> None:
+    line = _one_line_exit_2(["play", FINAL, "--seed", "1", "--speed", "3000"])
+    assert "--speed" in line and "--live" in line
