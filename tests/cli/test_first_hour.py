@@ -162,3 +162,15 @@ def test_export_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
 def test_speed_without_live_is_refused() -> None:
     line = _one_line_exit_2(["play", FINAL, "--seed", "1", "--speed", "3000"])
     assert "--speed" in line and "--live" in line
+
+
+@pytest.mark.parametrize("name", ["", "   "], ids=["empty", "blank"])
+def test_an_empty_player_name_is_one_line(name: str, tmp_path: Path) -> None:
+    path = tmp_path / "s.toml"
+    path.write_text(
+        f'name = "x"\n[[players]]\nname = "{name}"\nrating = 2500\n'
+        '[[players]]\nname = "B"\nrating = 2400\n',
+        encoding="utf-8",
+    )
+    line = _one_line_exit_2(["odds", str(path)])
+    assert line.startswith(f"error: {path}: players[0].name: expected")
