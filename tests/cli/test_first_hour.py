@@ -174,3 +174,17 @@ def test_an_empty_player_name_is_one_line(name: str, tmp_path: Path) -> None:
     )
     line = _one_line_exit_2(["odds", str(path)])
     assert line.startswith(f"error: {path}: players[0].name: expected")
+
+
+def test_trf_points_that_disagree_are_a_warning_naming_the_line(tmp_path: Path) -> None:
+    lines = (ROOT / "scenarios" / "data" / "swiss-9.trf").read_text(encoding="utf-8").split("\n")
+    lines[2] = lines[2][:80] + " 3.0" + lines[2][84:]
+    path = tmp_path / "bad.trf"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    result = runner.invoke(app, ["standings", str(path)])
+    assert result.exit_code == 0
+    assert result.stderr.splitlines() == [
+        f"warning: {path}: line 3, columns 81-84 (points): 周涛 has 3 points here, but the "
+        "results add up to 2; ranking by the results"
+    ]
+    assert "周涛" in result.stdout
