@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 
 from rich.console import Console, Group, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -12,13 +13,21 @@ from rich.text import Text
 
 from knockout.dashboard.bracket import simulated_reach_view
 from knockout.dashboard.match import pct
+from knockout.dashboard.times import duration
 from knockout.io.scenario import Scenario
 from knockout.io.text import plural
 from knockout.odds import BracketOdds, MatchOdds, Simulated
 from sims.bench import BenchFigures
 from sims.run import SimulationRun
 
-__all__ = ["bench_view", "progress_bar", "simulated_view", "simulation_view"]
+__all__ = [
+    "bench_view",
+    "estimate_line",
+    "progress_bar",
+    "progress_lines",
+    "simulated_view",
+    "simulation_view",
+]
 
 
 def _z(value: float, stderr: float, exact: float | None) -> Text:
@@ -101,6 +110,44 @@ def progress_bar(
         bar.update(task, completed=done, total=requested)
 
     return bar, update
+
+
+def progress_lines(
+    console: Console,
+    every: float = 30.0,
+    clock: Callable[[], float] = time.monotonic,
+) -> tuple[AbstractContextManager[None], Callable[[int, int], None]]:
+    """Progress as plain lines, for a console that is not a terminal (a log file, a pipe): at
+    most one line every ``every`` seconds, with the share done and the time left at the rate so
+    far. Same shape as :func:`progress_bar`."""
+    start = clock()
+    last = start
+
+    def update(done: int, requested: int) -> None:
+        nonlocal last
+        now = clock()
+        if now - last < every or done >= requested or done <= 0:
+            return
+        last = now
+        left = (now - start) * (requested - done) / done
+        console.print(
+            f"simulated {done:,} of {requested:,} runs ({100 * done / requested:.1f}%), "
+            f"about {duration(left)} left",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+
+    return nullcontext(), update
+
+
+def estimate_line(seconds: float, runs: int, workers: int) -> str:
+    """What the user is starting: ``runs`` will take about ``seconds`` (from a timed pilot)."""
+    on = "one process" if workers <= 1 else f"{workers} processes"
+    return (
+        f"{plural(runs, 'run')} on {on} will take about {duration(seconds)} "
+        "(timed on a short pilot); Ctrl-C stops and keeps the blocks done"
+    )
 
 
 def bench_view(f: BenchFigures) -> RenderableType:
