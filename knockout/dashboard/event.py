@@ -13,14 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
 from knockout.dashboard.bracket import bracket_tree, ranking_view
-from knockout.dashboard.match import clock_text
+from knockout.dashboard.fit import fitted
+from knockout.dashboard.fit import table as fit_table
+from knockout.dashboard.match import CLOCK_NOTE, clock_text
+from knockout.dashboard.times import duration
 from knockout.event.entries import describe, result_text
 from knockout.event.ranking import decided_records, standings
 from knockout.event.state import Event, Match, PendingBid
@@ -45,15 +47,15 @@ def local_time(at: str) -> str:
 
 
 def _games_table(event: Event, title: str) -> Table:
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("Board", justify="right")
+    table = fit_table(title, caption=CLOCK_NOTE)
+    table.add_column("Board", justify="right", no_wrap=True)
     table.add_column("Match", no_wrap=True)
-    table.add_column("Game", justify="right")
+    table.add_column("Game", justify="right", no_wrap=True)
     table.add_column("Stage", no_wrap=True)
-    table.add_column("Red", style="red", no_wrap=True)
-    table.add_column("Black", no_wrap=True)
+    table.add_column("Red", style="red", overflow="fold")
+    table.add_column("Black", overflow="fold")
     table.add_column("Clock", no_wrap=True)
-    table.add_column("Colours", style="dim")
+    table.add_column("Colours", style="dim", overflow="fold")
     for g in event.next_games():
         table.add_row(
             "-" if g.board is None else str(g.board),
@@ -65,7 +67,7 @@ def _games_table(event: Event, title: str) -> Table:
             clock_text(g.clock, g.increment_seconds),
             {"lot": "by lot", "rule": "alternate", "bid": "by the bid"}[g.colours],
         )
-    return table
+    return fitted(table)
 
 
 def bid_prompt(event: Event, bid: PendingBid) -> Text:
@@ -74,7 +76,7 @@ def bid_prompt(event: Event, bid: PendingBid) -> Text:
     menu = event.scenario.format.playable[-1].bidding
     text = Text()
     text.append(f"{bid.match} ({a} v {b}), game {bid.number}: sudden death. ", style="bold")
-    times = " v ".join(f"{n} {s:g} s" for n, s in bid.times.items())
+    times = " v ".join(f"{n} {duration(s, to_the_second=True)}" for n, s in bid.times.items())
     if bid.chooser is not None:
         text.append(f"甲 = {bid.chooser} (used less time in game {bid.number - 1}: {times}). ")
         who = f"{bid.chooser} announces Red or Black; then {bid.bidder} accepts or objects"
@@ -156,13 +158,13 @@ def _live_label(event: Event, m: Match) -> Text | None:
 
 
 def _results_table(event: Event) -> Table:
-    table = Table(title="Latest results", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    table = fit_table("Latest results")
     table.add_column("Match", no_wrap=True)
-    table.add_column("Game", justify="right")
+    table.add_column("Game", justify="right", no_wrap=True)
     table.add_column("Stage", no_wrap=True)
-    table.add_column("Red", style="red", no_wrap=True)
+    table.add_column("Red", style="red", overflow="fold")
     table.add_column("Result", no_wrap=True)
-    table.add_column("Black", no_wrap=True)
+    table.add_column("Black", overflow="fold")
     table.add_column("Recorded", style="dim", no_wrap=True)
     for g in reversed(event.games[-RECENT_RESULTS:]):
         table.add_row(
@@ -174,7 +176,7 @@ def _results_table(event: Event) -> Table:
             g.black,
             local_time(g.at)[11:],
         )
-    return table
+    return fitted(table)
 
 
 def event_dashboard(event: Event) -> RenderableType:
@@ -232,15 +234,11 @@ def _third_line(event: Event, third: Match) -> Text:
 def journal_view(event: Event) -> Table:
     """Every journal entry: number, when, what, the command that wrote it, and what ``undo``
     would take back."""
-    table = Table(
-        title=f"{event.name}: journal ({event.source})",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
+    table = fit_table(
+        f"{event.name}: journal ({event.source})",
         caption="undo reverses the entry marked <- undo; undo again to go further back",
-        caption_justify="left",
     )
-    table.add_column("#", justify="right")
+    table.add_column("#", justify="right", no_wrap=True)
     table.add_column("When (local)", no_wrap=True, style="dim")
     table.add_column("Entry", overflow="fold")
     table.add_column("Command", style="dim", overflow="fold")
@@ -261,7 +259,7 @@ def journal_view(event: Event) -> Table:
             e.command,
             Text(note, style="bold yellow" if note == "<- undo" else "dim"),
         )
-    return table
+    return fitted(table)
 
 
 @dataclass

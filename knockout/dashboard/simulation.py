@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from knockout.dashboard.bracket import simulated_reach_view
+from knockout.dashboard.fit import fit_headers, table
 from knockout.dashboard.match import pct
 from knockout.dashboard.times import duration
 from knockout.io.scenario import Scenario
@@ -42,24 +43,22 @@ def _z(value: float, stderr: float, exact: float | None) -> Text:
 
 def simulation_view(est: Simulated[MatchOdds], exact: MatchOdds | None) -> RenderableType:
     """Estimates, standard errors and (where available) exact values with the z-score."""
-    table = Table(
-        title=f"Monte Carlo: {plural(est.runs, 'match', 'matches')} (seed {est.seed})",
-        title_justify="left",
+    t = table(
+        f"Monte Carlo: {plural(est.runs, 'match', 'matches')} (seed {est.seed})",
         caption="z = (estimate - exact) / standard error",
-        caption_justify="left",
     )
-    table.add_column("Quantity")
-    table.add_column("Estimate", justify="right")
-    table.add_column("Std. error", justify="right")
-    table.add_column("Exact", justify="right")
-    table.add_column("z", justify="right")
+    t.add_column("Quantity", overflow="fold")
+    t.add_column("Estimate", justify="right", no_wrap=True)
+    t.add_column("Std. error", justify="right", no_wrap=True)
+    t.add_column("Exact", justify="right", no_wrap=True)
+    t.add_column("z", justify="right", no_wrap=True)
 
     def row(label: str, pick: Callable[[MatchOdds], float | None]) -> None:
         value, stderr = pick(est.value), pick(est.stderr)
         if value is None or stderr is None:
             return
         exact_value = None if exact is None else pick(exact)
-        table.add_row(
+        t.add_row(
             label,
             pct(value, 3),
             pct(stderr, 3),
@@ -78,7 +77,7 @@ def simulation_view(est: Simulated[MatchOdds], exact: MatchOdds | None) -> Rende
     row("乙 objects | reached", lambda o: o.objects)
     for k in list(est.value.games)[:12]:
         row(plural(k, "game"), lambda o, k=k: o.games.get(k, 0.0))  # type: ignore[misc]
-    return table
+    return fit_headers(t)
 
 
 def simulated_view(sim: SimulationRun, scenario: Scenario) -> RenderableType:
@@ -153,8 +152,8 @@ def estimate_line(seconds: float, runs: int, workers: int) -> str:
 def bench_view(f: BenchFigures) -> RenderableType:
     """The benchmark figures as a table."""
     table = Table(title=f"Benchmark: {f.scenario} ({f.cores} cores visible)", title_justify="left")
-    table.add_column("Measure")
-    table.add_column("Figure", justify="right")
+    table.add_column("Measure", overflow="fold")
+    table.add_column("Figure", justify="right", overflow="fold")
     table.add_row("kernel, one core", f"{f.kernel_per_second / 1e6:,.1f} M matches/s")
     table.add_row(
         "floor: 4 uniform doubles per match", f"{f.floor_per_second / 1e6:,.1f} M matches/s"
