@@ -127,6 +127,15 @@ class LiveEvent:
         """Advance the simulation by one frame's worth of simulated time."""
         self.run.advance(self.speed / self.fps)
 
+    def third_place(self) -> MatchRecord | None:
+        """The finished match for third place, if any (it is not on the tree)."""
+        losers: set[str] = set()
+        for m in self.run.finished:
+            if m.players[0] in losers and m.players[1] in losers:
+                return m
+            losers.add(m.loser)
+        return None
+
     def results(self) -> dict[tuple[int, int], MatchRecord]:
         """Finished matches placed on the bracket."""
         bracket = self.run.bracket
@@ -145,9 +154,15 @@ class LiveEvent:
         eliminated = {m.loser for m in results.values()}
         games = list(self.run.live.items())
         labels: dict[tuple[int, int], Text] = {}
+        third: Text | None = None
         for names, g in games:
             if names[0] not in eliminated and names[1] not in eliminated:
                 labels[self.run.bracket.meeting_round(*names)] = _live_label(g)
+            else:  # two players out of the bracket: the match for third place
+                third = _live_label(g)
+        done = self.third_place()
+        if done is not None:
+            third = Text.assemble((done.winner, "green"), f" > {done.loser} ({done.decided_in})")
         header = Text.assemble(
             (self.scenario.name, "bold"),
             f"   simulated time {clock(self.run.now)}   {self.round}   ",
@@ -157,7 +172,7 @@ class LiveEvent:
             ),
         )
         started = frozenset(frozenset(e.players) for e in self.run.log if e.kind == "match_start")
-        return _Frame(self, header, [g for _, g in games], labels, results, started)
+        return _Frame(self, header, [g for _, g in games], labels, results, started, third)
 
     def _current_round(self, results: dict[tuple[int, int], MatchRecord]) -> int:
         """The lowest round with a match still to finish."""
@@ -226,6 +241,7 @@ class _Frame:
     labels: dict[tuple[int, int], Text]
     results: dict[tuple[int, int], MatchRecord]
     started: frozenset[frozenset[str]]
+    third: Text | None = None
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield self.layout(self.fit(console, options))
@@ -320,6 +336,8 @@ class _Frame:
             for m in range(bracket.size >> k)
         ]
         title = f"This round ({round_name(k, bracket.rounds)})"
+        if k == bracket.rounds and self.third is not None:
+            cells.append(Text.assemble("third place: ", self.third))
         if full:
             return Columns(cells, padding=(0, 2), equal=True, title=Text(title, style="italic"))
         decided = sum(1 for m in range(bracket.size >> k) if (k, m) in self.results)
@@ -328,7 +346,9 @@ class _Frame:
             for m, c in enumerate(cells)
             if (k, m) in self.labels or c.plain.endswith("(between games)")
         )
-        matches = sum(1 for c in cells if not c.plain.endswith("(bye)"))
+        matches = sum(
+            1 for c in cells if not c.plain.endswith("(bye)") and not c.plain.startswith("third")
+        )
         waiting = matches - decided - playing
         return Text.assemble(
             (title, "italic"),

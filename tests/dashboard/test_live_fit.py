@@ -108,3 +108,10 @@ def test_latest_lines_wrap_and_keep_every_number() -> None:
 def test_a_tiny_terminal_still_shows_the_headline() -> None:
     lines = screen(at(NATIONAL, 5, 5_000.0), 60, 8)
     assert lines[0].startswith("National knockout")
+
+
+@pytest.mark.parametrize("seconds", [137_000.0, 10.0**7], ids=["in play", "over"])
+def test_the_match_for_third_place_is_on_this_round(seconds: float) -> None:
+    view = at(NATIONAL, 5, seconds)
+    text = "\n".join(screen(view, 120, 60))
+    assert "This round (final)" in text and "third place: 赵国荣" in text
