@@ -7,6 +7,7 @@ result to the dashboard (rich) or to :func:`emit_json`. Errors the user caused
 
 from __future__ import annotations
 
+import inspect
 import io
 import json
 import sys
@@ -37,6 +38,7 @@ __all__ = [
     "main",
     "out_console",
     "read_scenario",
+    "reflow_help",
     "show",
     "user_errors",
 ]
@@ -194,6 +196,36 @@ def show(renderable: RenderableType, export: Path | None, *, title: str = "knock
     except OSError as exc:
         raise KnockoutError(f"--export: cannot write {str(export)!r}: {exc.strerror}") from None
     err_console.print(f"saved {export}", markup=False)
+
+
+def reflow(doc: str) -> str:
+    """A docstring as --help shows it: each paragraph on one line, so the terminal wraps it at
+    its own width (rich keeps the docstring's line breaks, which make ragged text at 80 columns);
+    indented lines (examples) stay as they are.
+
+    >>> reflow("One\n    two.\n\nExample:\n\n    knockout odds x.toml\n    knockout play y")
+    'One two.\n\nExample:\n\n    knockout odds x.toml\n    knockout play y'
+    """
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(
+        p if p.startswith((" ", "\b")) else " ".join(line.strip() for line in p.splitlines())
+        for p in paragraphs
+    )
+
+
+def reflow_help(typer_app: typer.Typer) -> None:
+    """Reflow (see :func:`reflow`) the help of every command of ``typer_app``, sub-apps too."""
+    for command in typer_app.registered_commands:
+        doc = command.help or inspect.getdoc(command.callback)
+        if doc:
+            command.help = reflow(doc)
+    for group in typer_app.registered_groups:
+        if group.typer_instance is not None:
+            reflow_help(group.typer_instance)
+            info = group.typer_instance.info
+            doc = group.help if isinstance(group.help, str) else info.help
+            if isinstance(doc, str):
+                group.help = reflow(doc)
 
 
 def emit_json(payload: dict[str, Any]) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import typer.main
+from rich.cells import cell_len
 from rich.errors import StyleSyntaxError
 from rich.style import Style
 from typer.testing import CliRunner
@@ -188,3 +189,16 @@ def test_trf_points_that_disagree_are_a_warning_naming_the_line(tmp_path: Path) 
         "results add up to 2; ranking by the results"
     ]
     assert "周涛" in result.stdout
+
+
+@pytest.mark.parametrize(("path", "command"), COMMANDS, ids=COMMAND_IDS)
+def test_help_paragraphs_fill_80_columns(path: list[str], command: Any) -> None:
+    """A docstring's own line breaks are not kept: at 80 columns they left short, ragged lines."""
+    result = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "80"})
+    head = result.stdout.split("╭")[0].splitlines()
+    prose = [line.rstrip() for line in head if not line.strip() or not line.startswith("     ")]
+    for line, after in zip(prose, [*prose[1:], ""], strict=True):
+        if line.strip() and after.strip() and not line.lstrip().startswith("Usage:"):
+            next_word = after.split()[0]
+            fits = cell_len(line) + 1 + cell_len(next_word) <= 79  # it would have fitted
+            assert not fits, f"{' '.join(path)}: ragged help line {line!r}"
