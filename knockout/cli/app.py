@@ -203,8 +203,8 @@ def reflow(doc: str) -> str:
     its own width (rich keeps the docstring's line breaks, which make ragged text at 80 columns);
     indented lines (examples) stay as they are.
 
-    >>> reflow("One\n    two.\n\nExample:\n\n    knockout odds x.toml\n    knockout play y")
-    'One two.\n\nExample:\n\n    knockout odds x.toml\n    knockout play y'
+    >>> reflow("One\\n    two.\\n\\nExample:\\n\\n    knockout odds x.toml\\n    knockout play y")
+    'One two.\\n\\nExample:\\n\\n    knockout odds x.toml\\n    knockout play y'
     """
     paragraphs = inspect.cleandoc(doc).split("\n\n")
     return "\n\n".join(
