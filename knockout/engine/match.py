@@ -505,8 +505,8 @@ class MatchEngine:
         inc = stage.increment_seconds
         self._emit(
             "game_start",
-            f"Game {number} ({stage.name}): {red.name} (Red, {clocks[0]:g}+{inc:g})"
-            f" v {black.name} (Black, {clocks[1]:g}+{inc:g})",
+            f"Game {number} ({stage.name}): {red.name} (Red, {round(clocks[0], 2):g}+{inc:g})"
+            f" v {black.name} (Black, {round(clocks[1], 2):g}+{inc:g})",  # a bid: 2 decimals
             names,
         )
         for colour, spend in plan.moves:

@@ -62,3 +62,11 @@ def test_one_convention() -> None:
 def test_sealed_bid_clocks_are_rounded() -> None:
     assert clock_text((30.0, 19.8858), 2.0) == "30/19.89+2"
     assert clock_text((60.0, 60.0), 10.0) == "60+10"
+
+
+def test_the_log_rounds_a_sealed_bid_clock() -> None:
+    result = CliRunner().invoke(
+        app, ["play", str(SCENARIOS / "armageddon-bid.toml"), "--seed", "11", "--log"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Black, 4.57+2)" in result.stdout and "4.56888" not in result.stdout
