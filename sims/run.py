@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -9,11 +12,18 @@ from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
 from knockout.io.scenario import Scenario
 from knockout.odds import BracketOdds, MatchOdds, Simulated
-from sims.bracket import simulate_bracket
+from sims.bracket import BRACKET_BLOCK, simulate_bracket
 from sims.match import simulate_match
-from sims.runner import Executor, Progress, RunResult
+from sims.runner import BLOCK_SIZE, Executor, Progress, RunResult
 
-__all__ = ["SimulationRun", "simulate_scenario"]
+__all__ = ["SimulationRun", "run_time_estimate", "simulate_scenario"]
+
+#: Runs of at most this many blocks are not estimated: they take seconds at most.
+ESTIMATE_FROM_BLOCKS = 32
+#: The pilot is timed for at least this long (seconds), or up to this many blocks.
+PILOT_SECONDS, PILOT_BLOCKS = 0.2, 256
+#: A pilot whose figure is below this (seconds) stops at once: the run is short anyway.
+CLEARLY_SHORT = 10.0
 
 
 @dataclass(frozen=True)
@@ -74,3 +84,37 @@ def simulate_scenario(
     exact_m = match_odds(scenario)
     est_m, result_m = simulate_match(scenario, runs, seed, **kwargs)
     return SimulationRun(est_m, exact_m, result_m)
+
+
+def run_time_estimate(
+    scenario: Scenario,
+    runs: int,
+    *,
+    workers: int = 1,
+    clock: Callable[[], float] = time.perf_counter,
+) -> float | None:
+    """About how many seconds simulating ``runs`` would take, or None for a run so short that
+    it is not worth a pilot.
+
+    A pilot of whole blocks runs in this process, doubling until it has taken ``PILOT_SECONDS``,
+    reached ``PILOT_BLOCKS`` blocks or shown the run to be short (so under a second); its time
+    per run is scaled to ``runs`` and shared among ``workers``, at most one per CPU. Start-up of
+    worker processes and their imperfect scaling are not counted: the figure tells the user
+    what they are starting, it is no promise.
+    """
+    block = BRACKET_BLOCK if scenario.is_bracket else BLOCK_SIZE
+    if runs <= ESTIMATE_FROM_BLOCKS * block:
+        return None
+    share = max(1, min(workers, os.cpu_count() or 1))
+    pilot = block
+    while True:
+        start = clock()
+        if scenario.is_bracket:
+            simulate_bracket(scenario, pilot, 0)
+        else:
+            simulate_match(scenario, pilot, 0)
+        elapsed = clock() - start
+        estimate = runs * (elapsed / pilot) / share
+        if elapsed >= PILOT_SECONDS or pilot >= PILOT_BLOCKS * block or estimate < CLEARLY_SHORT:
+            return estimate
+        pilot *= 2

@@ -7,6 +7,7 @@ result to the dashboard (rich) or to :func:`emit_json`. Errors the user caused
 
 from __future__ import annotations
 
+import inspect
 import io
 import json
 import sys
@@ -18,6 +19,7 @@ from typing import Annotated, Any
 import numpy as np
 import typer
 from rich.console import Console, RenderableType
+from typer.core import TyperOption
 
 from knockout import __version__
 from knockout.errors import InputError, KnockoutError
@@ -28,12 +30,15 @@ __all__ = [
     "ExportOpt",
     "SetOpt",
     "app",
+    "check_export",
+    "check_seed",
     "emit_json",
     "err_console",
     "fresh_seed",
     "main",
     "out_console",
     "read_scenario",
+    "reflow_help",
     "show",
     "user_errors",
 ]
@@ -47,6 +52,17 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
+
+_typer_type_label = TyperOption.display_type_rich
+
+
+def _type_label(option: TyperOption, ctx: Any) -> str | None:
+    """The type shown beside an option in --help: none for a flag, which takes no value (typer
+    shows ``<bool>`` there)."""
+    return None if option.is_flag else _typer_type_label(option, ctx)
+
+
+TyperOption.display_type_rich = _type_label  # type: ignore[method-assign,assignment]
 
 out_console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -79,6 +95,42 @@ def user_errors() -> Iterator[None]:
     except KnockoutError as exc:
         err_console.print(f"error: {exc}", markup=False, soft_wrap=True)
         raise typer.Exit(2) from None
+
+
+def check_seed(value: int | None) -> int | None:
+    """The ``--seed`` callback: a seed is a whole number from 0 (numpy's seeds are); anything
+    else is one line on stderr and exit code 2."""
+    if value is not None and value < 0:
+        err_console.print(
+            f"error: --seed: expected a whole number 0 or more, got {value}",
+            markup=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(2)
+    return value
+
+
+def check_export(
+    export: Path | None, *, json_out: bool = False, suffixes: tuple[str, ...] = (".svg", ".html")
+) -> None:
+    """Refuse an ``--export`` that could not be written, before any work is done.
+
+    Raises:
+        KnockoutError: With ``--json`` (which prints JSON, not a view to save), for a file of
+            another kind than ``suffixes``, or in a folder that does not exist.
+    """
+    if export is None:
+        return
+    if json_out:
+        raise KnockoutError("--export saves the table view; --json prints no view to save")
+    allowed = (*suffixes, ".htm") if ".html" in suffixes else suffixes
+    if export.suffix.lower() not in allowed:
+        raise KnockoutError(
+            f"--export: expected a {' or '.join(suffixes)} file, got {str(export)!r}"
+        )
+    folder = export.parent
+    if not folder.is_dir():
+        raise KnockoutError(f"--export: the folder {str(folder)!r} does not exist")
 
 
 def fresh_seed() -> int:
@@ -127,20 +179,53 @@ def show(renderable: RenderableType, export: Path | None, *, title: str = "knock
     """Print ``renderable``; with ``export``, also save it as SVG or HTML.
 
     Raises:
-        KnockoutError: For an export file that is neither .svg nor .html.
+        KnockoutError: For an export file that is neither .svg nor .html, in a folder that does
+            not exist, or that cannot be written.
     """
-    if export is not None and export.suffix.lower() not in (".svg", ".html", ".htm"):
-        raise KnockoutError(f"--export: expected a .svg or .html file, got {str(export)!r}")
+    check_export(export)
     out_console.print(renderable)
     if export is None:
         return
     recorder = Console(record=True, width=max(out_console.width, 100), file=io.StringIO())
     recorder.print(renderable)
-    if export.suffix.lower() == ".svg":
-        recorder.save_svg(str(export), title=title)
-    else:
-        recorder.save_html(str(export))
-    err_console.print(f"saved {export}")
+    try:
+        if export.suffix.lower() == ".svg":
+            recorder.save_svg(str(export), title=title)
+        else:
+            recorder.save_html(str(export))
+    except OSError as exc:
+        raise KnockoutError(f"--export: cannot write {str(export)!r}: {exc.strerror}") from None
+    err_console.print(f"saved {export}", markup=False)
+
+
+def reflow(doc: str) -> str:
+    """A docstring as --help shows it: each paragraph on one line, so the terminal wraps it at
+    its own width (rich keeps the docstring's line breaks, which make ragged text at 80 columns);
+    indented lines (examples) stay as they are.
+
+    >>> reflow("One\\n    two.\\n\\nExample:\\n\\n    knockout odds x.toml\\n    knockout play y")
+    'One two.\\n\\nExample:\\n\\n    knockout odds x.toml\\n    knockout play y'
+    """
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(
+        p if p.startswith((" ", "\b")) else " ".join(line.strip() for line in p.splitlines())
+        for p in paragraphs
+    )
+
+
+def reflow_help(typer_app: typer.Typer) -> None:
+    """Reflow (see :func:`reflow`) the help of every command of ``typer_app``, sub-apps too."""
+    for command in typer_app.registered_commands:
+        doc = command.help or inspect.getdoc(command.callback)
+        if doc:
+            command.help = reflow(doc)
+    for group in typer_app.registered_groups:
+        if group.typer_instance is not None:
+            reflow_help(group.typer_instance)
+            info = group.typer_instance.info
+            doc = group.help if isinstance(group.help, str) else info.help
+            if isinstance(doc, str):
+                group.help = reflow(doc)
 
 
 def emit_json(payload: dict[str, Any]) -> None:

@@ -30,6 +30,7 @@ from knockout.event.store import (
     withdraw,
 )
 from knockout.io.envelope import envelope
+from knockout.io.text import plural
 from knockout.odds import BracketOdds
 
 __all__ = ["event_app"]
@@ -75,7 +76,7 @@ def _step_line(event: Event, match_id: str) -> str:
     """What comes next in ``match_id`` (or for its winner) after a change."""
     m = event.find_match(match_id)
     if m.winner is not None:
-        how = "walkover" if m.walkover else f"{m.decided_in}, {len(m.games)} games"
+        how = "walkover" if m.walkover else f"{m.decided_in}, {plural(len(m.games), 'game')}"
         line = f"{m.id} decided: {m.winner} wins ({how})."
         following = event.match_of(m.winner)
         if event.finished:
@@ -131,7 +132,7 @@ def new(
 ) -> None:
     """Create the event file from a scenario and (optionally) a CSV entry list.
 
-    Seeds the bracket by the scenario's [bracket] rule (rating, given seeds, or a random draw
+    Seeds the bracket by the scenario's \\[bracket] rule (rating, given seeds, or a random draw
     whose seed is recorded), records the event's seed for colour lots, and lists the first games.
     Games already played and withdrawals in the scenario become the first journal entries.
 
@@ -155,8 +156,8 @@ def new(
         if bracket.seeding == "random":
             draw += f", draw seed {bracket.draw_seed}"
         _say(
-            f"Created {event}: {ev.name}, {len(ev.base.players)} players ({draw}), "
-            f"{ev.rounds} rounds{', third-place match' if ev.third_place else ''}; "
+            f"Created {event}: {ev.name}, {plural(len(ev.base.players), 'player')} ({draw}), "
+            f"{plural(ev.rounds, 'round')}{', third-place match' if ev.third_place else ''}; "
             f"event seed {ev.seed} (colour lots)."
         )
         out_console.print(next_view(ev))
@@ -271,7 +272,7 @@ def bid(
         ),
     ] = None,
 ) -> None:
-    """Record the sudden-death choice of a match (甲's announcement, 乙's reply).
+    """Record the sudden-death choice of a match (what 甲 announces, how 乙 replies).
 
     It fixes the game's colours and clocks by the bidding rule. 甲 is who used less time in the
     previous game (as recorded); if those times were not recorded or were equal, give --chooser
@@ -422,7 +423,7 @@ def export_event(
         typer.Option(
             "--format",
             help="json: games, bids and ranking; csv: the games; scenario: a TOML scenario with "
-            "[[played]] games and withdrawals, for knockout odds, simulate and play.",
+            "[\\[played]] games and withdrawals, for knockout odds, simulate and play.",
         ),
     ] = ExportFormat.JSON,
 ) -> None:

@@ -12,6 +12,8 @@ from knockout.cli.app import (
     ExportOpt,
     SetOpt,
     app,
+    check_export,
+    check_seed,
     emit_json,
     err_console,
     fresh_seed,
@@ -40,6 +42,9 @@ ScenarioArg = Annotated[
         show_default=False,
     ),
 ]
+#: Simulated seconds per real second of ``play --live`` unless ``--speed`` says otherwise.
+LIVE_SPEED = 1200.0
+
 JsonOpt = Annotated[bool, typer.Option("--json", help="Write JSON to stdout instead of tables.")]
 
 
@@ -57,13 +62,14 @@ def odds(
     sudden-death choice (who is 甲, what they announce, whether 乙 objects, P(甲 advances | sudden
     death reached)) and the games played. For a bracket (more than two players): each player's
     chance to be in at the start of every round and to win. Games already played
-    ([[played]]) are taken into account.
+    ([\\[played]]) are taken into account.
 
     Example:
 
         knockout odds scenarios/final-2600-vs-2550.toml --json
     """
     with user_errors():
+        check_export(export, json_out=json_out)
         sc = read_scenario(scenario, encoding, sets)
         answer = bracket_odds(sc) if sc.is_bracket else match_odds(sc)
         if json_out:
@@ -113,16 +119,23 @@ def play(
     sets: SetOpt = None,
     seed: Annotated[
         int | None,
-        typer.Option(help="Random seed; the same seed replays the same event. Default: random."),
+        typer.Option(
+            help="Random seed; the same seed replays the same event. Default: random.",
+            callback=check_seed,
+        ),
     ] = None,
     log: Annotated[bool, typer.Option("--log", help="Also print the timed event log.")] = False,
     live: Annotated[
         bool, typer.Option("--live", help="Show a bracket live as the engine plays it.")
     ] = False,
     speed: Annotated[
-        float,
-        typer.Option(help="With --live: simulated seconds per real second.", min=1.0),
-    ] = 1200.0,
+        float | None,
+        typer.Option(
+            help=f"With --live: simulated seconds per real second. Default: {LIVE_SPEED:g}.",
+            min=1.0,
+            show_default=False,
+        ),
+    ] = None,
     json_out: JsonOpt = False,
     export: ExportOpt = None,
 ) -> None:
@@ -130,7 +143,7 @@ def play(
 
     A match: the game log (stage, colours, clocks, result, time used, per-game points, and for
     the sudden-death game who chose (甲), the announcement and the reply). A bracket: every
-    round on the boards of [schedule], when each round ended, the event's duration and the final
+    round on the boards of \\[schedule], when each round ended, the event's duration and the final
     ranking; --live shows the bracket filling in, the games on the boards with their clocks and
     the sudden-death bidding as it happens.
 
@@ -141,11 +154,14 @@ def play(
     """
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
+        if speed is not None and not live:
+            raise KnockoutError("--speed sets the pace of --live: add --live, or leave --speed out")
+        check_export(export, json_out=json_out)
         sc = read_scenario(scenario, encoding, sets)
         if live and (json_out or not sc.is_bracket):
             raise KnockoutError("--live shows a bracket (more than two players), without --json")
         if live:
-            _play_live(sc, used_seed, speed, export)
+            _play_live(sc, used_seed, LIVE_SPEED if speed is None else speed, export)
         elif sc.is_bracket:
             _play_bracket(sc, used_seed, json_out, log, export)
         else:
@@ -160,13 +176,15 @@ def schedule(
     runs: Annotated[
         int, typer.Option("--runs", help="Events to play through the engine.", min=1)
     ] = 100,
-    seed: Annotated[int | None, typer.Option(help="Random seed (default: random).")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Random seed (default: random).", callback=check_seed)
+    ] = None,
     json_out: JsonOpt = False,
     export: ExportOpt = None,
 ) -> None:
     """How long the event takes: Monte Carlo over the SimPy engine.
 
-    Plays the bracket RUNS times on the boards of [schedule] and reports, for each round and
+    Plays the bracket RUNS times on the boards of \\[schedule] and reports, for each round and
     for the whole event, the mean, standard deviation and quantiles of when it ends (simulated
     time from the start), so organisers can plan sessions.
 
@@ -176,6 +194,7 @@ def schedule(
     """
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
+        check_export(export, json_out=json_out)
         sc = read_scenario(scenario, encoding, sets)
         if not sc.is_bracket:
             raise KnockoutError(f"{scenario}: schedule needs a bracket (more than two players)")

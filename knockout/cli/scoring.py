@@ -13,6 +13,7 @@ from rich.markdown import Markdown
 from knockout.cli.app import (
     EncodingOpt,
     app,
+    check_seed,
     emit_json,
     err_console,
     out_console,
@@ -122,8 +123,8 @@ def rescore_command(
     results: Annotated[
         Path,
         typer.Argument(
-            help="Results CSV, one row per player and game: "
-            "round,player,opponent,colour,result[,moves,attack_red,attack_black].",
+            help="Results CSV, one row per player and game, with the header "
+            "round,player,opponent,colour,result and optionally moves, attack_red, attack_black.",
             show_default=False,
         ),
     ],
@@ -152,7 +153,7 @@ def rescore_command(
         int | None,
         typer.Option(
             "--seed",
-            min=0,
+            callback=check_seed,
             help="Seed for the drawing of lots (tie-break lots).",
             show_default=False,
         ),
@@ -170,7 +171,7 @@ def rescore_command(
         Path | None,
         typer.Option(
             "--scoring-file",
-            help="TOML file declaring custom systems as [scoring.NAME] tables with red_win, "
+            help="TOML file declaring custom systems as \\[scoring.NAME] tables with red_win, "
             "black_win, red_draw, black_draw and loss.",
             show_default=False,
         ),
@@ -294,7 +295,12 @@ def scoring_study(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", min=0, help="Seed (overrides the study file).", show_default=False),
+        typer.Option(
+            "--seed",
+            callback=check_seed,
+            help="Seed (overrides the study file).",
+            show_default=False,
+        ),
     ] = None,
     json: Annotated[bool, _JSON] = False,
     encoding: EncodingOpt = None,

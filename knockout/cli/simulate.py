@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -13,6 +12,8 @@ from knockout.cli.app import (
     ExportOpt,
     SetOpt,
     app,
+    check_export,
+    check_seed,
     emit_json,
     err_console,
     fresh_seed,
@@ -22,11 +23,17 @@ from knockout.cli.app import (
     user_errors,
 )
 from knockout.cli.match import JsonOpt, ScenarioArg
-from knockout.dashboard.simulation import bench_view, progress_bar, simulated_view
+from knockout.dashboard.simulation import (
+    bench_view,
+    estimate_line,
+    progress_bar,
+    progress_lines,
+    simulated_view,
+)
 from knockout.errors import KnockoutError
 from knockout.io.envelope import envelope
 from sims.bench import run_benchmark
-from sims.run import simulate_scenario
+from sims.run import run_time_estimate, simulate_scenario
 
 
 @app.command()
@@ -36,7 +43,10 @@ def simulate(
     encoding: EncodingOpt = None,
     sets: SetOpt = None,
     seed: Annotated[
-        int | None, typer.Option(help="Random seed (default: random, reported in the output).")
+        int | None,
+        typer.Option(
+            help="Random seed (default: random, reported in the output).", callback=check_seed
+        ),
     ] = None,
     workers: Annotated[int, typer.Option(help="Worker processes (1: this process).")] = 1,
     executor: Annotated[
@@ -65,15 +75,20 @@ def simulate(
     """
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
+        check_export(export, json_out=json_out)
         sc = read_scenario(scenario, encoding, sets)
-        show_bar = not json_out and sys.stdout.isatty()
         kwargs: dict[str, Any] = {"executor": executor, "workers": workers, "scheduler": scheduler}
-        if show_bar:
-            bar, update = progress_bar(err_console, runs)
-            with bar:
-                sim = simulate_scenario(sc, runs, used_seed, progress=update, **kwargs)
-        else:
-            sim = simulate_scenario(sc, runs, used_seed, **kwargs)
+        seconds = run_time_estimate(sc, runs, workers=workers)
+        if seconds is not None and seconds > 60:
+            err_console.print(estimate_line(seconds, runs, workers), markup=False, soft_wrap=True)
+        # A bar on a terminal; plain lines now and then in a log or a pipe.
+        bar, update = (
+            progress_bar(err_console, runs)
+            if err_console.is_terminal
+            else progress_lines(err_console)
+        )
+        with bar:
+            sim = simulate_scenario(sc, runs, used_seed, progress=update, **kwargs)
         result = sim.result
         if result.interrupted:
             err_console.print(

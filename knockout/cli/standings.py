@@ -9,7 +9,7 @@ from typing import Annotated, TypeVar
 
 import typer
 
-from knockout.cli.app import app, emit_json, out_console, user_errors
+from knockout.cli.app import app, check_seed, emit_json, err_console, out_console, user_errors
 from knockout.dashboard.standings import standings_table
 from knockout.errors import InputError, Problem
 from knockout.io.envelope import envelope
@@ -117,8 +117,9 @@ def standings(
         int | None,
         typer.Option(
             "--seed",
-            help=f"Seed of the drawing of lots; publish it. [default: {DEFAULT_SEED}]",
+            help=f"Seed of the drawing of lots; publish it. \\[default: {DEFAULT_SEED}]",
             show_default=False,
+            callback=check_seed,
         ),
     ] = None,
     rules: Annotated[
@@ -166,6 +167,8 @@ def standings(
             tournament=chosen_kind,
             on=chosen_date,
         )
+    for warning in result.warnings:
+        err_console.print(f"warning: {warning}", markup=False, soft_wrap=True)
     if json_output:
         emit_json(envelope(result.to_json(), seed=used_seed))
     else:

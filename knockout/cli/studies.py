@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
@@ -13,6 +13,8 @@ from knockout.cli.app import (
     ExportOpt,
     SetOpt,
     app,
+    check_export,
+    check_seed,
     emit_json,
     err_console,
     read_scenario,
@@ -66,6 +68,7 @@ def compare(
     from sims.studies.compare import compare_formats, resolve_formats  # noqa: PLC0415
 
     with user_errors():
+        check_export(export, json_out=json_out, suffixes=(".svg", ".html", ".png"))
         sc = read_scenario(scenario, encoding, sets)
         names = None if formats is None else [f.strip() for f in formats.split(",") if f.strip()]
         result = compare_formats(
@@ -114,7 +117,10 @@ def fair(
     ] = 10.0,
     seed: Annotated[
         int | None,
-        typer.Option(help="Seed of the Monte Carlo check (default: random, reported).", min=0),
+        typer.Option(
+            help="Seed of the Monte Carlo check (default: random, reported).",
+            callback=check_seed,
+        ),
     ] = None,
     json_out: JsonOpt = False,
     export: ExportOpt = None,
@@ -132,7 +138,7 @@ def fair(
 
     Example:
 
-        knockout fair scenarios/final-2600-vs-2550.toml --black-minutes 10 --seed 1
+        knockout fair scenarios/final-2600-vs-2550.toml --seed 1
     """
     from knockout.cli.app import fresh_seed  # noqa: PLC0415
     from sims.studies.fair import fair_rules  # noqa: PLC0415
@@ -166,24 +172,30 @@ def study(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option("--seed", min=0, help="Seed (overrides the study file).", show_default=False),
+        typer.Option(
+            "--seed",
+            help="Seed (overrides the study file).",
+            show_default=False,
+            callback=check_seed,
+        ),
     ] = None,
     workers: Annotated[int, typer.Option(help="Worker processes for Monte Carlo metrics.")] = 1,
     executor: Annotated[
-        str, typer.Option(help="local: this process or a process pool; dask: a Dask cluster.")
+        Literal["local", "dask"],
+        typer.Option(help="local: this process or a process pool; dask: a Dask cluster."),
     ] = "local",
     json_out: JsonOpt = False,
     encoding: EncodingOpt = None,
 ) -> None:
     """Run a study: sweep scenario values over a grid and measure outputs at every point.
 
-    A study file names a base scenario, a [grid] of --set paths (lists of values, or
+    A study file names a base scenario, a \\[grid] of --set paths (lists of values, or
     {from, to, steps}) and metrics (key paths into the odds, compare, fair or simulate
     output). Exact where the solver applies (odds metrics of a match are solved for many grid
     points in one vectorised call); Monte Carlo metrics use the same seed at every point.
     Writes results.csv (tidy), results.json, PNG plots (a line per metric for one swept path,
     a heat map per metric for two, with the scenario's own values marked) and summary.md. A
-    scoring-reform study file (with [[events]]) runs the Swiss/round-robin study instead.
+    scoring-reform study file (with [\\[events]]) runs the Swiss/round-robin study instead.
     Ctrl-C keeps the points finished.
 
     Example:

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
 
-from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from knockout.dashboard.fit import Fit, fitted, table
 from knockout.dashboard.match import bar, pct, rating_text
+from knockout.dashboard.times import duration
 from knockout.engine.event import EventRecord, ScheduleSummary
 from knockout.engine.match import MatchRecord
 from knockout.engine.ranking import KnockoutStanding
 from knockout.io.scenario import Scenario
+from knockout.io.text import plural
 from knockout.odds import BracketOdds, Simulated
 from knockout.rules.bracket import Bracket, round_name
 
@@ -30,11 +34,8 @@ __all__ = [
 
 
 def clock(seconds: float) -> str:
-    """Elapsed simulated time as ``h:mm``, with days past the first as ``+Nd``."""
-    minutes = round(seconds / 60)
-    days, minutes = divmod(minutes, 24 * 60)
-    h, m = divmod(minutes, 60)
-    return f"{h}:{m:02d}" if days == 0 else f"+{days}d {h}:{m:02d}"
+    """Simulated time from the start of the event, with units (``19 h 25 min``)."""
+    return duration(seconds)
 
 
 def _short(name: str) -> str:
@@ -43,74 +44,97 @@ def _short(name: str) -> str:
     )
 
 
-def _reach_table(
-    title: str,
-    scenario: Scenario,
-    bracket: Bracket,
-    round_names: Sequence[str],
-    reach: Mapping[str, Sequence[float]],
-    stderr: Mapping[str, Sequence[float]] | None = None,
-    exact: Mapping[str, Sequence[float]] | None = None,
-    if_exact: Mapping[str, float] | None = None,
-) -> Table:
-    table = Table(
-        title=title,
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
-        caption="Columns: P(still in at the start of that round; a bye counts as in), P(wins)."
-        + (
-            ""
-            if if_exact is None
-            else " Rating±sd: an uncertain rating, averaged over; ratings exact: P(wins) if "
-            "every rating were taken as exact."
-        ),
-        caption_justify="left",
-    )
-    table.add_column("#", justify="right")
-    table.add_column("Player", no_wrap=True)
-    if stderr is None:
-        table.add_column("Rating", justify="right")
-    for name in round_names[1:]:
-        table.add_column(_short(name), justify="right", no_wrap=True)
-    table.add_column("Wins", justify="right", no_wrap=True)
-    if stderr is not None:
-        table.add_column("±s.e.", justify="right", no_wrap=True)
-    if exact is not None:
-        table.add_column("exact", justify="right", no_wrap=True)
-    if if_exact is not None:
-        table.add_column("ratings exact", justify="right", no_wrap=True)
-    table.add_column("", no_wrap=True)
-    order = sorted(scenario.players, key=lambda p: bracket.seeds[p.name])
-    for p in order:
-        r = reach[p.name]
-        cells = [pct(x) for x in r[1:]]
-        if stderr is not None:
-            cells[-1] = pct(r[-1], 2)
-            cells.append(f"{100 * stderr[p.name][-1]:.2f}")
-        if exact is not None:
-            cells.append(pct(exact[p.name][-1], 2))
-        if if_exact is not None:
-            cells.append(pct(if_exact[p.name], 2))
-        label = p.name + (" (bye)" if bracket.has_bye(p.name) else "")
-        label += " (withdrawn)" if p.withdrawn else ""
-        rating = [] if stderr is not None else [rating_text(p)]
-        table.add_row(str(bracket.seeds[p.name]), label, *rating, *cells, bar(r[-1], 10))
-    return table
+@dataclass(frozen=True)
+class _Reach:
+    """What a chances-per-round table shows (exact, or estimates with their errors)."""
+
+    title: str
+    scenario: Scenario
+    bracket: Bracket
+    round_names: Sequence[str]
+    reach: Mapping[str, Sequence[float]]
+    stderr: Mapping[str, Sequence[float]] | None = None
+    exact: Mapping[str, Sequence[float]] | None = None
+    #: P(wins) with every rating taken as exact, where some rating is uncertain
+    if_exact: Mapping[str, float] | None = None
+
+    def layouts(self) -> list[Callable[[], RenderableType]]:
+        """Richest first: with the bar and ratings; without the bar; without ratings; then
+        leaving out the earliest rounds one by one (``Wins`` always stays)."""
+        rounds = len(self.round_names) - 1
+        out: list[Callable[[], RenderableType]] = [
+            partial(self.table, with_bar=True, with_rating=True, skip=0),
+            partial(self.table, with_bar=False, with_rating=True, skip=0),
+        ]
+        out += [
+            partial(self.table, with_bar=False, with_rating=False, skip=k)
+            for k in range(rounds + 1)
+        ]
+        return out
+
+    def caption(self, shown: Sequence[str], skip: int) -> str:
+        """What the columns mean, which rounds are left out, and the uncertain ratings."""
+        caption = "Columns: P(still in at the start of that round; a bye counts as in), P(wins)."
+        if skip:
+            left_out = shown[0] if skip == 1 else f"{shown[0]}-{shown[skip - 1]}"
+            caption += f" {left_out} left out at this width (--json has every round)."
+        if self.if_exact is not None:
+            caption += (
+                " Rating±sd: an uncertain rating, averaged over; if exact: P(wins) were every "
+                "rating exact."
+            )
+        return caption
+
+    def table(self, *, with_bar: bool, with_rating: bool, skip: int) -> Table:
+        """The table with or without its bar and rating columns, ``skip`` rounds left out."""
+        shown = [_short(name) for name in self.round_names[1:]]
+        t = table(self.title, caption=self.caption(shown, skip))
+        t.add_column("#", justify="right", no_wrap=True)
+        t.add_column("Player", overflow="fold")
+        with_rating = with_rating and self.stderr is None
+        if with_rating:
+            t.add_column("Rating", justify="right", no_wrap=True)
+        for name in shown[skip:]:
+            t.add_column(name, justify="right", no_wrap=True)
+        t.add_column("Wins", justify="right", no_wrap=True)
+        if self.stderr is not None:
+            t.add_column("±s.e.", justify="right", no_wrap=True)
+        if self.exact is not None:
+            t.add_column("exact", justify="right", no_wrap=True)
+        if self.if_exact is not None:
+            t.add_column("if exact", justify="right", no_wrap=True)
+        if with_bar:
+            t.add_column("", no_wrap=True)
+        bracket = self.bracket
+        for p in sorted(self.scenario.players, key=lambda p: bracket.seeds[p.name]):
+            r = self.reach[p.name]
+            cells = [pct(x) for x in r[1 + skip :]]
+            if self.stderr is not None:
+                cells[-1] = pct(r[-1], 2)
+                cells.append(f"{100 * self.stderr[p.name][-1]:.2f}")
+            if self.exact is not None:
+                cells.append(pct(self.exact[p.name][-1], 2))
+            if self.if_exact is not None:
+                cells.append(pct(self.if_exact[p.name], 2))
+            label = p.name + (" (bye)" if bracket.has_bye(p.name) else "")
+            label += " (withdrawn)" if p.withdrawn else ""
+            rating = [rating_text(p)] if with_rating else []
+            decoration = [bar(r[-1], 10)] if with_bar else []
+            t.add_row(str(bracket.seeds[p.name]), label, *rating, *cells, *decoration)
+        return fitted(t)
 
 
 def reach_view(odds: BracketOdds, scenario: Scenario) -> RenderableType:
-    """Exact P(still in at the start of each round) and P(wins), with bars."""
-    table = _reach_table(
-        f"{scenario.name} - exact chances per round ({len(scenario.players)} players)",
+    """Exact P(still in at the start of each round) and P(wins), with bars where they fit."""
+    reach = _Reach(
+        f"{scenario.name} - exact chances per round ({plural(len(scenario.players), 'player')})",
         scenario,
         odds.bracket,
         odds.round_names,
         odds.reach,
         if_exact=odds.win_if_ratings_exact,
     )
-    return table
+    return Fit(*reach.layouts())
 
 
 def simulated_reach_view(
@@ -119,8 +143,8 @@ def simulated_reach_view(
     """Monte Carlo chances per round; the last column has its standard error and the exact
     value in brackets; then the event figures."""
     value, stderr = est.value, est.stderr
-    table = _reach_table(
-        f"{scenario.name} - Monte Carlo, {est.runs:,} events (seed {est.seed})",
+    reach = _Reach(
+        f"{scenario.name} - Monte Carlo, {plural(est.runs, 'event')} (seed {est.seed})",
         scenario,
         value.bracket,
         value.round_names,
@@ -130,9 +154,9 @@ def simulated_reach_view(
         if_exact=None if exact is None else exact.win_if_ratings_exact,
     )
     assert value.event is not None and stderr.event is not None
-    figures = Table(box=box.SIMPLE, show_header=False)
-    figures.add_column("")
-    figures.add_column("", justify="right")
+    figures = table(box=None, show_header=False)
+    figures.add_column("", overflow="fold")
+    figures.add_column("", justify="right", no_wrap=True)
     figures.add_row(
         "a highest-rated player wins",
         f"{pct(value.event.top_rated_wins, 2)} ± {100 * stderr.event.top_rated_wins:.2f}",
@@ -142,7 +166,7 @@ def simulated_reach_view(
     mean_games = sum(g * p for g, p in games.items())
     lo, hi = min(games), max(games)
     figures.add_row("games per event", f"mean {mean_games:.1f} (from {lo} to {hi})")
-    return Group(table, figures)
+    return Group(Fit(*reach.layouts()), Text(""), fitted(figures))
 
 
 def _match_label(m: MatchRecord | None, players: tuple[str | None, str | None]) -> Text:
@@ -153,7 +177,7 @@ def _match_label(m: MatchRecord | None, players: tuple[str | None, str | None]) 
     if m.decided_in == "walkover":
         return Text.assemble(names, "  ", (m.winner, "bold green"), " (walkover)")
     return Text.assemble(
-        names, "  ", (m.winner, "bold green"), f" ({m.decided_in}, {len(m.games)} games)"
+        names, "  ", (m.winner, "bold green"), f" ({m.decided_in}, {plural(len(m.games), 'game')})"
     )
 
 
@@ -244,23 +268,23 @@ def results_by_slot(record: EventRecord) -> dict[tuple[int, int], MatchRecord]:
 
 def ranking_view(ranking: Sequence[KnockoutStanding], title: str = "Final ranking") -> Table:
     """Rank, player, what they reached, per-game points and tie-breaks."""
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("Rank", justify="right")
-    table.add_column("Player", no_wrap=True)
-    table.add_column("Reached")
-    table.add_column("Points", justify="right")
+    t = table(title)
+    t.add_column("Rank", justify="right", no_wrap=True)
+    t.add_column("Player", overflow="fold")
+    t.add_column("Reached", no_wrap=True)
+    t.add_column("Points", justify="right", no_wrap=True)
     codes = list(ranking[0].tiebreaks) if ranking else []
     for code in codes:
-        table.add_column(code, justify="right")
+        t.add_column(code, justify="right", no_wrap=True)
     for s in ranking:
-        table.add_row(
+        t.add_row(
             str(s.rank),
             s.name,
             s.reached,
             f"{s.points.normalize():f}",
             *("-" if v is None else f"{v.normalize():f}" for v in s.tiebreaks.values()),
         )
-    return table
+    return fitted(t)
 
 
 def event_view(
@@ -270,17 +294,12 @@ def event_view(
     tree = bracket_tree(
         record.bracket, results_by_slot(record), title=f"{scenario.name} (seed {seed})"
     )
-    timing = Table(
-        title="Schedule (simulated time from the start)",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-    )
-    timing.add_column("Round")
-    timing.add_column("Starts", justify="right")
-    timing.add_column("Ends", justify="right")
-    timing.add_column("Matches", justify="right")
-    timing.add_column("Games", justify="right")
+    timing = table("Schedule (simulated time from the start)")
+    timing.add_column("Round", no_wrap=True)
+    timing.add_column("Starts", justify="right", no_wrap=True)
+    timing.add_column("Ends", justify="right", no_wrap=True)
+    timing.add_column("Matches", justify="right", no_wrap=True)
+    timing.add_column("Games", justify="right", no_wrap=True)
     for r in record.rounds:
         timing.add_row(
             r.name,
@@ -292,7 +311,7 @@ def event_view(
     if record.third_place is not None:
         timing.add_row(
             "third place",
-            "",
+            clock(record.third_place.start),
             clock(record.third_place.end),
             "1",
             str(len(record.third_place.games)),
@@ -301,28 +320,44 @@ def event_view(
         f"Event duration {clock(record.duration)} on {scenario.schedule.boards} boards; "
         f"champion {record.champion}."
     )
-    return Group(tree, timing, summary, ranking_view(ranking))
+    return Group(tree, fitted(timing), summary, ranking_view(ranking))
+
+
+_SCHEDULE_COLUMNS = ("Mean", "± s.e.", "SD", "5%", "Median", "95%", "Max")
 
 
 def schedule_view(summary: ScheduleSummary, scenario: Scenario) -> RenderableType:
-    """When each round and the event end, over many played events."""
+    """When each round and the event end, over many played events: one table where it fits,
+    else the spread (mean, error, SD) and the quantiles one under the other."""
     last = summary.seed + summary.runs - 1
-    table = Table(
-        title=f"{scenario.name}: when each round ends ({summary.runs} events, "
-        f"{scenario.schedule.boards} boards, seeds {summary.seed}..{last})",
-        title_justify="left",
+    title = (
+        f"{scenario.name}: when each round ends, simulated time from the start "
+        f"({plural(summary.runs, 'event')}, {scenario.schedule.boards} boards, "
+        f"seeds {summary.seed}..{last})"
     )
-    for col in ("Round", "Mean", "± s.e.", "SD", "5%", "Median", "95%", "Max"):
-        table.add_column(col, justify="left" if col == "Round" else "right")
-    for name, d in summary.ends.items():
-        table.add_row(
-            name,
+    rows = {
+        name: (
             clock(d.mean),
-            f"{d.stderr / 60:.0f} min",
-            f"{d.sd / 60:.0f} min",
+            duration(d.stderr),
+            duration(d.sd),
             clock(d.p05),
             clock(d.median),
             clock(d.p95),
             clock(d.max),
         )
-    return table
+        for name, d in summary.ends.items()
+    }
+
+    def part(heading: str | None, columns: range) -> Table:
+        t = table(heading)
+        t.add_column("Round", overflow="fold")
+        for j in columns:
+            t.add_column(_SCHEDULE_COLUMNS[j], justify="right", no_wrap=True)
+        for name, cells in rows.items():
+            t.add_row(name, *(cells[j] for j in columns))
+        return fitted(t)
+
+    return Fit(
+        lambda: part(title, range(7)),
+        lambda: Group(part(title, range(3)), part(None, range(3, 7))),
+    )

@@ -13,18 +13,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
 from knockout.dashboard.bracket import bracket_tree, ranking_view
-from knockout.dashboard.match import clock_text
+from knockout.dashboard.fit import fitted
+from knockout.dashboard.fit import table as fit_table
+from knockout.dashboard.match import CLOCK_NOTE, clock_text
+from knockout.dashboard.times import duration
 from knockout.event.entries import describe, result_text
 from knockout.event.ranking import decided_records, standings
 from knockout.event.state import Event, Match, PendingBid
 from knockout.game import Result
+from knockout.io.text import plural
 
 __all__ = [
     "LiveEventFile",
@@ -44,15 +47,15 @@ def local_time(at: str) -> str:
 
 
 def _games_table(event: Event, title: str) -> Table:
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("Board", justify="right")
+    table = fit_table(title, caption=CLOCK_NOTE)
+    table.add_column("Board", justify="right", no_wrap=True)
     table.add_column("Match", no_wrap=True)
-    table.add_column("Game", justify="right")
+    table.add_column("Game", justify="right", no_wrap=True)
     table.add_column("Stage", no_wrap=True)
-    table.add_column("Red", style="red", no_wrap=True)
-    table.add_column("Black", no_wrap=True)
+    table.add_column("Red", style="red", overflow="fold")
+    table.add_column("Black", overflow="fold")
     table.add_column("Clock", no_wrap=True)
-    table.add_column("Colours", style="dim")
+    table.add_column("Colours", style="dim", overflow="fold")
     for g in event.next_games():
         table.add_row(
             "-" if g.board is None else str(g.board),
@@ -64,7 +67,7 @@ def _games_table(event: Event, title: str) -> Table:
             clock_text(g.clock, g.increment_seconds),
             {"lot": "by lot", "rule": "alternate", "bid": "by the bid"}[g.colours],
         )
-    return table
+    return fitted(table)
 
 
 def bid_prompt(event: Event, bid: PendingBid) -> Text:
@@ -73,7 +76,7 @@ def bid_prompt(event: Event, bid: PendingBid) -> Text:
     menu = event.scenario.format.playable[-1].bidding
     text = Text()
     text.append(f"{bid.match} ({a} v {b}), game {bid.number}: sudden death. ", style="bold")
-    times = " v ".join(f"{n} {s:g} s" for n, s in bid.times.items())
+    times = " v ".join(f"{n} {duration(s, to_the_second=True)}" for n, s in bid.times.items())
     if bid.chooser is not None:
         text.append(f"甲 = {bid.chooser} (used less time in game {bid.number - 1}: {times}). ")
         who = f"{bid.chooser} announces Red or Black; then {bid.bidder} accepts or objects"
@@ -155,13 +158,13 @@ def _live_label(event: Event, m: Match) -> Text | None:
 
 
 def _results_table(event: Event) -> Table:
-    table = Table(title="Latest results", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    table = fit_table("Latest results")
     table.add_column("Match", no_wrap=True)
-    table.add_column("Game", justify="right")
+    table.add_column("Game", justify="right", no_wrap=True)
     table.add_column("Stage", no_wrap=True)
-    table.add_column("Red", style="red", no_wrap=True)
+    table.add_column("Red", style="red", overflow="fold")
     table.add_column("Result", no_wrap=True)
-    table.add_column("Black", no_wrap=True)
+    table.add_column("Black", overflow="fold")
     table.add_column("Recorded", style="dim", no_wrap=True)
     for g in reversed(event.games[-RECENT_RESULTS:]):
         table.add_row(
@@ -173,7 +176,7 @@ def _results_table(event: Event) -> Table:
             g.black,
             local_time(g.at)[11:],
         )
-    return table
+    return fitted(table)
 
 
 def event_dashboard(event: Event) -> RenderableType:
@@ -182,11 +185,13 @@ def event_dashboard(event: Event) -> RenderableType:
     status = (
         f"finished, champion {event.champion}"
         if event.finished
-        else f"{len(event.next_games())} games to play, {len(event.pending_bids())} bids to ask"
+        else f"{plural(len(event.next_games()), 'game')} to play, "
+        f"{plural(len(event.pending_bids()), 'bid')} to ask"
     )
     header = Text.assemble(
         (event.name, "bold"),
-        f"   {event.source}: {len(event.entries)} entries, last at {local_time(last.at)}   ",
+        f"   {event.source}: {plural(len(event.entries), 'entry', 'entries')}, "
+        f"last at {local_time(last.at)}   ",
         (status, "yellow" if event.finished else "cyan"),
     )
     results = decided_records(event)
@@ -219,7 +224,8 @@ def _third_line(event: Event, third: Match) -> Text:
         return Text("Third place (3RD): the losing semi-finalists, not known yet", style="dim")
     a, b = third.players
     if third.winner is not None:
-        how = "walkover" if third.walkover else f"{third.decided_in}, {len(third.games)} games"
+        games = plural(len(third.games), "game")
+        how = "walkover" if third.walkover else f"{third.decided_in}, {games}"
         return Text.assemble("Third place (3RD): ", (third.winner, "bold green"), f" ({how})")
     label = _live_label(event, third)
     return Text.assemble("Third place (3RD): ", label or Text(f"{a} v {b}"))
@@ -228,15 +234,11 @@ def _third_line(event: Event, third: Match) -> Text:
 def journal_view(event: Event) -> Table:
     """Every journal entry: number, when, what, the command that wrote it, and what ``undo``
     would take back."""
-    table = Table(
-        title=f"{event.name}: journal ({event.source})",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
+    table = fit_table(
+        f"{event.name}: journal ({event.source})",
         caption="undo reverses the entry marked <- undo; undo again to go further back",
-        caption_justify="left",
     )
-    table.add_column("#", justify="right")
+    table.add_column("#", justify="right", no_wrap=True)
     table.add_column("When (local)", no_wrap=True, style="dim")
     table.add_column("Entry", overflow="fold")
     table.add_column("Command", style="dim", overflow="fold")
@@ -257,7 +259,7 @@ def journal_view(event: Event) -> Table:
             e.command,
             Text(note, style="bold yellow" if note == "<- undo" else "dim"),
         )
-    return table
+    return fitted(table)
 
 
 @dataclass

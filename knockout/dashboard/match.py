@@ -5,15 +5,17 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from decimal import Decimal
+from functools import partial
 
-from rich import box
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
+from knockout.dashboard.fit import Fit, fit_headers, fitted, table
+from knockout.dashboard.times import duration, minutes
 from knockout.engine.match import GameRecord, LogEvent, MatchRecord
 from knockout.game import Result
 from knockout.io.scenario import Scenario
+from knockout.io.text import plural
 from knockout.odds import MatchOdds, SuddenDeath
 from knockout.rules.model import TimeClass
 from knockout.rules.players import Player
@@ -49,21 +51,16 @@ def bar(p: float, width: int = 20) -> Text:
     return Text(body.ljust(width), style="cyan")
 
 
-def clock_text(minutes: tuple[float, float], increment: float) -> str:
-    """``60+10`` for equal clocks, ``30/10+10`` for unequal ones."""
-    red, black = minutes
-    base = f"{red:g}" if red == black else f"{red:g}/{black:g}"
+def clock_text(clocks: tuple[float, float], increment: float) -> str:
+    """``60+10`` for equal clocks, ``30/10+10`` for unequal ones (base minutes, Red's first, and
+    the increment in seconds); a sealed bid to the hundredth of a minute (``30/19.89+2``)."""
+    red, black = clocks
+    base = minutes(red) if red == black else f"{minutes(red)}/{minutes(black)}"
     return f"{base}+{increment:g}"
 
 
-def _mmss(seconds: float) -> str:
-    m, s = divmod(round(seconds), 60)
-    h, m = divmod(m, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
-
-
-def _games(n: int) -> str:
-    return "1 game" if n == 1 else f"{n} games"
+#: Said wherever clocks are shown in the arbiters' notation.
+CLOCK_NOTE = "clocks: base minutes (Red/Black when unequal) + seconds added a move"
 
 
 def _points(p: Decimal) -> str:
@@ -73,71 +70,90 @@ def _points(p: Decimal) -> str:
 def odds_view(odds: MatchOdds, scenario: Scenario) -> RenderableType:
     """Exact odds of a match: who advances, where it is decided, the sudden-death choice."""
     a, b = odds.players
-    head = Table(title=f"{scenario.name} - exact odds", title_justify="left", expand=False)
-    head.add_column("Player")
-    head.add_column("Rating", justify="right")
-    head.add_column("Rapid", justify="right")
-    head.add_column("Blitz", justify="right")
-    head.add_column("Advances", justify="right")
+
     if_exact = odds.win_if_ratings_exact
-    if if_exact is not None:
-        head.add_column("If exact", justify="right")
-        head.caption = (
-            "Rating±sd: the true strength is uncertain by that sd (Elo, at every time control); "
-            "Advances averages over it. If exact: the chance if every rating were exact."
+
+    def head(with_bar: bool) -> RenderableType:
+        caption = (
+            None
+            if if_exact is None
+            else "Rating±sd: the true strength is uncertain by that sd (Elo, at every time "
+            "control); Advances averages over it. If exact: the chance if every rating were exact."
         )
-        head.caption_justify = "left"
-    head.add_column("", no_wrap=True)
-    for player in scenario.players:
-        exact_cell = [] if if_exact is None else [pct(if_exact[player.name], 2)]
-        head.add_row(
-            player.name,
-            rating_text(player),
-            f"{player.rating_for(TimeClass.RAPID):g}",
-            f"{player.rating_for(TimeClass.BLITZ):g}",
-            pct(odds.win[player.name], 2),
-            *exact_cell,
-            bar(odds.win[player.name], 20 if if_exact is None else 12),
+        t = table(f"{scenario.name} - exact odds", caption=caption)
+        t.add_column("Player", overflow="fold")
+        headers = (
+            "Rating",
+            "Rapid",
+            "Blitz",
+            "Advances",
+            *(() if if_exact is None else ("If exact",)),
         )
-    stages = Table(title="Where the match is decided", title_justify="left")
-    stages.add_column("Stage")
-    stages.add_column("Decided here", justify="right")
-    stages.add_column(f"{a} wins here", justify="right")
-    stages.add_column(f"{b} wins here", justify="right")
+        for header in headers:
+            t.add_column(header, justify="right", no_wrap=True)
+        if with_bar:
+            t.add_column("", no_wrap=True)
+        for player in scenario.players:
+            t.add_row(
+                player.name,
+                rating_text(player),
+                f"{player.rating_for(TimeClass.RAPID):g}",
+                f"{player.rating_for(TimeClass.BLITZ):g}",
+                pct(odds.win[player.name], 2),
+                *([] if if_exact is None else [pct(if_exact[player.name], 2)]),
+                *([bar(odds.win[player.name], 20 if if_exact is None else 12)] if with_bar else []),
+            )
+        return fitted(t)
+
+    stages = table(
+        "Where the match is decided",
+        caption="Decided: P(decided in that stage); by name: P(that player wins it there)",
+    )
+    stages.add_column("Stage", overflow="fold")
+    stages.add_column("Decided", justify="right", no_wrap=True)
+    stages.add_column(a, justify="right", no_wrap=True)
+    stages.add_column(b, justify="right", no_wrap=True)
     for name, p in odds.decided.items():
         stages.add_row(
             name, pct(p, 2), pct(odds.decided_by[name][a], 2), pct(odds.decided_by[name][b], 2)
         )
-    parts: list[RenderableType] = [head, stages]
+    parts: list[RenderableType] = [
+        Fit(partial(head, True), partial(head, False)),
+        fit_headers(stages),
+    ]
     if odds.sudden_death is not None:
         parts.append(sudden_death_view(odds.sudden_death))
     if odds.chooser is not None:
-        sd = Table(title="Sudden-death choice (given it is reached)", title_justify="left")
-        sd.add_column("Quantity")
-        sd.add_column("Probability", justify="right")
+        sd = table("Sudden-death choice (given it is reached)")
+        sd.add_column("Quantity", overflow="fold")
+        sd.add_column("Probability", justify="right", no_wrap=True)
         sd.add_row("sudden death reached", pct(odds.sudden_death_reached, 2))
         sd.add_row(f"{a} is 甲 (chooser)", pct(odds.chooser[a], 2))
         sd.add_row(f"{b} is 甲 (chooser)", pct(odds.chooser[b], 2))
         sd.add_row("甲 announces Red", pct(odds.announce_red, 2))
         sd.add_row("乙 objects", pct(odds.objects, 2))
         sd.add_row("甲 advances", pct(odds.chooser_advances, 2))
-        parts.append(sd)
-    games = Table(title="Games played", title_justify="left")
-    for k in odds.games:
-        games.add_column(str(k), justify="right")
+        parts.append(fitted(sd))
     shown = list(odds.games.items())
-    if len(shown) > 12:
-        games = Table(title="Games played", title_justify="left")
-        head_items = shown[:11]
-        for k, _ in head_items:
-            games.add_column(str(k), justify="right")
-        games.add_column(f">{head_items[-1][0]}", justify="right")
-        rest = sum(p for _, p in shown[11:])
-        games.add_row(*[pct(p) for _, p in head_items], pct(rest))
-    else:
-        games.add_row(*[pct(p) for _, p in shown])
-    parts.append(games)
+    # As many numbers of games as fit, at most 12; the rest summed under ">k".
+    counts = [n for n in range(min(len(shown), 12), 1, -1) if n == len(shown) or n < 12]
+    parts.append(Fit(*(partial(_games_table, shown, n) for n in counts or [len(shown)])))
     return Group(*parts)
+
+
+def _games_table(shown: list[tuple[int, float]], columns: int) -> RenderableType:
+    """P(the match has k games): ``columns`` columns, the last one ``>k`` if some are left."""
+    t = table("Games played")
+    if columns >= len(shown):
+        head, rest = shown, None
+    else:
+        head, rest = shown[: columns - 1], sum(p for _, p in shown[columns - 1 :])
+    for k, _ in head:
+        t.add_column(str(k), justify="right", no_wrap=True)
+    if rest is not None:
+        t.add_column(f">{head[-1][0]}", justify="right", no_wrap=True)
+    t.add_row(*[pct(p) for _, p in head], *([] if rest is None else [pct(rest)]))
+    return fitted(t)
 
 
 def _mark(p: float) -> str:
@@ -160,24 +176,20 @@ def sudden_death_view(sd: SuddenDeath) -> RenderableType:
     tables: list[RenderableType] = []
     for name, values in sd.as_chooser.items():
         red, obj_red, obj_black = sd.decisions.get(name, (float("nan"),) * 3)
-        t = Table(
-            title=f"{name} as 甲: advances {pct(values['advances'], 2)}",
-            title_justify="left",
-            box=box.SIMPLE_HEAD,
-        )
-        t.add_column("甲 announces")
-        t.add_column("乙 accepts", justify="right")
-        t.add_column("乙 objects", justify="right")
+        t = table(f"{name} as 甲: advances {pct(values['advances'], 2)}")
+        t.add_column("甲 announces", overflow="fold")
+        t.add_column("乙 accepts", justify="right", no_wrap=True)
+        t.add_column("乙 objects", justify="right", no_wrap=True)
         for colour, p_announce, p_object in (("Red", red, obj_red), ("Black", 1 - red, obj_black)):
             cells: list[Text] = []
             for reply, p_reply in (("accept", 1 - p_object), ("object", p_object)):
                 key = f"{colour.lower()}_{reply}"
                 r_clock, b_clock = sd.clocks.get(key, (float("nan"), float("nan")))
                 cell = Text(f"{pct(values[key], 1)}{_mark(p_reply)}\n")
-                cell.append(f"Red {r_clock:g} v {b_clock:g}", style="dim")
+                cell.append(f"Red {minutes(r_clock)} v {minutes(b_clock)}", style="dim")
                 cells.append(cell)
             t.add_row(f"{colour}{_mark(p_announce)}", *cells)
-        tables.append(t)
+        tables.append(fitted(t))
     caption = Text(
         f"The sudden-death game ({sd.time_class}). Each cell: P(甲 advances) if that branch were "
         "played, and its effective clocks in minutes (base + 60 moves of increment); ◀ marks "
@@ -200,41 +212,39 @@ def match_record_view(record: MatchRecord, *, title: str | None = None) -> Rende
     Results are written Red first (1-0: Red won; F: lost on time).
     """
     a, b = record.players
-    table = Table(
-        title=title or f"{a} v {b}",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
-        caption="Red first: 1-0 Red won, ½-½ draw, 0-1 Black won, F flag fall; Pts per game",
-        caption_justify="left",
+    t = table(
+        title or f"{a} v {b}",
+        caption="Red first: 1-0 Red won, ½-½ draw, 0-1 Black won, F flag fall; Pts: per-game "
+        f"points, Red-Black; {CLOCK_NOTE}",
     )
-    table.add_column("#", justify="right")
-    table.add_column("Stage", no_wrap=True)
-    table.add_column("Red", style="red", overflow="fold")
-    table.add_column("Black", overflow="fold")
-    table.add_column("Clock", no_wrap=True)
-    table.add_column("Result", no_wrap=True)
-    table.add_column("Used R / B", justify="right", no_wrap=True)
-    table.add_column("Pts R-B", justify="right", no_wrap=True)
+    t.add_column("#", justify="right", no_wrap=True)
+    t.add_column("Stage", no_wrap=True)
+    t.add_column("Red", style="red", overflow="fold")
+    t.add_column("Black", overflow="fold")
+    t.add_column("Clock", no_wrap=True)
+    t.add_column("Result", no_wrap=True)
+    t.add_column("Red used", justify="right", no_wrap=True)
+    t.add_column("Black used", justify="right", no_wrap=True)
+    t.add_column("Pts", justify="right", no_wrap=True)
     notes: list[RenderableType] = []
     for g in record.games:
-        table.add_row(
+        t.add_row(
             str(g.number),
             g.stage,
             g.red,
             g.black,
             clock_text(g.clock, g.increment_seconds),
             _result_cell(g),
-            f"{_mmss(g.time_used[g.red])} / {_mmss(g.time_used[g.black])}",
+            duration(g.time_used[g.red], to_the_second=True),
+            duration(g.time_used[g.black], to_the_second=True),
             f"{_points(g.points[g.red])}-{_points(g.points[g.black])}",
         )
         if g.bids is not None:
-            bids = ", ".join(f"{name} {minutes:.2f} min" for name, minutes in g.bids.items())
+            bids = ", ".join(f"{name} {minutes(m)} min" for name, m in g.bids.items())
             notes.append(
                 Text(
-                    f"Game {g.number}: sealed bids {bids}: {g.black} Black on {g.clock[1]:.2f} "
-                    f"min v {g.red} Red on {g.clock[0]:g} min"
+                    f"Game {g.number}: sealed bids {bids}: {g.black} Black on "
+                    f"{minutes(g.clock[1])} min v {g.red} Red on {minutes(g.clock[0])} min"
                 )
             )
         if g.chooser is not None:
@@ -243,23 +253,24 @@ def match_record_view(record: MatchRecord, *, title: str | None = None) -> Rende
                 Text(
                     f"Game {g.number}: 甲 (chooser) = {g.chooser}, who used less time in game "
                     f"{g.number - 1}; announced {g.announce}; 乙 = {bidder} {g.reply}ed: "
-                    f"{g.red} Red {g.clock[0]:g} min v {g.black} Black {g.clock[1]:g} min"
+                    f"{g.red} Red {minutes(g.clock[0])} min v {g.black} Black "
+                    f"{minutes(g.clock[1])} min"
                 )
             )
     totals = record.points()
     summary = Text.assemble(
         (record.winner, "bold green"),
-        f" advances (decided in {record.decided_in}, {_games(len(record.games))}; points "
+        f" advances (decided in {record.decided_in}, {plural(len(record.games), 'game')}; points "
         f"{a} {_points(totals[a])}, {b} {_points(totals[b])})",
     )
-    return Group(table, *notes, summary)
+    return Group(fitted(t), *notes, summary)
 
 
 def log_view(log: Sequence[LogEvent]) -> RenderableType:
-    """The event log: simulated time and what happened."""
-    table = Table(title="Event log (simulated time)", title_justify="left", show_edge=False)
-    table.add_column("Time", justify="right", style="dim")
-    table.add_column("Event")
+    """The event log: simulated time from the start and what happened."""
+    t = table("Event log (simulated time from the start)")
+    t.add_column("Time", justify="right", style="dim", no_wrap=True)
+    t.add_column("Event", overflow="fold")
     for e in log:
-        table.add_row(_mmss(e.time), e.text)
-    return table
+        t.add_row(duration(e.time, to_the_second=True), e.text)
+    return fitted(t)

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from rich import box
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from knockout.dashboard.fit import fitted
+from knockout.io.text import plural
 from knockout.points import ScoringSystem, format_points
 from knockout.scoring.league import LeagueTable
 from knockout.scoring.rescore import ScoreTable, Standing, compare
@@ -22,6 +25,18 @@ __all__ = ["compare_table", "league_view", "player_rounds", "score_table", "scor
 def scoring_line(system: ScoringSystem) -> str:
     """One line describing ``system``'s points."""
     return f"{system.name}: {system.description}" if system.description else system.name
+
+
+def _table(title: str, caption: str | None = None) -> Table:
+    """A table of this module, in rich's default box (see knockout.dashboard.fit for the
+    columns)."""
+    return Table(
+        title=title,
+        title_justify="left",
+        caption=caption,
+        caption_justify="left",
+        box=box.HEAVY_HEAD,
+    )
 
 
 def _fmt(value: Decimal, places: int) -> str:
@@ -37,31 +52,34 @@ def _tiebreak(value: Decimal | None, places: int) -> str:
 def score_table(table: ScoreTable) -> Table:
     """The ranked players of ``table``: rank, name, points, progressive score, tie-breaks."""
     places = table.scoring.decimals
-    out = Table(
-        title=f"{table.scoring.name}: {len(table.standings)} players, {table.rounds} rounds",
-        title_justify="left",
+    out = _table(
+        f"{table.scoring.name}: {plural(len(table.standings), 'player')}, "
+        f"{plural(table.rounds, 'round')}"
     )
-    out.add_column("#", justify="right")
-    out.add_column("player", no_wrap=True)
-    out.add_column("points", justify="right")
-    out.add_column("progressive", justify="right")
+    out.add_column("#", justify="right", no_wrap=True)
+    out.add_column("player", overflow="fold")
+    out.add_column("points", justify="right", no_wrap=True)
+    out.add_column("progressive", justify="right", no_wrap=True)
     extra = [c for c in table.tiebreaks if c != "PS"]
     for code in extra:
-        out.add_column(code, justify="right")
+        out.add_column(code, justify="right", no_wrap=True)
     for s in table.standings:
         cells = [str(s.rank), s.name, _fmt(s.points, places), _fmt(s.progressive, places)]
         cells += [_tiebreak(s.tiebreaks.get(c), places) for c in extra]
         out.add_row(*cells)
-    return out
+    return fitted(out)
 
 
 def player_rounds(table: ScoreTable, standing: Standing) -> Table:
     """One player's rounds as seed 000 prints them (各轮积分表): round, game, opponent, points
     this round, running total, progressive score so far."""
     places = table.scoring.decimals
-    out = Table(title=f"{standing.name} ({table.scoring.name})", title_justify="left")
+    out = _table(f"{standing.name} ({table.scoring.name})")
     for name in ("round", "game", "opponent", "points", "total", "progressive"):
-        out.add_column(name, justify="default" if name in ("game", "opponent") else "right")
+        if name == "opponent":
+            out.add_column(name, overflow="fold")
+        else:
+            out.add_column(name, justify="left" if name == "game" else "right", no_wrap=True)
     progressive = Decimal(0)
     for rnd, (game, got, total) in enumerate(
         zip(standing.games, standing.round_points, standing.running, strict=True), start=1
@@ -75,7 +93,7 @@ def player_rounds(table: ScoreTable, standing: Standing) -> Table:
             _fmt(total, places),
             _fmt(progressive, places),
         )
-    return out
+    return fitted(out)
 
 
 def _change(change: int) -> Text:
@@ -90,16 +108,13 @@ def compare_table(table: ScoreTable, baseline: ScoreTable) -> Table:
     """Side by side: each player's rank and points under ``baseline`` and under ``table``."""
     base_places, places = baseline.scoring.decimals, table.scoring.decimals
     base = {s.name: s for s in baseline.standings}
-    out = Table(
-        title=f"rank moves: {baseline.scoring.name} -> {table.scoring.name}",
-        title_justify="left",
-    )
-    out.add_column("\nplayer")
+    out = _table(f"rank moves: {baseline.scoring.name} -> {table.scoring.name}")
+    out.add_column("\nplayer", overflow="fold")
     for name in (baseline.scoring.name, table.scoring.name):
-        out.add_column(f"{name}\n#", justify="right")
-        out.add_column("\npoints", justify="right")
-        out.add_column("\nPS", justify="right")
-    out.add_column("\nmove", justify="right")
+        out.add_column(f"{name}\n#", justify="right", no_wrap=True)
+        out.add_column("\npoints", justify="right", no_wrap=True)
+        out.add_column("\nPS", justify="right", no_wrap=True)
+    out.add_column("\nmove", justify="right", no_wrap=True)
     mine = {s.name: s for s in table.standings}
     for move in compare(table, baseline):
         b, s = base[move.name], mine[move.name]
@@ -113,16 +128,17 @@ def compare_table(table: ScoreTable, baseline: ScoreTable) -> Table:
             _fmt(s.progressive, places),
             _change(move.change),
         )
-    return out
+    return fitted(out)
 
 
 def league_view(table: LeagueTable) -> Group:
     """The league's matches (board points, match points) and its ranked table."""
-    matches = Table(title=f"{table.source}: matches", title_justify="left")
+    matches = _table(f"{table.source}: matches")
     for name in ("round", "home", "away", "board points", "match points"):
-        matches.add_column(
-            name, justify="right" if "points" in name or name == "round" else "default"
-        )
+        if name in ("home", "away"):
+            matches.add_column(name, overflow="fold")
+        else:
+            matches.add_column(name, justify="right", no_wrap=True)
     for m in table.matches:
         (bh, ba), (mh, ma) = m.board_points, m.match_points
         matches.add_row(
@@ -132,16 +148,17 @@ def league_view(table: LeagueTable) -> Group:
             f"{_fmt(bh, 1)} : {_fmt(ba, 1)}",
             f"{mh.normalize():f} : {ma.normalize():f}",
         )
-    teams = Table(
-        title="league table",
+    teams = _table(
+        "league table",
         caption="ranked by match points; head-to-head; board points; Black wins; Red wins; "
         "Black draws; Red draws",
-        title_justify="left",
-        caption_justify="left",
     )
     columns = ("#", "team", "P", "W", "w", "l", "L", "match pts", "board pts")
     for name in (*columns, "B wins", "R wins", "B draws", "R draws"):
-        teams.add_column(name, justify="default" if name == "team" else "right")
+        if name == "team":
+            teams.add_column(name, overflow="fold")
+        else:
+            teams.add_column(name, justify="right", no_wrap=True)
     for t in table.teams:
         teams.add_row(
             str(t.rank),
@@ -159,4 +176,4 @@ def league_view(table: LeagueTable) -> Group:
             str(t.red_draws),
         )
     legend = Text("W/L: matches won/lost 3-0; w/l: narrow matches won/lost 1-0.5", style="dim")
-    return Group(matches, teams, legend)
+    return Group(fitted(matches), fitted(teams), legend)

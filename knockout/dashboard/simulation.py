@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 
 from rich.console import Console, Group, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -11,13 +12,23 @@ from rich.table import Table
 from rich.text import Text
 
 from knockout.dashboard.bracket import simulated_reach_view
+from knockout.dashboard.fit import fit_headers, table
 from knockout.dashboard.match import pct
+from knockout.dashboard.times import duration
 from knockout.io.scenario import Scenario
+from knockout.io.text import plural
 from knockout.odds import BracketOdds, MatchOdds, Simulated
 from sims.bench import BenchFigures
 from sims.run import SimulationRun
 
-__all__ = ["bench_view", "progress_bar", "simulated_view", "simulation_view"]
+__all__ = [
+    "bench_view",
+    "estimate_line",
+    "progress_bar",
+    "progress_lines",
+    "simulated_view",
+    "simulation_view",
+]
 
 
 def _z(value: float, stderr: float, exact: float | None) -> Text:
@@ -32,24 +43,22 @@ def _z(value: float, stderr: float, exact: float | None) -> Text:
 
 def simulation_view(est: Simulated[MatchOdds], exact: MatchOdds | None) -> RenderableType:
     """Estimates, standard errors and (where available) exact values with the z-score."""
-    table = Table(
-        title=f"Monte Carlo: {est.runs:,} matches (seed {est.seed})",
-        title_justify="left",
+    t = table(
+        f"Monte Carlo: {plural(est.runs, 'match', 'matches')} (seed {est.seed})",
         caption="z = (estimate - exact) / standard error",
-        caption_justify="left",
     )
-    table.add_column("Quantity")
-    table.add_column("Estimate", justify="right")
-    table.add_column("Std. error", justify="right")
-    table.add_column("Exact", justify="right")
-    table.add_column("z", justify="right")
+    t.add_column("Quantity", overflow="fold")
+    t.add_column("Estimate", justify="right", no_wrap=True)
+    t.add_column("Std. error", justify="right", no_wrap=True)
+    t.add_column("Exact", justify="right", no_wrap=True)
+    t.add_column("z", justify="right", no_wrap=True)
 
     def row(label: str, pick: Callable[[MatchOdds], float | None]) -> None:
         value, stderr = pick(est.value), pick(est.stderr)
         if value is None or stderr is None:
             return
         exact_value = None if exact is None else pick(exact)
-        table.add_row(
+        t.add_row(
             label,
             pct(value, 3),
             pct(stderr, 3),
@@ -67,15 +76,15 @@ def simulation_view(est: Simulated[MatchOdds], exact: MatchOdds | None) -> Rende
     row("甲 announces Red | reached", lambda o: o.announce_red)
     row("乙 objects | reached", lambda o: o.objects)
     for k in list(est.value.games)[:12]:
-        row(f"{k} games", lambda o, k=k: o.games.get(k, 0.0))  # type: ignore[misc]
+        row(plural(k, "game"), lambda o, k=k: o.games.get(k, 0.0))  # type: ignore[misc]
     if exact is not None and exact.win_if_ratings_exact is not None:
-        table.caption = (
-            f"{table.caption}. Uncertain ratings (rating_sd) are drawn once per match; were "
+        t.caption = (
+            f"{t.caption}. Uncertain ratings (rating_sd) are drawn once per match; were "
             "every rating exact, the exact chances would be "
             + ", ".join(f"{n} {pct(p, 3)}" for n, p in exact.win_if_ratings_exact.items())
             + "."
         )
-    return table
+    return fit_headers(t)
 
 
 def simulated_view(sim: SimulationRun, scenario: Scenario) -> RenderableType:
@@ -109,11 +118,49 @@ def progress_bar(
     return bar, update
 
 
+def progress_lines(
+    console: Console,
+    every: float = 30.0,
+    clock: Callable[[], float] = time.monotonic,
+) -> tuple[AbstractContextManager[None], Callable[[int, int], None]]:
+    """Progress as plain lines, for a console that is not a terminal (a log file, a pipe): at
+    most one line every ``every`` seconds, with the share done and the time left at the rate so
+    far. Same shape as :func:`progress_bar`."""
+    start = clock()
+    last = start
+
+    def update(done: int, requested: int) -> None:
+        nonlocal last
+        now = clock()
+        if now - last < every or done >= requested or done <= 0:
+            return
+        last = now
+        left = (now - start) * (requested - done) / done
+        console.print(
+            f"simulated {done:,} of {requested:,} runs ({100 * done / requested:.1f}%), "
+            f"about {duration(left)} left",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+
+    return nullcontext(), update
+
+
+def estimate_line(seconds: float, runs: int, workers: int) -> str:
+    """What the user is starting: ``runs`` will take about ``seconds`` (from a timed pilot)."""
+    on = "one process" if workers <= 1 else f"{workers} processes"
+    return (
+        f"{plural(runs, 'run')} on {on} will take about {duration(seconds)} "
+        "(timed on a short pilot); Ctrl-C stops and keeps the blocks done"
+    )
+
+
 def bench_view(f: BenchFigures) -> RenderableType:
     """The benchmark figures as a table."""
     table = Table(title=f"Benchmark: {f.scenario} ({f.cores} cores visible)", title_justify="left")
-    table.add_column("Measure")
-    table.add_column("Figure", justify="right")
+    table.add_column("Measure", overflow="fold")
+    table.add_column("Figure", justify="right", overflow="fold")
     table.add_row("kernel, one core", f"{f.kernel_per_second / 1e6:,.1f} M matches/s")
     table.add_row(
         "floor: 4 uniform doubles per match", f"{f.floor_per_second / 1e6:,.1f} M matches/s"

@@ -10,6 +10,7 @@ from decimal import Decimal
 from rich import box
 from rich.table import Table
 
+from knockout.dashboard.fit import fitted
 from knockout.standings.tiebreaks import Standings, get_tiebreak
 
 __all__ = ["conventions_line", "format_number", "standings_table"]
@@ -41,11 +42,11 @@ def standings_table(standings: Standings, *, title: str | None = None) -> Table:
         box=box.SIMPLE_HEAVY,
         header_style="bold",
     )
-    table.add_column("#", justify="right")
-    table.add_column("Name", justify="left", no_wrap=True)
-    table.add_column("Pts", justify="right")
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("Name", justify="left", overflow="fold")
+    table.add_column("Pts", justify="right", no_wrap=True)
     for code in standings.codes:
-        table.add_column(code, justify="right", header_style="bold")
+        table.add_column(code, justify="right", header_style="bold", no_wrap=True)
     for s in standings.players:
         table.add_row(
             str(s.rank),
@@ -53,6 +54,7 @@ def standings_table(standings: Standings, *, title: str | None = None) -> Table:
             format_number(s.points),
             *(format_number(s.tiebreaks[code]) for code in standings.codes),
         )
+    fitted(table)
     table.caption = conventions_line(standings)
     if standings.codes:
         table.caption = (

@@ -88,7 +88,9 @@ class EventRecord:
         return tuple(out)
 
     def to_json(self) -> dict[str, Any]:
-        """Rounds with their timing, and every match."""
+        """Rounds with their timing (the match for third place last, as ``"third place"``, when
+        it was played), and every match."""
+        third = self.third_place
         return {
             "duration": round(self.duration, 1),
             "champion": self.champion,
@@ -100,7 +102,19 @@ class EventRecord:
                     "end": round(r.end, 1),
                 }
                 for r in self.rounds
-            ],
+            ]
+            + (
+                []
+                if third is None
+                else [
+                    {
+                        "round": "third place",
+                        "name": "third place",
+                        "start": round(third.start, 1),
+                        "end": round(third.end, 1),
+                    }
+                ]
+            ),
             "matches": [{"round": r.number, **m.to_json()} for r in self.rounds for m in r.matches]
             + (
                 []

@@ -26,6 +26,7 @@ import simpy
 
 from knockout.game import Colour, Reply, Result
 from knockout.io.scenario import Scenario
+from knockout.io.text import plural
 from knockout.points import knockout_points
 from knockout.rules.bidding import Strategy
 from knockout.rules.formats import Format, Stage
@@ -337,7 +338,9 @@ class MatchEngine:
         winner = names[state.winner]
         decided_in = fmt.playable[state.stage].name
         self._emit(
-            "match_end", f"{winner} wins the match ({decided_in}, {len(games)} games)", names
+            "match_end",
+            f"{winner} wins the match ({decided_in}, {plural(len(games), 'game')})",
+            names,
         )
         record = MatchRecord(names, winner, decided_in, tuple(games), start, float(self.env.now))
         self.finished.append(record)
@@ -503,8 +506,8 @@ class MatchEngine:
         inc = stage.increment_seconds
         self._emit(
             "game_start",
-            f"Game {number} ({stage.name}): {red.name} (Red, {clocks[0]:g}+{inc:g})"
-            f" v {black.name} (Black, {clocks[1]:g}+{inc:g})",
+            f"Game {number} ({stage.name}): {red.name} (Red, {round(clocks[0], 2):g}+{inc:g})"
+            f" v {black.name} (Black, {round(clocks[1], 2):g}+{inc:g})",  # a bid: 2 decimals
             names,
         )
         for colour, spend in plan.moves:

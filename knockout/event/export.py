@@ -24,6 +24,7 @@ from knockout.event.toml import dumps
 from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
 from knockout.io.envelope import envelope
+from knockout.io.text import plural
 from knockout.odds import BracketOdds, MatchOdds
 from knockout.standings.tiebreaks import json_number
 
@@ -124,8 +125,9 @@ def to_scenario_toml(event: Event) -> str:
     """The scenario with ``[[played]]`` games and withdrawals, as a TOML file."""
     header = [
         f"{event.name}: exported from the event file {event.source}",
-        f"{len(event.games)} games recorded, {len(event.withdrawn)} withdrawals, "
-        f"{len(event.entries)} journal entries.",
+        f"{plural(len(event.games), 'game')} recorded, "
+        f"{plural(len(event.withdrawn), 'withdrawal')}, "
+        f"{plural(len(event.entries), 'journal entry', 'journal entries')}.",
         "knockout odds, simulate and play start from the games below.",
     ]
     pending = [m for m in event.matches if _bid_pending_game(event, m)]

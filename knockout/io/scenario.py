@@ -587,7 +587,7 @@ def _player_problems(players: Iterable[Any], source: str) -> list[Problem]:
         if not isinstance(raw, str):
             continue
         name = raw.strip()
-        if not name:
+        if not name and raw:  # an empty name is already refused by the field's min_length
             out.append(Problem(source, f"players[{i}].name", "expected a non-blank name"))
         elif name in seen:
             out.append(

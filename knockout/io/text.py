@@ -17,7 +17,7 @@ from pathlib import Path
 
 from knockout.errors import InputError
 
-__all__ = ["ENCODING_HINT", "decode", "read_text"]
+__all__ = ["ENCODING_HINT", "decode", "plural", "read_text"]
 
 #: What to try when a file is not UTF-8.
 ENCODING_HINT = (
@@ -104,3 +104,14 @@ def read_text(path: str | Path, *, encoding: str | None = None) -> str:
     except OSError as exc:
         raise InputError.single(source, "", f"cannot read the file: {exc.strerror}") from None
     return decode(data, source=source, encoding=encoding)
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``n`` and the noun that goes with it: ``1 game``, ``2 games``, ``1,000 events``.
+
+    ``words`` is the plural when it is not ``word`` + ``s``.
+
+    >>> plural(1, "game"), plural(2, "game"), plural(1000, "event"), plural(2, "match", "matches")
+    ('1 game', '2 games', '1,000 events', '2 matches')
+    """
+    return f"{n:,} {word if n == 1 else (words or word + 's')}"

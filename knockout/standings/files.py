@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Literal
@@ -80,9 +81,11 @@ def standings_from_file(
 
     ``seed`` seeds the drawing of lots (``np.random.default_rng(seed)``). ``rules``,
     ``tournament`` and the start date ``on`` override what the file says or implies (see
-    :meth:`~knockout.standings.conventions.Conventions.for_event`).
+    :meth:`~knockout.standings.conventions.Conventions.for_event`). The file's warnings come
+    with the standings (:attr:`Standings.warnings`).
     """
     table = read_crosstable(path, encoding=encoding, scale=scale)
     rng = np.random.default_rng(seed) if seed is not None else None
     conventions = Conventions.for_event(table, rules=rules, tournament=tournament, on=on)
-    return rank_players(table, tiebreaks, rng=rng, conventions=conventions)
+    standings = rank_players(table, tiebreaks, rng=rng, conventions=conventions)
+    return replace(standings, warnings=table.warnings)

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from enum import StrEnum
 from functools import cached_property
 from types import MappingProxyType
 
+from knockout.errors import Problem
 from knockout.game import Colour, Result
 from knockout.points import ScoringSystem
 
@@ -301,6 +302,8 @@ class CrossTable:
             version of FIDE's tie-break rules applies (:mod:`knockout.standings.conventions`).
         tournament_type: The type of tournament as the file states it (a TRF's record 092, such
             as ``Individual: Swiss-System``), if it does.
+        warnings: What the file says that disagrees with its results but does not stop a
+            ranking (a TRF points column that does not add up), to tell the user.
     """
 
     players: tuple[str, ...]
@@ -309,6 +312,7 @@ class CrossTable:
     title: str = ""
     start_date: date | None = None
     tournament_type: str = ""
+    warnings: tuple[Problem, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "entries", MappingProxyType(dict(self.entries)))

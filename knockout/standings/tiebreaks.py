@@ -50,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from knockout.errors import Problem
 from knockout.game import Colour
 from knockout.standings.conventions import Conventions, Rules
 from knockout.standings.records import CrossTable, Entry, Kind, Outcome
@@ -660,12 +661,14 @@ class Standings:
         players: Best first; tied players in starting order.
         title: The event's name.
         conventions: The rules version and tournament kind the tie-breaks were computed under.
+        warnings: The cross table's warnings (see :attr:`CrossTable.warnings`).
     """
 
     codes: tuple[str, ...]
     players: tuple[Standing, ...]
     title: str = ""
     conventions: Conventions = field(default_factory=Conventions)
+    warnings: tuple[Problem, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """``{"rules", "tournament", "players": [...]}``, numbers as JSON numbers."""

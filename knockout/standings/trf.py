@@ -20,8 +20,9 @@ Result codes: ``1 = 0`` game won / drawn / lost; ``W D L`` the same for a game o
 (read as played); ``+ -`` forfeit win / loss; ``U`` pairing-allocated bye; ``F`` full-point bye;
 ``H`` half-point bye; ``Z`` zero-point bye; blank: not paired. With opponent ``0000``, ``+`` is read
 as a full-point bye and ``-`` as a zero-point bye (older files). Points come from the
-:class:`~knockout.standings.records.PointScale` (TRF-16 stores results, not a scoring system); the
-points and rank columns are written for people and ignored when reading.
+:class:`~knockout.standings.records.PointScale` (TRF-16 stores results, not a scoring system). The
+rank column is written for people and ignored when reading; the points column is compared with the
+points the results add up to, and a line that disagrees gives a warning (the results decide).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from knockout.errors import InputError, Problem
@@ -125,7 +126,7 @@ def parse_trf(text: str, *, source: str = "<trf>", scale: PointScale = CLASSICAL
         opponent = names[b.opponent] if b.opponent else None
         points = scale.points(b.kind, b.outcome, b.colour)
         entries.append((names[rank], Entry(b.round, opponent, b.colour, b.outcome, b.kind, points)))
-    return CrossTable.from_entries(
+    table = CrossTable.from_entries(
         list(names.values()),
         entries,
         rounds=rounds,
@@ -135,6 +136,37 @@ def parse_trf(text: str, *, source: str = "<trf>", scale: PointScale = CLASSICAL
         start_date=head.start_date,
         tournament_type=head.tournament_type,
     )
+    warnings = _points_warnings(lines, table, source)
+    return replace(table, warnings=tuple(warnings)) if warnings else table
+
+
+def _points_warnings(lines: list[_PlayerLine], table: CrossTable, source: str) -> list[Problem]:
+    """A warning for each ``001`` line whose points column (81-84) is not what its results add
+    up to (a blank column says nothing)."""
+    out: list[Problem] = []
+    for p in lines:
+        text = _cols(p.text, 81, 84)
+        if not text:
+            continue
+        where = f"line {p.line}, columns 81-84 (points)"
+        try:
+            stated = Decimal(text)
+        except InvalidOperation:
+            stated = None
+        if stated is None or not stated.is_finite():
+            out.append(Problem(source, where, f"expected points, got {text!r}; ignored"))
+            continue
+        counted = table.score(p.name)
+        if stated != counted:
+            out.append(
+                Problem(
+                    source,
+                    where,
+                    f"{p.name} has {stated.normalize():f} points here, but the results add up "
+                    f"to {counted.normalize():f}; ranking by the results",
+                )
+            )
+    return out
 
 
 @dataclass(frozen=True)

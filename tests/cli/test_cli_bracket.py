@@ -53,7 +53,10 @@ def test_play_bracket_json() -> None:
         r["rank"] for r in ranking
     )
     assert ranking[0]["name"] == data["champion"]
-    assert data["rounds"][-1]["name"] == "final"  # type: ignore[index]
+    rounds = data["rounds"]
+    assert isinstance(rounds, list)
+    assert [r["name"] for r in rounds[-2:]] == ["final", "third place"]  # as the table shows them
+    assert {r["round"] for r in rounds} == {m["round"] for m in matches}
 
 
 def test_schedule_json() -> None:

@@ -196,3 +196,30 @@ def test_damaged_files_give_input_errors_only(edits: list[tuple[int, str]]) -> N
         parse_trf("".join(chars), source="damaged.trf")
     except InputError as exc:
         assert all(line.startswith("damaged.trf") for line in exc.lines())
+
+
+def _with_points(text: str, line: int, points: str) -> str:
+    """``text`` with columns 81-84 of ``line`` (from 1) replaced by ``points``."""
+    lines = text.split("\n")
+    row = lines[line - 1]
+    lines[line - 1] = row[:80] + points.rjust(4) + row[84:]
+    return "\n".join(lines)
+
+
+def test_a_points_column_that_disagrees_with_the_results_is_a_warning() -> None:
+    text = (DATA / "swiss-9.trf").read_text(encoding="utf-8")
+    assert parse_trf(text, source="x.trf").warnings == ()
+    bad = _with_points(_with_points(text, 3, "3.0"), 4, "x.y")
+    table = parse_trf(bad, source="x.trf")
+    assert table == parse_trf(text)  # the results decide
+    assert [str(w) for w in table.warnings] == [
+        "x.trf: line 3, columns 81-84 (points): 周涛 has 3 points here, but the results add up "
+        "to 2; ranking by the results",
+        "x.trf: line 4, columns 81-84 (points): expected points, got 'x.y'; ignored",
+    ]
+
+
+@settings(max_examples=20, deadline=None)
+@given(events())
+def test_a_written_file_reads_back_without_warnings(table: CrossTable) -> None:
+    assert parse_trf(to_trf(table)).warnings == ()

@@ -1,0 +1,61 @@
+"""A long simulation says what it is starting and, off a terminal, how far it has got."""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from knockout.cli import app
+from knockout.dashboard.simulation import estimate_line, progress_lines
+from knockout.io.scenario import load_scenario
+from sims.run import run_time_estimate
+
+ROOT = Path(__file__).resolve().parents[2]
+FINAL = ROOT / "scenarios" / "final-2600-vs-2550.toml"
+NATIONAL = ROOT / "scenarios" / "national-64.toml"
+
+
+@pytest.mark.parametrize("path", [FINAL, NATIONAL], ids=["match", "bracket"])
+def test_a_trillion_runs_is_estimated_in_hours_within_a_second_or_two(path: Path) -> None:
+    sc = load_scenario(path)
+    start = time.perf_counter()
+    seconds = run_time_estimate(sc, 10**12)
+    assert time.perf_counter() - start < 3.0
+    assert seconds is not None and seconds > 3600
+
+
+def test_a_short_run_is_not_piloted() -> None:
+    assert run_time_estimate(load_scenario(FINAL), 1_000_000) is None
+
+
+def test_estimate_line_has_units() -> None:
+    line = estimate_line(3 * 3600 + 5 * 60, 10**12, 2)
+    assert line.startswith("1,000,000,000,000 runs on 2 processes will take about 3 h 05 min")
+
+
+def test_progress_lines_now_and_then_with_the_time_left() -> None:
+    out = io.StringIO()
+    now = [0.0]
+    _, update = progress_lines(Console(file=out, width=80), every=30.0, clock=lambda: now[0])
+    for t, done in ((10.0, 100), (31.0, 1_000), (45.0, 1_500), (62.0, 2_000), (70.0, 10_000)):
+        now[0] = t
+        update(done, 10_000)
+    lines = out.getvalue().splitlines()
+    assert lines == [
+        "simulated 1,000 of 10,000 runs (10.0%), about 5 min left",
+        "simulated 2,000 of 10,000 runs (20.0%), about 4 min left",
+    ]
+
+
+def test_simulate_tells_the_estimate_before_starting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("knockout.cli.simulate.run_time_estimate", lambda *a, **k: 7384.0)
+    result = CliRunner().invoke(app, ["simulate", str(FINAL), "--runs", "1000", "--seed", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[0].startswith(
+        "1,000 runs on one process will take about 2 h 03 min"
+    )
