@@ -26,7 +26,7 @@ from knockout.rules.bracket import Bracket, round_name
 from knockout.rules.progress import THIRD_PLACE
 from knockout.rules.walkover import NO_WALKOVER, walkover_sides
 from sims.kernel import MatchTables, simulate
-from sims.runner import Executor, Progress, RunResult, block_rng, run_blocks
+from sims.runner import Executor, Progress, RunResult, Warn, Workers, block_rng, run_blocks
 
 __all__ = ["BracketJob", "bracket_block", "simulate_bracket"]
 
@@ -239,10 +239,11 @@ def simulate_bracket(
     seed: int,
     *,
     executor: Executor = "local",
-    workers: int = 1,
+    workers: Workers = 1,
     scheduler: str | None = None,
     block_size: int = BRACKET_BLOCK,
     progress: Progress | None = None,
+    warn: Warn | None = None,
 ) -> tuple[Simulated[BracketOdds] | None, RunResult[BracketTally]]:
     """Monte Carlo odds of the scenario's knockout event."""
     job = BracketJob.from_scenario(scenario)
@@ -255,6 +256,7 @@ def simulate_bracket(
         scheduler=scheduler,
         block_size=block_size,
         progress=progress,
+        warn=warn,
     )
     if result.counts is None:
         return None, result

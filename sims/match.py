@@ -18,7 +18,16 @@ import numpy as np
 from knockout.odds import MatchOdds, MatchTally, Simulated
 from knockout.rules.match import Finished, Pairing, replay
 from sims.kernel import MatchOutcomes, MatchTables, simulate
-from sims.runner import BLOCK_SIZE, Executor, Progress, RunResult, block_rng, run_blocks
+from sims.runner import (
+    BLOCK_SIZE,
+    Executor,
+    Progress,
+    RunResult,
+    Warn,
+    Workers,
+    block_rng,
+    run_blocks,
+)
 
 if TYPE_CHECKING:  # workers unpickling match_block need not import pydantic
     from knockout.io.scenario import Scenario
@@ -78,10 +87,11 @@ def simulate_match(
     seed: int,
     *,
     executor: Executor = "local",
-    workers: int = 1,
+    workers: Workers = 1,
     scheduler: str | None = None,
     block_size: int = BLOCK_SIZE,
     progress: Progress | None = None,
+    warn: Warn | None = None,
 ) -> tuple[Simulated[MatchOdds] | None, RunResult[MatchTally]]:
     """Monte Carlo odds of the scenario's two-player match.
 
@@ -129,6 +139,7 @@ def simulate_match(
         scheduler=scheduler,
         block_size=block_size,
         progress=progress,
+        warn=warn,
     )
     if result.counts is None:
         return None, result

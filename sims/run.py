@@ -11,7 +11,7 @@ from knockout.io.scenario import Scenario
 from knockout.odds import BracketOdds, MatchOdds, Simulated
 from sims.bracket import simulate_bracket
 from sims.match import simulate_match
-from sims.runner import Executor, Progress, RunResult
+from sims.runner import Executor, Progress, RunResult, Warn, Workers
 
 __all__ = ["SimulationRun", "simulate_scenario"]
 
@@ -46,10 +46,11 @@ def simulate_scenario(
     seed: int,
     *,
     executor: Executor = "local",
-    workers: int = 1,
+    workers: Workers = 1,
     scheduler: str | None = None,
     block_size: int | None = None,
     progress: Progress | None = None,
+    warn: Warn | None = None,
 ) -> SimulationRun:
     """Monte Carlo odds of the scenario's match (two players) or bracket (more), and its exact
     odds for comparison."""
@@ -58,6 +59,7 @@ def simulate_scenario(
         "workers": workers,
         "scheduler": scheduler,
         "progress": progress,
+        "warn": warn,
     }
     if block_size is not None:
         kwargs["block_size"] = block_size
