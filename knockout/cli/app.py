@@ -15,7 +15,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-import numpy as np
 import typer
 from rich.console import Console, RenderableType
 
@@ -79,6 +78,8 @@ def user_errors() -> Iterator[None]:
 
 def fresh_seed() -> int:
     """A random seed from OS entropy, reported in outputs so the run can be repeated."""
+    import numpy as np  # noqa: PLC0415  (not needed to start: knockout --version)
+
     return int(np.random.default_rng().integers(0, 2**31))
 
 

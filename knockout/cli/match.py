@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -17,18 +17,10 @@ from knockout.cli.app import (
     show,
     user_errors,
 )
-from knockout.dashboard.bracket import event_view, reach_view, schedule_view
-from knockout.dashboard.live import LiveEvent
-from knockout.dashboard.match import log_view, match_record_view, odds_view
-from knockout.engine.event import EventRun, play_event, schedule_summary
-from knockout.engine.match import play_scenario_match
-from knockout.engine.ranking import final_ranking
 from knockout.errors import KnockoutError
-from knockout.exact.bracket import bracket_odds
-from knockout.exact.odds import match_odds
-from knockout.io.envelope import envelope
-from knockout.io.scenario import Scenario, load_scenario
-from knockout.odds import BracketOdds
+
+if TYPE_CHECKING:  # the core is imported where a command needs it: a fast start
+    from knockout.io.scenario import Scenario
 
 ScenarioArg = Annotated[
     Path,
@@ -54,6 +46,14 @@ def odds(scenario: ScenarioArg, json_out: JsonOpt = False, export: ExportOpt = N
 
         knockout odds scenarios/final-2600-vs-2550.toml --json
     """
+    from knockout.dashboard.bracket import reach_view  # noqa: PLC0415
+    from knockout.dashboard.match import odds_view  # noqa: PLC0415
+    from knockout.exact.bracket import bracket_odds  # noqa: PLC0415
+    from knockout.exact.odds import match_odds  # noqa: PLC0415
+    from knockout.io.envelope import envelope  # noqa: PLC0415
+    from knockout.io.scenario import load_scenario  # noqa: PLC0415
+    from knockout.odds import BracketOdds  # noqa: PLC0415
+
     with user_errors():
         sc = load_scenario(scenario)
         answer = bracket_odds(sc) if sc.is_bracket else match_odds(sc)
@@ -66,6 +66,12 @@ def odds(scenario: ScenarioArg, json_out: JsonOpt = False, export: ExportOpt = N
 
 
 def _play_bracket(sc: Scenario, seed: int, json_out: bool, log: bool, export: Path | None) -> None:
+    from knockout.dashboard.bracket import event_view  # noqa: PLC0415
+    from knockout.dashboard.match import log_view  # noqa: PLC0415
+    from knockout.engine.event import play_event  # noqa: PLC0415
+    from knockout.engine.ranking import final_ranking  # noqa: PLC0415
+    from knockout.io.envelope import envelope  # noqa: PLC0415
+
     record, events = play_event(sc, seed=seed)
     ranking = final_ranking(record, sc, seed=seed)
     if json_out:
@@ -78,12 +84,21 @@ def _play_bracket(sc: Scenario, seed: int, json_out: bool, log: bool, export: Pa
 
 
 def _play_live(sc: Scenario, seed: int, speed: float, export: Path | None) -> None:
+    from knockout.dashboard.bracket import event_view  # noqa: PLC0415
+    from knockout.dashboard.live import LiveEvent  # noqa: PLC0415
+    from knockout.engine.event import EventRun  # noqa: PLC0415
+    from knockout.engine.ranking import final_ranking  # noqa: PLC0415
+
     record = LiveEvent(EventRun(sc, seed=seed), speed=speed).play(out_console)
     ranking = final_ranking(record, sc, seed=seed)
     show(event_view(record, ranking, sc, seed), export, title=sc.name)
 
 
 def _play_match(sc: Scenario, seed: int, json_out: bool, log: bool, export: Path | None) -> None:
+    from knockout.dashboard.match import log_view, match_record_view  # noqa: PLC0415
+    from knockout.engine.match import play_scenario_match  # noqa: PLC0415
+    from knockout.io.envelope import envelope  # noqa: PLC0415
+
     record, events = play_scenario_match(sc, seed=seed)
     if json_out:
         body = {
@@ -128,6 +143,8 @@ def play(
         knockout play scenarios/final-2600-vs-2550.toml --seed 7
         knockout play scenarios/national-64.toml --live --speed 3000
     """
+    from knockout.io.scenario import load_scenario  # noqa: PLC0415
+
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
         sc = load_scenario(scenario)
@@ -161,6 +178,11 @@ def schedule(
 
         knockout schedule scenarios/national-64.toml --runs 200 --seed 1
     """
+    from knockout.dashboard.bracket import schedule_view  # noqa: PLC0415
+    from knockout.engine.event import schedule_summary  # noqa: PLC0415
+    from knockout.io.envelope import envelope  # noqa: PLC0415
+    from knockout.io.scenario import load_scenario  # noqa: PLC0415
+
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
         sc = load_scenario(scenario)

@@ -4,30 +4,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import numpy as np
 import typer
-from rich.markdown import Markdown
 
 from knockout import __version__
 from knockout.cli.app import app, emit_json, err_console, out_console, user_errors
-from knockout.dashboard.scoring import (
-    compare_table,
-    league_view,
-    player_rounds,
-    score_table,
-    scoring_line,
-)
 from knockout.errors import InputError
 from knockout.points import SCORING, ScoringSystem
-from knockout.scoring.files import read_scoring_file
-from knockout.scoring.league import read_league
-from knockout.scoring.league import to_json as league_json
-from knockout.scoring.rescore import rescore
-from knockout.scoring.rescore import to_json as rescore_json
-from knockout.scoring.results import read_results
-from knockout.standings.tiebreaks import parse_tiebreaks
+
+if TYPE_CHECKING:  # numpy and the scoring modules are imported where a command needs them
+    import numpy as np
 
 __all__ = ["league", "rescore_command", "scoring_study"]
 
@@ -77,6 +64,8 @@ _LEAGUE_HELP = (
 
 
 def _rng(seed: int | None) -> np.random.Generator | None:
+    import numpy as np  # noqa: PLC0415
+
     return None if seed is None else np.random.default_rng(seed)
 
 
@@ -155,6 +144,18 @@ def rescore_command(
     json: Annotated[bool, _JSON] = False,
 ) -> None:
     """Rank an event's results under a scoring system (``knockout rescore``)."""
+    from knockout.dashboard.scoring import (  # noqa: PLC0415
+        compare_table,
+        player_rounds,
+        score_table,
+        scoring_line,
+    )
+    from knockout.scoring.files import read_scoring_file  # noqa: PLC0415
+    from knockout.scoring.rescore import rescore  # noqa: PLC0415
+    from knockout.scoring.rescore import to_json as rescore_json  # noqa: PLC0415
+    from knockout.scoring.results import read_results  # noqa: PLC0415
+    from knockout.standings.tiebreaks import parse_tiebreaks  # noqa: PLC0415
+
     with user_errors():
         customs = read_scoring_file(scoring_file) if scoring_file is not None else {}
         system = _system(scoring, customs, "--scoring")
@@ -203,6 +204,10 @@ def league(
     json: Annotated[bool, _JSON] = False,
 ) -> None:
     """League table of a team league (``knockout league``)."""
+    from knockout.dashboard.scoring import league_view  # noqa: PLC0415
+    from knockout.scoring.league import read_league  # noqa: PLC0415
+    from knockout.scoring.league import to_json as league_json  # noqa: PLC0415
+
     with user_errors():
         table = read_league(results, encoding=encoding)
     if json:
@@ -252,6 +257,8 @@ def scoring_study(
 ) -> None:
     """Run a scoring-reform study (``knockout scoring-study``)."""
     # Loaded here: sims pulls in scipy and matplotlib, which the other commands do not need.
+    from rich.markdown import Markdown  # noqa: PLC0415
+
     from sims.swiss.report import claims, summary_markdown, write_outputs  # noqa: PLC0415
     from sims.swiss.study import load_study, run_study  # noqa: PLC0415
 

@@ -19,12 +19,7 @@ from knockout.cli.app import (
     user_errors,
 )
 from knockout.cli.match import JsonOpt, ScenarioArg
-from knockout.dashboard.simulation import bench_view, progress_bar, simulated_view
 from knockout.errors import KnockoutError
-from knockout.io.envelope import envelope
-from knockout.io.scenario import load_scenario
-from sims.bench import run_benchmark
-from sims.run import simulate_scenario
 
 
 @app.command()
@@ -34,7 +29,13 @@ def simulate(
     seed: Annotated[
         int | None, typer.Option(help="Random seed (default: random, reported in the output).")
     ] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes (1: this process).")] = 1,
+    workers: Annotated[
+        str,
+        typer.Option(
+            help="Most processes to use, or auto (every CPU). This process computes too; "
+            "helpers start only when the run is long enough to pay for them."
+        ),
+    ] = "auto",
     executor: Annotated[
         Literal["local", "dask"],
         typer.Option(help="local: this process or a process pool; dask: a Dask cluster."),
@@ -59,11 +60,22 @@ def simulate(
 
         knockout simulate scenarios/final-2600-vs-2550.toml --runs 1000000 --seed 1 --workers 2
     """
+    from knockout.dashboard.simulation import progress_bar, simulated_view  # noqa: PLC0415
+    from knockout.io.envelope import envelope  # noqa: PLC0415
+    from knockout.io.scenario import load_scenario  # noqa: PLC0415
+    from sims.run import simulate_scenario  # noqa: PLC0415
+    from sims.runner import parse_workers  # noqa: PLC0415
+
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
         sc = load_scenario(scenario)
         show_bar = not json_out and sys.stdout.isatty()
-        kwargs: dict[str, Any] = {"executor": executor, "workers": workers, "scheduler": scheduler}
+        kwargs: dict[str, Any] = {
+            "executor": executor,
+            "workers": parse_workers(workers),
+            "scheduler": scheduler,
+            "warn": lambda message: err_console.print(f"warning: {message}", markup=False),
+        }
         if show_bar:
             bar, update = progress_bar(err_console, runs)
             with bar:
@@ -107,6 +119,10 @@ def bench(
 
         knockout bench scenarios/final-2600-vs-2550.toml --workers 1,2
     """
+    from knockout.dashboard.simulation import bench_view  # noqa: PLC0415
+    from knockout.io.scenario import load_scenario  # noqa: PLC0415
+    from sims.bench import run_benchmark  # noqa: PLC0415
+
     with user_errors():
         sc = load_scenario(scenario)
         try:

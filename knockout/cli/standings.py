@@ -9,9 +9,7 @@ import typer
 
 from knockout import __version__
 from knockout.cli.app import app, emit_json, out_console, user_errors
-from knockout.dashboard.standings import standings_table
 from knockout.errors import InputError
-from knockout.standings.files import standings_from_file
 from knockout.standings.tiebreaks import TIEBREAKS, parse_tiebreaks
 
 __all__ = ["standings"]
@@ -71,6 +69,9 @@ def standings(
 
         knockout standings scenarios/data/swiss-9.csv --tiebreaks BH-C1,BH,SB,DE --lots --seed 7
     """
+    from knockout.dashboard.standings import standings_table  # noqa: PLC0415
+    from knockout.standings.files import standings_from_file  # noqa: PLC0415
+
     with user_errors():
         try:
             chosen = parse_tiebreaks(tiebreaks)

@@ -247,3 +247,15 @@ def test_dask_chunks_cover_every_block_once() -> None:
     covered = [i for start, stop in chunks for i in range(start, stop)]
     assert covered == list(range(1, 1000)) and max(b - a for a, b in chunks) <= 64
     assert len(_chunks(1, 10, 2, 64)) == 9  # few blocks: one per task
+
+
+def test_simulate_cli_workers_option() -> None:
+    runner = CliRunner()
+    args = ["simulate", str(FINAL), "--runs", "20000", "--seed", "2", "--json"]
+    auto = runner.invoke(app, args)
+    assert auto.exit_code == 0, auto.output
+    many = runner.invoke(app, [*args, "--workers", str(available_cpus() + 1)])
+    assert many.exit_code == 0 and json.loads(many.stdout) == json.loads(auto.stdout)
+    assert many.stderr.count("\n") == 1 and "CPUs available; using" in many.stderr
+    bad = runner.invoke(app, [*args, "--workers", "lots"])
+    assert bad.exit_code == 2 and bad.stderr.startswith("error: --workers: expected a number")
