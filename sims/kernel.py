@@ -86,6 +86,16 @@ class StageTable:
     announce_red: BoolArray
     objects: BoolArray
 
+    @cached_property
+    def columns(self) -> FloatArray:
+        """``(K - 1, 3 * n_pairs)``: the cut points by column, entry-major: cut ``j`` of pair
+        ``p`` entered with code ``e`` is ``[j, e * n_pairs + p]``. Each column is contiguous and,
+        for entry 0, indexed by the pair itself (one gather per cut, nothing to compute)."""
+        k = self.cuts.shape[1]
+        n_pairs = self.cuts.shape[0] // len(ENTRIES)
+        by_entry = self.cuts.reshape(n_pairs, len(ENTRIES), k).transpose(2, 1, 0)
+        return np.ascontiguousarray(by_entry.reshape(k, len(ENTRIES) * n_pairs))
+
 
 @dataclass(frozen=True)
 class BiddingTable:
@@ -497,15 +507,23 @@ def _draw_exit(
         for c in row_cuts:
             k8 += (u >= c).view(np.int8)
         return k8
-    row = (0 if pairs is None else pairs * 3) + (0 if entry is None else entry)
+    columns = table.columns
+    n_pairs = cuts.shape[0] // len(ENTRIES)
+    if entry is None:
+        row = pairs
+    elif pairs is None:
+        row = entry * n_pairs
+    else:
+        row = entry * n_pairs + pairs
+    assert row is not None
     if small:
         k8 = np.zeros(u.shape, dtype=np.int8)
-        for j in range(cuts.shape[1]):
-            k8 += (u >= np.take(cuts[:, j], row)).view(np.int8)
+        for column in columns:
+            k8 += (u >= np.take(column, row)).view(np.int8)
         return k8
     k = np.zeros(u.shape, dtype=np.intp)
-    for j in range(cuts.shape[1]):
-        k += u >= np.take(cuts[:, j], row)
+    for column in columns:
+        k += u >= np.take(column, row)
     return k
 
 
