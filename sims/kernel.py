@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from knockout.exact.solver import stage_exits
 from knockout.game import Colour, Reply
-from knockout.rules.bidding import BiddingGame, SealedBidGame, Strategy
+from knockout.rules.bidding import BiddingGame, DecisionSampler, SealedBidGame, Strategy
 from knockout.rules.match import MatchState, Pairing, Side
 
 __all__ = [
@@ -108,6 +108,8 @@ class BiddingTable:
             ``(pair * 2 + chooser) * 4 + branch``.
         chooser_red: ``(4,)`` whether 甲 plays Red in each branch.
         draw_to_black: Whether a draw sends Black through (else Red).
+        sampler: The strategy's decisions as array operations, built once here (for
+            ``believed``: the rule's thresholds), so workers receive them ready.
     """
 
     p_a_chooses: FloatArray
@@ -115,6 +117,7 @@ class BiddingTable:
     cuts: FloatArray
     chooser_red: BoolArray
     draw_to_black: bool
+    sampler: DecisionSampler
 
 
 @dataclass(frozen=True)
@@ -327,12 +330,15 @@ def _bidding_table(pairing: Pairing, s: int) -> BiddingTable:
             p = pairing.bidding_game_probabilities(side, colour, clocks)
             cuts[:, chooser, k, 0] = p.red
             cuts[:, chooser, k, 1] = p.red + p.draw
+    game = pairing.bidding_game
+    assert game is not None
     return BiddingTable(
         p_a_chooses=p_a.reshape(-1),
         advantage=advantage.reshape(-1),
         cuts=cuts.reshape(-1, 2),
         chooser_red=chooser_red,
         draw_to_black=stage.draw_winner is Colour.BLACK,
+        sampler=pairing.strategy.sampler(game),
     )
 
 
@@ -549,8 +555,7 @@ def _draw_bidding(
     p_a = np.take(table.p_a_chooses, pair_rows * 3 + entry_rows)
     chooser = (rng.random(m) >= p_a).astype(np.intp)  # 0: A is 甲, 1: B is 甲
     row = pair_rows * 2 + chooser
-    assert tables.game is not None
-    sample = tables.strategy.sample(tables.game, np.take(table.advantage, row), rng)
+    sample = table.sampler.sample(np.take(table.advantage, row), rng)
     branch = np.where(sample.announce_red, 0, 2) + sample.objects
     cut_row = row * 4 + branch
     u = rng.random(m)
