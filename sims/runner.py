@@ -59,6 +59,7 @@ __all__ = [
     "block_rng",
     "default_start_method",
     "keep_freed_memory",
+    "local_dask_cluster",
     "parse_workers",
     "resolve_workers",
     "run_blocks",
@@ -529,21 +530,48 @@ def _chunks(first: int, n_blocks: int, workers: int, per_task: int) -> list[tupl
 def _run_chunk(
     block: Block[C], chunk: tuple[int, int], seed: int, runs: int, block_size: int
 ) -> tuple[int, int, C]:
+    keep_freed_memory()  # in a Dask worker process (once per process)
     start, stop = chunk
     return start, stop, _run_range(block, start, stop, seed, runs, block_size)
 
 
-@contextmanager
-def _dask_client(workers: int, scheduler: str | None) -> Iterator[Any]:
+def _distributed() -> Any:
     try:
-        from distributed import Client, LocalCluster  # noqa: PLC0415  (optional extra)
+        import distributed  # noqa: PLC0415  (optional extra)
     except ImportError:
         raise KnockoutError(
             "the dask executor needs the [distributed] extra: pip install 'knockout[distributed]'"
         ) from None
+    return distributed
+
+
+@contextmanager
+def local_dask_cluster(workers: int) -> Iterator[Any]:
+    """A local Dask cluster of ``workers`` single-threaded processes (its ``scheduler_address``
+    can be given to :func:`run_blocks` as ``scheduler``).
+
+    Raises:
+        KnockoutError: Without the ``[distributed]`` extra.
+    """
+    cluster = _distributed().LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=50,
+    )
+    try:
+        yield cluster
+    finally:
+        cluster.close()
+
+
+@contextmanager
+def _dask_client(workers: int, scheduler: str | None) -> Iterator[Any]:
+    client_class = _distributed().Client
     if scheduler is not None:
         try:
-            client = Client(scheduler, timeout="10s")
+            client = client_class(scheduler, timeout="10s")
         except OSError as exc:
             raise KnockoutError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
         try:
@@ -551,19 +579,12 @@ def _dask_client(workers: int, scheduler: str | None) -> Iterator[Any]:
         finally:
             client.close()
         return
-    cluster = LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        silence_logs=50,
-    )
-    client = Client(cluster)
-    try:
-        yield client
-    finally:
-        client.close()
-        cluster.close()
+    with local_dask_cluster(workers) as cluster:
+        client = client_class(cluster)
+        try:
+            yield client
+        finally:
+            client.close()
 
 
 def _dask(block: Block[C], tally: _Tally[C], seed: int, workers: int, scheduler: str | None) -> int:

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 import typer
 
+from knockout import __version__
 from knockout.cli.app import (
     ExportOpt,
     app,
@@ -101,38 +102,68 @@ def simulate(
 @app.command()
 def bench(
     scenario: Annotated[
-        Path, typer.Argument(help="Scenario to benchmark.", show_default=True)
+        Path, typer.Argument(help="Two-player scenario to benchmark.", show_default=True)
     ] = Path("scenarios/final-2600-vs-2550.toml"),
+    bracket: Annotated[
+        Path | None,
+        typer.Option(help="Bracket scenario for the bracket Monte Carlo figures."),
+    ] = Path("scenarios/national-64.toml"),
     scaling_runs: Annotated[
-        int, typer.Option(help="Matches per scaling run (local processes).")
-    ] = 2**26,
-    workers: Annotated[str, typer.Option(help="Comma-separated worker counts to time.")] = "1,2",
+        int, typer.Option(help="Matches in the long run (1 process against many).")
+    ] = 2**28,
+    workers: Annotated[
+        str, typer.Option(help="Processes to compare with one, or auto (every CPU).")
+    ] = "auto",
+    dask: Annotated[
+        bool, typer.Option("--dask/--no-dask", help="Also time a local Dask cluster.")
+    ] = True,
+    json_out: JsonOpt = False,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print Markdown tables (the README's).")
+    ] = False,
 ) -> None:
-    """Print performance figures: the kernel against the random-number floor, speed-up with
-    local processes, and the SimPy engine and exact solver rates.
+    """Measure the performance goals and figures in one run: each goal's measured ratio beside
+    its target.
 
-    The floor is the time numpy needs just to draw 4 uniform doubles per match; the kernel's
-    target is at most 3 times that on one core. Figures are measured in one run; nothing here
-    fails on a slow machine.
+    Goals: the kernel against the random-number floor (the time numpy needs just to draw 4
+    uniform doubles per match); a long run on every CPU against one process, as a share of this
+    machine's own ceiling; runs of every size never slower with more processes allowed; the
+    start-up of knockout --version against python -c "import numpy"; the bracket Monte Carlo
+    per match against the single-match kernel; a local Dask cluster against the ceiling. Each
+    ratio's two sides are measured in this run, interleaved; nothing here fails on a slow
+    machine. Takes about a minute.
 
     Example:
 
-        knockout bench scenarios/final-2600-vs-2550.toml --workers 1,2
+        knockout bench scenarios/final-2600-vs-2550.toml --json
     """
     from knockout.dashboard.simulation import bench_view  # noqa: PLC0415
     from knockout.io.scenario import load_scenario  # noqa: PLC0415
-    from sims.bench import run_benchmark  # noqa: PLC0415
+    from sims.bench import BenchSettings, run_benchmark  # noqa: PLC0415
+    from sims.runner import parse_workers, resolve_workers  # noqa: PLC0415
 
     with user_errors():
         sc = load_scenario(scenario)
-        try:
-            counts = tuple(int(w) for w in workers.split(","))
-        except ValueError:
-            raise KnockoutError(f"--workers: expected numbers like 1,2, got {workers!r}") from None
+        if sc.is_bracket:
+            raise KnockoutError(f"{scenario}: bench needs a two-player scenario (see --bracket)")
+        brk = None if bracket is None else load_scenario(bracket)
+        if brk is not None and not brk.is_bracket:
+            raise KnockoutError(f"--bracket: {bracket} has two players, not a bracket")
+        count = resolve_workers(
+            parse_workers(workers),
+            lambda message: err_console.print(f"warning: {message}", markup=False),
+        )
         figures = run_benchmark(
             sc,
-            scaling_runs=scaling_runs,
-            workers=counts,
+            path=scenario,
+            bracket=brk,
+            workers=count,
+            settings=BenchSettings(scaling_runs=scaling_runs, dask=dask),
             progress=lambda text: err_console.print(f"[dim]measuring {text}...[/dim]"),
         )
-    out_console.print(bench_view(figures))
+    if json_out:
+        emit_json({"version": __version__, **figures.to_json()})
+    elif markdown:
+        sys.stdout.write(figures.markdown())
+    else:
+        out_console.print(bench_view(figures))
