@@ -11,7 +11,7 @@ The goals:
   just to draw 4 uniform doubles per match: at most 3.
 * ``processes``: the speed-up of a long run (at least 2 s on one process) with every CPU over
   one process, as a share of this machine's own ceiling for the same work (warm processes, no
-  runner: :func:`hardware_ceiling`): at least 0.90.
+  runner, measured in the same passes): at least 0.90.
 * ``never_slower``: wall time with every CPU allowed over one process, for runs of every size
   (in this process, and the whole ``knockout simulate`` command): at most 1.10 at the worst.
 * ``startup``: ``knockout --version`` as a whole process against ``python -c "import numpy"``:
@@ -30,6 +30,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -59,7 +60,6 @@ __all__ = [
     "Goal",
     "Timed",
     "goals",
-    "hardware_ceiling",
     "run_benchmark",
 ]
 
@@ -315,22 +315,71 @@ def _timed_blocks(job: tuple[MatchTables, int]) -> float:
     return time.perf_counter() - start
 
 
-def hardware_ceiling(
-    tables: MatchTables, workers: int, count: int = 400, repeats: int = 3
-) -> float:
-    """The best speed-up this machine allows for this work: ``workers`` warm processes each run
-    ``count`` blocks at once, against one of them alone (no runner, no start-up); interleaved
-    repeats, best of each."""
+def _ceiling_pass(pool: Any, tables: MatchTables, workers: int, count: int) -> tuple[float, float]:
+    """One pass of the ceiling: seconds for ``count`` blocks in one warm pool process alone, and
+    for ``count`` blocks in each of ``workers`` at once."""
+    alone = float(pool.apply(_timed_blocks, ((tables, count),)))
+    start = time.perf_counter()
+    pool.map(_timed_blocks, [(tables, count)] * workers, chunksize=1)
+    return alone, time.perf_counter() - start
+
+
+@dataclass(frozen=True)
+class _Long:
+    """The long run with one process and many, on a Dask cluster, and the machine's ceiling."""
+
+    scaling: Timed
+    ceiling: float
+    dask: Timed | None
+    dask_startup: float | None
+
+
+def _long_runs(tables: MatchTables, workers: int, cfg: BenchSettings, say: Say) -> _Long:
+    """Each repeat runs, in turn: one process, up to ``workers`` processes, the Dask cluster,
+    then the ceiling (warm pool processes with no runner: ``count`` blocks in one alone, then in
+    each at once). Best of each: every ratio's sides had the same spells of load."""
+    block = partial(match_block, tables)
+    runs = cfg.scaling_runs
     context = multiprocessing.get_context(default_start_method())
-    alone = together = float("inf")
-    with context.Pool(workers) as pool:
-        pool.map(_timed_blocks, [(tables, 1)] * workers)  # start and warm every worker
-        for _ in range(repeats):
-            alone = min(alone, pool.apply(_timed_blocks, ((tables, count),)))
+    best: dict[str, float] = {}
+    used: list[int] = []
+
+    def keep(key: str, seconds: float) -> None:
+        best[key] = min(best.get(key, float("inf")), seconds)
+
+    with context.Pool(workers) as pool, ExitStack() as stack:
+        pool.map(_timed_blocks, [(tables, 1)] * workers)  # start and warm every pool process
+        address, startup = None, None
+        if cfg.dask and importlib.util.find_spec("distributed") is not None:
+            say(f"starting a local Dask cluster of {workers} processes")
             start = time.perf_counter()
-            pool.map(_timed_blocks, [(tables, count)] * workers, chunksize=1)
-            together = min(together, time.perf_counter() - start)
-    return workers * alone / together
+            cluster = stack.enter_context(local_dask_cluster(workers))
+            startup = time.perf_counter() - start
+            address = str(cluster.scheduler_address)
+            run_blocks(block, 4 * BLOCK_SIZE, 1, executor="dask", scheduler=address)  # warm up
+        for repeat in range(cfg.scaling_repeats):
+            say(f"{runs:,} matches: 1 process, up to {workers}, Dask, ceiling (pass {repeat + 1})")
+            keep("one", _best(lambda: run_blocks(block, runs, 7, workers=1), 1))
+            start = time.perf_counter()
+            used.append(run_blocks(block, runs, 7, workers=workers).processes)
+            keep("many", time.perf_counter() - start)
+            if address is not None:
+                keep(
+                    "dask",
+                    _best(
+                        lambda: run_blocks(block, runs, 7, executor="dask", scheduler=address), 1
+                    ),
+                )
+            alone, together = _ceiling_pass(pool, tables, workers, cfg.ceiling_blocks)
+            keep("alone", alone)
+            keep("together", together)
+    dask = None if address is None else Timed(runs, best["one"], best["dask"], workers)
+    return _Long(
+        scaling=Timed(runs, best["one"], best["many"], max(used)),
+        ceiling=workers * best["alone"] / best["together"],
+        dask=dask,
+        dask_startup=startup,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -408,27 +457,6 @@ def _matches_per_event(job: BracketJob) -> int:
     )
 
 
-def _dask(tables: MatchTables, runs: int, workers: int, repeats: int) -> tuple[Timed, float] | None:
-    """A run on a local Dask cluster (started and warmed first) against one local process,
-    interleaved; and the cluster's start-up seconds. None without the ``[distributed]`` extra."""
-    if importlib.util.find_spec("distributed") is None:
-        return None
-    block = partial(match_block, tables)
-    start = time.perf_counter()
-    with local_dask_cluster(workers) as cluster:
-        startup = time.perf_counter() - start
-        address = str(cluster.scheduler_address)
-        run_blocks(block, 4 * BLOCK_SIZE, 1, executor="dask", scheduler=address)  # warm up
-        one, many = _interleaved(
-            [
-                lambda: run_blocks(block, runs, 7, workers=1),
-                lambda: run_blocks(block, runs, 7, executor="dask", scheduler=address),
-            ],
-            repeats,
-        )
-    return Timed(runs, one, many, workers), startup
-
-
 def _engine_and_exact(scenario: Scenario, engine_matches: int) -> tuple[float, float]:
     a, b = scenario.players[:2]
     rng = np.random.default_rng(3)
@@ -458,7 +486,7 @@ class BenchSettings:
     Attributes:
         repeats: Kernel and floor blocks timed (interleaved, best of).
         scaling_runs: Matches in the long run (at least 2 s on one process here).
-        scaling_repeats: Repeats of the long run, one process and many, interleaved.
+        scaling_repeats: Passes of the long run (one process, many, Dask, the ceiling).
         small_runs: Sizes of the shorter runs timed in this process.
         small_repeats: Their repeats.
         cli_runs: Matches in the timed ``knockout simulate`` commands (0: not timed).
@@ -466,9 +494,7 @@ class BenchSettings:
         startup_repeats: Repeats of ``knockout --version`` and of ``import numpy`` (0: not timed).
         bracket_repeats: Bracket and kernel blocks timed.
         ceiling_blocks: Blocks per process in the ceiling measurement.
-        dask: Time a local Dask cluster too.
-        dask_runs: Matches in the Dask run (and in the one-process run it is compared with).
-        dask_repeats: Repeats of the Dask run and of one process, interleaved.
+        dask: Time a local Dask cluster too (the long run).
         engine_matches: SimPy engine matches timed.
     """
 
@@ -483,8 +509,6 @@ class BenchSettings:
     bracket_repeats: int = 20
     ceiling_blocks: int = 400
     dask: bool = True
-    dask_runs: int = 2**27
-    dask_repeats: int = 2
     engine_matches: int = 300
 
 
@@ -517,12 +541,7 @@ def run_benchmark(
     tables = MatchTables.from_pairing(pairing)
     say("kernel vs random-number floor")
     kernel, floor = _kernel_vs_floor(tables, cfg.repeats)
-    scaling = ceiling = None
-    if n > 1:
-        say(f"{cfg.scaling_runs:,} matches, 1 process and up to {n}")
-        scaling = _runner(tables, cfg.scaling_runs, n, cfg.scaling_repeats)
-        say(f"the machine's own ceiling for {n} processes")
-        ceiling = hardware_ceiling(tables, n, cfg.ceiling_blocks)
+    long = None if n < 2 else _long_runs(tables, n, cfg, say)
     say("shorter runs")
     small = tuple(_runner(tables, runs, n, cfg.small_repeats) for runs in cfg.small_runs)
     cli = None
@@ -537,10 +556,6 @@ def run_benchmark(
     if bracket is not None:
         say(f"bracket Monte Carlo: {bracket.name}")
         per_match = _bracket(bracket, cfg.bracket_repeats)
-    dask = None
-    if cfg.dask and n > 1:
-        say(f"a local Dask cluster of {n} processes")
-        dask = _dask(tables, cfg.dask_runs, n, cfg.dask_repeats)
     say(f"SimPy engine ({cfg.engine_matches} matches) and exact solver")
     engine, exact = _engine_and_exact(scenario, cfg.engine_matches)
     figures = BenchFigures(
@@ -550,8 +565,8 @@ def run_benchmark(
         block_size=BLOCK_SIZE,
         kernel_per_second=kernel,
         floor_per_second=floor,
-        scaling=scaling,
-        ceiling=ceiling,
+        scaling=None if long is None else long.scaling,
+        ceiling=None if long is None else long.ceiling,
         small=small,
         cli=cli,
         version_seconds=version,
@@ -560,8 +575,8 @@ def run_benchmark(
         bracket_match_seconds=None if per_match is None else per_match[0],
         kernel_match_seconds=None if per_match is None else per_match[1],
         bracket_events_per_second=None if per_match is None else per_match[2],
-        dask=None if dask is None else dask[0],
-        dask_startup=None if dask is None else dask[1],
+        dask=None if long is None else long.dask,
+        dask_startup=None if long is None else long.dask_startup,
         engine_per_second=engine,
         exact_per_second=exact,
     )
