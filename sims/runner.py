@@ -8,15 +8,16 @@ processes, the executor, the order in which blocks finish or which process compu
 Executors:
 
 * ``local``: this process computes blocks itself from the first one on. ``workers`` is a
-  maximum: once two blocks are timed, helper processes are started only if the work left is worth
-  their start-up (:data:`STARTUP_SECONDS`), and never more than the CPUs available (asking for
-  more is capped, with a warning through ``warn``). Helpers are forked where the platform allows
-  it (no re-imports, the block's tables are already in memory; spawned elsewhere) and claim
-  consecutive blocks from a shared counter, a chunk at a time (at most :data:`CLAIM_SECONDS` of
-  work, smaller near the end); each chunk sends back one small count object. When nothing is
-  left to claim, this process also computes the blocks still out with helpers (last first) and
-  keeps whichever copy arrives first, so a slow or busy helper never holds the run up: a run is
-  never much slower than this process alone.
+  maximum: once a few blocks are timed, helper processes are started only if the work left is
+  worth their start-up (:data:`STARTUP_SECONDS`), and never more than the CPUs available (asking
+  for more is capped, with a warning through ``warn``); helpers that do not add at least
+  :data:`PAYOFF` to what this process does alone (other load on the CPUs) are stopped. Helpers
+  are forked where the platform allows it (no re-imports, the block's tables are already in
+  memory; spawned elsewhere) and claim consecutive blocks from a shared counter, a chunk at a
+  time (at most :data:`CLAIM_SECONDS` of work, smaller near the end); each chunk sends back one
+  small count object. When nothing is left to claim, this process also computes the blocks still
+  out with helpers (last first) and keeps whichever copy arrives first, so a slow or busy helper
+  never holds the run up: a run is never much slower than this process alone.
 * ``dask``: a local ``distributed`` cluster of ``workers`` processes, or an existing scheduler
   given by its address (needs the ``[distributed]`` extra); tasks are chunks of consecutive
   blocks worth about :data:`TASK_SECONDS` each, so scheduler overhead stays a small share.
@@ -48,8 +49,11 @@ from knockout.errors import KnockoutError
 __all__ = [
     "BLOCK_SIZE",
     "CLAIM_SECONDS",
+    "PAYOFF",
+    "REVIEW_SECONDS",
     "STARTUP_SECONDS",
     "TASK_SECONDS",
+    "TIMED_BLOCKS",
     "Executor",
     "Progress",
     "RunResult",
@@ -74,6 +78,13 @@ BLOCK_SIZE = 2**16
 STARTUP_SECONDS = {"fork": 0.05, "spawn": 1.5}
 #: Most work (in seconds of one process) a helper claims at once.
 CLAIM_SECONDS = 0.1
+#: Blocks this process times before deciding on helpers (the first may pay one-off costs; the
+#: median of the others is the yardstick).
+TIMED_BLOCKS = 4
+#: Helpers are reviewed this often: all processes together must do at least PAYOFF times what
+#: this process would do alone, or the helpers stop.
+REVIEW_SECONDS = 0.2
+PAYOFF = 1.1
 #: Work (in seconds of one process) per Dask task: scheduler overhead (milliseconds per task)
 #: stays around 1 %.
 TASK_SECONDS = 0.5
@@ -342,13 +353,13 @@ def _local(
     """This process computes blocks; helpers join when worth it. Returns the processes used."""
     n = tally.n_blocks
     method = start_method or default_start_method()
-    per_block = 0.0
-    first = 0
+    times: list[float] = []
     if adaptive:
-        # Time two blocks (the first may pay one-off costs) before deciding on helpers.
-        while first < min(n, 2):
-            per_block = _timed(block, tally, first, seed)
-            first += 1
+        # Time a few blocks (the first may pay one-off costs) before deciding on helpers.
+        while len(times) < min(n, TIMED_BLOCKS):
+            times.append(_timed(block, tally, len(times), seed))
+    first = len(times)
+    per_block = float(np.median(times[1:])) if len(times) > 1 else 0.0
     helpers = _helpers_wanted(
         limit, (n - first) * per_block, STARTUP_SECONDS.get(method, 1.5), adaptive
     )
@@ -357,7 +368,7 @@ def _local(
             _timed(block, tally, i, seed)
         return 1
     claim = max(1, int(CLAIM_SECONDS / per_block)) if per_block > 0 else 8
-    with _Helpers(block, tally, seed, first, helpers, claim, method) as team:
+    with _Helpers(block, tally, seed, first, helpers, claim, method, per_block) as team:
         team.run()
     return helpers + 1
 
@@ -375,8 +386,27 @@ def _helpers_wanted(limit: int, work_left: float, startup: float, adaptive: bool
 _LOCK_TIMEOUT = 2.0
 
 
+@dataclass(frozen=True)
+class _Shared:
+    """What this process and its helpers share: the claim counter and its lock, a stop flag,
+    each helper's count of blocks done, and the pipe (with its lock) that carries the counts."""
+
+    counter: Any
+    lock: Any
+    stop: Any
+    done: Any
+    writer: Connection
+    write_lock: Any
+
+
 class _Helpers(Generic[C]):
-    """Helper processes claiming chunks from a shared counter while this process computes too."""
+    """Helper processes claiming chunks from a shared counter while this process computes too.
+
+    Helpers have to pay: every :data:`REVIEW_SECONDS` (or a few blocks, if longer) this process
+    compares the blocks done by all since the helpers started with what it would have done
+    alone; if the helpers add less than :data:`PAYOFF` (the other CPUs are busy with other
+    work), they are told to stop after their current chunk and this process goes on alone.
+    """
 
     def __init__(
         self,
@@ -387,33 +417,43 @@ class _Helpers(Generic[C]):
         helpers: int,
         claim: int,
         method: str,
+        per_block: float,
     ) -> None:
         self.block, self.tally, self.seed = block, tally, seed
         context = multiprocessing.get_context(method)
-        self.counter = context.RawValue("q", first)  # the next block to claim
-        self.lock = context.Lock()
         self.reader, writer = context.Pipe(duplex=False)
-        write_lock = context.Lock()
+        self.shared = _Shared(
+            counter=context.RawValue("q", first),  # the next block to claim
+            lock=context.Lock(),
+            stop=context.RawValue("b", 0),
+            done=context.RawArray("q", helpers),
+            writer=writer,
+            write_lock=context.Lock(),
+        )
         job = _Job(block, seed, tally.runs, tally.block_size, helpers + 1, claim)
         self.procs = [
             context.Process(  # type: ignore[attr-defined]
-                target=_helper,
-                args=(job, self.counter, self.lock, writer, write_lock),
-                daemon=True,
+                target=_helper, args=(job, self.shared, index), daemon=True
             )
-            for _ in range(helpers)
+            for index in range(helpers)
         ]
         for proc in self.procs:
             proc.start()
         writer.close()  # only helpers write
+        # What this process alone would do: the yardstick helpers are reviewed against.
+        self.alone_rate = 1.0 / per_block if per_block > 0 else 0.0
+        self.window = max(REVIEW_SECONDS, 4 * per_block)
+        self.mine = 0  # blocks done here since the helpers started
+        self.review_at = (time.perf_counter(), 0)  # (time, blocks done by all) at the last review
 
     def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.lock.acquire(timeout=_LOCK_TIMEOUT):
-            self.counter.value = self.tally.n_blocks  # nothing more to claim
-            self.lock.release()
+        self.shared.stop.value = 1
+        if self.shared.lock.acquire(timeout=_LOCK_TIMEOUT):
+            self.shared.counter.value = self.tally.n_blocks  # nothing more to claim
+            self.shared.lock.release()
         with suppress(Exception):
             self._receive()  # chunks already sent (an interrupted run keeps them)
         for proc in self.procs:
@@ -424,22 +464,38 @@ class _Helpers(Generic[C]):
         self.reader.close()
 
     def _claim_one(self) -> int | None:
-        if not self.lock.acquire(timeout=_LOCK_TIMEOUT):
+        if not self.shared.lock.acquire(timeout=_LOCK_TIMEOUT):
             return None  # a helper died holding the lock: finish here
         try:
-            i = int(self.counter.value)
+            i = int(self.shared.counter.value)
             if i >= self.tally.n_blocks:
                 return None
-            self.counter.value = i + 1
+            self.shared.counter.value = i + 1
             return i
         finally:
-            self.lock.release()
+            self.shared.lock.release()
+
+    def _review(self) -> None:
+        """Stop the helpers if, since the last review, all together did not beat this process
+        alone by :data:`PAYOFF`."""
+        if self.shared.stop.value or self.alone_rate == 0:
+            return
+        now = time.perf_counter()
+        since, before = self.review_at
+        if now - since < self.window:
+            return
+        blocks = self.mine + sum(self.shared.done)
+        if (blocks - before) / (now - since) < PAYOFF * self.alone_rate:
+            self.shared.stop.value = 1
+        self.review_at = (now, blocks)
 
     def run(self) -> None:
         """Compute blocks here, taking in helpers' chunks between blocks, until all are in."""
         while (i := self._claim_one()) is not None:
             _timed(self.block, self.tally, i, self.seed)
+            self.mine += 1
             self._receive()
+            self._review()
         # Nothing left to claim: compute what helpers still hold, last blocks first (helpers go
         # first to last), as spares; a helper's range arriving first replaces them.
         while not self.tally.complete:
@@ -477,8 +533,20 @@ class _Job(Generic[C]):
         return math.ceil(self.runs / self.block_size)
 
 
-def _helper(job: _Job[Any], counter: Any, lock: Any, writer: Connection, write_lock: Any) -> None:
-    """A helper process: claim chunks of blocks, send each chunk's counts, exit when none left.
+def _claim(job: _Job[Any], shared: _Shared) -> tuple[int, int]:
+    """Claim the next chunk: a share of what is left (guided), at most ``job.claim`` blocks."""
+    n = job.n_blocks
+    with shared.lock:
+        start = int(shared.counter.value)
+        take = max(1, min(job.claim, (n - start) // (4 * job.processes)))
+        stop = min(n, start + take)
+        shared.counter.value = max(start, stop)
+    return start, stop
+
+
+def _helper(job: _Job[Any], shared: _Shared, index: int) -> None:
+    """A helper process: claim chunks of blocks, send each chunk's counts, exit when none is
+    left or when told to stop.
 
     Ctrl-C is left to the parent (which stops the run); any error is sent to the parent.
     The process ends with ``os._exit``: nothing inherited from the parent (threads, buffered
@@ -488,30 +556,28 @@ def _helper(job: _Job[Any], counter: Any, lock: Any, writer: Connection, write_l
     keep_freed_memory()  # a spawned helper starts with the defaults
     code = 0
     try:
-        n = job.n_blocks
-        while True:
-            with lock:
-                start = int(counter.value)
-                # Guided chunks: a share of what is left, at most ``claim`` blocks.
-                take = max(1, min(job.claim, (n - start) // (4 * job.processes)))
-                stop = min(n, start + take)
-                counter.value = max(start, stop)
-            if start >= n:
+        while not shared.stop.value:
+            start, stop = _claim(job, shared)
+            if start >= stop:
                 break
-            counts = _run_range(job.block, start, stop, job.seed, job.runs, job.block_size)
-            with write_lock:
-                writer.send(("done", (start, stop, counts)))
+            counts = job.block(start, _size(start, job.runs, job.block_size), job.seed)
+            shared.done[index] += 1
+            for i in range(start + 1, stop):
+                counts = counts + job.block(i, _size(i, job.runs, job.block_size), job.seed)
+                shared.done[index] += 1
+            with shared.write_lock:
+                shared.writer.send(("done", (start, stop, counts)))
     except BaseException as exc:  # reported to the parent, which raises it
         code = 1
         try:
             pickle.dumps(exc)
         except Exception:  # not picklable: send its text
             exc = RuntimeError(f"{type(exc).__name__}: {exc}")
-        with suppress(Exception), write_lock:
-            writer.send(("error", exc))
+        with suppress(Exception), shared.write_lock:
+            shared.writer.send(("error", exc))
     finally:
         with suppress(Exception):
-            writer.close()
+            shared.writer.close()
         os._exit(code)
 
 

@@ -7,6 +7,7 @@ import os
 import time
 from functools import partial
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from typer.testing import CliRunner
@@ -21,6 +22,7 @@ from sims.match import match_block, simulate_match
 from sims.runner import (
     STARTUP_SECONDS,
     _chunks,
+    _Helpers,
     _helpers_wanted,
     _Tally,
     available_cpus,
@@ -259,3 +261,31 @@ def test_simulate_cli_workers_option() -> None:
     assert many.stderr.count("\n") == 1 and "CPUs available; using" in many.stderr
     bad = runner.invoke(app, [*args, "--workers", "lots"])
     assert bad.exit_code == 2 and bad.stderr.startswith("error: --workers: expected a number")
+
+
+def _slow_in_helpers(parent: int, index: int, size: int, seed: int) -> MatchTally:
+    time.sleep(0.002 if os.getpid() == parent else 0.03)  # helpers on a busy CPU
+    return MatchTally(size, (index, 1), ((index, 1),), games={index % 7: 1})
+
+
+def test_helpers_that_do_not_pay_are_stopped_and_counts_stay_the_same() -> None:
+    block = partial(_slow_in_helpers, os.getpid())
+    alone = run_blocks(block, 400, 0, block_size=1)
+    helped = run_blocks(block, 400, 0, block_size=1, workers=2)
+    assert helped.processes == 2  # started (the run was long enough) ...
+    assert helped.counts == alone.counts and helped.blocks == tuple(range(400))
+
+
+def test_review_stops_helpers_that_add_too_little() -> None:
+    team = object.__new__(_Helpers)
+    team.shared = SimpleNamespace(stop=SimpleNamespace(value=0), done=[0])  # type: ignore[assignment]
+    team.alone_rate, team.window, team.mine = 100.0, 0.2, 0
+    team.review_at = (time.perf_counter() - 1.0, 0)
+    team.mine, team.shared.done[0] = 100, 5  # one second: 105 blocks, alone would do 100
+    team._review()
+    assert team.shared.stop.value == 1
+    team.shared.stop.value = 0
+    team.review_at = (time.perf_counter() - 1.0, 0)
+    team.shared.done[0] = 60  # 160 blocks: they pay
+    team._review()
+    assert team.shared.stop.value == 0 and team.review_at[1] == 160
