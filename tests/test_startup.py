@@ -42,3 +42,14 @@ def test_version_runs_without_the_heavy_modules() -> None:
     )
     loaded = modules_after(code)
     assert sorted(loaded & set(HEAVY)) == []
+
+
+def test_importing_the_cli_does_not_import_numpy() -> None:
+    assert "numpy" not in modules_after("from knockout.cli import main")
+
+
+def test_the_standings_help_lists_the_registrys_codes() -> None:
+    from knockout.cli.standings import TIEBREAK_CODES
+    from knockout.standings.tiebreaks import TIEBREAKS
+
+    assert tuple(TIEBREAKS) == TIEBREAK_CODES
