@@ -10,8 +10,9 @@ Executors:
 * ``local``: this process computes blocks itself from the first one on. ``workers`` is a
   maximum: once a few blocks are timed, helper processes are started only if the work left is
   worth their start-up (:data:`STARTUP_SECONDS`), and never more than the CPUs available (asking
-  for more is capped, with a warning through ``warn``); helpers that do not add at least
-  :data:`PAYOFF` to what this process does alone (other load on the CPUs) are stopped. Helpers
+  for more is capped, with a warning through ``warn``); a short run uses only CPUs that look
+  idle, and helpers that do not add at least :data:`PAYOFF` to what this process does alone
+  (other load on the CPUs) are stopped. Helpers
   are forked where the platform allows it (no re-imports, the block's tables are already in
   memory; spawned elsewhere) and claim consecutive blocks from a shared counter, a chunk at a
   time (at most :data:`CLAIM_SECONDS` of work, smaller near the end); each chunk sends back one
@@ -49,6 +50,7 @@ from knockout.errors import KnockoutError
 __all__ = [
     "BLOCK_SIZE",
     "CLAIM_SECONDS",
+    "LONG_WORK_SECONDS",
     "PAYOFF",
     "REVIEW_SECONDS",
     "STARTUP_SECONDS",
@@ -85,6 +87,9 @@ TIMED_BLOCKS = 4
 #: this process would do alone, or the helpers stop.
 REVIEW_SECONDS = 0.2
 PAYOFF = 1.1
+#: Work (seconds of one process) below which helpers start only on CPUs that look idle (other
+#: tasks running, from ``/proc/loadavg``); longer runs start them and let the review decide.
+LONG_WORK_SECONDS = 1.0
 #: Work (in seconds of one process) per Dask task: scheduler overhead (milliseconds per task)
 #: stays around 1 %.
 TASK_SECONDS = 0.5
@@ -354,15 +359,21 @@ def _local(
     n = tally.n_blocks
     method = start_method or default_start_method()
     times: list[float] = []
+    others: list[int] = []
     if adaptive:
-        # Time a few blocks (the first may pay one-off costs) before deciding on helpers.
+        # Time a few blocks (the first may pay one-off costs) before deciding on helpers, and
+        # look at how many other tasks want a CPU meanwhile.
         while len(times) < min(n, TIMED_BLOCKS):
             times.append(_timed(block, tally, len(times), seed))
+            others += [k for k in (_others_running(),) if k is not None]
     first = len(times)
     per_block = float(np.median(times[1:])) if len(times) > 1 else 0.0
-    helpers = _helpers_wanted(
-        limit, (n - first) * per_block, STARTUP_SECONDS.get(method, 1.5), adaptive
-    )
+    work_left = (n - first) * per_block
+    helpers = _helpers_wanted(limit, work_left, STARTUP_SECONDS.get(method, 1.5), adaptive)
+    if adaptive and others and work_left < LONG_WORK_SECONDS:
+        # A short run has no time to find out that helpers do not pay: only use idle CPUs.
+        idle = available_cpus() - 1 - sorted(others)[len(others) // 2]
+        helpers = min(helpers, max(0, idle))
     if helpers == 0:
         for i in range(first, n):
             _timed(block, tally, i, seed)
@@ -371,6 +382,17 @@ def _local(
     with _Helpers(block, tally, seed, first, helpers, claim, method, per_block) as team:
         team.run()
     return helpers + 1
+
+
+def _others_running() -> int | None:
+    """Tasks other than this one that are running or ready to run, now (``/proc/loadavg``;
+    None where it cannot be read)."""
+    try:
+        with open("/proc/loadavg", encoding="ascii") as f:
+            running = int(f.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return max(0, running - 1)
 
 
 def _helpers_wanted(limit: int, work_left: float, startup: float, adaptive: bool) -> int:

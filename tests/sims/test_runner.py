@@ -17,6 +17,7 @@ from knockout.errors import KnockoutError
 from knockout.io.scenario import load_scenario
 from knockout.odds import MatchTally
 from knockout.rules.match import Pairing
+from sims import runner
 from sims.kernel import MatchTables
 from sims.match import match_block, simulate_match
 from sims.runner import (
@@ -268,12 +269,23 @@ def _slow_in_helpers(parent: int, index: int, size: int, seed: int) -> MatchTall
     return MatchTally(size, (index, 1), ((index, 1),), games={index % 7: 1})
 
 
-def test_helpers_that_do_not_pay_are_stopped_and_counts_stay_the_same() -> None:
+def test_helpers_that_do_not_pay_are_stopped_and_counts_stay_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(runner, "_others_running", lambda: 0)  # the other CPUs look idle
     block = partial(_slow_in_helpers, os.getpid())
     alone = run_blocks(block, 400, 0, block_size=1)
     helped = run_blocks(block, 400, 0, block_size=1, workers=2)
     assert helped.processes == 2  # started (the run was long enough) ...
     assert helped.counts == alone.counts and helped.blocks == tuple(range(400))
+
+
+def test_short_runs_start_helpers_only_on_idle_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    block = partial(_slow_in_helpers, os.getpid())
+    monkeypatch.setattr(runner, "_others_running", lambda: 0)
+    assert run_blocks(block, 100, 0, block_size=1, workers=2).processes == 2
+    monkeypatch.setattr(runner, "_others_running", available_cpus)  # all busy
+    assert run_blocks(block, 100, 0, block_size=1, workers=2).processes == 1
 
 
 def test_review_stops_helpers_that_add_too_little() -> None:
