@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import importlib.util
 import multiprocessing
+import os
 import subprocess
 import sys
 import time
@@ -69,6 +70,9 @@ Say = Callable[[str], None]
 SMALL_RUNS = (BLOCK_SIZE, 16 * BLOCK_SIZE, 10_000_000)
 #: A long run is one that takes at least this long on one process.
 LONG_RUN_SECONDS = 2.0
+#: Matches timed per side for a short run (about 0.5 s): a run of 1-20 ms is repeated up to 50
+#: times, since its best time is what a spell of load hides.
+SMALL_MATCHES = 30_000_000
 
 
 @dataclass(frozen=True)
@@ -169,6 +173,8 @@ class BenchFigures:
         dask_startup: Seconds to start that cluster.
         engine_per_second: SimPy engine matches per second.
         exact_per_second: Exact-solver matches per second (one pair per call).
+        load: The machine's 1-minute load average at the start and at the end (other work on a
+            shared machine; 0 where not available).
         goals: The goals, each with its measured ratio.
     """
 
@@ -192,6 +198,7 @@ class BenchFigures:
     dask_startup: float | None
     engine_per_second: float
     exact_per_second: float
+    load: tuple[float, float] = (0.0, 0.0)
     goals: tuple[Goal, ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
@@ -266,6 +273,12 @@ class BenchFigures:
                     f"(cluster start-up {self.dask_startup or 0:.1f} s, not counted)",
                 )
             )
+        rows.append(
+            (
+                "machine load (1-minute average), start and end",
+                f"{self.load[0]:.2f}, {self.load[1]:.2f} on {self.cores} CPUs",
+            )
+        )
         rows.append(("SimPy engine", f"{self.engine_per_second:,.0f} matches/s"))
         rows.append(("exact solver (one pair per call)", f"{self.exact_per_second:,.0f} matches/s"))
         return rows
@@ -395,6 +408,11 @@ def _kernel_vs_floor(tables: MatchTables, repeats: int) -> tuple[float, float]:
     return n / kernel, n / floor
 
 
+def _repeats_for(runs: int, least: int) -> int:
+    """Repeats for a run of ``runs`` matches: short runs are cheap and noisy, so up to 50."""
+    return max(least, min(50, SMALL_MATCHES // runs))
+
+
 def _runner(tables: MatchTables, runs: int, workers: int, repeats: int, seed: int = 7) -> Timed:
     block = partial(match_block, tables)
     used: list[int] = []
@@ -506,7 +524,7 @@ class BenchSettings:
     cli_runs: int = 10_000_000
     cli_repeats: int = 3
     startup_repeats: int = 10
-    bracket_repeats: int = 20
+    bracket_repeats: int = 30
     ceiling_blocks: int = 400
     dask: bool = True
     engine_matches: int = 300
@@ -533,6 +551,7 @@ def run_benchmark(
     """
     cfg = settings or BenchSettings()
     say = progress or (lambda _text: None)
+    load_start = _load()
     keep_freed_memory()
     cores = available_cpus()
     n = workers or cores
@@ -543,7 +562,9 @@ def run_benchmark(
     kernel, floor = _kernel_vs_floor(tables, cfg.repeats)
     long = None if n < 2 else _long_runs(tables, n, cfg, say)
     say("shorter runs")
-    small = tuple(_runner(tables, runs, n, cfg.small_repeats) for runs in cfg.small_runs)
+    small = tuple(
+        _runner(tables, runs, n, _repeats_for(runs, cfg.small_repeats)) for runs in cfg.small_runs
+    )
     cli = None
     if path is not None and cfg.cli_runs > 0:
         say(f"knockout simulate --runs {cfg.cli_runs:,}, --workers 1 and {n}")
@@ -579,8 +600,17 @@ def run_benchmark(
         dask_startup=None if long is None else long.dask_startup,
         engine_per_second=engine,
         exact_per_second=exact,
+        load=(load_start, _load()),
     )
     return replace(figures, goals=goals(figures))
+
+
+def _load() -> float:
+    """The 1-minute load average (0 where not available)."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return 0.0
 
 
 def goals(f: BenchFigures) -> tuple[Goal, ...]:
