@@ -624,6 +624,7 @@ def _run_chunk(
 
 
 def _distributed() -> Any:
+    """The ``distributed`` package (the ``[distributed]`` extra)."""
     try:
         import distributed  # noqa: PLC0415  (optional extra)
     except ImportError:
@@ -676,16 +677,17 @@ def _dask_client(workers: int, scheduler: str | None) -> Iterator[Any]:
 
 
 def _dask(block: Block[C], tally: _Tally[C], seed: int, workers: int, scheduler: str | None) -> int:
-    """Chunks of blocks as Dask tasks; block 0 is computed here to size the chunks."""
-    from distributed import as_completed as dask_completed  # noqa: PLC0415
-
-    per_block = _timed(block, tally, 0, seed)
+    """Chunks of blocks as Dask tasks; blocks 0 and 1 are computed here to size the chunks (the
+    first may pay one-off costs)."""
+    dask_completed = _distributed().as_completed
+    first = min(tally.n_blocks, 2)
+    per_block = min(_timed(block, tally, i, seed) for i in range(first))
     if tally.complete:
         return 1
     with _dask_client(workers, scheduler) as client:
         size = max(1, len(client.nthreads())) if scheduler is not None else workers
         per_task = max(1, int(TASK_SECONDS / max(per_block, 1e-6)))
-        chunks = _chunks(1, tally.n_blocks, size, per_task)
+        chunks = _chunks(first, tally.n_blocks, size, per_task)
         shipped = client.scatter(block, broadcast=True)
         futures = [
             client.submit(
