@@ -105,6 +105,15 @@ class BracketJob:
         return table.reshape(-1)
 
     @cached_property
+    def exit_player(self) -> IntArray:
+        """``(n_pairs * exits,)``: the player who goes through when a match of pair ``p`` ends
+        with exit ``e`` (row ``p * exits + e``): the winner in one lookup."""
+        lo, hi = np.nonzero(self.pair_id >= 0)
+        order = np.argsort(self.pair_id[lo, hi])
+        b_wins = self.tables.exit_winner == 1  # exits that go on are never final
+        return np.where(b_wins[None, :], hi[order][:, None], lo[order][:, None]).reshape(-1)
+
+    @cached_property
     def exit_score(self) -> npt.NDArray[np.int64] | None:
         """``(n_pairs * exits,)``: for a match of pair ``p`` ending with exit ``e`` (row
         ``p * exits + e``), its games plus ``2**32`` if it is an upset; None when the games are
@@ -259,16 +268,18 @@ def _play_round(
     """Every match of a round in every event: ``alive`` is ``(S, 2M)`` players by line."""
     up, down = alive[:, 0::2], alive[:, 1::2]
     size = alive.shape[0]
-    winner = np.empty(up.shape, dtype=np.intp)
     games = np.zeros(size, dtype=np.int64)
     upsets = np.zeros(size, dtype=np.int64)
+    if plan.played is None:  # every match is played: the kernel's winners are the round's
+        return _Round(_play_kernel(job, plan, rng, up, down, games, upsets), games, upsets)
+    winner = np.empty(up.shape, dtype=np.intp)
     if plan.byes.size:
         b_up, b_down = up[:, plan.byes], down[:, plan.byes]
         winner[:, plan.byes] = np.where(b_up < 0, b_down, b_up)
     if plan.fixed.size:
         _play_fixed(job, plan, rng, up, down, winner, games, upsets)
-    if plan.played is None or plan.played.size:
-        _play_kernel(job, plan, rng, up, down, winner, games, upsets)
+    if plan.played.size:
+        winner[:, plan.played] = _play_kernel(job, plan, rng, up, down, games, upsets)
     return _Round(winner, games, upsets)
 
 
@@ -301,16 +312,19 @@ def _play_kernel(
     rng: np.random.Generator,
     up: IntArray,
     down: IntArray,
-    winner: IntArray,
     games: npt.NDArray[np.int64],
     upsets: npt.NDArray[np.int64],
-) -> None:
+) -> IntArray:
     """Matches still to play: one call of the match kernel for all of them, in every event.
 
     The pair of players ``lo < hi`` indexes the all-pairs tables (``lo`` is the tables' side A);
-    the kernel's exit code gives the winner and, through :attr:`BracketJob.exit_score`, the games
-    and the upset. In round 1 the players of every match are the draw's, the same in every
-    event: their pairs are looked up once.
+    with the kernel's exit code it gives, in one lookup each, the winner
+    (:attr:`BracketJob.exit_player`) and the games and upset (:attr:`BracketJob.exit_score`),
+    added to ``games`` and ``upsets`` per event. In round 1 the players of every match are the
+    draw's, the same in every event: their pairs are looked up once.
+
+    Returns:
+        ``(S, P)`` winners of the ``P`` matches the plan has the kernel play.
     """
     cols = plan.played
     if plan.round == 1:  # (M,) players, broadcast over events
@@ -319,17 +333,16 @@ def _play_kernel(
         a, b = up, down
     if cols is not None:
         a, b = a[..., cols], b[..., cols]
-    lo, hi = np.minimum(a, b), np.maximum(a, b)
-    pair = np.take(job.pair_id, lo * len(job.names) + hi)
+    pair = np.take(job.pair_id, np.minimum(a, b) * len(job.names) + np.maximum(a, b))
     shape = (up.shape[0], pair.shape[-1])
     flat_pair = np.broadcast_to(pair, shape).reshape(-1)
     out = simulate(job.tables, flat_pair.size, rng, pair=flat_pair)
-    b_won = np.take(job.tables.exit_winner, out.exit_code).view(np.bool_).reshape(shape)
-    w = np.where(b_won, hi, lo)
+    row = flat_pair * job.tables.exit_winner.size + out.exit_code
+    w = np.take(job.exit_player, row).reshape(shape)
     if job.exit_score is not None:
-        exits = job.tables.exit_winner.size
-        score = np.take(job.exit_score, flat_pair * exits + out.exit_code).reshape(shape)
+        score = np.take(job.exit_score, row).reshape(shape)
     else:
+        b_won = np.take(job.tables.exit_winner, out.exit_code).reshape(shape).astype(np.intp)
         score = out.games.reshape(shape).astype(np.int64)
         score += np.take(job.upset_if, 2 * pair + b_won).astype(np.int64) << SCORE_SHIFT
     if job.withdrawn.any():
@@ -338,13 +351,10 @@ def _play_kernel(
         side = walkover_sides(job.withdrawn[a], job.withdrawn[b], job.seeds[a] < job.seeds[b])
         w = np.where(side == 0, a, np.where(side == 1, b, w))
         score = np.where(side != NO_WALKOVER, 0, score)
-    if cols is None:
-        winner[...] = w
-    else:
-        winner[:, cols] = w
     total = score.sum(axis=1)
     games += total & ((1 << SCORE_SHIFT) - 1)
     upsets += total >> SCORE_SHIFT
+    return w
 
 
 def bracket_block(job: BracketJob, index: int, size: int, seed: int) -> BracketTally:

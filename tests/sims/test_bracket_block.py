@@ -101,3 +101,13 @@ def test_blocks_are_reproducible_and_sum_exactly() -> None:
     a, b = bracket_block(job, 3, 1000, 9), bracket_block(job, 3, 1000, 9)
     assert a == b and a != bracket_block(job, 4, 1000, 9)
     assert all(sum(row[k] for row in a.reach) <= 1000 * 16 >> k for k in range(5))
+
+
+def test_score_lookup_and_its_fallback_count_the_same() -> None:
+    """Formats whose games are not fixed by the exit count games and upsets per match instead
+    of through the (pair, exit) table: the same counts from the same draws."""
+    table = BracketJob.from_scenario(busy_field())
+    fallback = BracketJob.from_scenario(busy_field())
+    fallback.__dict__["exit_score"] = None  # as if the exits did not fix the games
+    assert table.exit_score is not None
+    assert bracket_block(table, 2, 3000, 8) == bracket_block(fallback, 2, 3000, 8)
