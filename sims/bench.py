@@ -518,11 +518,11 @@ class BenchSettings:
 
     repeats: int = 30
     scaling_runs: int = 2**28
-    scaling_repeats: int = 2
+    scaling_repeats: int = 3
     small_runs: tuple[int, ...] = SMALL_RUNS
     small_repeats: int = 5
     cli_runs: int = 10_000_000
-    cli_repeats: int = 3
+    cli_repeats: int = 5
     startup_repeats: int = 10
     bracket_repeats: int = 30
     ceiling_blocks: int = 400

@@ -131,7 +131,7 @@ def bench(
     start-up of knockout --version against python -c "import numpy"; the bracket Monte Carlo
     per match against the single-match kernel; a local Dask cluster against the ceiling. Each
     ratio's two sides are measured in this run, interleaved; nothing here fails on a slow
-    machine. Takes about a minute.
+    machine. Takes about two minutes.
 
     Example:
 
