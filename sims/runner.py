@@ -11,8 +11,8 @@ Executors:
   maximum: once a few blocks are timed, helper processes are started only if the work left is
   worth their start-up (:data:`STARTUP_SECONDS`), and never more than the CPUs available (asking
   for more is capped, with a warning through ``warn``); a short run uses only CPUs that look
-  idle, and helpers that do not add at least :data:`PAYOFF` to what this process does alone
-  (other load on the CPUs) are stopped. Helpers
+  idle, and helpers are stopped if this process and they together get less than :data:`PAYOFF`
+  CPUs (they only share a CPU that other work leaves free). Helpers
   are forked where the platform allows it (no re-imports, the block's tables are already in
   memory; spawned elsewhere) and claim consecutive blocks from a shared counter, a chunk at a
   time (at most :data:`CLAIM_SECONDS` of work, smaller near the end); each chunk sends back one
@@ -83,8 +83,8 @@ CLAIM_SECONDS = 0.1
 #: Blocks this process times before deciding on helpers (the first may pay one-off costs; the
 #: median of the others is the yardstick).
 TIMED_BLOCKS = 4
-#: Helpers are reviewed this often: all processes together must do at least PAYOFF times what
-#: this process would do alone, or the helpers stop.
+#: Helpers are reviewed this often: this process and its helpers together must have had at
+#: least PAYOFF CPUs of time over the last review's wall time, or the helpers stop.
 REVIEW_SECONDS = 0.2
 PAYOFF = 1.1
 #: Work (seconds of one process) below which helpers start only on CPUs that look idle (other
@@ -411,12 +411,12 @@ _LOCK_TIMEOUT = 2.0
 @dataclass(frozen=True)
 class _Shared:
     """What this process and its helpers share: the claim counter and its lock, a stop flag,
-    each helper's count of blocks done, and the pipe (with its lock) that carries the counts."""
+    each helper's CPU seconds so far, and the pipe (with its lock) that carries the counts."""
 
     counter: Any
     lock: Any
     stop: Any
-    done: Any
+    cpu: Any
     writer: Connection
     write_lock: Any
 
@@ -425,9 +425,10 @@ class _Helpers(Generic[C]):
     """Helper processes claiming chunks from a shared counter while this process computes too.
 
     Helpers have to pay: every :data:`REVIEW_SECONDS` (or a few blocks, if longer) this process
-    compares the blocks done by all since the helpers started with what it would have done
-    alone; if the helpers add less than :data:`PAYOFF` (the other CPUs are busy with other
-    work), they are told to stop after their current chunk and this process goes on alone.
+    adds up the CPU time it and its helpers had since the last review; if that is less than
+    :data:`PAYOFF` CPUs of the wall time, the helpers only share a CPU with this process (other
+    work holds the others) and are told to stop after their current chunk. CPU time, not blocks
+    done, is the measure: it needs no yardstick taken at another moment of a changing load.
     """
 
     def __init__(
@@ -448,7 +449,7 @@ class _Helpers(Generic[C]):
             counter=context.RawValue("q", first),  # the next block to claim
             lock=context.Lock(),
             stop=context.RawValue("b", 0),
-            done=context.RawArray("q", helpers),
+            cpu=context.RawArray("d", helpers),
             writer=writer,
             write_lock=context.Lock(),
         )
@@ -462,11 +463,9 @@ class _Helpers(Generic[C]):
         for proc in self.procs:
             proc.start()
         writer.close()  # only helpers write
-        # What this process alone would do: the yardstick helpers are reviewed against.
-        self.alone_rate = 1.0 / per_block if per_block > 0 else 0.0
         self.window = max(REVIEW_SECONDS, 4 * per_block)
-        self.mine = 0  # blocks done here since the helpers started
-        self.review_at = (time.perf_counter(), 0)  # (time, blocks done by all) at the last review
+        # (wall time, CPU seconds of all) at the last review
+        self.review_at = (time.perf_counter(), time.process_time())
 
     def __enter__(self) -> Self:
         return self
@@ -498,24 +497,23 @@ class _Helpers(Generic[C]):
             self.shared.lock.release()
 
     def _review(self) -> None:
-        """Stop the helpers if, since the last review, all together did not beat this process
-        alone by :data:`PAYOFF`."""
-        if self.shared.stop.value or self.alone_rate == 0:
+        """Stop the helpers if, since the last review, this process and they together had less
+        than :data:`PAYOFF` CPUs of time."""
+        if self.shared.stop.value:
             return
         now = time.perf_counter()
         since, before = self.review_at
         if now - since < self.window:
             return
-        blocks = self.mine + sum(self.shared.done)
-        if (blocks - before) / (now - since) < PAYOFF * self.alone_rate:
+        cpu = time.process_time() + sum(self.shared.cpu)
+        if (cpu - before) / (now - since) < PAYOFF:
             self.shared.stop.value = 1
-        self.review_at = (now, blocks)
+        self.review_at = (now, cpu)
 
     def run(self) -> None:
         """Compute blocks here, taking in helpers' chunks between blocks, until all are in."""
         while (i := self._claim_one()) is not None:
             _timed(self.block, self.tally, i, self.seed)
-            self.mine += 1
             self._receive()
             self._review()
         # Nothing left to claim: compute what helpers still hold, last blocks first (helpers go
@@ -583,10 +581,10 @@ def _helper(job: _Job[Any], shared: _Shared, index: int) -> None:
             if start >= stop:
                 break
             counts = job.block(start, _size(start, job.runs, job.block_size), job.seed)
-            shared.done[index] += 1
+            shared.cpu[index] = time.process_time()
             for i in range(start + 1, stop):
                 counts = counts + job.block(i, _size(i, job.runs, job.block_size), job.seed)
-                shared.done[index] += 1
+                shared.cpu[index] = time.process_time()
             with shared.write_lock:
                 shared.writer.send(("done", (start, stop, counts)))
     except BaseException as exc:  # reported to the parent, which raises it

@@ -290,14 +290,15 @@ def test_short_runs_start_helpers_only_on_idle_cpus(monkeypatch: pytest.MonkeyPa
 
 def test_review_stops_helpers_that_add_too_little() -> None:
     team = object.__new__(_Helpers)
-    team.shared = SimpleNamespace(stop=SimpleNamespace(value=0), done=[0])  # type: ignore[assignment]
-    team.alone_rate, team.window, team.mine = 100.0, 0.2, 0
-    team.review_at = (time.perf_counter() - 1.0, 0)
-    team.mine, team.shared.done[0] = 100, 5  # one second: 105 blocks, alone would do 100
+    team.shared = SimpleNamespace(stop=SimpleNamespace(value=0), cpu=[0.0])  # type: ignore[assignment]
+    team.window = 0.2
+    # A second of wall time in which this process had 0.9 s of CPU ...
+    team.review_at = (time.perf_counter() - 1.0, time.process_time() - 0.9)
+    team.shared.cpu[0] = 0.05  # ... and its helper almost none: they share one CPU
     team._review()
     assert team.shared.stop.value == 1
     team.shared.stop.value = 0
-    team.review_at = (time.perf_counter() - 1.0, 0)
-    team.shared.done[0] = 60  # 160 blocks: they pay
+    team.review_at = (time.perf_counter() - 1.0, time.process_time() - 0.9)
+    team.shared.cpu[0] = 0.95  # the helper had a CPU of its own: they pay
     team._review()
-    assert team.shared.stop.value == 0 and team.review_at[1] == 160
+    assert team.shared.stop.value == 0
