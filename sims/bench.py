@@ -70,9 +70,9 @@ Say = Callable[[str], None]
 SMALL_RUNS = (BLOCK_SIZE, 16 * BLOCK_SIZE, 10_000_000)
 #: A long run is one that takes at least this long on one process.
 LONG_RUN_SECONDS = 2.0
-#: Matches timed per side for a short run (about 0.5 s): a run of 1-20 ms is repeated up to 50
+#: Matches timed per side for a short run (1-2 s): a run of 1-200 ms is repeated up to 50
 #: times, since its best time is what a spell of load hides.
-SMALL_MATCHES = 30_000_000
+SMALL_MATCHES = 100_000_000
 
 
 @dataclass(frozen=True)
