@@ -27,11 +27,12 @@ from __future__ import annotations
 import importlib.util
 import multiprocessing
 import os
+import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -40,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from knockout.engine.match import play_match
+from knockout.errors import KnockoutError
 from knockout.exact.solver import solve
 from knockout.io.scenario import Scenario
 from knockout.rules.match import Pairing
@@ -49,9 +51,9 @@ from sims.match import match_block
 from sims.runner import (
     BLOCK_SIZE,
     available_cpus,
+    dask_workers,
     default_start_method,
     keep_freed_memory,
-    local_dask_cluster,
     run_blocks,
 )
 
@@ -328,13 +330,63 @@ def _timed_blocks(job: tuple[MatchTables, int]) -> float:
     return time.perf_counter() - start
 
 
-def _ceiling_pass(pool: Any, tables: MatchTables, workers: int, count: int) -> tuple[float, float]:
+def _ceiling_pass(tables: MatchTables, workers: int, count: int) -> tuple[float, float]:
     """One pass of the ceiling: seconds for ``count`` blocks in one warm pool process alone, and
-    for ``count`` blocks in each of ``workers`` at once."""
-    alone = float(pool.apply(_timed_blocks, ((tables, count),)))
+    for ``count`` blocks in each of ``workers`` at once. The pool lives for this pass only (its
+    threads in this process would slow this process's own runs)."""
+    context = multiprocessing.get_context(default_start_method())
+    with context.Pool(workers) as pool:
+        pool.map(_timed_blocks, [(tables, 1)] * workers)  # start and warm every pool process
+        alone = float(pool.apply(_timed_blocks, ((tables, count),)))
+        start = time.perf_counter()
+        pool.map(_timed_blocks, [(tables, count)] * workers, chunksize=1)
+        return alone, time.perf_counter() - start
+
+
+@contextmanager
+def _dask_cluster(workers: int, say: Say) -> Iterator[tuple[str, float] | None]:
+    """A local Dask cluster run as other processes (``dask scheduler`` and ``dask worker``, as
+    one started by hand), so that no scheduler threads live in this process and slow its own
+    runs; its address and the seconds until every worker had joined. None without the
+    ``[distributed]`` extra, or if the cluster did not come up within a minute."""
+    if importlib.util.find_spec("distributed") is None:
+        yield None
+        return
+    say(f"starting a local Dask cluster of {workers} processes")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler_args = ["--host", "127.0.0.1", "--port", str(port), "--no-dashboard"]
+    worker_args = [address, "--nworkers", str(workers), "--nthreads", "1", "--no-dashboard"]
     start = time.perf_counter()
-    pool.map(_timed_blocks, [(tables, count)] * workers, chunksize=1)
-    return alone, time.perf_counter() - start
+    scheduler, worker = (
+        subprocess.Popen(
+            [sys.executable, "-m", f"distributed.cli.dask_{kind}", *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for kind, args in (("scheduler", scheduler_args), ("worker", worker_args))
+    )
+    try:
+        yield (address, time.perf_counter() - start) if _joined(address, workers) else None
+    finally:
+        for process in (worker, scheduler):
+            process.terminate()
+            process.wait()
+
+
+def _joined(address: str, workers: int, timeout: float = 60.0) -> bool:
+    """Wait until ``workers`` workers are connected to the scheduler at ``address``."""
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        try:
+            if dask_workers(address) >= workers:
+                return True
+        except KnockoutError:
+            pass  # the scheduler is not listening yet
+        time.sleep(0.2)
+    return False
 
 
 @dataclass(frozen=True)
@@ -348,27 +400,21 @@ class _Long:
 
 
 def _long_runs(tables: MatchTables, workers: int, cfg: BenchSettings, say: Say) -> _Long:
-    """Each repeat runs, in turn: one process, up to ``workers`` processes, the Dask cluster,
+    """Each pass runs, in turn: one process, up to ``workers`` processes, the Dask cluster,
     then the ceiling (warm pool processes with no runner: ``count`` blocks in one alone, then in
     each at once). Best of each: every ratio's sides had the same spells of load."""
     block = partial(match_block, tables)
     runs = cfg.scaling_runs
-    context = multiprocessing.get_context(default_start_method())
     best: dict[str, float] = {}
     used: list[int] = []
 
     def keep(key: str, seconds: float) -> None:
         best[key] = min(best.get(key, float("inf")), seconds)
 
-    with context.Pool(workers) as pool, ExitStack() as stack:
-        pool.map(_timed_blocks, [(tables, 1)] * workers)  # start and warm every pool process
-        address, startup = None, None
-        if cfg.dask and importlib.util.find_spec("distributed") is not None:
-            say(f"starting a local Dask cluster of {workers} processes")
-            start = time.perf_counter()
-            cluster = stack.enter_context(local_dask_cluster(workers))
-            startup = time.perf_counter() - start
-            address = str(cluster.scheduler_address)
+    with ExitStack() as stack:
+        cluster = stack.enter_context(_dask_cluster(workers, say)) if cfg.dask else None
+        address = None if cluster is None else cluster[0]
+        if address is not None:
             run_blocks(block, 4 * BLOCK_SIZE, 1, executor="dask", scheduler=address)  # warm up
         for repeat in range(cfg.scaling_repeats):
             say(f"{runs:,} matches: 1 process, up to {workers}, Dask, ceiling (pass {repeat + 1})")
@@ -383,15 +429,15 @@ def _long_runs(tables: MatchTables, workers: int, cfg: BenchSettings, say: Say) 
                         lambda: run_blocks(block, runs, 7, executor="dask", scheduler=address), 1
                     ),
                 )
-            alone, together = _ceiling_pass(pool, tables, workers, cfg.ceiling_blocks)
+            alone, together = _ceiling_pass(tables, workers, cfg.ceiling_blocks)
             keep("alone", alone)
             keep("together", together)
-    dask = None if address is None else Timed(runs, best["one"], best["dask"], workers)
+    dask = None if cluster is None else Timed(runs, best["one"], best["dask"], workers)
     return _Long(
         scaling=Timed(runs, best["one"], best["many"], max(used)),
         ceiling=workers * best["alone"] / best["together"],
         dask=dask,
-        dask_startup=startup,
+        dask_startup=None if cluster is None else cluster[1],
     )
 
 

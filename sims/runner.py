@@ -63,6 +63,7 @@ __all__ = [
     "Workers",
     "available_cpus",
     "block_rng",
+    "dask_workers",
     "default_start_method",
     "keep_freed_memory",
     "local_dask_cluster",
@@ -651,6 +652,17 @@ def local_dask_cluster(workers: int) -> Iterator[Any]:
         yield cluster
     finally:
         cluster.close()
+
+
+def dask_workers(address: str) -> int:
+    """Workers connected to the Dask scheduler at ``address``.
+
+    Raises:
+        KnockoutError: Without the ``[distributed]`` extra, or when the scheduler cannot be
+            reached.
+    """
+    with _dask_client(1, address) as client:
+        return len(client.nthreads())
 
 
 @contextmanager
