@@ -18,8 +18,9 @@ The goals:
   at most 2.5.
 * ``bracket``: time per match of the bracket Monte Carlo (64 players) against the single-match
   kernel with the same format and strategy: at most 3.
-* ``dask``: the speed-up of a run on a local Dask cluster (once started) as a share of the
-  ceiling, i.e. scheduler overhead is a small share: at least 0.90.
+* ``dask``: the speed-up of a run on a local Dask cluster (scheduler and workers in their own
+  processes, once started) as a share of the ceiling, i.e. scheduler overhead is a small share:
+  at least 0.90.
 """
 
 from __future__ import annotations
