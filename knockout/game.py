@@ -1,10 +1,14 @@
-"""Closed vocabularies of a game: colours, results, bidding replies."""
+"""Closed vocabularies of a game: colours, results, bidding replies; moves a game lasts."""
 
 from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["Colour", "Reply", "Result"]
+__all__ = ["DEFAULT_MOVES", "Colour", "Reply", "Result"]
+
+#: Moves a side makes in a game, for the effective clock ``base + moves * increment / 60``
+#: (the model's default ``[model] moves``).
+DEFAULT_MOVES = 60.0
 
 
 class Colour(StrEnum):

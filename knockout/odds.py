@@ -22,6 +22,7 @@ from knockout.rules.bidding import BRANCH_NAMES as BRANCH_KEYS
 from knockout.rules.bracket import Bracket
 
 __all__ = [
+    "BRANCH_UNIT",
     "BracketOdds",
     "BracketTally",
     "Estimate",
@@ -30,7 +31,23 @@ __all__ = [
     "MatchTally",
     "Simulated",
     "SuddenDeath",
+    "branch_units",
 ]
+
+#: Sums of sudden-death branch values are counted in units of 2**-40 (about 1e-12): integers,
+#: exact however the blocks are added up (65,536 values per block stay below 2**63).
+BRANCH_UNIT = 2**40
+
+
+def branch_units(values: Any) -> Any:
+    """Chances in ``[0, 1]`` as integer units of ``1 / BRANCH_UNIT`` (numpy int64, same shape).
+
+    >>> int(branch_units(0.5)) == BRANCH_UNIT // 2
+    True
+    """
+    import numpy as np  # noqa: PLC0415  (the answer types themselves need no numpy)
+
+    return np.rint(np.asarray(values, dtype=np.float64) * BRANCH_UNIT).astype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -53,11 +70,14 @@ class Estimate:
         return cls(p, math.sqrt(p * (1 - p) / n))
 
     @classmethod
-    def mean(cls, total: float, total_squares: float, n: int) -> Estimate:
-        """The mean of ``n`` values from their sum and sum of squares, with its standard error."""
+    def mean(
+        cls, total: float, total_squares: float, n: int, *, resolution: float = 0.0
+    ) -> Estimate:
+        """The mean of ``n`` values from their sum and sum of squares, with its standard error;
+        ``resolution``: the smallest variance the sums can tell from zero (fixed-point sums)."""
         m = total / n
         var = total_squares / n - m * m
-        if var <= 1e-12 * m * m:  # rounding of equal values: no spread at all
+        if var <= max(1e-12 * m * m, resolution):  # rounding of equal values: no spread at all
             var = 0.0
         var *= n / max(n - 1, 1)
         return cls(m, math.sqrt(var / n))
@@ -216,8 +236,10 @@ class MatchTally:
         walkover: The winner, when every match is a walkover (nothing was played).
         chooser_a_won: ... in which A was 甲 and advanced.
         branch_sum: Sums, over the matches that reached the bidding stage, of 甲's chance in
-            each branch: ``[side * 4 + branch]`` for 甲 = side (``BRANCHES`` order).
-        branch_sq: The same sums of squares (for the standard errors).
+            each branch: ``[side * 4 + branch]`` for 甲 = side (``BRANCHES`` order), each
+            chance counted in units of ``1 / BRANCH_UNIT`` (integers, so that sums are exact
+            and bit-identical however the blocks are split among workers).
+        branch_sq: The same sums of squares (for the standard errors), in the same units.
         time_class: The bidding stage's time class (None without one).
     """
 
@@ -232,8 +254,8 @@ class MatchTally:
     objects: int = 0
     walkover: str | None = None
     chooser_a_won: int = 0
-    branch_sum: tuple[float, ...] = (0.0,) * 8
-    branch_sq: tuple[float, ...] = (0.0,) * 8
+    branch_sum: tuple[int, ...] = (0,) * 8
+    branch_sq: tuple[int, ...] = (0,) * 8
     time_class: str | None = None
 
     def __add__(self, other: MatchTally) -> MatchTally:
@@ -326,7 +348,16 @@ class MatchTally:
             for b, branch in enumerate(BRANCH_KEYS):
                 i = side * 4 + b
                 values[branch] = (
-                    None if k == 0 else f(Estimate.mean(self.branch_sum[i], self.branch_sq[i], k))
+                    None
+                    if k == 0
+                    else f(
+                        Estimate.mean(
+                            self.branch_sum[i] / BRANCH_UNIT,
+                            self.branch_sq[i] / BRANCH_UNIT,
+                            k,
+                            resolution=4 / BRANCH_UNIT,  # each value and square rounded
+                        )
+                    )
                 )
             values["advances"] = p(won[side], k)
             as_chooser[name] = values

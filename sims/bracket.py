@@ -14,7 +14,7 @@ upsets and their squares, games played), so results add up bit-identically acros
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 
 import numpy as np
 import numpy.typing as npt
@@ -28,15 +28,18 @@ from knockout.rules.match import MatchState, Pairing
 from knockout.rules.progress import THIRD_PLACE
 from knockout.rules.walkover import NO_WALKOVER, walkover_sides
 from sims.kernel import MatchTables, simulate
-from sims.runner import Executor, Progress, RunResult, block_rng, run_blocks
+from sims.runner import Executor, Progress, RunResult, Warn, Workers, block_rng, run_blocks
 
 __all__ = ["BracketJob", "bracket_block", "simulate_bracket"]
 
 IntArray = npt.NDArray[np.intp]
+BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float64]
 
 #: Events per block: brackets are heavier than single matches.
 BRACKET_BLOCK = 4096
+#: Upsets are counted in the high bits of a match's score (games in the low bits).
+SCORE_SHIFT = 32
 
 
 @dataclass(frozen=True)
@@ -87,13 +90,52 @@ class BracketJob:
     pair_id: IntArray
     fixed: dict[tuple[int, int], FixedMatch]
     bracket: Bracket
-    sd: npt.NDArray[np.float64] | None = None
+    sd: FloatArray | None = None
     pairing: Pairing | None = None
 
     @property
     def rounds(self) -> int:
         """Number of rounds."""
         return int(self.lines.size).bit_length() - 1
+
+    @cached_property
+    def plans(self) -> tuple[tuple[RoundPlan, ...], RoundPlan | None]:
+        """Per round, what every simulated event shares; and the match for third place."""
+        return _plans(self)
+
+    @cached_property
+    def upset_if(self) -> npt.NDArray[np.bool_]:
+        """``(n_pairs * 2,)``: row ``2 * pair + side`` is True when ``side`` (0: the pair's
+        lower player index, 1: the higher) winning is an upset (the lower-rated won)."""
+        lo, hi = np.nonzero(self.pair_id >= 0)
+        order = np.argsort(self.pair_id[lo, hi])
+        lo, hi = lo[order], hi[order]
+        table = np.empty((lo.size, 2), dtype=bool)
+        table[:, 0] = self.ratings[lo] < self.ratings[hi]
+        table[:, 1] = self.ratings[hi] < self.ratings[lo]
+        return table.reshape(-1)
+
+    @cached_property
+    def exit_player(self) -> IntArray:
+        """``(n_pairs * exits,)``: the player who goes through when a match of pair ``p`` ends
+        with exit ``e`` (row ``p * exits + e``): the winner in one lookup."""
+        lo, hi = np.nonzero(self.pair_id >= 0)
+        order = np.argsort(self.pair_id[lo, hi])
+        b_wins = self.tables.exit_winner == 1  # exits that go on are never final
+        return np.where(b_wins[None, :], hi[order][:, None], lo[order][:, None]).reshape(-1)
+
+    @cached_property
+    def exit_score(self) -> npt.NDArray[np.int64] | None:
+        """``(n_pairs * exits,)``: for a match of pair ``p`` ending with exit ``e`` (row
+        ``p * exits + e``), its games plus ``2**32`` if it is an upset; None when the games are
+        not fixed by the exit. One lookup and one sum per event give both counts."""
+        t = self.tables
+        if t.exit_games is None:
+            return None
+        side = np.maximum(t.exit_winner, 0).astype(np.intp)  # exits that go on are never final
+        upset = self.upset_if.reshape(-1, 2)[:, side]  # (n_pairs, exits)
+        score = t.exit_games.astype(np.int64)[None, :] + (upset.astype(np.int64) << SCORE_SHIFT)
+        return score.reshape(-1)
 
     @classmethod
     def from_scenario(cls, scenario: Scenario) -> BracketJob:
@@ -159,19 +201,162 @@ def _pair(scenario: Scenario, names: tuple[str, str]) -> Pairing:
     return Pairing.of(scenario.format, a, b, model=scenario.model, strategy=scenario.strategy)
 
 
-def _fixed_outcomes(
-    fixed: FixedMatch, rows: IntArray, rng: np.random.Generator, shift: FloatArray | None
-) -> tuple[IntArray, npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
-    """Each event's outcome of a match with a given distribution: (outcome, upper wins, games).
+@dataclass(frozen=True)
+class RoundPlan:
+    """What is the same in every simulated event for one round (computed once per job).
 
-    With strengths drawn per event (``shift``: the upper player's minus the lower's), a match in
-    progress gets its own distribution per event, solved from where it stands."""
-    u = rng.random(rows.size)
-    if shift is None or fixed.progress is None:
+    Which matches involve a bye, which are fixed (decided or in progress) and which the match
+    kernel draws depend only on the draw and the games already played, never on the simulation.
+
+    Attributes:
+        round: Round number (from 1); the match for third place is a plan of its own.
+        byes: Match indices with a bye on one side (or both: the bye goes through).
+        played: Match indices drawn by the kernel (None: all of them).
+        fixed: Match indices with a given outcome distribution.
+        fixed_cuts: ``(F, K)`` inner cut points per fixed match, padded with +inf.
+        fixed_upper: ``(F, K + 1)`` whether the upper-line player advances, per outcome.
+        fixed_games: ``(F, K + 1)`` games of the match, per outcome.
+        fixed_counts: ``(F,)`` whether the match can be an upset (not a walkover).
+        fixed_matches: The fixed matches themselves, in the order of ``fixed``.
+    """
+
+    round: int
+    byes: IntArray
+    played: IntArray | None
+    fixed: IntArray
+    fixed_cuts: npt.NDArray[np.float64]
+    fixed_upper: npt.NDArray[np.bool_]
+    fixed_games: npt.NDArray[np.int64]
+    fixed_counts: npt.NDArray[np.bool_]
+    fixed_matches: tuple[FixedMatch, ...] = ()
+
+    @classmethod
+    def of(
+        cls, k: int, up_bye: BoolArray, down_bye: BoolArray, fixed: dict[int, FixedMatch]
+    ) -> RoundPlan:
+        """The plan of round ``k`` from its byes and its fixed matches (by match index)."""
+        width = up_bye.size
+        bye = up_bye | down_bye
+        cols = sorted(i for i in fixed if i < width and not bye[i])
+        played = ~bye
+        played[cols] = False
+        longest = max((fixed[i].cuts.size for i in cols), default=0)
+        cuts = np.full((len(cols), longest), np.inf)
+        upper = np.zeros((len(cols), longest + 1), dtype=bool)
+        games = np.zeros((len(cols), longest + 1), dtype=np.int64)
+        for row, i in enumerate(cols):
+            f = fixed[i]
+            cuts[row, : f.cuts.size] = f.cuts
+            upper[row, : f.upper_wins.size] = f.upper_wins
+            games[row, : f.games.size] = f.games
+        return cls(
+            round=k,
+            byes=np.flatnonzero(bye),
+            played=None if played.all() else np.flatnonzero(played),
+            fixed=np.array(cols, dtype=np.intp),
+            fixed_cuts=cuts,
+            fixed_upper=upper,
+            fixed_games=games,
+            fixed_counts=np.array([not fixed[i].walkover for i in cols], dtype=bool),
+            fixed_matches=tuple(fixed[i] for i in cols),
+        )
+
+
+def _plans(job: BracketJob) -> tuple[tuple[RoundPlan, ...], RoundPlan | None]:
+    """The plan of every round and of the match for third place (None without one)."""
+    fixed: dict[int, dict[int, FixedMatch]] = {}
+    for (k, i), f in job.fixed.items():
+        fixed.setdefault(k, {})[i] = f
+    bye = job.lines < 0
+    plans: list[RoundPlan] = []
+    third: RoundPlan | None = None
+    for k in range(1, job.rounds + 1):
+        up, down = bye[0::2], bye[1::2]
+        plans.append(RoundPlan.of(k, up, down, fixed.get(k, {})))
+        if k == job.rounds - 1 and job.bracket.third_place:
+            # The semi-finals' losers: a bye where a semi-final had one.
+            lost = up | down
+            given = fixed.get(k + 1, {}).get(THIRD_PLACE)
+            third = RoundPlan.of(k + 1, lost[0:1], lost[1:2], {} if given is None else {0: given})
+        bye = up & down
+    return tuple(plans), third
+
+
+@dataclass(frozen=True)
+class _Round:
+    """A round's results for every simulated event: ``(S, M)`` winners, and per event games and
+    upsets added."""
+
+    winner: IntArray
+    games: npt.NDArray[np.int64]
+    upsets: npt.NDArray[np.int64]
+
+
+def _play_round(
+    job: BracketJob,
+    plan: RoundPlan,
+    rng: np.random.Generator,
+    alive: IntArray,
+    delta: FloatArray | None = None,
+) -> _Round:
+    """Every match of a round in every event: ``alive`` is ``(S, 2M)`` players by line;
+    ``delta``: each event's draw of each player's strength (rating uncertainty), or None."""
+    up, down = alive[:, 0::2], alive[:, 1::2]
+    size = alive.shape[0]
+    games = np.zeros(size, dtype=np.int64)
+    upsets = np.zeros(size, dtype=np.int64)
+    if plan.played is None:  # every match is played: the kernel's winners are the round's
+        winners = _play_kernel(job, plan, rng, up, down, games, upsets, delta)
+        return _Round(winners, games, upsets)
+    winner = np.empty(up.shape, dtype=np.intp)
+    if plan.byes.size:
+        b_up, b_down = up[:, plan.byes], down[:, plan.byes]
+        winner[:, plan.byes] = np.where(b_up < 0, b_down, b_up)
+    if plan.fixed.size:
+        if delta is None:
+            _play_fixed(job, plan, rng, up, down, winner, games, upsets)
+        else:
+            _play_fixed_uncertain(job, plan, rng, (up, down), winner, (games, upsets), delta)
+    if plan.played.size:
+        winner[:, plan.played] = _play_kernel(job, plan, rng, up, down, games, upsets, delta)
+    return _Round(winner, games, upsets)
+
+
+def _play_fixed_uncertain(
+    job: BracketJob,
+    plan: RoundPlan,
+    rng: np.random.Generator,
+    players: tuple[IntArray, IntArray],
+    winner: IntArray,
+    counts: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
+    delta: FloatArray,
+) -> None:
+    """Matches decided or in progress when strengths are drawn per event: a match in progress
+    gets its own outcome distribution per event, solved from where it stands."""
+    up, down = players
+    games, upsets = counts
+    rows = np.arange(up.shape[0])
+    for col, fixed, counted in zip(plan.fixed, plan.fixed_matches, plan.fixed_counts, strict=True):
+        a, b = up[:, col], down[:, col]
+        upper, fixed_games = _fixed_outcomes(fixed, rng, delta[rows, a] - delta[rows, b])
+        w = np.where(upper, a, b)
+        winner[:, col] = w
+        games += fixed_games
+        if counted:
+            upsets += job.ratings[w] < job.ratings[np.where(w == a, b, a)]
+
+
+def _fixed_outcomes(
+    fixed: FixedMatch, rng: np.random.Generator, shift: FloatArray
+) -> tuple[BoolArray, npt.NDArray[np.int64]]:
+    """Each event's outcome of a fixed match (upper player wins, games), the upper player's
+    strength draw minus the lower's being ``shift``."""
+    u = rng.random(shift.size)
+    if fixed.progress is None:  # decided: the same in every event
         outcome = (u[:, None] >= fixed.cuts[None, :]).sum(axis=1)
-        return outcome, fixed.upper_wins[outcome], fixed.games[outcome]
+        return fixed.upper_wins[outcome], fixed.games[outcome]
     pairing, start, p_a, played = fixed.progress
-    n = rows.size
+    n = shift.size
     sol = solve(
         pairing.expanded(np.zeros(n, dtype=np.intp), shift),
         start=start,
@@ -181,111 +366,152 @@ def _fixed_outcomes(
     probs = np.stack([sol.games_by_winner[g][:, side] for g in keys for side in (0, 1)], axis=1)
     cdf = np.cumsum(probs / probs.sum(axis=1, keepdims=True), axis=1)[:, :-1]
     outcome = (u[:, None] >= cdf).sum(axis=1)
-    upper = outcome % 2 == 0
-    return outcome, upper, np.array([played + g for g in keys for _ in (0, 1)])[outcome]
+    games = np.array([played + g for g in keys for _ in (0, 1)], dtype=np.int64)
+    return outcome % 2 == 0, games[outcome]
 
 
-def _play_round(
+def _play_fixed(
     job: BracketJob,
+    plan: RoundPlan,
     rng: np.random.Generator,
-    k: int,
+    up: IntArray,
+    down: IntArray,
+    winner: IntArray,
+    games: npt.NDArray[np.int64],
+    upsets: npt.NDArray[np.int64],
+) -> None:
+    """Matches decided or in progress: one draw per match from its outcome distribution."""
+    cols = plan.fixed
+    u = rng.random((up.shape[0], cols.size))
+    outcome = (u[:, :, None] >= plan.fixed_cuts[None, :, :]).sum(axis=2)  # (S, F)
+    row = np.arange(cols.size)[None, :]
+    a, b = up[:, cols], down[:, cols]
+    w = np.where(plan.fixed_upper[row, outcome], a, b)
+    winner[:, cols] = w
+    games += plan.fixed_games[row, outcome].sum(axis=1)
+    lower = job.ratings[w] < job.ratings[np.where(w == a, b, a)]
+    upsets += (lower & plan.fixed_counts[None, :]).sum(axis=1)
+
+
+def _play_kernel(
+    job: BracketJob,
+    plan: RoundPlan,
+    rng: np.random.Generator,
     up: IntArray,
     down: IntArray,
     games: npt.NDArray[np.int64],
     upsets: npt.NDArray[np.int64],
-    match_index: IntArray | None,
     delta: FloatArray | None = None,
-) -> tuple[IntArray, IntArray]:
-    """Winners and losers of matches ``up[s, m]`` v ``down[s, m]`` (arrays of shape (S, M));
-    ``delta``: each event's draw of each player's strength (rating uncertainty), or None."""
-    winner = up.copy()
-    bye = (up < 0) | (down < 0)
-    winner[down < 0] = up[down < 0]
-    winner[up < 0] = down[up < 0]
-    real = ~bye
-    side = walkover_sides(
-        real & job.withdrawn[np.maximum(up, 0)],
-        real & job.withdrawn[np.maximum(down, 0)],
-        job.seeds[np.maximum(up, 0)] < job.seeds[np.maximum(down, 0)],
-    )
-    fixed_at = (
-        {}
-        if match_index is None
-        else {m: job.fixed.get((k, int(i))) for m, i in enumerate(match_index)}
-    )
-    for m, fixed in fixed_at.items():
-        if fixed is not None:
-            side[:, m] = NO_WALKOVER  # decided (by its games or a walkover) or in progress
-    walk = side != NO_WALKOVER
-    winner = np.where(side == 0, up, np.where(side == 1, down, winner))
-    todo = real & ~walk
-    if match_index is not None:
-        for m, fixed in fixed_at.items():
-            if fixed is None:
-                continue
-            col = todo[:, m]
-            rows = np.flatnonzero(col)
-            shift = None if delta is None else delta[rows, up[rows, m]] - delta[rows, down[rows, m]]
-            _, upper, fixed_games = _fixed_outcomes(fixed, rows, rng, shift)
-            winner[rows, m] = np.where(upper, up[rows, m], down[rows, m])
-            games[rows] += fixed_games
-            if not fixed.walkover:
-                lower_won = _lower_rated_won(job, up[rows, m], down[rows, m], winner[rows, m])
-                upsets[rows] += lower_won
-            todo[:, m] = False
-    rows, cols = np.nonzero(todo)
-    if rows.size:
-        a, b = up[rows, cols], down[rows, cols]
-        lo, hi = np.minimum(a, b), np.maximum(a, b)
-        if delta is None:
-            out = simulate(job.tables, rows.size, rng, pair=job.pair_id[lo, hi])
-        else:  # strengths drawn per event: a table per match
-            assert job.pairing is not None
-            shifted = job.pairing.expanded(job.pair_id[lo, hi], delta[rows, lo] - delta[rows, hi])
-            tables = MatchTables.from_pairing(shifted)
-            out = simulate(tables, rows.size, rng, pair=np.arange(rows.size))
-        w = np.where(out.winner == 0, lo, hi)
-        winner[rows, cols] = w
-        np.add.at(games, rows, out.games)
-        np.add.at(upsets, rows, _lower_rated_won(job, a, b, w))
-    loser = np.where(winner == up, down, up)
-    return winner, loser
+) -> IntArray:
+    """Matches still to play: one call of the match kernel for all of them, in every event.
+
+    The pair of players ``lo < hi`` indexes the all-pairs tables (``lo`` is the tables' side A);
+    with the kernel's exit code it gives, in one lookup each, the winner
+    (:attr:`BracketJob.exit_player`) and the games and upset (:attr:`BracketJob.exit_score`),
+    added to ``games`` and ``upsets`` per event. In round 1 the players of every match are the
+    draw's, the same in every event: their pairs are looked up once.
+
+    With strengths drawn per event (``delta``), each match gets its own kernel table for its
+    players' draws, and the winner and upset come from the exit's side instead.
+
+    Returns:
+        ``(S, P)`` winners of the ``P`` matches the plan has the kernel play.
+    """
+    cols = plan.played
+    if plan.round == 1:  # (M,) players, broadcast over events
+        a, b = job.lines[0::2], job.lines[1::2]
+    else:  # (S, M)
+        a, b = up, down
+    if cols is not None:
+        a, b = a[..., cols], b[..., cols]
+    pair = np.take(job.pair_id, np.minimum(a, b) * len(job.names) + np.maximum(a, b))
+    shape = (up.shape[0], pair.shape[-1])
+    if delta is not None:
+        w, score = _play_uncertain(job, rng, (a, b), pair, delta)
+    else:
+        w, score = _play_tables(job, rng, pair, shape)
+    if job.withdrawn.any():
+        # The walkover rule (a withdrawn player loses; both withdrawn: the better seed goes on):
+        # those matches are not played, so they add no games and no upset.
+        side = walkover_sides(job.withdrawn[a], job.withdrawn[b], job.seeds[a] < job.seeds[b])
+        w = np.where(side == 0, a, np.where(side == 1, b, w))
+        score = np.where(side != NO_WALKOVER, 0, score)
+    total = score.sum(axis=1)
+    games += total & ((1 << SCORE_SHIFT) - 1)
+    upsets += total >> SCORE_SHIFT
+    return w
 
 
-def _lower_rated_won(
-    job: BracketJob, a: IntArray, b: IntArray, w: IntArray
-) -> npt.NDArray[np.int64]:
-    loser = np.where(w == a, b, a)
-    return (job.ratings[w] < job.ratings[loser]).astype(np.int64)
+def _play_tables(
+    job: BracketJob, rng: np.random.Generator, pair: IntArray, shape: tuple[int, int]
+) -> tuple[IntArray, npt.NDArray[np.int64]]:
+    """Winners and scores (games, plus 2**32 for an upset) from the all-pairs tables."""
+    flat_pair = np.broadcast_to(pair, shape).reshape(-1)
+    out = simulate(job.tables, flat_pair.size, rng, pair=flat_pair)
+    row = flat_pair * job.tables.exit_winner.size + out.exit_code
+    w = np.take(job.exit_player, row).reshape(shape)
+    if job.exit_score is not None:
+        score = np.take(job.exit_score, row).reshape(shape)
+    else:
+        b_won = np.take(job.tables.exit_winner, out.exit_code).reshape(shape).astype(np.intp)
+        score = out.games.reshape(shape).astype(np.int64)
+        score += np.take(job.upset_if, 2 * pair + b_won).astype(np.int64) << SCORE_SHIFT
+    return w, score
+
+
+def _play_uncertain(
+    job: BracketJob,
+    rng: np.random.Generator,
+    players: tuple[IntArray, IntArray],
+    pair: IntArray,
+    delta: FloatArray,
+) -> tuple[IntArray, npt.NDArray[np.int64]]:
+    """Winners and scores when strengths are drawn per event: a kernel table per match, for
+    its two players' draws (the lower player index is side A, as in the all-pairs tables)."""
+    assert job.pairing is not None
+    size = delta.shape[0]
+    a, b = (np.broadcast_to(x, (size, pair.shape[-1])) for x in players)
+    lo, hi = np.minimum(a, b), np.maximum(a, b)
+    full_pair = np.broadcast_to(pair, lo.shape)
+    events = np.arange(size)[:, None]
+    shift = (delta[events, lo] - delta[events, hi]).reshape(-1)
+    tables = MatchTables.from_pairing(job.pairing.expanded(full_pair.reshape(-1), shift))
+    out = simulate(tables, shift.size, rng, pair=np.arange(shift.size))
+    b_won = np.take(tables.exit_winner, out.exit_code).reshape(lo.shape).astype(np.intp)
+    w = np.where(b_won == 1, hi, lo)
+    score = out.games.reshape(lo.shape).astype(np.int64)
+    score += np.take(job.upset_if, 2 * full_pair + b_won).astype(np.int64) << SCORE_SHIFT
+    return w, score
 
 
 def bracket_block(job: BracketJob, index: int, size: int, seed: int) -> BracketTally:
-    """One block of ``size`` events (module level, so it pickles for workers)."""
+    """One block of ``size`` events (module level, so it pickles for workers).
+
+    Round by round, every match of every event at once; the only Python loop is over rounds.
+    """
     rng = block_rng(seed, index)
     n = len(job.names)
-    rounds = job.rounds
     # rating uncertainty: every player's true strength, drawn once per event, first
     delta = None if job.sd is None else rng.normal(0.0, 1.0, (size, n)) * job.sd
-    alive = np.broadcast_to(job.lines, (size, job.lines.size)).copy()
+    plans, third = job.plans
+    alive = np.broadcast_to(job.lines, (size, job.lines.size))
     games = np.zeros(size, dtype=np.int64)
     upsets = np.zeros(size, dtype=np.int64)
-    reach = np.zeros((n, rounds + 1), dtype=np.int64)
+    reach = np.zeros((n, job.rounds + 1), dtype=np.int64)
     reach[:, 0] = size
-    for k in range(1, rounds + 1):
-        up, down = alive[:, 0::2], alive[:, 1::2]
-        matches = np.arange(up.shape[1])
-        winner, loser = _play_round(job, rng, k, up, down, games, upsets, matches, delta)
-        if k == rounds - 1 and job.bracket.third_place:
-            third_games = np.zeros(size, dtype=np.int64)
-            third = np.array([THIRD_PLACE])
-            down_losers = loser[:, 1:2]
-            _play_round(
-                job, rng, k + 1, loser[:, 0:1], down_losers, third_games, upsets, third, delta
-            )
-            games += third_games
-        alive = winner
-        counts = np.bincount(alive.ravel(), minlength=n)
-        reach[:, k] = counts[:n]
+    for plan in plans:
+        result = _play_round(job, plan, rng, alive, delta)
+        games += result.games
+        upsets += result.upsets
+        if third is not None and plan.round == third.round - 1:
+            up, down = alive[:, 0::2], alive[:, 1::2]
+            losers = np.where(result.winner == up, down, up)  # (S, 2): the semi-finals' losers
+            extra = _play_round(job, third, rng, losers, delta)
+            games += extra.games
+            upsets += extra.upsets
+        alive = result.winner
+        players = alive.reshape(-1)
+        reach[:, plan.round] = np.bincount(players[players >= 0], minlength=n)[:n]
     champion = alive[:, 0]
     top = job.ratings == job.ratings.max()
     return BracketTally(
@@ -304,10 +530,11 @@ def simulate_bracket(
     seed: int,
     *,
     executor: Executor = "local",
-    workers: int = 1,
+    workers: Workers = 1,
     scheduler: str | None = None,
     block_size: int = BRACKET_BLOCK,
     progress: Progress | None = None,
+    warn: Warn | None = None,
 ) -> tuple[Simulated[BracketOdds] | None, RunResult[BracketTally]]:
     """Monte Carlo odds of the scenario's knockout event."""
     job = BracketJob.from_scenario(scenario)
@@ -320,6 +547,7 @@ def simulate_bracket(
         scheduler=scheduler,
         block_size=block_size,
         progress=progress,
+        warn=warn,
     )
     if result.counts is None:
         return None, result

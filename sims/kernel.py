@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from knockout.exact.solver import stage_exits
 from knockout.game import Colour
-from knockout.rules.bidding import BRANCHES, BiddingGame, SealedBidGame, Strategy
+from knockout.rules.bidding import BRANCHES, BiddingGame, DecisionSampler, SealedBidGame, Strategy
 from knockout.rules.match import MatchState, Pairing, Side
 
 __all__ = [
@@ -79,6 +79,16 @@ class StageTable:
     announce_red: BoolArray
     objects: BoolArray
 
+    @cached_property
+    def columns(self) -> FloatArray:
+        """``(K - 1, 3 * n_pairs)``: the cut points by column, entry-major: cut ``j`` of pair
+        ``p`` entered with code ``e`` is ``[j, e * n_pairs + p]``. Each column is contiguous and,
+        for entry 0, indexed by the pair itself (one gather per cut, nothing to compute)."""
+        k = self.cuts.shape[1]
+        n_pairs = self.cuts.shape[0] // len(ENTRIES)
+        by_entry = self.cuts.reshape(n_pairs, len(ENTRIES), k).transpose(2, 1, 0)
+        return np.ascontiguousarray(by_entry.reshape(k, len(ENTRIES) * n_pairs))
+
 
 @dataclass(frozen=True)
 class BiddingTable:
@@ -91,6 +101,8 @@ class BiddingTable:
             ``(pair * 2 + chooser) * 4 + branch``.
         chooser_red: ``(4,)`` whether 甲 plays Red in each branch.
         draw_to_black: Whether a draw sends Black through (else Red).
+        sampler: The strategy's decisions as array operations, built once here (for
+            ``believed``: the rule's thresholds), so workers receive them ready.
     """
 
     p_a_chooses: FloatArray
@@ -98,6 +110,7 @@ class BiddingTable:
     cuts: FloatArray
     chooser_red: BoolArray
     draw_to_black: bool
+    sampler: DecisionSampler
 
 
 @dataclass(frozen=True)
@@ -326,12 +339,15 @@ def _bidding_table(pairing: Pairing, s: int) -> BiddingTable:
             p = pairing.bidding_game_probabilities(side, colour, clocks)
             cuts[:, chooser, k, 0] = p.red
             cuts[:, chooser, k, 1] = p.red + p.draw
+    game = pairing.bidding_game
+    assert game is not None
     return BiddingTable(
         p_a_chooses=p_a.reshape(-1),
         advantage=advantage.reshape(-1),
         cuts=cuts.reshape(-1, 2),
         chooser_red=chooser_red,
         draw_to_black=stage.draw_winner is Colour.BLACK,
+        sampler=pairing.strategy.sampler(game),
     )
 
 
@@ -507,15 +523,23 @@ def _draw_exit(
         for c in row_cuts:
             k8 += (u >= c).view(np.int8)
         return k8
-    row = (0 if pairs is None else pairs * 3) + (0 if entry is None else entry)
+    columns = table.columns
+    n_pairs = cuts.shape[0] // len(ENTRIES)
+    if entry is None:
+        row = pairs
+    elif pairs is None:
+        row = entry * n_pairs
+    else:
+        row = entry * n_pairs + pairs
+    assert row is not None
     if small:
         k8 = np.zeros(u.shape, dtype=np.int8)
-        for j in range(cuts.shape[1]):
-            k8 += (u >= np.take(cuts[:, j], row)).view(np.int8)
+        for column in columns:
+            k8 += (u >= np.take(column, row)).view(np.int8)
         return k8
     k = np.zeros(u.shape, dtype=np.intp)
-    for j in range(cuts.shape[1]):
-        k += u >= np.take(cuts[:, j], row)
+    for column in columns:
+        k += u >= np.take(column, row)
     return k
 
 
@@ -556,8 +580,7 @@ def _draw_bidding(
     p_a = np.take(table.p_a_chooses, pair_rows * 3 + entry_rows)
     chooser = (rng.random(m) >= p_a).astype(np.intp)  # 0: A is 甲, 1: B is 甲
     row = pair_rows * 2 + chooser
-    assert tables.game is not None
-    sample = tables.strategy.sample(tables.game, np.take(table.advantage, row), rng)
+    sample = table.sampler.sample(np.take(table.advantage, row), rng)
     branch = np.where(sample.announce_red, 0, 2) + sample.objects
     cut_row = row * 4 + branch
     u = rng.random(m)

@@ -17,10 +17,19 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from knockout.odds import MatchOdds, MatchTally, Simulated
+from knockout.odds import MatchOdds, MatchTally, Simulated, branch_units
 from knockout.rules.match import Finished, MatchState, Pairing, replay
 from sims.kernel import MatchOutcomes, MatchTables, simulate
-from sims.runner import BLOCK_SIZE, Executor, Progress, RunResult, block_rng, run_blocks
+from sims.runner import (
+    BLOCK_SIZE,
+    Executor,
+    Progress,
+    RunResult,
+    Warn,
+    Workers,
+    block_rng,
+    run_blocks,
+)
 
 if TYPE_CHECKING:  # workers unpickling match_block need not import pydantic
     from knockout.io.scenario import Scenario
@@ -85,28 +94,32 @@ def tally(out: MatchOutcomes, n_stages: int, *, per_match: bool = False) -> Matc
 
 def _branch_sums(
     t: MatchTables, as_chooser: tuple[int, int]
-) -> tuple[tuple[float, ...], tuple[float, ...]]:
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Sums (and sums of squares) of 甲's branch values over the matches that reached the
-    bidding stage, ``[side * 4 + branch]``: with given ratings each value is the same for every
-    match of a side, so the sum is the count times the value (one pair: row 0)."""
+    bidding stage, ``[side * 4 + branch]``, in integer units (:data:`BRANCH_UNIT`): with given
+    ratings each value is the same for every match of a side, so the sum is the count times the
+    value (one pair: row 0)."""
     if t.branch_values is None:
-        return (0.0,) * 8, (0.0,) * 8
+        return (0,) * 8, (0,) * 8
     values = t.branch_values[0]  # (2 sides, 4 branches)
-    counts = np.array(as_chooser, dtype=np.float64)[:, None]
-    return tuple((counts * values).ravel().tolist()), tuple((counts * values**2).ravel().tolist())
+    counts = np.array(as_chooser, dtype=np.int64)[:, None]
+    sums = counts * branch_units(values)
+    squares = counts * branch_units(values**2)
+    return tuple(sums.ravel().tolist()), tuple(squares.ravel().tolist())
 
 
 def _branch_sums_per_match(
     t: MatchTables, chooser: npt.NDArray[np.int8]
-) -> tuple[tuple[float, ...], tuple[float, ...]]:
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The sums of :func:`_branch_sums` when each match is its own pair (row ``i``)."""
     if t.branch_values is None:
-        return (0.0,) * 8, (0.0,) * 8
-    sums, squares = np.zeros((2, 4)), np.zeros((2, 4))
+        return (0,) * 8, (0,) * 8
+    sums = np.zeros((2, 4), dtype=np.int64)
+    squares = np.zeros((2, 4), dtype=np.int64)
     for side in (0, 1):
         values = t.branch_values[chooser == side, side]  # (matches with that 甲, 4)
-        sums[side] = values.sum(axis=0)
-        squares[side] = (values**2).sum(axis=0)
+        sums[side] = branch_units(values).sum(axis=0)
+        squares[side] = branch_units(values**2).sum(axis=0)
     return tuple(sums.ravel().tolist()), tuple(squares.ravel().tolist())
 
 
@@ -150,10 +163,11 @@ def simulate_match(
     seed: int,
     *,
     executor: Executor = "local",
-    workers: int = 1,
+    workers: Workers = 1,
     scheduler: str | None = None,
     block_size: int = BLOCK_SIZE,
     progress: Progress | None = None,
+    warn: Warn | None = None,
 ) -> tuple[Simulated[MatchOdds] | None, RunResult[MatchTally]]:
     """Monte Carlo odds of the scenario's two-player match.
 
@@ -208,6 +222,7 @@ def simulate_match(
         scheduler=scheduler,
         block_size=block_size,
         progress=progress,
+        warn=warn,
     )
     if result.counts is None:
         return None, result

@@ -14,7 +14,7 @@ from knockout.io.scenario import Scenario
 from knockout.odds import BracketOdds, MatchOdds, Simulated
 from sims.bracket import BRACKET_BLOCK, simulate_bracket
 from sims.match import simulate_match
-from sims.runner import BLOCK_SIZE, Executor, Progress, RunResult
+from sims.runner import BLOCK_SIZE, Executor, Progress, RunResult, Warn, Workers
 
 __all__ = ["SimulationRun", "run_time_estimate", "simulate_scenario"]
 
@@ -62,10 +62,11 @@ def simulate_scenario(
     seed: int,
     *,
     executor: Executor = "local",
-    workers: int = 1,
+    workers: Workers = 1,
     scheduler: str | None = None,
     block_size: int | None = None,
     progress: Progress | None = None,
+    warn: Warn | None = None,
 ) -> SimulationRun:
     """Monte Carlo odds of the scenario's match (two players) or bracket (more), and its exact
     odds for comparison."""
@@ -74,6 +75,7 @@ def simulate_scenario(
         "workers": workers,
         "scheduler": scheduler,
         "progress": progress,
+        "warn": warn,
     }
     if block_size is not None:
         kwargs["block_size"] = block_size

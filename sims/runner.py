@@ -2,12 +2,26 @@
 
 Work of ``runs`` simulations is cut into blocks of ``block_size``; block ``i`` draws from
 ``np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(i,)))``. A block returns integer
-counts, and counts add up exactly, so the result is bit-identical whatever the number of workers,
-the executor, or the order in which blocks finish.
+counts, and counts add up exactly, so the result is bit-identical whatever the number of
+processes, the executor, the order in which blocks finish or which process computed them.
 
-Executors: ``local`` (in this process with ``workers = 1``, else a pool of ``workers`` processes)
-and ``dask`` (a local ``distributed`` cluster of ``workers`` processes, or an existing scheduler
-given by its address; needs the ``[distributed]`` extra).
+Executors:
+
+* ``local``: this process computes blocks itself from the first one on. ``workers`` is a
+  maximum: once a few blocks are timed, helper processes are started only if the work left is
+  worth their start-up (:data:`STARTUP_SECONDS`), and never more than the CPUs available (asking
+  for more is capped, with a warning through ``warn``); a short run uses only CPUs that look
+  idle, and helpers are stopped if this process and they together get less than :data:`PAYOFF`
+  CPUs (they only share a CPU that other work leaves free). Helpers
+  are forked where the platform allows it (no re-imports, the block's tables are already in
+  memory; spawned elsewhere) and claim consecutive blocks from a shared counter, a chunk at a
+  time (at most :data:`CLAIM_SECONDS` of work, smaller near the end); each chunk sends back one
+  small count object. When nothing is left to claim, this process also computes the blocks still
+  out with helpers (last first) and keeps whichever copy arrives first, so a slow or busy helper
+  never holds the run up: a run is never much slower than this process alone.
+* ``dask``: a local ``distributed`` cluster of ``workers`` processes, or an existing scheduler
+  given by its address (needs the ``[distributed]`` extra); tasks are chunks of consecutive
+  blocks worth about :data:`TASK_SECONDS` each, so scheduler overhead stays a small share.
 
 A ``KeyboardInterrupt`` (Ctrl-C) while waiting stops the run cleanly: pending blocks are cancelled
 and the result holds the blocks that completed, with ``interrupted = True``.
@@ -17,30 +31,74 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from typing import Any, Generic, Literal, Protocol, Self, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from knockout.errors import KnockoutError
 
 __all__ = [
     "BLOCK_SIZE",
+    "CLAIM_SECONDS",
+    "LONG_WORK_SECONDS",
+    "PAYOFF",
+    "REVIEW_SECONDS",
+    "STARTUP_SECONDS",
+    "TASK_SECONDS",
+    "TIMED_BLOCKS",
     "Executor",
     "Progress",
     "RunResult",
+    "Warn",
+    "Workers",
+    "available_cpus",
     "block_rng",
+    "dask_workers",
+    "default_start_method",
+    "keep_freed_memory",
+    "local_dask_cluster",
+    "parse_workers",
+    "resolve_workers",
     "run_blocks",
 ]
 
 #: Simulations per block: big enough to amortise numpy's per-call cost, small enough for cache.
 BLOCK_SIZE = 2**16
 
+#: Seconds before a helper process computes its first block, by start method: a fork copies this
+#: process (a few milliseconds, measured); a spawn starts an interpreter that imports numpy and
+#: the block's modules (about a second on a 2-vCPU machine).
+STARTUP_SECONDS = {"fork": 0.05, "spawn": 1.5}
+#: Most work (in seconds of one process) a helper claims at once.
+CLAIM_SECONDS = 0.1
+#: Blocks this process times before deciding on helpers (the first may pay one-off costs; the
+#: median of the others is the yardstick).
+TIMED_BLOCKS = 4
+#: Helpers are reviewed this often: this process and its helpers together must have had at
+#: least PAYOFF CPUs of time over the last review's wall time, or the helpers stop.
+REVIEW_SECONDS = 0.2
+PAYOFF = 1.1
+#: Work (seconds of one process) below which helpers start only on CPUs that look idle (other
+#: tasks running, from ``/proc/loadavg``); longer runs start them and let the review decide.
+LONG_WORK_SECONDS = 1.0
+#: Work (in seconds of one process) per Dask task: scheduler overhead (milliseconds per task)
+#: stays around 1 %.
+TASK_SECONDS = 0.5
+
 Executor = Literal["local", "dask"]
+Workers = int | Literal["auto"]
 Progress = Callable[[int, int], None]
+Warn = Callable[[str], None]
 
 
 class Addable(Protocol):
@@ -50,11 +108,94 @@ class Addable(Protocol):
 
 
 C = TypeVar("C", bound=Addable)
+Block = Callable[[int, int, int], C]
 
 
 def block_rng(seed: int, index: int) -> np.random.Generator:
     """The generator of block ``index`` of a run seeded with ``seed``."""
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
+
+
+#: glibc ``mallopt`` parameters: the size from which blocks are mapped on their own, and the free
+#: memory kept at the top of the heap before it is given back to the system.
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_MMAP_THRESHOLD = 32 << 20  # glibc's largest: arrays of a block (0.5-1 MB) stay on the heap
+_TRIM_THRESHOLD = 1 << 30
+_allocator_tuned = False
+
+
+def keep_freed_memory() -> None:
+    """Let glibc keep freed memory for reuse rather than give it back after every block.
+
+    A block allocates and frees the same arrays (0.5-1 MB each) again and again; with glibc's
+    default thresholds they are unmapped when freed and every page is faulted in anew in the next
+    block (on a 2-vCPU VM this made bracket blocks 1.7x slower). Process-wide and once per
+    process: the heap then stays at its peak size. Does nothing where the C library is not glibc.
+    """
+    global _allocator_tuned  # noqa: PLW0603  (once per process)
+    if _allocator_tuned:
+        return
+    _allocator_tuned = True
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes  # noqa: PLC0415  (only here)
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)
+    mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD)
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def default_start_method() -> str:
+    """``fork`` on Linux (cheap and safe for helpers that only compute and send counts), else
+    ``spawn`` (macOS and Windows)."""
+    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
+        return "fork"
+    return "spawn"
+
+
+def parse_workers(text: str) -> Workers:
+    """``auto`` or a positive number, as given to ``--workers``.
+
+    Raises:
+        KnockoutError: For anything else.
+    """
+    if text.strip().lower() == "auto":
+        return "auto"
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise KnockoutError(f"--workers: expected a number >= 1 or 'auto', got {text!r}")
+    return value
+
+
+def resolve_workers(workers: Workers, warn: Warn | None = None, *, cpus: int | None = None) -> int:
+    """The most processes to use: ``auto`` means every CPU; more than the CPUs is capped.
+
+    Raises:
+        KnockoutError: For a count below 1.
+    """
+    cpus = available_cpus() if cpus is None else cpus
+    if workers == "auto":
+        return cpus
+    if workers < 1:
+        raise KnockoutError(f"workers must be at least 1, got {workers}")
+    if workers > cpus:
+        if warn is not None:
+            warn(f"--workers {workers} is more than the {cpus} CPUs available; using {cpus}")
+        return cpus
+    return workers
 
 
 @dataclass(frozen=True)
@@ -67,6 +208,7 @@ class RunResult(Generic[C]):
         requested: Simulations asked for.
         blocks: Indices of the completed blocks, sorted.
         interrupted: True if the run was stopped early (Ctrl-C).
+        processes: Processes that computed blocks (1: this process alone).
     """
 
     counts: C | None
@@ -74,23 +216,87 @@ class RunResult(Generic[C]):
     requested: int
     blocks: tuple[int, ...]
     interrupted: bool
+    processes: int = 1
 
 
-def _sizes(runs: int, block_size: int) -> list[int]:
-    n_blocks = math.ceil(runs / block_size)
-    return [min(block_size, runs - i * block_size) for i in range(n_blocks)]
+def _size(index: int, runs: int, block_size: int) -> int:
+    return min(block_size, runs - index * block_size)
+
+
+def _run_range(block: Block[C], start: int, stop: int, seed: int, runs: int, size: int) -> C:
+    """Blocks ``start .. stop - 1`` one by one (each with its own seed), counts added."""
+    total = block(start, _size(start, runs, size), seed)
+    for i in range(start + 1, stop):
+        total = total + block(i, _size(i, runs, size), seed)
+    return total
+
+
+class _Tally(Generic[C]):
+    """Counts of the blocks completed so far, by ranges of consecutive blocks.
+
+    At the end of a run this process may compute, as a spare, a block a helper is still working
+    on: the spare is dropped if the helper's range arrives after all. A block's counts depend only
+    on its seed, so either copy gives the same result.
+    """
+
+    def __init__(self, runs: int, block_size: int, progress: Progress | None) -> None:
+        self.runs, self.block_size, self.progress = runs, block_size, progress
+        self.n_blocks = math.ceil(runs / block_size)
+        self.owner = np.full(self.n_blocks, -1, dtype=np.int64)  # first block of its range
+        self.parts: dict[int, tuple[int, C, bool]] = {}  # first block: (stop, counts, spare)
+        self.completed_runs = 0
+
+    def _runs(self, start: int, stop: int) -> int:
+        return sum(_size(i, self.runs, self.block_size) for i in range(start, stop))
+
+    def add(self, start: int, stop: int, counts: C, *, spare: bool = False) -> bool:
+        """Record blocks ``start .. stop - 1``; False (and ignored) if one is already in, unless
+        only spares are in the way (they make room)."""
+        taken = {int(o) for o in self.owner[start:stop] if o >= 0}
+        if taken and (spare or not all(self.parts[o][2] for o in taken)):
+            return False
+        for o in taken:
+            o_stop, _, _ = self.parts.pop(o)
+            self.owner[o:o_stop] = -1
+            self.completed_runs -= self._runs(o, o_stop)
+        self.owner[start:stop] = start
+        self.parts[start] = (stop, counts, spare)
+        self.completed_runs += self._runs(start, stop)
+        if self.progress is not None:
+            self.progress(self.completed_runs, self.runs)
+        return True
+
+    @property
+    def pending(self) -> npt.NDArray[np.intp]:
+        """Blocks not yet in, ascending."""
+        return np.flatnonzero(self.owner < 0)
+
+    @property
+    def complete(self) -> bool:
+        return bool((self.owner >= 0).all())
+
+    def result(self, interrupted: bool, processes: int) -> RunResult[C]:
+        total: C | None = None
+        for start in sorted(self.parts):  # a fixed order, though integer sums ignore it
+            counts = self.parts[start][1]
+            total = counts if total is None else total + counts
+        blocks = tuple(int(i) for i in np.flatnonzero(self.owner >= 0))
+        return RunResult(total, self.completed_runs, self.runs, blocks, interrupted, processes)
 
 
 def run_blocks(
-    block: Callable[[int, int, int], C],
+    block: Block[C],
     runs: int,
     seed: int,
     *,
     executor: Executor = "local",
-    workers: int = 1,
+    workers: Workers = 1,
     scheduler: str | None = None,
     block_size: int = BLOCK_SIZE,
     progress: Progress | None = None,
+    warn: Warn | None = None,
+    adaptive: bool = True,
+    start_method: str | None = None,
 ) -> RunResult[C]:
     """Run ``block(index, size, seed)`` over all blocks and add up the counts.
 
@@ -99,124 +305,372 @@ def run_blocks(
         runs: Total simulations (>= 1).
         seed: The run's seed.
         executor: ``local`` or ``dask``.
-        workers: Processes to use (``local`` with 1: this process).
+        workers: The most processes to use, or ``auto`` (every CPU); above the CPU count it is
+            capped (``local`` and a local Dask cluster) with a warning.
         scheduler: Address of an existing Dask scheduler (``tcp://host:port``).
         block_size: Simulations per block.
-        progress: Called with ``(runs done, runs requested)`` after each block.
+        progress: Called with ``(runs done, runs requested)`` as blocks complete.
+        warn: Called with a one-line message when ``workers`` is capped.
+        adaptive: ``local``: start helpers only when the work left is worth it (else every
+            allowed helper at once, e.g. to test them).
+        start_method: ``fork`` or ``spawn`` for helpers (default: :func:`default_start_method`).
 
     Raises:
         KnockoutError: Bad arguments, or the dask executor without its extra installed.
     """
     if runs < 1:
         raise KnockoutError(f"runs must be at least 1, got {runs}")
-    if workers < 1:
-        raise KnockoutError(f"workers must be at least 1, got {workers}")
     if scheduler is not None and executor != "dask":
         raise KnockoutError("--scheduler needs --executor dask")
-    sizes = _sizes(runs, block_size)
-    finished: list[tuple[tuple[int, ...], C]] = []
-    completed_runs = 0
+    keep_freed_memory()
+    remote = executor == "dask" and scheduler is not None
+    limit = 1 if remote else resolve_workers(workers, warn)  # a remote cluster has its own size
+    tally: _Tally[C] = _Tally(runs, block_size, progress)
+    processes = 1
     interrupted = False
     try:
-        for indices, counts in _execute(block, sizes, seed, executor, workers, scheduler):
-            finished.append((indices, counts))
-            completed_runs += sum(sizes[i] for i in indices)
-            if progress is not None:
-                progress(completed_runs, runs)
+        if executor == "dask":
+            processes = _dask(block, tally, seed, limit, scheduler)
+        else:
+            processes = _local(block, tally, seed, limit, adaptive, start_method)
     except KeyboardInterrupt:
         interrupted = True
-    finished.sort(key=lambda item: item[0])  # a fixed order, though integer sums ignore it
-    total: C | None = None
-    for _, counts in finished:
-        total = counts if total is None else total + counts
-    blocks = tuple(sorted(i for indices, _ in finished for i in indices))
-    return RunResult(total, completed_runs, runs, blocks, interrupted)
+    return tally.result(interrupted, processes)
 
 
-Chunk = tuple[tuple[int, ...], tuple[int, ...]]
+def _timed(
+    block: Block[C], tally: _Tally[C], index: int, seed: int, *, spare: bool = False
+) -> float:
+    """Compute block ``index`` here and record it; returns the seconds it took."""
+    start = time.perf_counter()
+    counts = _run_range(block, index, index + 1, seed, tally.runs, tally.block_size)
+    tally.add(index, index + 1, counts, spare=spare)
+    return time.perf_counter() - start
 
 
-def _chunks(sizes: list[int], workers: int) -> list[Chunk]:
-    """Consecutive blocks grouped so each task is worth shipping (about 8 tasks per worker)."""
-    per_task = max(1, min(64, len(sizes) // (8 * workers)))
-    out: list[Chunk] = []
-    for start in range(0, len(sizes), per_task):
-        idx = tuple(range(start, min(start + per_task, len(sizes))))
-        out.append((idx, tuple(sizes[i] for i in idx)))
-    return out
+def _local(
+    block: Block[C],
+    tally: _Tally[C],
+    seed: int,
+    limit: int,
+    adaptive: bool,
+    start_method: str | None,
+) -> int:
+    """This process computes blocks; helpers join when worth it. Returns the processes used."""
+    n = tally.n_blocks
+    method = start_method or default_start_method()
+    times: list[float] = []
+    others: list[int] = []
+    if adaptive:
+        # Time a few blocks (the first may pay one-off costs) before deciding on helpers, and
+        # look at how many other tasks want a CPU meanwhile.
+        while len(times) < min(n, TIMED_BLOCKS):
+            times.append(_timed(block, tally, len(times), seed))
+            others += [k for k in (_others_running(),) if k is not None]
+    first = len(times)
+    per_block = float(np.median(times[1:])) if len(times) > 1 else 0.0
+    work_left = (n - first) * per_block
+    helpers = _helpers_wanted(limit, work_left, STARTUP_SECONDS.get(method, 1.5), adaptive)
+    if adaptive and others and work_left < LONG_WORK_SECONDS:
+        # A short run has no time to find out that helpers do not pay: only use idle CPUs.
+        idle = available_cpus() - 1 - sorted(others)[len(others) // 2]
+        helpers = min(helpers, max(0, idle))
+    if helpers == 0:
+        for i in range(first, n):
+            _timed(block, tally, i, seed)
+        return 1
+    claim = max(1, int(CLAIM_SECONDS / per_block)) if per_block > 0 else 8
+    with _Helpers(block, tally, seed, first, helpers, claim, method, per_block) as team:
+        team.run()
+    return helpers + 1
+
+
+def _others_running() -> int | None:
+    """Tasks other than this one that are running or ready to run, now (``/proc/loadavg``;
+    None where it cannot be read)."""
+    try:
+        with open("/proc/loadavg", encoding="ascii") as f:
+            running = int(f.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return max(0, running - 1)
+
+
+def _helpers_wanted(limit: int, work_left: float, startup: float, adaptive: bool) -> int:
+    """Helper processes worth starting for ``work_left`` seconds of one process's work."""
+    if not adaptive:
+        return limit - 1
+    # A helper that starts after ``startup`` seconds saves about (work_left - startup) / 2:
+    # start one per two start-ups of work left, up to the limit.
+    return max(0, min(limit - 1, int(work_left / (2 * startup))))
+
+
+#: Seconds to wait for the claim lock before assuming a helper died holding it.
+_LOCK_TIMEOUT = 2.0
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """What this process and its helpers share: the claim counter and its lock, a stop flag,
+    each helper's CPU seconds so far, and the pipe (with its lock) that carries the counts."""
+
+    counter: Any
+    lock: Any
+    stop: Any
+    cpu: Any
+    writer: Connection
+    write_lock: Any
+
+
+class _Helpers(Generic[C]):
+    """Helper processes claiming chunks from a shared counter while this process computes too.
+
+    Helpers have to pay: every :data:`REVIEW_SECONDS` (or a few blocks, if longer) this process
+    adds up the CPU time it and its helpers had since the last review; if that is less than
+    :data:`PAYOFF` CPUs of the wall time, the helpers only share a CPU with this process (other
+    work holds the others) and are told to stop after their current chunk. CPU time, not blocks
+    done, is the measure: it needs no yardstick taken at another moment of a changing load.
+    """
+
+    def __init__(
+        self,
+        block: Block[C],
+        tally: _Tally[C],
+        seed: int,
+        first: int,
+        helpers: int,
+        claim: int,
+        method: str,
+        per_block: float,
+    ) -> None:
+        self.block, self.tally, self.seed = block, tally, seed
+        context = multiprocessing.get_context(method)
+        self.reader, writer = context.Pipe(duplex=False)
+        self.shared = _Shared(
+            counter=context.RawValue("q", first),  # the next block to claim
+            lock=context.Lock(),
+            stop=context.RawValue("b", 0),
+            cpu=context.RawArray("d", helpers),
+            writer=writer,
+            write_lock=context.Lock(),
+        )
+        job = _Job(block, seed, tally.runs, tally.block_size, helpers + 1, claim)
+        self.procs = [
+            context.Process(  # type: ignore[attr-defined]
+                target=_helper, args=(job, self.shared, index), daemon=True
+            )
+            for index in range(helpers)
+        ]
+        for proc in self.procs:
+            proc.start()
+        writer.close()  # only helpers write
+        self.window = max(REVIEW_SECONDS, 4 * per_block)
+        # (wall time, CPU seconds of all) at the last review
+        self.review_at = (time.perf_counter(), time.process_time())
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shared.stop.value = 1
+        if self.shared.lock.acquire(timeout=_LOCK_TIMEOUT):
+            self.shared.counter.value = self.tally.n_blocks  # nothing more to claim
+            self.shared.lock.release()
+        with suppress(Exception):
+            self._receive()  # chunks already sent (an interrupted run keeps them)
+        for proc in self.procs:
+            if proc.is_alive():
+                proc.terminate()  # only helpers still on blocks that are already in
+        for proc in self.procs:
+            proc.join()
+        self.reader.close()
+
+    def _claim_one(self) -> int | None:
+        if not self.shared.lock.acquire(timeout=_LOCK_TIMEOUT):
+            return None  # a helper died holding the lock: finish here
+        try:
+            i = int(self.shared.counter.value)
+            if i >= self.tally.n_blocks:
+                return None
+            self.shared.counter.value = i + 1
+            return i
+        finally:
+            self.shared.lock.release()
+
+    def _review(self) -> None:
+        """Stop the helpers if, since the last review, this process and they together had less
+        than :data:`PAYOFF` CPUs of time."""
+        if self.shared.stop.value:
+            return
+        now = time.perf_counter()
+        since, before = self.review_at
+        if now - since < self.window:
+            return
+        cpu = time.process_time() + sum(self.shared.cpu)
+        if (cpu - before) / (now - since) < PAYOFF:
+            self.shared.stop.value = 1
+        self.review_at = (now, cpu)
+
+    def run(self) -> None:
+        """Compute blocks here, taking in helpers' chunks between blocks, until all are in."""
+        while (i := self._claim_one()) is not None:
+            _timed(self.block, self.tally, i, self.seed)
+            self._receive()
+            self._review()
+        # Nothing left to claim: compute what helpers still hold, last blocks first (helpers go
+        # first to last), as spares; a helper's range arriving first replaces them.
+        while not self.tally.complete:
+            self._receive()
+            pending = self.tally.pending
+            if pending.size:
+                _timed(self.block, self.tally, int(pending[-1]), self.seed, spare=True)
+
+    def _receive(self) -> None:
+        """Take in every message waiting; raise a helper's error."""
+        while self.reader.poll():
+            try:
+                kind, payload = self.reader.recv()
+            except (EOFError, OSError):
+                return
+            if kind == "error":
+                raise payload
+            start, stop, counts = payload
+            self.tally.add(start, stop, counts)
+
+
+@dataclass(frozen=True)
+class _Job(Generic[C]):
+    """What a helper needs: the block function and how to cut and claim the run."""
+
+    block: Block[C]
+    seed: int
+    runs: int
+    block_size: int
+    processes: int
+    claim: int
+
+    @property
+    def n_blocks(self) -> int:
+        return math.ceil(self.runs / self.block_size)
+
+
+def _claim(job: _Job[Any], shared: _Shared) -> tuple[int, int]:
+    """Claim the next chunk: a share of what is left (guided), at most ``job.claim`` blocks."""
+    n = job.n_blocks
+    with shared.lock:
+        start = int(shared.counter.value)
+        take = max(1, min(job.claim, (n - start) // (4 * job.processes)))
+        stop = min(n, start + take)
+        shared.counter.value = max(start, stop)
+    return start, stop
+
+
+def _helper(job: _Job[Any], shared: _Shared, index: int) -> None:
+    """A helper process: claim chunks of blocks, send each chunk's counts, exit when none is
+    left or when told to stop.
+
+    Ctrl-C is left to the parent (which stops the run); any error is sent to the parent.
+    The process ends with ``os._exit``: nothing inherited from the parent (threads, buffered
+    streams) is touched.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    keep_freed_memory()  # a spawned helper starts with the defaults
+    code = 0
+    try:
+        while not shared.stop.value:
+            start, stop = _claim(job, shared)
+            if start >= stop:
+                break
+            counts = job.block(start, _size(start, job.runs, job.block_size), job.seed)
+            shared.cpu[index] = time.process_time()
+            for i in range(start + 1, stop):
+                counts = counts + job.block(i, _size(i, job.runs, job.block_size), job.seed)
+                shared.cpu[index] = time.process_time()
+            with shared.write_lock:
+                shared.writer.send(("done", (start, stop, counts)))
+    except BaseException as exc:  # reported to the parent, which raises it
+        code = 1
+        try:
+            pickle.dumps(exc)
+        except Exception:  # not picklable: send its text
+            exc = RuntimeError(f"{type(exc).__name__}: {exc}")
+        with suppress(Exception), shared.write_lock:
+            shared.writer.send(("error", exc))
+    finally:
+        with suppress(Exception):
+            shared.writer.close()
+        os._exit(code)
+
+
+# ---------------------------------------------------------------------------------------------
+# Dask
+
+
+def _chunks(first: int, n_blocks: int, workers: int, per_task: int) -> list[tuple[int, int]]:
+    """Consecutive blocks from ``first`` grouped into tasks: at least 4 per worker, at most
+    ``per_task`` blocks each."""
+    left = n_blocks - first
+    size = max(1, min(per_task, left // (4 * workers)))
+    return [(s, min(s + size, n_blocks)) for s in range(first, n_blocks, size)]
 
 
 def _run_chunk(
-    block: Callable[[int, int, int], C], chunk: Chunk, seed: int
-) -> tuple[tuple[int, ...], C]:
-    """Run a chunk's blocks one by one (each with its own seed) and add their counts."""
-    indices, sizes = chunk
-    total: C | None = None
-    for i, size in zip(indices, sizes, strict=True):
-        counts = block(i, size, seed)
-        total = counts if total is None else total + counts
-    assert total is not None
-    return indices, total
+    block: Block[C], chunk: tuple[int, int], seed: int, runs: int, block_size: int
+) -> tuple[int, int, C]:
+    keep_freed_memory()  # in a Dask worker process (once per process)
+    start, stop = chunk
+    return start, stop, _run_range(block, start, stop, seed, runs, block_size)
 
 
-def _execute(
-    block: Callable[[int, int, int], C],
-    sizes: list[int],
-    seed: int,
-    executor: Executor,
-    workers: int,
-    scheduler: str | None,
-) -> Iterator[tuple[tuple[int, ...], C]]:
-    if executor == "dask":
-        yield from _dask(block, _chunks(sizes, workers), seed, workers, scheduler)
-    elif workers == 1:
-        for i, size in enumerate(sizes):
-            yield (i,), block(i, size, seed)
-    else:
-        yield from _processes(block, _chunks(sizes, workers), seed, workers)
-
-
-_INSTALLED: Callable[[int, int, int], Any] | None = None
-
-
-def _install(block: Callable[[int, int, int], Any]) -> None:
-    """Worker initializer: keep the block function, so tasks carry only a few integers."""
-    global _INSTALLED  # noqa: PLW0603  (one per worker process, set once)
-    _INSTALLED = block
-
-
-def _run_installed(chunk: Chunk, seed: int) -> tuple[tuple[int, ...], Any]:
-    assert _INSTALLED is not None
-    return _run_chunk(_INSTALLED, chunk, seed)
-
-
-def _processes(
-    block: Callable[[int, int, int], C], chunks: list[Chunk], seed: int, workers: int
-) -> Iterator[tuple[tuple[int, ...], C]]:
-    # spawn: workers start clean (no inherited threads or locks from the parent).
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_install, initargs=(block,)
-    )
+def _distributed() -> Any:
+    """The ``distributed`` package (the ``[distributed]`` extra)."""
     try:
-        futures = [pool.submit(_run_installed, chunk, seed) for chunk in chunks]
-        for future in as_completed(futures):
-            yield future.result()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-@contextmanager
-def _dask_client(workers: int, scheduler: str | None) -> Iterator[Any]:
-    try:
-        from distributed import Client, LocalCluster  # noqa: PLC0415  (optional extra)
+        import distributed  # noqa: PLC0415  (optional extra)
     except ImportError:
         raise KnockoutError(
             "the dask executor needs the [distributed] extra: pip install 'knockout[distributed]'"
         ) from None
+    return distributed
+
+
+@contextmanager
+def local_dask_cluster(workers: int) -> Iterator[Any]:
+    """A local Dask cluster of ``workers`` single-threaded processes (its ``scheduler_address``
+    can be given to :func:`run_blocks` as ``scheduler``).
+
+    Raises:
+        KnockoutError: Without the ``[distributed]`` extra.
+    """
+    cluster = _distributed().LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=50,
+    )
+    try:
+        yield cluster
+    finally:
+        cluster.close()
+
+
+def dask_workers(address: str) -> int:
+    """Workers connected to the Dask scheduler at ``address``.
+
+    Raises:
+        KnockoutError: Without the ``[distributed]`` extra, or when the scheduler cannot be
+            reached.
+    """
+    with _dask_client(1, address) as client:
+        return len(client.nthreads())
+
+
+@contextmanager
+def _dask_client(workers: int, scheduler: str | None) -> Iterator[Any]:
+    client_class = _distributed().Client
     if scheduler is not None:
         try:
-            client = Client(scheduler, timeout="10s")
+            client = client_class(scheduler, timeout="10s")
         except OSError as exc:
             raise KnockoutError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
         try:
@@ -224,35 +678,37 @@ def _dask_client(workers: int, scheduler: str | None) -> Iterator[Any]:
         finally:
             client.close()
         return
-    cluster = LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        silence_logs=50,
-    )
-    client = Client(cluster)
-    try:
-        yield client
-    finally:
-        client.close()
-        cluster.close()
+    with local_dask_cluster(workers) as cluster:
+        client = client_class(cluster)
+        try:
+            yield client
+        finally:
+            client.close()
 
 
-def _dask(
-    block: Callable[[int, int, int], C],
-    chunks: list[Chunk],
-    seed: int,
-    workers: int,
-    scheduler: str | None,
-) -> Iterator[tuple[tuple[int, ...], C]]:
-    from distributed import as_completed as dask_completed  # noqa: PLC0415
-
+def _dask(block: Block[C], tally: _Tally[C], seed: int, workers: int, scheduler: str | None) -> int:
+    """Chunks of blocks as Dask tasks; blocks 0 and 1 are computed here to size the chunks (the
+    first may pay one-off costs)."""
+    dask_completed = _distributed().as_completed
+    first = min(tally.n_blocks, 2)
+    per_block = min(_timed(block, tally, i, seed) for i in range(first))
+    if tally.complete:
+        return 1
     with _dask_client(workers, scheduler) as client:
+        size = max(1, len(client.nthreads())) if scheduler is not None else workers
+        per_task = max(1, int(TASK_SECONDS / max(per_block, 1e-6)))
+        chunks = _chunks(first, tally.n_blocks, size, per_task)
         shipped = client.scatter(block, broadcast=True)
-        futures = [client.submit(_run_chunk, shipped, chunk, seed, pure=False) for chunk in chunks]
+        futures = [
+            client.submit(
+                _run_chunk, shipped, chunk, seed, tally.runs, tally.block_size, pure=False
+            )
+            for chunk in chunks
+        ]
         try:
             for future in dask_completed(futures):
-                yield future.result()
+                start, stop, counts = future.result()
+                tally.add(start, stop, counts)
         finally:
             client.cancel(futures)
+    return size

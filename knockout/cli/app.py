@@ -14,16 +14,17 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import numpy as np
 import typer
 from rich.console import Console, RenderableType
 from typer.core import TyperOption
 
 from knockout import __version__
 from knockout.errors import InputError, KnockoutError
-from knockout.io.scenario import Scenario, load_scenario
+
+if TYPE_CHECKING:
+    from knockout.io.scenario import Scenario
 
 __all__ = [
     "EncodingOpt",
@@ -135,6 +136,8 @@ def check_export(
 
 def fresh_seed() -> int:
     """A random seed from OS entropy, reported in outputs so the run can be repeated."""
+    import numpy as np
+
     return int(np.random.default_rng().integers(0, 2**31))
 
 
@@ -172,6 +175,8 @@ SetOpt = Annotated[
 
 def read_scenario(path: Path, encoding: str | None, sets: list[str] | None) -> Scenario:
     """The scenario at ``path`` (TOML, or JSON output), with ``--set`` overrides applied."""
+    from knockout.io.scenario import load_scenario
+
     return load_scenario(path, encoding=encoding, overrides=sets or ())
 
 

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from knockout.calibration import calibrate as fit_games
-from knockout.calibration import read_games
 from knockout.cli.app import EncodingOpt, ExportOpt, app, emit_json, err_console, show, user_errors
-from knockout.dashboard.calibration import calibration_view
 from knockout.errors import InputError, KnockoutError
-from knockout.io.envelope import envelope
-from knockout.rules.model import DEFAULT_MOVES
+from knockout.game import DEFAULT_MOVES
+
+if TYPE_CHECKING:  # imported where a command needs it: a fast start
+    pass
 
 __all__ = ["calibrate"]
 
@@ -82,6 +81,11 @@ def calibrate(
     export: ExportOpt = None,
 ) -> None:
     """Fit the model's constants to recorded games (see the help text above)."""
+    from knockout.calibration import calibrate as fit_games
+    from knockout.calibration import read_games
+    from knockout.dashboard.calibration import calibration_view
+    from knockout.io.envelope import envelope
+
     with user_errors():
         if not (math.isfinite(moves) and moves >= 1):
             raise InputError.single("--moves", "", f"expected a number >= 1, got {moves:g}")

@@ -6,32 +6,17 @@ import shlex
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
 
 from knockout.cli.app import ExportOpt, app, emit_json, out_console, show, user_errors
-from knockout.dashboard.bracket import reach_view
-from knockout.dashboard.event import LiveEventFile, event_dashboard, journal_view, next_view
-from knockout.dashboard.match import clock_text, odds_view
 from knockout.errors import KnockoutError
-from knockout.event.entries import describe
-from knockout.event.export import event_odds, odds_json, to_csv, to_json, to_scenario_toml
-from knockout.event.journal import Entry
-from knockout.event.state import Event, NextGame, PendingBid
-from knockout.event.store import (
-    create_event,
-    journal_head,
-    load_event,
-    record_bid,
-    record_game,
-    undo,
-    withdraw,
-)
-from knockout.io.envelope import envelope
-from knockout.io.text import plural
-from knockout.odds import BracketOdds
+
+if TYPE_CHECKING:  # imported where a command needs it: a fast start
+    from knockout.event.journal import Entry
+    from knockout.event.state import Event
 
 __all__ = ["event_app"]
 
@@ -74,6 +59,13 @@ def _say(text: str | Text) -> None:
 
 def _step_line(event: Event, match_id: str) -> str:
     """What comes next in ``match_id`` (or for its winner) after a change."""
+    from knockout.dashboard.match import clock_text
+    from knockout.event.state import (
+        NextGame,
+        PendingBid,
+    )
+    from knockout.io.text import plural
+
     m = event.find_match(match_id)
     if m.winner is not None:
         how = "walkover" if m.walkover else f"{m.decided_in}, {plural(len(m.games), 'game')}"
@@ -100,6 +92,8 @@ def _step_line(event: Event, match_id: str) -> str:
 
 
 def _recorded(entry: Entry, event: Event) -> None:
+    from knockout.event.entries import describe
+
     by_seq = {e.seq: e for e in event.entries}
     _say(f"Recorded #{entry.seq}: {describe(entry, by_seq)}")
 
@@ -140,6 +134,10 @@ def new(
 
         knockout event new cup.db --scenario cup.toml --players players.csv
     """
+    from knockout.dashboard.event import next_view
+    from knockout.event.store import create_event
+    from knockout.io.text import plural
+
     parts = [str(event), "--scenario", str(scenario)]
     parts += [] if players is None else ["--players", str(players)]
     parts += [] if encoding is None else ["--encoding", encoding]
@@ -177,6 +175,10 @@ def next_games(event: EventArg, json_out: JsonOpt = False) -> None:
 
         knockout event next cup.db --json
     """
+    from knockout.dashboard.event import next_view
+    from knockout.event.store import load_event
+    from knockout.io.envelope import envelope
+
     with user_errors():
         ev = load_event(event)
         if json_out:
@@ -233,6 +235,8 @@ def record(
 
         knockout event record cup.db R1-M3 1 1-0 --time-used 王天一=2400 --time-used 郑惟桐=2710
     """
+    from knockout.event.store import record_game
+
     times = list(time_used or [])
     parts = [str(event), match, str(game), result]
     parts += [f"--time-used={t}" for t in times]
@@ -282,6 +286,8 @@ def bid(
 
         knockout event bid cup.db R4-M1 --announce red --reply object
     """
+    from knockout.event.store import record_bid
+
     parts = [str(event), match, "--announce", announce, "--reply", reply]
     parts += [] if chooser is None else ["--chooser", chooser]
     with user_errors():
@@ -312,6 +318,8 @@ def withdraw_player(
 
         knockout event withdraw cup.db "Zhou Ming"
     """
+    from knockout.event.store import withdraw
+
     with user_errors():
         entry, ev = withdraw(event, name, command=_command("withdraw", str(event), name))
         _recorded(entry, ev)
@@ -337,6 +345,15 @@ def show_event(
 
         knockout event show cup.db --live
     """
+    from knockout.dashboard.event import (
+        LiveEventFile,
+        event_dashboard,
+    )
+    from knockout.event.store import (
+        journal_head,
+        load_event,
+    )
+
     with user_errors():
         if live and export is not None:
             raise KnockoutError("--export saves one view: use it without --live")
@@ -359,6 +376,15 @@ def odds(event: EventArg, json_out: JsonOpt = False) -> None:
 
         knockout event odds cup.db --json
     """
+    from knockout.dashboard.bracket import reach_view
+    from knockout.dashboard.match import odds_view
+    from knockout.event.export import (
+        event_odds,
+        odds_json,
+    )
+    from knockout.event.store import load_event
+    from knockout.odds import BracketOdds
+
     with user_errors():
         ev = load_event(event)
         if json_out:
@@ -382,6 +408,9 @@ def undo_last(event: EventArg) -> None:
 
         knockout event undo cup.db
     """
+    from knockout.event.entries import describe
+    from knockout.event.store import undo
+
     with user_errors():
         entry, ev = undo(event, command=_command("undo", str(event)))
         by_seq = {e.seq: e for e in ev.entries}
@@ -403,6 +432,9 @@ def log(event: EventArg) -> None:
 
         knockout event log cup.db
     """
+    from knockout.dashboard.event import journal_view
+    from knockout.event.store import load_event
+
     with user_errors():
         out_console.print(journal_view(load_event(event)))
 
@@ -437,6 +469,13 @@ def export_event(
 
         knockout event export cup.db --format scenario > cup-now.toml
     """
+    from knockout.event.export import (
+        to_csv,
+        to_json,
+        to_scenario_toml,
+    )
+    from knockout.event.store import load_event
+
     with user_errors():
         ev = load_event(event)
         if fmt is ExportFormat.JSON:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -22,18 +22,10 @@ from knockout.cli.app import (
     show,
     user_errors,
 )
-from knockout.dashboard.bracket import event_view, reach_view, schedule_view
-from knockout.dashboard.live import LiveEvent
-from knockout.dashboard.match import log_view, match_record_view, odds_view
-from knockout.engine.event import EventRun, play_event, schedule_summary
-from knockout.engine.match import play_scenario_match
-from knockout.engine.ranking import final_ranking
 from knockout.errors import KnockoutError
-from knockout.exact.bracket import bracket_odds
-from knockout.exact.odds import match_odds
-from knockout.io.envelope import envelope
-from knockout.io.scenario import Scenario
-from knockout.odds import BracketOdds
+
+if TYPE_CHECKING:  # the core is imported where a command needs it: a fast start
+    from knockout.io.scenario import Scenario
 
 ScenarioArg = Annotated[
     Path,
@@ -68,6 +60,13 @@ def odds(
 
         knockout odds scenarios/final-2600-vs-2550.toml --json
     """
+    from knockout.dashboard.bracket import reach_view
+    from knockout.dashboard.match import odds_view
+    from knockout.exact.bracket import bracket_odds
+    from knockout.exact.odds import match_odds
+    from knockout.io.envelope import envelope
+    from knockout.odds import BracketOdds
+
     with user_errors():
         check_export(export, json_out=json_out)
         sc = read_scenario(scenario, encoding, sets)
@@ -81,6 +80,12 @@ def odds(
 
 
 def _play_bracket(sc: Scenario, seed: int, json_out: bool, log: bool, export: Path | None) -> None:
+    from knockout.dashboard.bracket import event_view
+    from knockout.dashboard.match import log_view
+    from knockout.engine.event import play_event
+    from knockout.engine.ranking import final_ranking
+    from knockout.io.envelope import envelope
+
     record, events = play_event(sc, seed=seed)
     ranking = final_ranking(record, sc, seed=seed)
     if json_out:
@@ -93,12 +98,21 @@ def _play_bracket(sc: Scenario, seed: int, json_out: bool, log: bool, export: Pa
 
 
 def _play_live(sc: Scenario, seed: int, speed: float, export: Path | None) -> None:
+    from knockout.dashboard.bracket import event_view
+    from knockout.dashboard.live import LiveEvent
+    from knockout.engine.event import EventRun
+    from knockout.engine.ranking import final_ranking
+
     record = LiveEvent(EventRun(sc, seed=seed), speed=speed).play(out_console)
     ranking = final_ranking(record, sc, seed=seed)
     show(event_view(record, ranking, sc, seed), export, title=sc.name)
 
 
 def _play_match(sc: Scenario, seed: int, json_out: bool, log: bool, export: Path | None) -> None:
+    from knockout.dashboard.match import log_view, match_record_view
+    from knockout.engine.match import play_scenario_match
+    from knockout.io.envelope import envelope
+
     record, events = play_scenario_match(sc, seed=seed)
     if json_out:
         body = {
@@ -152,6 +166,7 @@ def play(
         knockout play scenarios/final-2600-vs-2550.toml --seed 7
         knockout play scenarios/national-64.toml --live --speed 3000
     """
+
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
         if speed is not None and not live:
@@ -192,6 +207,10 @@ def schedule(
 
         knockout schedule scenarios/national-64.toml --runs 200 --seed 1
     """
+    from knockout.dashboard.bracket import schedule_view
+    from knockout.engine.event import schedule_summary
+    from knockout.io.envelope import envelope
+
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
         check_export(export, json_out=json_out)

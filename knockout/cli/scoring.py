@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import numpy as np
 import typer
-from rich.markdown import Markdown
 
 from knockout.cli.app import (
     EncodingOpt,
@@ -20,23 +18,14 @@ from knockout.cli.app import (
     user_errors,
 )
 from knockout.cli.standings import RULES_HELP, conventions_options
-from knockout.dashboard.scoring import (
-    compare_table,
-    league_view,
-    player_rounds,
-    score_table,
-    scoring_line,
-)
 from knockout.errors import InputError
-from knockout.io.envelope import envelope
-from knockout.points import SCORING, ScoringSystem
-from knockout.scoring.files import read_scoring_file
-from knockout.scoring.league import read_league
-from knockout.scoring.league import to_json as league_json
-from knockout.scoring.rescore import event_conventions, rescore
-from knockout.scoring.rescore import to_json as rescore_json
-from knockout.scoring.results import read_results
-from knockout.standings.tiebreaks import TieBreak, parse_tiebreaks
+
+if TYPE_CHECKING:  # imported where a command needs it: a fast start
+    from knockout.points import ScoringSystem
+    from knockout.standings.tiebreaks import TieBreak
+
+if TYPE_CHECKING:  # numpy and the scoring modules are imported where a command needs them
+    import numpy as np
 
 __all__ = ["league", "rescore_command", "scoring_study"]
 
@@ -87,6 +76,8 @@ _LEAGUE_HELP = (
 
 
 def _rng(seed: int | None) -> np.random.Generator | None:
+    import numpy as np
+
     return None if seed is None else np.random.default_rng(seed)
 
 
@@ -98,6 +89,8 @@ def _rescore_tiebreaks(
     Raises:
         InputError: For an unknown or repeated code, or lots without ``--seed``.
     """
+    from knockout.standings.tiebreaks import parse_tiebreaks
+
     if text is None:
         text = "DE,BWG,RWG,BDG,RDG" if system.name == "round-robin" else "PS"
     try:
@@ -110,6 +103,8 @@ def _rescore_tiebreaks(
 
 
 def _system(name: str, customs: dict[str, ScoringSystem], option: str) -> ScoringSystem:
+    from knockout.points import SCORING
+
     known = {**SCORING, **customs}
     if name not in known:
         raise InputError.single(
@@ -205,6 +200,20 @@ def rescore_command(
     json: Annotated[bool, _JSON] = False,
 ) -> None:
     """Rank an event's results under a scoring system (``knockout rescore``)."""
+    from knockout.dashboard.scoring import (
+        compare_table,
+        player_rounds,
+        score_table,
+        scoring_line,
+    )
+    from knockout.scoring.files import read_scoring_file
+    from knockout.scoring.rescore import (
+        event_conventions,
+        rescore,
+    )
+    from knockout.scoring.rescore import to_json as rescore_json
+    from knockout.scoring.results import read_results
+
     with user_errors():
         customs = read_scoring_file(scoring_file) if scoring_file is not None else {}
         system = _system(scoring, customs, "--scoring")
@@ -252,6 +261,10 @@ def league(
     json: Annotated[bool, _JSON] = False,
 ) -> None:
     """League table of a team league (``knockout league``)."""
+    from knockout.dashboard.scoring import league_view
+    from knockout.scoring.league import read_league
+    from knockout.scoring.league import to_json as league_json
+
     with user_errors():
         table = read_league(results, encoding=encoding)
     if json:
@@ -319,8 +332,11 @@ def run_scoring_study(
 ) -> None:
     """The scoring-reform study, for ``scoring-study`` and ``study`` alike."""
     # Loaded here: sims pulls in scipy and matplotlib, which the other commands do not need.
-    from sims.swiss.report import claims, summary_markdown, write_outputs  # noqa: PLC0415
-    from sims.swiss.study import load_study, run_study  # noqa: PLC0415
+    from rich.markdown import Markdown
+
+    from knockout.io.envelope import envelope
+    from sims.swiss.report import claims, summary_markdown, write_outputs
+    from sims.swiss.study import load_study, run_study
 
     with user_errors():
         study = load_study(study_file, encoding=encoding)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import typer
 
+from knockout import __version__
 from knockout.cli.app import (
     EncodingOpt,
     ExportOpt,
@@ -23,17 +25,7 @@ from knockout.cli.app import (
     user_errors,
 )
 from knockout.cli.match import JsonOpt, ScenarioArg
-from knockout.dashboard.simulation import (
-    bench_view,
-    estimate_line,
-    progress_bar,
-    progress_lines,
-    simulated_view,
-)
 from knockout.errors import KnockoutError
-from knockout.io.envelope import envelope
-from sims.bench import run_benchmark
-from sims.run import run_time_estimate, simulate_scenario
 
 
 @app.command()
@@ -48,7 +40,13 @@ def simulate(
             help="Random seed (default: random, reported in the output).", callback=check_seed
         ),
     ] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes (1: this process).")] = 1,
+    workers: Annotated[
+        str,
+        typer.Option(
+            help="Most processes to use, or auto (every CPU). This process computes too; "
+            "helpers start only when the run is long enough to pay for them."
+        ),
+    ] = "auto",
     executor: Annotated[
         Literal["local", "dask"],
         typer.Option(help="local: this process or a process pool; dask: a Dask cluster."),
@@ -73,14 +71,35 @@ def simulate(
 
         knockout simulate scenarios/final-2600-vs-2550.toml --runs 1000000 --seed 1 --workers 2
     """
+    from knockout.dashboard.simulation import (
+        estimate_line,
+        progress_bar,
+        progress_lines,
+        simulated_view,
+    )
+    from knockout.io.envelope import envelope
+    from sims.run import run_time_estimate, simulate_scenario
+    from sims.runner import parse_workers, resolve_workers
+
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
         check_export(export, json_out=json_out)
         sc = read_scenario(scenario, encoding, sets)
-        kwargs: dict[str, Any] = {"executor": executor, "workers": workers, "scheduler": scheduler}
-        seconds = run_time_estimate(sc, runs, workers=workers)
+
+        def warn(message: str) -> None:
+            err_console.print(f"warning: {message}", markup=False)
+
+        most = parse_workers(workers)
+        kwargs: dict[str, Any] = {
+            "executor": executor,
+            "workers": most,
+            "scheduler": scheduler,
+            "warn": warn,
+        }
+        count = resolve_workers(most)
+        seconds = run_time_estimate(sc, runs, workers=count)
         if seconds is not None and seconds > 60:
-            err_console.print(estimate_line(seconds, runs, workers), markup=False, soft_wrap=True)
+            err_console.print(estimate_line(seconds, runs, count), markup=False, soft_wrap=True)
         # A bar on a terminal; plain lines now and then in a log or a pipe.
         bar, update = (
             progress_bar(err_console, runs)
@@ -108,36 +127,70 @@ def simulate(
 @app.command()
 def bench(
     scenario: Annotated[
-        Path, typer.Argument(help="Scenario to benchmark.", show_default=True)
+        Path, typer.Argument(help="Two-player scenario to benchmark.", show_default=True)
     ] = Path("scenarios/final-2600-vs-2550.toml"),
+    bracket: Annotated[
+        Path | None,
+        typer.Option(help="Bracket scenario for the bracket Monte Carlo figures."),
+    ] = Path("scenarios/national-64.toml"),
     scaling_runs: Annotated[
-        int, typer.Option(help="Matches per scaling run (local processes).")
-    ] = 2**26,
-    workers: Annotated[str, typer.Option(help="Comma-separated worker counts to time.")] = "1,2",
+        int, typer.Option(help="Matches in the long run (1 process against many).")
+    ] = 2**28,
+    workers: Annotated[
+        str, typer.Option(help="Processes to compare with one, or auto (every CPU).")
+    ] = "auto",
+    dask: Annotated[
+        bool, typer.Option("--dask/--no-dask", help="Also time a local Dask cluster.")
+    ] = True,
+    json_out: JsonOpt = False,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print Markdown tables (the README's).")
+    ] = False,
     encoding: EncodingOpt = None,
     sets: SetOpt = None,
 ) -> None:
-    """Print performance figures: the kernel against the random-number floor, speed-up with
-    local processes, and the SimPy engine and exact solver rates.
+    """Measure the performance goals and figures in one run: each goal's measured ratio beside
+    its target.
 
-    The floor is the time numpy needs just to draw 4 uniform doubles per match; the kernel's
-    target is at most 3 times that on one core. Figures are measured in one run; nothing here
-    fails on a slow machine.
+    Goals: the kernel against the random-number floor (the time numpy needs just to draw 4
+    uniform doubles per match); a long run on every CPU against one process, as a share of this
+    machine's own ceiling; runs of every size never slower with more processes allowed; the
+    start-up of knockout --version against python -c "import numpy"; the bracket Monte Carlo
+    per match against the single-match kernel; a local Dask cluster against the ceiling. Each
+    ratio's two sides are measured in this run, interleaved; nothing here fails on a slow
+    machine. Takes about two minutes.
 
     Example:
 
-        knockout bench scenarios/final-2600-vs-2550.toml --workers 1,2
+        knockout bench scenarios/final-2600-vs-2550.toml --json
     """
+    from knockout.dashboard.simulation import bench_view
+    from knockout.io.scenario import load_scenario
+    from sims.bench import BenchSettings, run_benchmark
+    from sims.runner import parse_workers, resolve_workers
+
     with user_errors():
         sc = read_scenario(scenario, encoding, sets)
-        try:
-            counts = tuple(int(w) for w in workers.split(","))
-        except ValueError:
-            raise KnockoutError(f"--workers: expected numbers like 1,2, got {workers!r}") from None
+        if sc.is_bracket:
+            raise KnockoutError(f"{scenario}: bench needs a two-player scenario (see --bracket)")
+        brk = None if bracket is None else load_scenario(bracket)
+        if brk is not None and not brk.is_bracket:
+            raise KnockoutError(f"--bracket: {bracket} has two players, not a bracket")
+        count = resolve_workers(
+            parse_workers(workers),
+            lambda message: err_console.print(f"warning: {message}", markup=False),
+        )
         figures = run_benchmark(
             sc,
-            scaling_runs=scaling_runs,
-            workers=counts,
+            path=scenario,
+            bracket=brk,
+            workers=count,
+            settings=BenchSettings(scaling_runs=scaling_runs, dask=dask),
             progress=lambda text: err_console.print(f"[dim]measuring {text}...[/dim]"),
         )
-    out_console.print(bench_view(figures))
+    if json_out:
+        emit_json({"version": __version__, **figures.to_json()})
+    elif markdown:
+        sys.stdout.write(figures.markdown())
+    else:
+        out_console.print(bench_view(figures))

@@ -5,23 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
 from knockout.cli.app import app, check_seed, emit_json, err_console, out_console, user_errors
-from knockout.dashboard.standings import standings_table
 from knockout.errors import InputError, Problem
-from knockout.io.envelope import envelope
-from knockout.standings.conventions import (
-    Rules,
-    TournamentKind,
-    get_rules,
-    get_tournament_kind,
-    parse_event_date,
-)
-from knockout.standings.files import standings_from_file
-from knockout.standings.tiebreaks import TIEBREAKS, TieBreak, parse_tiebreaks
+
+if TYPE_CHECKING:  # imported where a command needs it: a fast start
+    from knockout.standings.conventions import (
+        Rules,
+        TournamentKind,
+    )
+    from knockout.standings.tiebreaks import TieBreak
 
 __all__ = ["conventions_options", "standings"]
 
@@ -65,6 +61,12 @@ def conventions_options(
     Raises:
         InputError: One problem per option that is wrong.
     """
+    from knockout.standings.conventions import (
+        get_rules,
+        get_tournament_kind,
+        parse_event_date,
+    )
+
     problems: list[Problem] = []
     chosen = (
         _option("--rules", rules, get_rules, problems),
@@ -77,6 +79,11 @@ def conventions_options(
 
 
 def _chosen_tiebreaks(text: str, lots: bool) -> tuple[TieBreak, ...]:
+    from knockout.standings.tiebreaks import (
+        TIEBREAKS,
+        parse_tiebreaks,
+    )
+
     try:
         chosen = parse_tiebreaks(text)
     except ValueError as exc:
@@ -84,6 +91,14 @@ def _chosen_tiebreaks(text: str, lots: bool) -> tuple[TieBreak, ...]:
     if lots and "lots" not in {tb.code for tb in chosen}:
         chosen = (*chosen, TIEBREAKS["lots"])
     return chosen
+
+
+#: The registry's codes (knockout.standings.tiebreaks.TIEBREAKS), spelled out for the help so that
+#: starting the CLI does not import the registry and numpy (tests/test_startup.py keeps them equal).
+TIEBREAK_CODES = (
+    "DE", "BH", "BH-C1", "BH-M1", "SB", "SB-C1", "PS", "WIN", "WON", "BWG", "BPG", "RWG", "BDG",
+    "RDG", "lots",
+)  # fmt: skip
 
 
 @app.command("standings")
@@ -103,7 +118,7 @@ def standings(
             "--tiebreaks",
             "-t",
             help="Tie-breaks in order, comma-separated: "
-            + ", ".join(TIEBREAKS)
+            + ", ".join(TIEBREAK_CODES)
             + ", or BH-Ck, BH-Mk, SB-Ck, SB-Mk, PS-Ck for any k.",
         ),
     ] = DEFAULT_TIEBREAKS,
@@ -153,6 +168,10 @@ def standings(
 
         knockout standings scenarios/data/swiss-9.csv --tiebreaks BH-C1,BH,SB,DE --lots --seed 7
     """
+    from knockout.dashboard.standings import standings_table
+    from knockout.io.envelope import envelope
+    from knockout.standings.files import standings_from_file
+
     with user_errors():
         chosen = _chosen_tiebreaks(tiebreaks, lots)
         chosen_rules, chosen_date, chosen_kind = conventions_options(rules, on, tournament)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
@@ -23,7 +23,9 @@ from knockout.cli.app import (
 )
 from knockout.cli.match import JsonOpt, ScenarioArg
 from knockout.errors import KnockoutError
-from knockout.io.envelope import envelope
+
+if TYPE_CHECKING:  # imported where a command needs it: a fast start
+    pass
 
 
 def _numbers(text: str, option: str) -> list[float]:
@@ -65,7 +67,8 @@ def compare(
 
         knockout compare scenarios/final-2600-vs-2550.toml --gaps 0,50,100,200,300
     """
-    from sims.studies.compare import compare_formats, resolve_formats  # noqa: PLC0415
+    from knockout.io.envelope import envelope
+    from sims.studies.compare import compare_formats, resolve_formats
 
     with user_errors():
         check_export(export, json_out=json_out, suffixes=(".svg", ".html", ".png"))
@@ -80,7 +83,7 @@ def compare(
         if json_out:
             emit_json(envelope(result.to_json(), scenario=sc.to_dict()))
             return
-        from knockout.dashboard.studies import comparison_view  # noqa: PLC0415
+        from knockout.dashboard.studies import comparison_view
 
         view = comparison_view(result, f"{sc.name}: formats compared (exact)")
         if export is not None and export.suffix.lower() == ".png":
@@ -92,8 +95,8 @@ def compare(
 
 
 def _compare_plot(result: object, path: Path) -> None:
-    from sims.studies.compare import Comparison  # noqa: PLC0415
-    from sims.studies.plots import line_plot  # noqa: PLC0415
+    from sims.studies.compare import Comparison
+    from sims.studies.plots import line_plot
 
     assert isinstance(result, Comparison)
     if not path.parent.exists():
@@ -140,8 +143,9 @@ def fair(
 
         knockout fair scenarios/final-2600-vs-2550.toml --seed 1
     """
-    from knockout.cli.app import fresh_seed  # noqa: PLC0415
-    from sims.studies.fair import fair_rules  # noqa: PLC0415
+    from knockout.cli.app import fresh_seed
+    from knockout.io.envelope import envelope
+    from sims.studies.fair import fair_rules
 
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
@@ -150,7 +154,7 @@ def fair(
         if json_out:
             emit_json(envelope(result.to_json(), seed=used_seed, scenario=sc.to_dict()))
             return
-        from knockout.dashboard.studies import fair_view  # noqa: PLC0415
+        from knockout.dashboard.studies import fair_view
 
         show(fair_view(result, f"{sc.name}: fair rules"), export, title=sc.name)
 
@@ -207,7 +211,7 @@ def study(
             raise KnockoutError(f"--executor: expected local or dask, got {executor!r}")
     folder = out if out is not None else Path("out") / study_file.stem
     with user_errors():
-        from knockout.io.tomlfile import load_toml  # noqa: PLC0415
+        from knockout.io.tomlfile import load_toml
 
         if "events" in load_toml(study_file, encoding=encoding):
             _scoring_study(study_file, folder, seed, json_out, encoding)
@@ -217,7 +221,7 @@ def study(
 
 def _progress(total_label: str) -> Callable[[int, int], None]:
     """A progress line on stderr (rich's bar on a terminal, plain lines when piped)."""
-    import sys  # noqa: PLC0415
+    import sys
 
     last = [-1]
 
@@ -241,15 +245,16 @@ def _sweep_study(
     json_out: bool,
     encoding: str | None,
 ) -> None:
-    from dataclasses import replace  # noqa: PLC0415
+    from dataclasses import replace
 
-    from rich.markdown import Markdown  # noqa: PLC0415
+    from rich.markdown import Markdown
 
-    from knockout.cli.app import out_console  # noqa: PLC0415
-    from knockout.io.scenario import parse_scenario  # noqa: PLC0415
-    from sims.studies.output import write_study  # noqa: PLC0415
-    from sims.studies.report import sweep_files  # noqa: PLC0415
-    from sims.studies.sweep import load_sweep, run_sweep  # noqa: PLC0415
+    from knockout.cli.app import out_console
+    from knockout.io.envelope import envelope
+    from knockout.io.scenario import parse_scenario
+    from sims.studies.output import write_study
+    from sims.studies.report import sweep_files
+    from sims.studies.sweep import load_sweep, run_sweep
 
     sweep = load_sweep(path, encoding=encoding)
     if seed is not None:
@@ -280,6 +285,6 @@ def _sweep_study(
 def _scoring_study(
     path: Path, folder: Path, seed: int | None, json_out: bool, encoding: str | None
 ) -> None:
-    from knockout.cli.scoring import run_scoring_study  # noqa: PLC0415
+    from knockout.cli.scoring import run_scoring_study
 
     run_scoring_study(path, folder, None, seed, json_out, encoding)

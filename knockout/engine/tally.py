@@ -16,7 +16,7 @@ from knockout.engine.event import EventRecord
 from knockout.engine.match import MatchRecord
 from knockout.game import Colour
 from knockout.io.scenario import Scenario
-from knockout.odds import BracketTally, MatchTally
+from knockout.odds import BracketTally, MatchTally, branch_units
 from knockout.rules.match import Pairing
 
 __all__ = ["tally_events", "tally_matches"]
@@ -56,7 +56,7 @@ def tally_matches(records: Iterable[MatchRecord], scenario: Scenario) -> MatchTa
             chooser_a_won += bid.chooser == r.winner == players[0]
             announce_red += bid.announce is Colour.RED
             objects += bid.reply is not None and bid.reply.value == "object"
-    counts = np.array([chooser_a, reached - chooser_a], dtype=np.float64)[:, None]
+    counts = np.array([chooser_a, reached - chooser_a], dtype=np.int64)[:, None]
     values = (
         np.zeros((2, 4))
         if game is None
@@ -74,8 +74,8 @@ def tally_matches(records: Iterable[MatchRecord], scenario: Scenario) -> MatchTa
         objects=objects,
         walkover=walkovers.pop() if len(walkovers) == 1 else None,
         chooser_a_won=chooser_a_won,
-        branch_sum=tuple((counts * values).ravel().tolist()),
-        branch_sq=tuple((counts * values**2).ravel().tolist()),
+        branch_sum=tuple((counts * branch_units(values)).ravel().tolist()),
+        branch_sq=tuple((counts * branch_units(values**2)).ravel().tolist()),
         time_class=None if bid_stage is None else pairing.stage_class(bid_stage).value,
     )
 

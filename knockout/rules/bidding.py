@@ -40,19 +40,23 @@ __all__ = [
     "BRANCH_NAMES",
     "STRATEGIES",
     "Bayesian",
+    "BeliefSampler",
     "Believed",
     "BidProbabilities",
     "BidSample",
     "BiddingGame",
     "ChoiceGame",
+    "DecisionSampler",
     "Naive",
     "Rational",
     "Regions",
     "SealedBidGame",
     "Strategy",
+    "StrategySampler",
     "bayesian_regions",
     "expect",
     "get_strategy",
+    "inside",
     "lower_of_two",
 ]
 
@@ -117,6 +121,18 @@ class Regions:
         for lo, hi in self.intervals:
             inside |= (y_arr >= lo) & (y_arr < hi)
         return inside
+
+    @property
+    def bounds(self) -> FloatArray:
+        """The interval ends in order, ``[lo0, hi0, lo1, hi1, ...]``: ``y`` is inside exactly when
+        an odd number of them are ``<= y`` (:func:`inside`)."""
+        return np.array([end for interval in self.intervals for end in interval], dtype=np.float64)
+
+
+def inside(bounds: FloatArray, y: FloatArray) -> BoolArray:
+    """Membership in the regions with these :attr:`Regions.bounds`, as one sorted search: the
+    same as :meth:`Regions.contains` (``lo <= y < hi``) for every ``y``, NaN included."""
+    return np.asarray(np.searchsorted(bounds, y, side="right") & 1, dtype=bool)
 
 
 @dataclass(frozen=True)
@@ -618,6 +634,67 @@ class BidSample(NamedTuple):
     objects: BoolArray
 
 
+class DecisionSampler(ABC):
+    """A strategy's decisions for one bidding game as array operations, built once (e.g. per
+    kernel table) and shipped to workers: everything it needs is in its own arrays."""
+
+    @abstractmethod
+    def sample(self, x: FloatArray, rng: np.random.Generator) -> BidSample:
+        """Draw decisions for matches whose true advantages (甲 minus 乙) are ``x``, shape
+        ``(n,)``; consumes ``rng`` exactly as :meth:`Strategy.sample` does."""
+
+
+@dataclass(frozen=True)
+class StrategySampler(DecisionSampler):
+    """Any strategy's own :meth:`Strategy.sample` for a fixed game (the default sampler)."""
+
+    strategy: Strategy
+    game: BiddingGame
+
+    def sample(self, x: FloatArray, rng: np.random.Generator) -> BidSample:
+        return self.strategy.sample(self.game, x, rng)
+
+
+@dataclass(frozen=True)
+class BeliefSampler(DecisionSampler):
+    """Decisions by regions of private beliefs ``x + Normal(0, belief_sd)`` (the rational rule's
+    for ``believed``, the expected-value rule's for ``bayesian``): two Normal draws per match
+    (甲's belief, then 乙's) and one sorted search per decision in the regions.
+
+    Attributes:
+        belief_sd: Standard deviation of each belief's error (Elo).
+        announce_red: :attr:`Regions.bounds` where 甲 announces Red.
+        object_red: Where 乙 objects to Red.
+        object_black: Where 乙 objects to Black.
+    """
+
+    belief_sd: float
+    announce_red: FloatArray
+    object_red: FloatArray
+    object_black: FloatArray
+
+    @classmethod
+    def of(cls, regions: Mapping[str, Regions], belief_sd: float) -> BeliefSampler:
+        """The sampler of a strategy's decision regions (found once, by the caller)."""
+        r = regions
+        return cls(
+            belief_sd,
+            r["announce_red"].bounds,
+            r["object_red"].bounds,
+            r["object_black"].bounds,
+        )
+
+    def sample(self, x: FloatArray, rng: np.random.Generator) -> BidSample:
+        x_arr = np.asarray(x, dtype=np.float64)
+        chooser_belief = x_arr + rng.normal(0.0, self.belief_sd, size=x_arr.shape)
+        bidder_belief = x_arr + rng.normal(0.0, self.belief_sd, size=x_arr.shape)
+        red = inside(self.announce_red, chooser_belief)
+        objects = np.where(
+            red, inside(self.object_red, bidder_belief), inside(self.object_black, bidder_belief)
+        )
+        return BidSample(red, np.asarray(objects))
+
+
 class Strategy(ABC):
     """How 甲 and 乙 decide. Implementations are small, immutable and registered in STRATEGIES."""
 
@@ -635,6 +712,12 @@ class Strategy(ABC):
     @abstractmethod
     def sample(self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator) -> BidSample:
         """Draw decisions for matches whose true advantages are ``x`` (consumes ``rng``)."""
+
+    def sampler(self, game: BiddingGame) -> DecisionSampler:
+        """The decisions for ``game`` as a self-contained array sampler (the Monte Carlo kernel
+        builds it once per table). Strategies with precomputable rules override this; the
+        default calls :meth:`sample`."""
+        return StrategySampler(self, game)
 
     def to_dict(self) -> dict[str, object]:
         """The scenario-file ``[strategy]`` table."""
@@ -778,18 +861,13 @@ class _PrivateBeliefs(Strategy):
         )
 
     def sample(self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator) -> BidSample:
-        chooser_belief = self._beliefs(x, rng)
-        bidder_belief = self._beliefs(x, rng)
         # The decision regions are the decision rule itself (checked point by point in the
         # tests), and far cheaper per match than evaluating the model at every belief.
-        regions = self.regions(game)
-        red = regions["announce_red"].contains(chooser_belief)
-        objects = np.where(
-            red,
-            regions["object_red"].contains(bidder_belief),
-            regions["object_black"].contains(bidder_belief),
-        )
-        return BidSample(red, np.asarray(objects))
+        return self.sampler(game).sample(np.asarray(x, dtype=np.float64), rng)
+
+    def sampler(self, game: BiddingGame) -> DecisionSampler:
+        """The strategy's decision regions, searched per belief (:class:`BeliefSampler`)."""
+        return BeliefSampler.of(self.regions(game), self.belief_sd)
 
     def to_dict(self) -> dict[str, object]:
         return {"kind": self.kind, "belief_sd": self.belief_sd}

@@ -32,6 +32,8 @@ import numpy as np
 import numpy.typing as npt
 from scipy.special import ndtr
 
+from knockout.game import DEFAULT_MOVES
+
 __all__ = [
     "DEFAULT_DRAW_NU",
     "DEFAULT_ELO_PER_DOUBLING",
@@ -86,8 +88,6 @@ DEFAULT_RED_ADVANTAGE = 400.0 * math.log10(_RED_WINS / _BLACK_WINS)
 _NU_CLASSICAL = _DRAWS / math.sqrt(_RED_WINS * _BLACK_WINS)
 DEFAULT_DRAW_NU = PerClass(classical=_NU_CLASSICAL, rapid=1.0, blitz=0.8)
 DEFAULT_ELO_PER_DOUBLING = PerClass(classical=120.0, rapid=120.0, blitz=120.0)
-#: Moves a side makes in a game, for the effective clock (FIDE's convention).
-DEFAULT_MOVES = 60.0
 #: Time-class boundaries on the mean effective clock (minutes): classical at or above, blitz at
 #: or below.
 CLASSICAL_FROM, BLITZ_UP_TO = 60, 10

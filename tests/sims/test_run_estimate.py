@@ -53,8 +53,10 @@ def test_progress_lines_now_and_then_with_the_time_left() -> None:
 
 
 def test_simulate_tells_the_estimate_before_starting(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("knockout.cli.simulate.run_time_estimate", lambda *a, **k: 7384.0)
-    result = CliRunner().invoke(app, ["simulate", str(FINAL), "--runs", "1000", "--seed", "1"])
+    monkeypatch.setattr("sims.run.run_time_estimate", lambda *a, **k: 7384.0)
+    result = CliRunner().invoke(
+        app, ["simulate", str(FINAL), "--runs", "1000", "--seed", "1", "--workers", "1"]
+    )
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines()[0].startswith(
         "1,000 runs on one process will take about 2 h 03 min"

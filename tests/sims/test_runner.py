@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import time
 from functools import partial
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from typer.testing import CliRunner
@@ -14,9 +17,21 @@ from knockout.errors import KnockoutError
 from knockout.io.scenario import load_scenario
 from knockout.odds import MatchTally
 from knockout.rules.match import Pairing
+from sims import runner
 from sims.kernel import MatchTables
 from sims.match import match_block, simulate_match
-from sims.runner import block_rng, run_blocks
+from sims.runner import (
+    STARTUP_SECONDS,
+    _chunks,
+    _Helpers,
+    _helpers_wanted,
+    _Tally,
+    available_cpus,
+    block_rng,
+    parse_workers,
+    resolve_workers,
+    run_blocks,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 FINAL = ROOT / "scenarios" / "final-2600-vs-2550.toml"
@@ -130,3 +145,160 @@ def test_simulate_cli_table_and_errors() -> None:
     assert bad.exit_code == 2 and "runs must be at least 1" in bad.stderr
     bad = runner.invoke(app, ["simulate", str(FINAL), "--runs", "10", "--scheduler", "tcp://x:1"])
     assert bad.exit_code == 2 and "--scheduler needs --executor dask" in bad.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# Helper processes: whichever process computes a block, the counts are the same.
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_helpers_give_bit_identical_counts(method: str) -> None:
+    block = partial(match_block, tables_for(SPECIALIST))
+    runs, seed = 120_000, 77
+    alone = run_blocks(block, runs, seed, block_size=2048)
+    helped = run_blocks(
+        block, runs, seed, block_size=2048, workers=2, adaptive=False, start_method=method
+    )
+    assert helped.processes == 2 and alone.processes == 1
+    assert helped.counts == alone.counts and helped.blocks == alone.blocks
+    assert helped.runs == runs and not helped.interrupted
+
+
+def test_progress_reaches_the_total_with_helpers() -> None:
+    seen: list[tuple[int, int]] = []
+    block = partial(match_block, tables_for(FINAL))
+    run_blocks(
+        block,
+        50_000,
+        1,
+        block_size=1000,
+        workers=2,
+        adaptive=False,
+        progress=lambda done, total: seen.append((done, total)),
+    )
+    assert seen[-1] == (50_000, 50_000)
+    assert all(total == 50_000 and 0 < done <= total for done, total in seen)
+
+
+def _dies_in_helpers(parent: int, index: int, size: int, seed: int) -> MatchTally:
+    if os.getpid() != parent:
+        os._exit(3)  # a helper killed mid-run (out of memory, say)
+    return MatchTally(size, (size, 0), ((size, 0),), games={index: 1})
+
+
+def test_blocks_of_a_dead_helper_are_computed_here() -> None:
+    block = partial(_dies_in_helpers, os.getpid())
+    r = run_blocks(block, 40, 0, block_size=2, workers=2, adaptive=False)
+    assert r.blocks == tuple(range(20)) and r.runs == 40 and not r.interrupted
+    assert r.counts is not None and r.counts.games == {i: 1 for i in range(20)}
+
+
+def _fails_in_helpers(parent: int, index: int, size: int, seed: int) -> MatchTally:
+    if os.getpid() != parent:
+        raise ValueError(f"block {index} failed")
+    time.sleep(0.01)
+    return MatchTally(size, (size, 0), ((size, 0),))
+
+
+def test_a_helper_error_is_raised_here() -> None:
+    block = partial(_fails_in_helpers, os.getpid())
+    with pytest.raises(ValueError, match="failed"):
+        run_blocks(block, 400, 0, block_size=2, workers=2, adaptive=False)
+
+
+def test_workers_above_the_cpus_are_capped_with_a_warning() -> None:
+    cpus = available_cpus()
+    said: list[str] = []
+    assert resolve_workers(cpus + 3, said.append) == cpus
+    assert said == [f"--workers {cpus + 3} is more than the {cpus} CPUs available; using {cpus}"]
+    assert resolve_workers("auto", said.append) == cpus and len(said) == 1
+    assert resolve_workers(1, said.append) == 1
+    with pytest.raises(KnockoutError, match="at least 1"):
+        resolve_workers(0)
+
+
+def test_parse_workers() -> None:
+    assert parse_workers("auto") == "auto" and parse_workers(" AUTO ") == "auto"
+    assert parse_workers("3") == 3
+    for bad in ("0", "-1", "two", ""):
+        with pytest.raises(KnockoutError, match="--workers: expected a number"):
+            parse_workers(bad)
+
+
+def test_small_runs_stay_in_this_process() -> None:
+    block = partial(match_block, tables_for(FINAL))
+    r = run_blocks(block, 5 * 4096, 3, block_size=4096, workers="auto")
+    assert r.processes == 1
+    assert _helpers_wanted(2, 0.01, STARTUP_SECONDS["fork"], adaptive=True) == 0
+    assert _helpers_wanted(2, 10.0, STARTUP_SECONDS["fork"], adaptive=True) == 1
+    assert _helpers_wanted(8, 0.25, STARTUP_SECONDS["fork"], adaptive=True) == 2
+    assert _helpers_wanted(2, 0.0, STARTUP_SECONDS["fork"], adaptive=False) == 1
+
+
+def test_a_spare_block_gives_way_to_a_helpers_range() -> None:
+    tally: _Tally[MatchTally] = _Tally(10, 1, None)
+    one = MatchTally(1, (1, 0), ((1, 0),))
+    assert tally.add(9, 10, one, spare=True)
+    assert tally.add(5, 10, MatchTally(5, (5, 0), ((5, 0),)))  # the helper's range wins
+    assert not tally.add(7, 8, one, spare=True)
+    assert not tally.add(0, 6, MatchTally(6, (6, 0), ((6, 0),)))  # overlaps a range
+    assert tally.completed_runs == 5 and tally.pending.tolist() == [0, 1, 2, 3, 4]
+
+
+def test_dask_chunks_cover_every_block_once() -> None:
+    chunks = _chunks(1, 1000, 2, 64)
+    covered = [i for start, stop in chunks for i in range(start, stop)]
+    assert covered == list(range(1, 1000)) and max(b - a for a, b in chunks) <= 64
+    assert len(_chunks(1, 10, 2, 64)) == 9  # few blocks: one per task
+
+
+def test_simulate_cli_workers_option() -> None:
+    runner = CliRunner()
+    args = ["simulate", str(FINAL), "--runs", "20000", "--seed", "2", "--json"]
+    auto = runner.invoke(app, args)
+    assert auto.exit_code == 0, auto.output
+    many = runner.invoke(app, [*args, "--workers", str(available_cpus() + 1)])
+    assert many.exit_code == 0 and json.loads(many.stdout) == json.loads(auto.stdout)
+    assert many.stderr.count("\n") == 1 and "CPUs available; using" in many.stderr
+    bad = runner.invoke(app, [*args, "--workers", "lots"])
+    assert bad.exit_code == 2 and bad.stderr.startswith("error: --workers: expected a number")
+
+
+def _slow_in_helpers(parent: int, index: int, size: int, seed: int) -> MatchTally:
+    time.sleep(0.002 if os.getpid() == parent else 0.03)  # helpers on a busy CPU
+    return MatchTally(size, (index, 1), ((index, 1),), games={index % 7: 1})
+
+
+def test_helpers_that_do_not_pay_are_stopped_and_counts_stay_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(runner, "_others_running", lambda: 0)  # the other CPUs look idle
+    block = partial(_slow_in_helpers, os.getpid())
+    alone = run_blocks(block, 400, 0, block_size=1)
+    helped = run_blocks(block, 400, 0, block_size=1, workers=2)
+    assert helped.processes == 2  # started (the run was long enough) ...
+    assert helped.counts == alone.counts and helped.blocks == tuple(range(400))
+
+
+def test_short_runs_start_helpers_only_on_idle_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    block = partial(_slow_in_helpers, os.getpid())
+    monkeypatch.setattr(runner, "_others_running", lambda: 0)
+    assert run_blocks(block, 100, 0, block_size=1, workers=2).processes == 2
+    monkeypatch.setattr(runner, "_others_running", available_cpus)  # all busy
+    assert run_blocks(block, 100, 0, block_size=1, workers=2).processes == 1
+
+
+def test_review_stops_helpers_that_add_too_little() -> None:
+    team = object.__new__(_Helpers)
+    team.shared = SimpleNamespace(stop=SimpleNamespace(value=0), cpu=[0.0])  # type: ignore[assignment]
+    team.window = 0.2
+    # A second of wall time in which this process had 0.9 s of CPU ...
+    team.review_at = (time.perf_counter() - 1.0, time.process_time() - 0.9)
+    team.shared.cpu[0] = 0.05  # ... and its helper almost none: they share one CPU
+    team._review()
+    assert team.shared.stop.value == 1
+    team.shared.stop.value = 0
+    team.review_at = (time.perf_counter() - 1.0, time.process_time() - 0.9)
+    team.shared.cpu[0] = 0.95  # the helper had a CPU of its own: they pay
+    team._review()
+    assert team.shared.stop.value == 0
