@@ -36,7 +36,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from knockout.errors import InputError, Problem, ScenarioError
-from knockout.game import Colour, Result
+from knockout.game import Colour, Reply, Result
 from knockout.io.overrides import SOURCE as OVERRIDE_SOURCE
 from knockout.io.overrides import apply_overrides, parse_override
 from knockout.io.text import read_text
@@ -44,7 +44,7 @@ from knockout.io.tomlfile import load_toml
 from knockout.io.validation import Table, dedupe, problems_of, unknown_key
 from knockout.rules.bidding import Strategy, get_strategy
 from knockout.rules.formats import FORMATS, BiddingMenu, ColourRule, Format, SealedBid, Stage
-from knockout.rules.match import PlayedGame, ReplayError, replay
+from knockout.rules.match import PlayedGame, ReplayError, bid_colours, replay
 from knockout.rules.model import DEFAULT_MODEL, DEFAULT_MOVES, ModelParams, TimeClass
 from knockout.rules.players import Player, Speed
 from knockout.rules.progress import EventState
@@ -101,11 +101,17 @@ class _RankingIn(Table):
 
 
 class _PlayedIn(Table):
-    red: Annotated[str, Field(min_length=1)]
-    black: Annotated[str, Field(min_length=1)]
+    """A ``[[played]]`` entry: a game, or (no result) the sudden-death bid of a game still to
+    be played, whose colours then follow from the bid (``red``/``black`` may be left out)."""
+
+    red: Annotated[str, Field(min_length=1)] | None = None
+    black: Annotated[str, Field(min_length=1)] | None = None
     stage: Annotated[str, Field(min_length=1)]
-    result: Literal["red", "draw", "black"]
+    result: Literal["red", "draw", "black"] | None = None
     time_used: dict[str, NonNegative] | None = None
+    chooser: Annotated[str, Field(min_length=1)] | None = None
+    announce: Literal["red", "black"] | None = None
+    reply: Literal["accept", "object"] | None = None
 
 
 class _PerClassIn(Table):
@@ -263,14 +269,15 @@ def _player_to_dict(p: Player) -> dict[str, Any]:
 
 
 def _played_to_dict(g: PlayedGame) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "red": g.red,
-        "black": g.black,
-        "stage": g.stage,
-        "result": g.result.value,
-    }
+    """A ``[[played]]`` entry; a bid entry without its colours, which follow from the bid."""
+    out: dict[str, Any] = {} if g.is_bid else {"red": g.red, "black": g.black}
+    out["stage"] = g.stage
+    if g.result is not None:
+        out["result"] = g.result.value
     if g.time_used is not None:
         out["time_used"] = dict(g.time_used)
+    if g.chooser is not None and g.announce is not None and g.reply is not None:
+        out |= {"chooser": g.chooser, "announce": g.announce.value, "reply": g.reply.value}
     return out
 
 
@@ -425,19 +432,11 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
         )
         for p in parsed.players
     )
-    played = tuple(
-        PlayedGame(
-            g.red.strip(),
-            g.black.strip(),
-            g.stage,
-            Result(g.result),
-            None if g.time_used is None else dict(g.time_used),
-        )
-        for g in parsed.played
-    )
-    event_problems = _event_problems(parsed, fmt, players, played, source)
-    if event_problems:
-        raise ScenarioError(event_problems)
+    entries, entry_problems = _played_entries(parsed.played, fmt, players, source)
+    event_problems = _event_problems(parsed, fmt, players, entries, source)
+    if entry_problems or event_problems:
+        raise ScenarioError(dedupe([*entry_problems, *event_problems]))
+    played = tuple(g for _, g in entries)
     return Scenario(
         name=parsed.name,
         format=fmt,
@@ -464,10 +463,11 @@ def _event_problems(
     parsed: _ScenarioIn,
     fmt: Format,
     players: tuple[Player, ...],
-    played: tuple[PlayedGame, ...],
+    played: Sequence[tuple[int, PlayedGame]],
     source: str,
 ) -> list[Problem]:
-    """Cross-field checks: the draw, tie-break codes, and games that could have been played."""
+    """Cross-field checks: the draw, tie-break codes, and games that could have been played
+    (``played``: the ``[[played]]`` entries that could be read, with their indices)."""
     return [
         *_bracket_problems(parsed, players, source),
         *_tiebreak_problems(parsed, source),
@@ -555,13 +555,16 @@ def _game_problems(
 
 
 def _played_problems(
-    fmt: Format, players: tuple[Player, ...], played: tuple[PlayedGame, ...], source: str
+    fmt: Format,
+    players: tuple[Player, ...],
+    played: Sequence[tuple[int, PlayedGame]],
+    source: str,
 ) -> list[Problem]:
     """Every played game checked alone, then each pair's games replayed through the chain."""
     out: list[Problem] = []
     names = {p.name for p in players}
     by_pair: dict[frozenset[str], list[tuple[int, PlayedGame]]] = {}
-    for i, g in enumerate(played):
+    for i, g in played:
         problems, usable = _game_problems(i, g, names, fmt, source)
         out += problems
         if usable:
@@ -571,8 +574,150 @@ def _played_problems(
         try:
             replay(fmt, first.red, first.black, [g for _, g in games])
         except ReplayError as exc:
-            out.append(Problem(source, f"played[{games[exc.index][0]}]", exc.reason))
+            key = f"played[{games[exc.index][0]}]"
+            out.append(Problem(source, key if exc.key is None else f"{key}.{exc.key}", exc.reason))
     return out
+
+
+_BID_KEYS = {
+    "chooser": "甲's name",
+    "announce": "'red' or 'black'",
+    "reply": "'accept' or 'object'",
+}
+
+
+def _played_entries(
+    raw: Sequence[_PlayedIn], fmt: Format, players: tuple[Player, ...], source: str
+) -> tuple[list[tuple[int, PlayedGame]], list[Problem]]:
+    """The ``[[played]]`` entries that can be read, with their indices, and the problems of
+    those that cannot. A bid entry (no result) without ``red`` and ``black`` gets them from the
+    bid: its match is that of the chooser's last game listed before it (with two players, the
+    other player), and the bidding rule says who has Red."""
+    out: list[tuple[int, PlayedGame]] = []
+    problems: list[Problem] = []
+    for i, g in enumerate(raw):
+        found = _entry_problems(i, g, fmt, players, source)
+        if found:
+            problems += found
+            continue
+        red, black = g.red, g.black
+        chooser = None if g.chooser is None else g.chooser.strip()
+        if red is None or black is None:
+            assert chooser is not None and g.announce is not None and g.reply is not None
+            other = _bid_opponent(chooser, [e for _, e in out], players)
+            if other is None:
+                problems.append(
+                    Problem(
+                        source,
+                        f"played[{i}].chooser",
+                        f"expected a game of {chooser}'s listed before this bid (the games of "
+                        f"its match come first), got none",
+                    )
+                )
+                continue
+            menu = fmt.bidding_stage.bidding if fmt.bidding_stage is not None else None
+            assert menu is not None
+            red, black = bid_colours(menu, chooser, other, Colour(g.announce), Reply(g.reply))
+        out.append(
+            (
+                i,
+                PlayedGame(
+                    red.strip(),
+                    black.strip(),
+                    g.stage,
+                    None if g.result is None else Result(g.result),
+                    None if g.time_used is None else dict(g.time_used),
+                    chooser,
+                    None if g.announce is None else Colour(g.announce),
+                    None if g.reply is None else Reply(g.reply),
+                ),
+            )
+        )
+    return out, problems
+
+
+def _entry_problems(
+    i: int, g: _PlayedIn, fmt: Format, players: tuple[Player, ...], source: str
+) -> list[Problem]:
+    """What keeps ``[[played]]`` entry ``i`` from being read: a game without both players, a
+    bid without all of chooser, announce and reply or outside the bidding stage, an entry
+    without a result that is not a bid."""
+    key = f"played[{i}]"
+    out: list[Problem] = []
+    given = {k: getattr(g, k) is not None for k in _BID_KEYS}
+    if any(given.values()) and not all(given.values()):
+        out += [
+            Problem(
+                source,
+                f"{key}.{k}",
+                f"expected {what} (a bid gives chooser, announce and reply), got nothing",
+            )
+            for k, what in _BID_KEYS.items()
+            if not given[k]
+        ]
+    bidding = fmt.bidding_stage
+    if any(given.values()) and (bidding is None or g.stage != bidding.name):
+        where = "the format has none" if bidding is None else f"got stage {g.stage!r}"
+        expected = "a bidding stage" if bidding is None else f"a {bidding.name} entry"
+        out.append(
+            Problem(
+                source,
+                f"{key}.chooser",
+                f"expected {expected}: only the sudden-death game has a bid (chooser, "
+                f"announce, reply); {where}",
+            )
+        )
+    if g.result is None and not any(given.values()):
+        stage = "the sudden-death" if bidding is None else f"the {bidding.name}"
+        out.append(
+            Problem(
+                source,
+                f"{key}.result",
+                f"expected red, draw or black (only {stage} game's bid, with chooser, "
+                "announce and reply, can be given without its result), got nothing",
+            )
+        )
+    if g.result is not None:
+        out += [
+            Problem(source, f"{key}.{k}", "required key is missing")
+            for k in ("red", "black")
+            if getattr(g, k) is None
+        ]
+    elif (g.red is None) != (g.black is None):
+        out.append(
+            Problem(
+                source,
+                f"{key}.{'black' if g.black is None else 'red'}",
+                "expected both red and black or neither (a bid's colours follow from the "
+                "rule), got one",
+            )
+        )
+    names = [p.name for p in players]
+    if g.result is None and g.chooser is not None and g.chooser.strip() not in names:
+        out.append(Problem(source, f"{key}.chooser", f"unknown player {g.chooser!r}"))
+    if g.result is None and g.time_used is not None:
+        out.append(
+            Problem(
+                source,
+                f"{key}.time_used",
+                "expected no times: a bid without a result is for a game not played yet",
+            )
+        )
+    return out
+
+
+def _bid_opponent(
+    chooser: str, before: Sequence[PlayedGame], players: tuple[Player, ...]
+) -> str | None:
+    """The other player of a bid's match: the chooser's opponent in their last game listed
+    before it, or with two players the other one (None: not known)."""
+    for g in reversed(before):
+        if chooser in (g.red, g.black):
+            return g.black if g.red == chooser else g.red
+    if len(players) == 2:
+        a, b = (p.name for p in players)
+        return b if chooser == a else a if chooser == b else None
+    return None
 
 
 def _present(table: BaseModel) -> dict[str, float]:

@@ -25,7 +25,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from knockout.game import Colour, Result
+from knockout.game import Colour, Reply, Result
 from knockout.rules.bidding import BiddingGame, ChoiceGame, SealedBidGame, Strategy
 from knockout.rules.formats import BiddingMenu, ColourRule, Format, Stage
 from knockout.rules.model import (
@@ -39,6 +39,7 @@ from knockout.rules.model import (
 from knockout.rules.players import Player
 
 __all__ = [
+    "Bid",
     "Finished",
     "MatchState",
     "Pairing",
@@ -47,6 +48,7 @@ __all__ = [
     "Replayed",
     "Side",
     "advance",
+    "bid_colours",
     "colour_rule",
     "initial_state",
     "match_points",
@@ -370,31 +372,69 @@ class Pairing:
 
 
 class ReplayError(ValueError):
-    """A played game that cannot have happened; ``index`` is its position (from 0)."""
+    """A played game that cannot have happened; ``index`` is its position (from 0) and ``key``
+    the entry's key at fault, when it is one key (``stage``, ``chooser``, ...)."""
 
-    def __init__(self, index: int, reason: str) -> None:
+    def __init__(self, index: int, reason: str, *, key: str | None = None) -> None:
         super().__init__(f"game {index + 1}: {reason}")
         self.index = index
         self.reason = reason
+        self.key = key
+
+
+@dataclass(frozen=True)
+class Bid:
+    """A sudden-death choice already made: who was 甲 (a side of the pairing), 甲's
+    announcement and 乙's reply. The bidding rule then fixes the game's colours and clocks."""
+
+    chooser: Side
+    announce: Colour
+    reply: Reply
 
 
 @dataclass(frozen=True)
 class PlayedGame:
-    """A game already played, as given in a scenario's ``[[played]]`` list.
+    """A game already played, as given in a scenario's ``[[played]]`` list; or, without a
+    result, the sudden-death choice of a game not played yet (a *bid entry*: the last entry of
+    its match, at the bidding stage, its colours those the bid gives).
 
     Attributes:
         red: Red player's name.
         black: Black player's name.
         stage: Stage name.
-        result: Over-the-board result.
+        result: Over-the-board result (None: a bid entry, the game is still to be played).
         time_used: Seconds each player used, if known (decides 甲 for a following bidding game).
+        chooser: 甲's name, for a sudden-death game whose choice is recorded.
+        announce: 甲's announcement, with ``chooser``.
+        reply: 乙's reply, with ``chooser``.
     """
 
     red: str
     black: str
     stage: str
-    result: Result
+    result: Result | None
     time_used: dict[str, float] | None = None
+    chooser: str | None = None
+    announce: Colour | None = None
+    reply: Reply | None = None
+
+    @property
+    def is_bid(self) -> bool:
+        """A bid entry: the sudden-death choice of a game not played yet."""
+        return self.result is None
+
+
+def bid_colours(
+    menu: BiddingMenu, chooser: str, other: str, announce: Colour, reply: Reply
+) -> tuple[str, str]:
+    """``(Red, Black)`` by the bidding rule when ``chooser`` (甲) announces ``announce`` and
+    ``other`` (乙) replies ``reply``.
+
+    >>> bid_colours(BiddingMenu(), "A", "B", Colour.RED, Reply.OBJECT)
+    ('B', 'A')
+    """
+    colour, _ = menu.assignment(announce, reply)
+    return (chooser, other) if colour is Colour.RED else (other, chooser)
 
 
 def p_chooser_from_times(
@@ -424,42 +464,126 @@ class Replayed:
 
     Attributes:
         position: The next state, or the finished match.
-        games: Games replayed.
+        games: Games replayed (a bid entry is not a game).
         p_a_chooses: P(A is 甲) for a bidding game that comes next, when the previous game's
-            times fix it (``None``: the model's probability applies).
+            times (or a recorded bid) fix it (``None``: the model's probability applies).
+        bid: The sudden-death choice recorded for the next game (a bid entry), if any: the
+            game's colours and clocks are then fixed, and ``p_a_chooses`` is 1 or 0.
     """
 
     position: MatchState | Finished
     games: int
     p_a_chooses: float | None = None
+    bid: Bid | None = None
 
 
 def replay(fmt: Format, a: str, b: str, games: Sequence[PlayedGame]) -> Replayed:
     """Walk the chain through the games already played between ``a`` and ``b``.
 
+    The last entry may be a bid entry (no result): the sudden-death choice of the next game,
+    which must be the bidding stage's game.
+
     Raises:
         ReplayError: A game that cannot have happened (wrong stage, wrong colours, a game after
-            the match was decided).
+            the match was decided, a bid that does not fit the bidding rule or comes too early,
+            an entry after a bid entry).
     """
     state: MatchState | Finished = initial_state()
-    names = (a, b)
+    bid: Bid | None = None
+    played = 0
     for n, game in enumerate(games):
+        if bid is not None:
+            raise ReplayError(
+                n - 1,
+                f"a bid without a result must be the last entry of its match ({a} v {b}), "
+                f"got a {game.stage} entry after it",
+                key="result",
+            )
         if isinstance(state, Finished):
             raise ReplayError(n, f"the match {a} v {b} was already decided")
-        if {game.red, game.black} != {a, b}:
-            raise ReplayError(n, f"players {game.red!r} and {game.black!r} are not {a!r} v {b!r}")
-        stage = fmt.playable[state.stage]
-        if game.stage != stage.name:
-            raise ReplayError(n, f"expected a {stage.name} game here, got {game.stage!r}")
-        red: Side = 0 if game.red == a else 1
-        rule = colour_rule(stage, state)
-        if (rule == 0 or rule == 1) and rule != red:  # noqa: PLR1714  (narrows the Literal)
-            raise ReplayError(n, f"{names[rule]} must have Red in this game (colours alternate)")
+        red = _entry_red(fmt, state, n, game, (a, b))
+        recorded = None
+        if game.chooser is not None or game.is_bid:
+            stage = fmt.playable[state.stage]
+            recorded = _recorded_bid(n, stage, game, (a, b), games[n - 1] if n else None)
+        if game.result is None:
+            bid = recorded
+            continue
         state = advance(fmt, state, red, game.result)
+        played += 1
     p_a: float | None = None
-    if isinstance(state, MatchState) and games:
+    if bid is not None:
+        p_a = 1.0 if bid.chooser == 0 else 0.0
+    elif isinstance(state, MatchState) and games:
         menu = fmt.playable[state.stage].bidding
         used = games[-1].time_used or {}
         if menu is not None:
             p_a = p_chooser_from_times(menu, used.get(a), used.get(b))
-    return Replayed(state, len(games), p_a)
+    return Replayed(state, played, p_a, bid)
+
+
+def _entry_red(
+    fmt: Format, state: MatchState, n: int, game: PlayedGame, names: tuple[str, str]
+) -> Side:
+    """Who had Red in entry ``n``, checked: the match's players, its stage, colours that
+    alternate where the rules say so."""
+    a, b = names
+    if {game.red, game.black} != {a, b}:
+        raise ReplayError(n, f"players {game.red!r} and {game.black!r} are not {a!r} v {b!r}")
+    stage = fmt.playable[state.stage]
+    if game.stage != stage.name:
+        if game.is_bid:
+            raise ReplayError(
+                n,
+                f"expected a {stage.name} game here: the match {a} v {b} has not reached "
+                f"the {game.stage} stage, so its bid cannot be recorded yet",
+                key="stage",
+            )
+        raise ReplayError(n, f"expected a {stage.name} game here, got {game.stage!r}")
+    red: Side = 0 if game.red == a else 1
+    rule = colour_rule(stage, state)
+    if (rule == 0 or rule == 1) and rule != red:  # noqa: PLR1714  (narrows the Literal)
+        raise ReplayError(n, f"{names[rule]} must have Red in this game (colours alternate)")
+    return red
+
+
+def _recorded_bid(
+    n: int, stage: Stage, game: PlayedGame, names: tuple[str, str], previous: PlayedGame | None
+) -> Bid:
+    """The bid of entry ``n`` (a bid entry, or a sudden-death game with its choice), checked
+    against the bidding rule: 甲 is a player of the match (the one the previous game's times
+    name, if they do), and Red is who the bid gives Red to."""
+    if stage.bidding is None or not stage.is_bidding:
+        key = "result" if game.is_bid else "chooser"
+        raise ReplayError(n, f"{stage.name} has no sudden-death bid", key=key)
+    if game.chooser is None or game.announce is None or game.reply is None:
+        raise ReplayError(n, "a bid needs chooser, announce and reply", key="chooser")
+    chooser = game.chooser
+    if chooser not in names:
+        raise ReplayError(
+            n,
+            f"expected {names[0]!r} or {names[1]!r} (the players of this match), got {chooser!r}",
+            key="chooser",
+        )
+    side: Side = 0 if chooser == names[0] else 1
+    other = names[1 - side]
+    used = (previous.time_used if previous is not None else None) or {}
+    p_a = p_chooser_from_times(stage.bidding, used.get(names[0]), used.get(names[1]))
+    if p_a in (0.0, 1.0) and names[0 if p_a == 1.0 else 1] != chooser:
+        faster = names[0 if p_a == 1.0 else 1]
+        times = ", ".join(f"{name} {used[name]:g} s" for name in names)
+        raise ReplayError(
+            n,
+            f"expected {faster!r} as 甲 (used less time in the previous game: {times}), "
+            f"got {chooser!r}",
+            key="chooser",
+        )
+    red, _ = bid_colours(stage.bidding, chooser, other, game.announce, game.reply)
+    if game.red != red:
+        raise ReplayError(
+            n,
+            f"expected {red!r}: the bid gives Red to {red} (甲 {chooser} announces "
+            f"{game.announce.value}, 乙 {other} {game.reply.value}s), got {game.red!r}",
+            key="red",
+        )
+    return Bid(side, game.announce, game.reply)
