@@ -65,8 +65,9 @@ def match_matrix(scenario: Scenario, names: tuple[str, ...]) -> FloatArray:
 def progress_solution(
     scenario: Scenario, progress: MatchProgress, a_offset: FloatArray | None = None
 ) -> MatchSolution:
-    """Exact odds of a match in progress, from where it stands (games still to play); with
-    ``a_offset``, one solution per shift of the upper player's strength (rating uncertainty)."""
+    """Exact odds of a match in progress, from where it stands (games still to play, a recorded
+    sudden-death bid fixing its game's colours and clocks); with ``a_offset``, one solution per
+    shift of the upper player's strength (rating uncertainty)."""
     players = {p.name: p for p in scenario.players}
     a, b = progress.players
     pairing = Pairing.of(
@@ -82,6 +83,7 @@ def progress_solution(
         pairing,
         start=progress.replayed.position,
         p_a_chooses=None if known is None else np.full(n, known),
+        bid=progress.replayed.bid,
     )
 
 

@@ -10,10 +10,17 @@ import numpy.typing as npt
 
 from knockout.errors import KnockoutError
 from knockout.exact.solver import MatchSolution, solve
+from knockout.game import Colour, Reply
 from knockout.io.scenario import Scenario
 from knockout.odds import MatchOdds, SuddenDeath
-from knockout.rules.bidding import BRANCH_NAMES, BRANCHES, BiddingGame, Regions
-from knockout.rules.match import Finished, MatchState, Pairing, replay
+from knockout.rules.bidding import (
+    BRANCH_NAMES,
+    BRANCHES,
+    BiddingGame,
+    BidProbabilities,
+    Regions,
+)
+from knockout.rules.match import Bid, Finished, MatchState, Pairing, replay
 from knockout.rules.uncertainty import piecewise_normal_nodes
 
 FloatArray = npt.NDArray[np.float64]
@@ -21,9 +28,12 @@ FloatArray = npt.NDArray[np.float64]
 __all__ = ["from_solution", "match_odds", "sudden_death_of", "sudden_deaths"]
 
 
-def _laid_open(pairing: Pairing, sol: MatchSolution | None) -> dict[str, FloatArray]:
+def _laid_open(
+    pairing: Pairing, sol: MatchSolution | None, bid: Bid | None = None
+) -> dict[str, FloatArray]:
     """Every figure of the sudden-death game, as arrays over the pairs (``v0``/``v1``: the
-    branch values with side 0/1 as 甲, ``d0``/``d1``: the decisions, then the joint masses)."""
+    branch values with side 0/1 as 甲, ``d0``/``d1``: the decisions, then the joint masses).
+    With a recorded ``bid``, its 甲's decisions are the recorded ones."""
     game = pairing.bidding_game
     assert game is not None
     n = pairing.size
@@ -31,6 +41,10 @@ def _laid_open(pairing: Pairing, sol: MatchSolution | None) -> dict[str, FloatAr
     for side in (0, 1):
         x = pairing.advantage(0 if side == 0 else 1)
         p = pairing.strategy.probabilities(game, x)
+        if bid is not None and bid.chooser == side:
+            red = 1.0 if bid.announce is Colour.RED else 0.0
+            objects = 1.0 if bid.reply is Reply.OBJECT else 0.0
+            p = BidProbabilities(np.full(n, red), np.full(n, objects), np.full(n, objects))
         out[f"v{side}"] = game.branch_values(x)
         out[f"d{side}"] = np.stack(
             [
@@ -79,6 +93,7 @@ def sudden_deaths(
     sol: MatchSolution | None = None,
     *,
     weights: FloatArray | None = None,
+    bid: Bid | None = None,
 ) -> list[SuddenDeath] | None:
     """The sudden-death game laid open for every pair of ``pairing`` (None without a bidding
     stage), computed once for all pairs. With ``weights``, consecutive blocks of that many
@@ -88,11 +103,12 @@ def sudden_deaths(
 
     Branch values are the true model's P(甲 advances) on each branch's colours and clocks;
     ``reached``, ``chooser`` and ``advances`` come from the solution (not reached without one).
+    A recorded ``bid`` replaces its 甲's decisions under the strategy.
     """
     game = pairing.bidding_game
     if game is None:
         return None
-    figures = _laid_open(pairing, sol)
+    figures = _laid_open(pairing, sol, bid)
     if weights is not None:
         k = len(weights)
         figures = {
@@ -158,18 +174,19 @@ def from_solution(
 
 
 def _solve_uncertain(
-    pairing: Pairing, start: MatchState, known: FloatArray | None, sigma: float
+    pairing: Pairing, start: MatchState, known: FloatArray | None, sigma: float, bid: Bid | None
 ) -> tuple[MatchSolution, Pairing, FloatArray | None]:
     """Solve a one-pair match, averaged over rating uncertainty ``sigma`` (the sd of the
     difference of the two players' strength draws) by piecewise Gauss-Legendre; returns the
     averaged solution, the node pairing and the weights (None when there is no uncertainty).
-    The integral is split where a rational decision flips (:func:`_decision_breaks`)."""
+    The integral is split where a rational decision flips (:func:`_decision_breaks`; nowhere
+    once the ``bid`` is recorded: the one game left is smooth in the strengths)."""
     if sigma == 0:
-        return solve(pairing, start=start, p_a_chooses=known), pairing, None
-    delta, w = piecewise_normal_nodes(sigma, _decision_breaks(pairing))
+        return solve(pairing, start=start, p_a_chooses=known, bid=bid), pairing, None
+    delta, w = piecewise_normal_nodes(sigma, [] if bid is not None else _decision_breaks(pairing))
     nodes = pairing.expanded(np.zeros(len(delta), dtype=np.intp), delta)
     p_a = None if known is None else np.full(len(delta), float(known[0]))
-    sol = solve(nodes, start=start, p_a_chooses=p_a)
+    sol = solve(nodes, start=start, p_a_chooses=p_a, bid=bid)
     return sol, nodes, w
 
 
@@ -235,9 +252,9 @@ def match_odds(scenario: Scenario, *, rating_sd: bool = True) -> MatchOdds:
         )
     known = None if rep.p_a_chooses is None else np.array([rep.p_a_chooses])
     sigma = math.hypot(a.rating_sd, b.rating_sd) if rating_sd else 0.0
-    node_sol, nodes, weights = _solve_uncertain(pairing, rep.position, known, sigma)
+    node_sol, nodes, weights = _solve_uncertain(pairing, rep.position, known, sigma, rep.bid)
     sol = node_sol if weights is None else node_sol.averaged(1, weights)
-    laid_open = sudden_deaths(nodes, names, node_sol, weights=weights)
+    laid_open = sudden_deaths(nodes, names, node_sol, weights=weights, bid=rep.bid)
     odds = from_solution(
         sol,
         names,

@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from knockout.game import Colour, Reply, Result
 from knockout.rules.match import (
+    Bid,
     Finished,
     MatchState,
     Pairing,
@@ -36,13 +37,8 @@ __all__ = ["BidTag", "MatchSolution", "StageExit", "solve", "stage_exits", "tran
 FloatArray = npt.NDArray[np.float64]
 
 
-@dataclass(frozen=True)
-class BidTag:
-    """What happened before the sudden-death game: who was 甲, the announcement, the reply."""
-
-    chooser: Side
-    announce: Colour
-    reply: Reply
+#: What happened before the sudden-death game: who was 甲, the announcement, the reply.
+BidTag = Bid
 
 
 #: ``(probability, next state or finished match, bid tag, expected minutes of the game)``.
@@ -50,33 +46,23 @@ Transition = tuple[FloatArray, MatchState | Finished, BidTag | None, FloatArray]
 
 
 def transitions(
-    pairing: Pairing, state: MatchState, p_a_chooses: FloatArray | None = None
+    pairing: Pairing,
+    state: MatchState,
+    p_a_chooses: FloatArray | None = None,
+    bid: Bid | None = None,
 ) -> Iterator[Transition]:
     """Every way the next game can go from ``state``: ``(probability, next, bid tag, minutes)``.
 
     Colour lots, the choice of 甲 and the bidding decisions are folded into the game's step, so
     each transition is exactly one game. ``minutes`` is the game's expected duration on its
-    colours and clocks (:meth:`Pairing.game_minutes`).
+    colours and clocks (:meth:`Pairing.game_minutes`). ``bid``: the sudden-death choice already
+    recorded for a bidding game at ``state`` (its 甲 and branch then have probability 1).
     """
     fmt = pairing.fmt
     stage = fmt.playable[state.stage]
     rule = colour_rule(stage, state)
     if rule == "bidding":
-        game = pairing.bidding_game
-        assert game is not None
-        p_a = pairing.p_a_chooses(state) if p_a_chooses is None else p_a_chooses
-        for chooser, p_chooser in ((0, p_a), (1, 1.0 - p_a)):
-            side: Side = 0 if chooser == 0 else 1
-            bids = pairing.strategy.probabilities(game, pairing.advantage(side)).joint()
-            for (announce, reply), p_bid in bids.items():
-                colour, clocks = game.menu.assignment(announce, reply)
-                red: Side = side if colour is Colour.RED else (1 if side == 0 else 0)
-                probs = pairing.bidding_game_probabilities(side, colour, clocks)
-                minutes = pairing.game_minutes(state.stage, red, clocks)
-                tag = BidTag(side, announce, reply)
-                for result, p_result in zip(Result, probs, strict=True):
-                    p = p_chooser * p_bid * p_result
-                    yield p, advance(fmt, state, red, result), tag, minutes
+        yield from _bidding_transitions(pairing, state, p_a_chooses, bid)
         return
     if rule == "sealed-bid":
         # The last game: only who advances matters, integrated over the bids.
@@ -96,6 +82,32 @@ def transitions(
         minutes = pairing.game_minutes(state.stage, red, stage.minutes)
         for result, p_result in zip(Result, probs, strict=True):
             yield p_colour * p_result, advance(fmt, state, red, result), None, minutes
+
+
+def _bidding_transitions(
+    pairing: Pairing, state: MatchState, p_a_chooses: FloatArray | None, bid: Bid | None
+) -> Iterator[Transition]:
+    """The sudden-death game: who is 甲, the choice under the strategy (or the recorded
+    ``bid``), then the game on the colours and clocks the bidding rule gives."""
+    game = pairing.bidding_game
+    assert game is not None
+    choices: list[tuple[Bid, FloatArray]] = []
+    if bid is not None:
+        choices.append((bid, np.ones(pairing.size)))
+    else:
+        p_a = pairing.p_a_chooses(state) if p_a_chooses is None else p_a_chooses
+        for chooser, p_chooser in ((0, p_a), (1, 1.0 - p_a)):
+            side: Side = 0 if chooser == 0 else 1
+            bids = pairing.strategy.probabilities(game, pairing.advantage(side)).joint()
+            for (announce, reply), p_bid in bids.items():
+                choices.append((Bid(side, announce, reply), p_chooser * p_bid))
+    for tag, p_choice in choices:
+        colour, clocks = game.menu.assignment(tag.announce, tag.reply)
+        red: Side = tag.chooser if colour is Colour.RED else _other_side(tag.chooser)
+        probs = pairing.bidding_game_probabilities(tag.chooser, colour, clocks)
+        minutes = pairing.game_minutes(state.stage, red, clocks)
+        for result, p_result in zip(Result, probs, strict=True):
+            yield p_choice * p_result, advance(pairing.fmt, state, red, result), tag, minutes
 
 
 def _choice_transitions(pairing: Pairing, state: MatchState) -> Iterator[Transition]:
@@ -217,6 +229,7 @@ def solve(
     *,
     start: MatchState | None = None,
     p_a_chooses: FloatArray | None = None,
+    bid: Bid | None = None,
     tolerance: float = 1e-15,
     max_games: int = 100_000,
 ) -> MatchSolution:
@@ -227,6 +240,8 @@ def solve(
         start: Where the match stands (after games already played); default: before game 1.
             ``games`` then counts the games still to play.
         p_a_chooses: P(A is 甲) when the bidding game comes next and is already known (0 or 1).
+        bid: The sudden-death choice already recorded when ``start`` is the bidding game
+            (:attr:`knockout.rules.match.Replayed.bid`): 甲 and the branch are then certain.
         tolerance: Stop a repeating stage once less than this mass is still in play.
         max_games: Hard cap on the number of games walked.
     """
@@ -249,8 +264,8 @@ def solve(
         ended_by = np.zeros((n, 2))
         for state, mass in frontier.items():
             if state not in memo:
-                known = p_a_chooses if state == first else None
-                memo[state] = list(transitions(pairing, state, known))
+                known, fixed = (p_a_chooses, bid) if state == first else (None, None)
+                memo[state] = list(transitions(pairing, state, known, fixed))
             for prob, outcome, tag, minutes in memo[state]:
                 m = mass * prob
                 expected_minutes += m * minutes
@@ -313,12 +328,14 @@ def stage_exits(
     start: MatchState,
     *,
     p_a_chooses: FloatArray | None = None,
+    bid: Bid | None = None,
     tolerance: float = 1e-16,
 ) -> dict[StageExit, FloatArray]:
     """Exact distribution of how the stage of ``start`` ends, from ``start``.
 
     ``start`` is usually a stage's entry (``game = 0``, ``score = 0``); a match in progress can
-    start mid-stage. ``p_a_chooses`` fixes P(A is 甲) for a bidding game that comes next.
+    start mid-stage. ``p_a_chooses`` fixes P(A is 甲) for a bidding game that comes next, and
+    ``bid`` the whole choice when it is recorded.
 
     This is :func:`solve` restricted to one stage: the Monte Carlo kernel draws one outcome per
     stage from it. For the bidding stage the exits also say who was 甲 and what was decided (the
@@ -337,8 +354,8 @@ def stage_exits(
         k += 1
         nxt: dict[MatchState, FloatArray] = defaultdict(lambda: np.zeros(n))
         for state, mass in frontier.items():
-            known = p_a_chooses if state == start else None
-            for prob, outcome, tag, _ in transitions(pairing, state, known):
+            known, fixed = (p_a_chooses, bid) if state == start else (None, None)
+            for prob, outcome, tag, _ in transitions(pairing, state, known, fixed):
                 m = mass * prob
                 chooser, red, objects = (
                     (-1, False, False)
