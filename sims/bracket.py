@@ -24,7 +24,7 @@ from knockout.exact.solver import solve
 from knockout.io.scenario import Scenario
 from knockout.odds import BracketOdds, BracketTally, Simulated
 from knockout.rules.bracket import Bracket, round_name
-from knockout.rules.match import MatchState, Pairing
+from knockout.rules.match import Bid, MatchState, Pairing
 from knockout.rules.progress import THIRD_PLACE
 from knockout.rules.walkover import NO_WALKOVER, walkover_sides
 from sims.kernel import MatchTables, simulate
@@ -52,14 +52,15 @@ class FixedMatch:
         games: Per outcome, the match's games (those already played included).
         walkover: Decided by walkover (not counted as an upset).
         progress: A match in progress, for redrawing its distribution per event when ratings
-            are uncertain: its pairing, where it stands, P(A is 甲) and the games played.
+            are uncertain: its pairing, where it stands, P(A is 甲), the games played and
+            its recorded sudden-death bid.
     """
 
     cuts: npt.NDArray[np.float64]
     upper_wins: npt.NDArray[np.bool_]
     games: npt.NDArray[np.int64]
     walkover: bool = False
-    progress: tuple[Pairing, MatchState, float | None, int] | None = None
+    progress: tuple[Pairing, MatchState, float | None, int, Bid | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,7 @@ class BracketJob:
         pair_id[iu, ju] = np.arange(iu.size)
         fixed: dict[tuple[int, int], FixedMatch] = {}
         for key, p in state.progress.items():
-            played = len(p.games)
+            played = len(p.games) if p.replayed is None else p.replayed.games
             if p.winner is not None:
                 upper = p.winner == p.players[0]
                 fixed[key] = FixedMatch(
@@ -178,6 +179,7 @@ class BracketJob:
                     p.replayed.position,
                     p.replayed.p_a_chooses,
                     played,
+                    p.replayed.bid,
                 ),
             )
         return cls(
@@ -355,12 +357,13 @@ def _fixed_outcomes(
     if fixed.progress is None:  # decided: the same in every event
         outcome = (u[:, None] >= fixed.cuts[None, :]).sum(axis=1)
         return fixed.upper_wins[outcome], fixed.games[outcome]
-    pairing, start, p_a, played = fixed.progress
+    pairing, start, p_a, played, bid = fixed.progress
     n = shift.size
     sol = solve(
         pairing.expanded(np.zeros(n, dtype=np.intp), shift),
         start=start,
         p_a_chooses=None if p_a is None else np.full(n, p_a),
+        bid=bid,
     )
     keys = sorted(sol.games_by_winner)
     probs = np.stack([sol.games_by_winner[g][:, side] for g in keys for side in (0, 1)], axis=1)

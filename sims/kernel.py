@@ -29,7 +29,7 @@ import numpy.typing as npt
 from knockout.exact.solver import stage_exits
 from knockout.game import Colour
 from knockout.rules.bidding import BRANCHES, BiddingGame, DecisionSampler, SealedBidGame, Strategy
-from knockout.rules.match import MatchState, Pairing, Side
+from knockout.rules.match import Bid, MatchState, Pairing, Side
 
 __all__ = [
     "BiddingTable",
@@ -173,11 +173,13 @@ class MatchTables:
         *,
         start: MatchState | None = None,
         p_a_chooses: float | None = None,
+        bid: Bid | None = None,
     ) -> MatchTables:
         """Build the tables for every pair held by ``pairing``.
 
         ``start``: a match in progress (one pair) continues from this state, ``p_a_chooses``
-        being P(A is 甲) if the bidding game comes next and the previous game's times fix it;
+        being P(A is 甲) if the bidding game comes next and the previous game's times fix it,
+        and ``bid`` its choice if it is recorded (the stage's exits then hold that choice only);
         the tables then cover the stages from ``start.stage`` on (earlier stages get an empty
         table) and count games from there.
         """
@@ -188,7 +190,7 @@ class MatchTables:
             if s < first:
                 stages.append(_empty_table())
             elif start is not None and s == first and (start.game > 0 or stage.is_bidding):
-                stages.append(_stage_table(pairing, s, start=start, p_a_chooses=known))
+                stages.append(_stage_table(pairing, s, start=start, p_a_chooses=known, bid=bid))
             elif stage.is_bidding and not pairing.strategy.is_deterministic:
                 stages.append(_bidding_table(pairing, s))
             elif stage.is_sealed_bid and not pairing.strategy.is_deterministic:
@@ -276,10 +278,11 @@ def _stage_table(
     *,
     start: MatchState | None = None,
     p_a_chooses: FloatArray | None = None,
+    bid: Bid | None = None,
 ) -> StageTable:
     if start is not None:
         # A match in progress: every entry code means "from ``start``".
-        table = stage_exits(pairing, start, p_a_chooses=p_a_chooses)
+        table = stage_exits(pairing, start, p_a_chooses=p_a_chooses, bid=bid)
         per_entry = dict.fromkeys(ENTRIES, table)
         reachable: tuple[Side | None, ...] = ENTRIES
     else:

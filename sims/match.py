@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.odds import MatchOdds, MatchTally, Simulated, branch_units
-from knockout.rules.match import Finished, MatchState, Pairing, replay
+from knockout.rules.match import Bid, Finished, MatchState, Pairing, replay
 from sims.kernel import MatchOutcomes, MatchTables, simulate
 from sims.runner import (
     BLOCK_SIZE,
@@ -138,12 +138,14 @@ class UncertainMatch:
         sd: The two players' rating sds.
         start: Where the match stands (games already played), or None.
         p_a_chooses: P(A is 甲) when the played games' times fix it.
+        bid: The sudden-death choice recorded for the next game, if any.
     """
 
     pairing: Pairing
     sd: tuple[float, float]
     start: MatchState | None
     p_a_chooses: float | None
+    bid: Bid | None = None
 
 
 def uncertain_block(job: UncertainMatch, index: int, size: int, seed: int) -> MatchTally:
@@ -152,7 +154,9 @@ def uncertain_block(job: UncertainMatch, index: int, size: int, seed: int) -> Ma
     rng = block_rng(seed, index)
     delta = rng.normal(0.0, job.sd[0], size) - rng.normal(0.0, job.sd[1], size)
     pairing = job.pairing.expanded(np.zeros(size, dtype=np.intp), delta)
-    tables = MatchTables.from_pairing(pairing, start=job.start, p_a_chooses=job.p_a_chooses)
+    tables = MatchTables.from_pairing(
+        pairing, start=job.start, p_a_chooses=job.p_a_chooses, bid=job.bid
+    )
     out = simulate(tables, size, rng, pair=np.arange(size))
     return tally(out, len(tables.stages), per_match=True)
 
@@ -172,7 +176,8 @@ def simulate_match(
     """Monte Carlo odds of the scenario's two-player match.
 
     Games already played (``[[played]]``) are replayed and the simulation continues from
-    there (``games`` counts every game of the match); a withdrawn player loses by walkover
+    there (``games`` counts every game of the match; a recorded sudden-death bid fixes its
+    game's colours and clocks); a withdrawn player loses by walkover
     (:mod:`knockout.rules.walkover`).
 
     Returns:
@@ -208,10 +213,12 @@ def simulate_match(
         return counts.estimate(names, fmt.stage_names, seed), known
     start = rep.position if rep.games else None
     if a.rating_sd > 0 or b.rating_sd > 0:
-        job = UncertainMatch(pairing, (a.rating_sd, b.rating_sd), start, rep.p_a_chooses)
+        job = UncertainMatch(pairing, (a.rating_sd, b.rating_sd), start, rep.p_a_chooses, rep.bid)
         block: Callable[[int, int, int], MatchTally] = partial(uncertain_block, job)
     else:
-        tables = MatchTables.from_pairing(pairing, start=start, p_a_chooses=rep.p_a_chooses)
+        tables = MatchTables.from_pairing(
+            pairing, start=start, p_a_chooses=rep.p_a_chooses, bid=rep.bid
+        )
         block = partial(match_block, tables)
     result = run_blocks(
         block,

@@ -415,8 +415,8 @@ def _odds_json_group(scenarios: Sequence[Scenario]) -> list[dict[str, Any]]:
         strategy=first.strategy,
     )
     known = None if rep.p_a_chooses is None else np.full(len(scenarios), rep.p_a_chooses)
-    sol = solve(pairing, start=rep.position, p_a_chooses=known)
-    laid_open = sudden_deaths(pairing, names, sol)
+    sol = solve(pairing, start=rep.position, p_a_chooses=known, bid=rep.bid)
+    laid_open = sudden_deaths(pairing, names, sol, bid=rep.bid)
     return [
         from_solution(
             sol,
