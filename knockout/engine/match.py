@@ -298,7 +298,9 @@ class MatchEngine:
     ) -> Generator[simpy.Event, Any, MatchRecord]:
         """SimPy process: play a match between ``a`` and ``b``; returns its record.
 
-        ``played``: games already played (``[[played]]``); the match continues from there.
+        ``played``: games already played (``[[played]]``); the match continues from there. A
+        sudden-death bid recorded there without its game is the choice of that game: it is
+        played on the colours and clocks the bid gives.
         """
         fmt = self.fmt
         pairing = Pairing.of(fmt, a, b, model=self.model, strategy=self.strategy)
@@ -306,16 +308,20 @@ class MatchEngine:
         players = (a, b)
         start = float(self.env.now)
         self._emit("match_start", f"Match {a.name} v {b.name} begins", names)
-        games = [
-            self._replayed_record(n, fmt.stage(g.stage), g) for n, g in enumerate(played, start=1)
-        ]
-        state = replay(fmt, a.name, b.name, played).position
+        games = self._replayed_records(played)
+        replayed = replay(fmt, a.name, b.name, played)
+        state = replayed.position
         while isinstance(state, MatchState):
             stage = fmt.playable[state.stage]
             rule = colour_rule(stage, state)
             bid: tuple[Side, Colour, Reply] | None = None
             sealed: dict[str, float] | None = None
-            if rule == "bidding":
+            if rule == "bidding" and replayed.bid is not None:
+                recorded = replayed.bid
+                bid, red, clocks, probs = self._bid(
+                    pairing, recorded.chooser, names, (recorded.announce, recorded.reply)
+                )
+            elif rule == "bidding":
                 chooser = self._chooser(stage, games[-1], names, pairing, state)
                 bid, red, clocks, probs = self._bid(pairing, chooser, names)
             elif rule == "sealed-bid":
@@ -354,23 +360,32 @@ class MatchEngine:
         loser = players[1] if winner == players[0] else players[0]
         self._emit("match_end", f"{winner} wins by walkover ({loser} withdrew)", players)
         now = float(self.env.now)
-        games = tuple(
-            self._replayed_record(n, self.fmt.stage(g.stage), g)
-            for n, g in enumerate(played, start=1)
-        )
+        games = tuple(self._replayed_records(played))
         record = MatchRecord(players, winner, "walkover", games, now, now)
         self.finished.append(record)
         return record
 
+    def _replayed_records(self, played: tuple[PlayedGame, ...]) -> list[GameRecord]:
+        """The records of the games already played (a bid entry is not a game)."""
+        games = [g for g in played if g.result is not None]
+        return [
+            self._replayed_record(n, self.fmt.stage(g.stage), g)
+            for n, g in enumerate(games, start=1)
+        ]
+
     def _replayed_record(self, number: int, stage: Stage, g: PlayedGame) -> GameRecord:
+        assert g.result is not None
         red_pts, black_pts = knockout_points(g.result, draw_winner=stage.draw_winner)
         used = g.time_used or {}
+        clock = stage.minutes
+        if stage.bidding is not None and g.announce is not None and g.reply is not None:
+            clock = stage.bidding.assignment(g.announce, g.reply)[1]
         return GameRecord(
             number=number,
             stage=stage.name,
             red=g.red,
             black=g.black,
-            clock=stage.minutes,
+            clock=clock,
             increment_seconds=stage.increment_seconds,
             result=g.result,
             time_used={
@@ -382,6 +397,9 @@ class MatchEngine:
             flag_fall=None,
             start=float(self.env.now),
             end=float(self.env.now),
+            chooser=g.chooser,
+            announce=g.announce,
+            reply=g.reply,
             replayed=True,
         )
 
@@ -454,20 +472,30 @@ class MatchEngine:
         return {names[0]: bid_a, names[1]: bid_b}, red, clocks
 
     def _bid(
-        self, pairing: Pairing, chooser: Side, names: tuple[str, str]
+        self,
+        pairing: Pairing,
+        chooser: Side,
+        names: tuple[str, str],
+        recorded: tuple[Colour, Reply] | None = None,
     ) -> tuple[tuple[Side, Colour, Reply], Side, tuple[float, float], GameProbabilities]:
+        """The sudden-death choice under the strategy (or the ``recorded`` one) and the game it
+        gives: the bid, who has Red, the clocks and the outcome probabilities."""
         game = pairing.bidding_game
         assert game is not None
-        sample = self.strategy.sample(game, pairing.advantage(chooser), self.rng)
-        announce = Colour.RED if bool(sample.announce_red[0]) else Colour.BLACK
-        reply = Reply.OBJECT if bool(sample.objects[0]) else Reply.ACCEPT
+        if recorded is None:
+            sample = self.strategy.sample(game, pairing.advantage(chooser), self.rng)
+            announce = Colour.RED if bool(sample.announce_red[0]) else Colour.BLACK
+            reply = Reply.OBJECT if bool(sample.objects[0]) else Reply.ACCEPT
+        else:
+            announce, reply = recorded
         colour, clocks = game.menu.assignment(announce, reply)
         red: Side = chooser if colour is Colour.RED else (1 if chooser == 0 else 0)
         bidder = names[1 - chooser]
         self._emit(
             "bid",
             f"甲 = {names[chooser]} announces {announce.value}; 乙 = {bidder} {reply.value}s: "
-            f"{names[red]} Red {clocks[0]:g} min v {names[1 - red]} Black {clocks[1]:g} min",
+            f"{names[red]} Red {clocks[0]:g} min v {names[1 - red]} Black {clocks[1]:g} min"
+            f"{' (recorded)' if recorded is not None else ''}",
             names,
         )
         probs = pairing.bidding_game_probabilities(chooser, colour, clocks)
