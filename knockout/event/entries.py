@@ -232,16 +232,20 @@ def imported_game_entry(
     event: Event, seq: int, at: str, command: str, *, m: Match, game: PlayedGame
 ) -> Entry:
     """The entry for a game already played in the scenario an event is created from (its
-    colours come from the file; the rules check it when the journal is replayed)."""
+    colours come from the file; the rules check it when the journal is replayed). A
+    sudden-death game whose bid the file gives is entered after that bid (its clocks known)."""
     step = event.next_step(m)
-    assert step is not None
+    assert step is not None and game.result is not None
     stage = event.stage_at(m)
+    clock = None if stage.is_decision else list(stage.minutes)
+    if isinstance(step, NextGame) and step.colours == "bid":
+        clock = list(step.clock)
     data: dict[str, Any] = {
         "red": game.red,
         "black": game.black,
         "stage": game.stage,
         "result": game.result.value,
-        "clock": None if stage.is_decision else list(stage.minutes),
+        "clock": clock,
         "increment_seconds": stage.increment_seconds,
         "time_used": dict(game.time_used) if game.time_used else None,
         "moves": None,

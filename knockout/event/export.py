@@ -5,9 +5,10 @@
 * CSV: the same games, one per line.
 * Scenario (TOML): the event's resolved scenario with the recorded games as ``[[played]]`` and
   the withdrawals as ``withdrawn = true``, which ``knockout odds``, ``simulate`` and ``play``
-  start from. It adds no new scenario keys: a sudden-death bid recorded for a game not yet played
-  is written as a comment (the scenario's odds then count that choice as still to be made, as they
-  do before the bid; once the game is recorded the choice no longer matters).
+  start from. A sudden-death game carries the bid that set it up (``chooser``, ``announce``,
+  ``reply``); a bid recorded for a game not yet played is a ``[[played]]`` entry of its own,
+  with those keys and no result, so the odds start from the game the bid set up (its colours
+  and clocks fixed), as ``knockout event odds`` does.
 * Odds: exactly ``knockout odds --json`` of that scenario.
 """
 
@@ -17,9 +18,8 @@ import csv
 import io
 from typing import Any
 
-from knockout.event.entries import bid_text
 from knockout.event.ranking import standings
-from knockout.event.state import Event, Match, NextGame, RecordedGame
+from knockout.event.state import Event, NextGame, RecordedGame
 from knockout.event.toml import dumps
 from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
@@ -128,22 +128,9 @@ def to_scenario_toml(event: Event) -> str:
         f"{plural(len(event.games), 'game')} recorded, "
         f"{plural(len(event.withdrawn), 'withdrawal')}, "
         f"{plural(len(event.entries), 'journal entry', 'journal entries')}.",
-        "knockout odds, simulate and play start from the games below.",
+        "knockout odds, simulate and play start from the games (and bids) below.",
     ]
-    pending = [m for m in event.matches if _bid_pending_game(event, m)]
-    if pending:
-        header += [
-            "",
-            "Sudden-death choices recorded for games not yet played (not scenario keys: the",
-            "odds of this file count them as still to be made):",
-        ]
-        header += [f"  {m.id}: {bid_text(m.bid)}" for m in pending if m.bid is not None]
     return dumps(event.scenario.to_dict(), header=header)
-
-
-def _bid_pending_game(event: Event, m: Match) -> bool:
-    step = event.next_step(m)
-    return isinstance(step, NextGame) and step.colours == "bid"
 
 
 def event_odds(event: Event) -> MatchOdds | BracketOdds:

@@ -132,10 +132,18 @@ class RecordedGame:
             at=e.at,
         )
 
-    def played(self) -> PlayedGame:
-        """The game as a scenario's ``[[played]]`` entry."""
+    def played(self, bid: RecordedBid | None = None) -> PlayedGame:
+        """The game as a scenario's ``[[played]]`` entry (a sudden-death game with the
+        ``bid`` that set its colours and clocks)."""
         return PlayedGame(
-            self.red, self.black, self.stage, self.result, dict(self.time_used) or None
+            self.red,
+            self.black,
+            self.stage,
+            self.result,
+            dict(self.time_used) or None,
+            None if bid is None else bid.chooser,
+            None if bid is None else bid.announce,
+            None if bid is None else bid.reply,
         )
 
 
@@ -193,6 +201,12 @@ class RecordedBid:
             "announce": self.announce.value,
             "reply": self.reply.value,
         }
+
+    def played(self, stage: str) -> PlayedGame:
+        """The bid as a scenario's ``[[played]]`` bid entry (its game not played yet)."""
+        return PlayedGame(
+            self.red, self.black, stage, None, None, self.chooser, self.announce, self.reply
+        )
 
 
 @dataclass(frozen=True)
@@ -348,7 +362,8 @@ class Event:
         games: Recorded games still in force, in journal order.
         bids: Recorded sudden-death choices still in force, by match ID.
         withdrawn: Players who withdrew, in journal order.
-        scenario: ``base`` with the games as ``[[played]]`` and the withdrawals.
+        scenario: ``base`` with the games (and the bids whose game is not recorded yet) as
+            ``[[played]]`` and the withdrawals.
         state: The rules' placement of the games and walkovers.
         matches: Every match, round by round, the match for third place last.
     """
@@ -382,7 +397,7 @@ class Event:
         scenario = replace(
             base,
             players=tuple(replace(p, withdrawn=p.name in withdrawn) for p in base.players),
-            played=tuple(g.played() for g in games),
+            played=_played(base, games, bids),
         )
         try:
             state = scenario.event_state()
@@ -608,6 +623,21 @@ class Event:
         return None
 
 
+def _played(
+    base: Scenario, games: Sequence[RecordedGame], bids: Mapping[str, RecordedBid]
+) -> tuple[PlayedGame, ...]:
+    """The scenario's ``[[played]]``: every game (a sudden-death game with its bid), then each
+    bid whose game is not recorded yet as a bid entry, so the rules place it and the odds of
+    the event start from the game the bid sets up."""
+    bidding = base.format.bidding_stage
+    stage = None if bidding is None else bidding.name
+    out = [g.played(bids.get(g.match) if g.stage == stage else None) for g in games]
+    played_bids = {g.match for g in games if g.stage == stage}
+    if stage is not None:
+        out += [b.played(stage) for m, b in bids.items() if m not in played_bids]
+    return tuple(out)
+
+
 def _entrant(state: EventState, k: int, block: int) -> str | None:
     """Who comes out of ``block`` into round ``k``, if known (byes go through at once)."""
     lines = state.bracket.lines
@@ -664,7 +694,7 @@ def _check_games_placed(event: Event, matches: Sequence[Match]) -> None:
     """Every recorded game sits in the match the rules placed its players in."""
     for m in matches:
         placed = () if m.progress is None else m.progress.games
-        if len(placed) != len(m.games):
+        if sum(g.result is not None for g in placed) != len(m.games):
             raise refused(
                 event.source,
                 m.id,

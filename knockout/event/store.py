@@ -257,6 +257,28 @@ def _imported(source: str, rows: EventRows, scenario: Scenario, command: str) ->
     progress = sorted(scenario.event_state().progress.items())
     for key, placed in progress:
         for g in placed.games:
+            if g.chooser is not None and g.announce is not None and g.reply is not None:
+                # A sudden-death bid (its game played or not): entered as the arbiter would.
+
+                def bid(
+                    ev: Event, seq: int, at: str, key: MatchKey = key, g: PlayedGame = g
+                ) -> Entry:
+                    m = ev.by_key(key)
+                    assert m is not None and g.announce is not None and g.reply is not None
+                    return bid_entry(
+                        ev,
+                        seq,
+                        at,
+                        command,
+                        match=m.id,
+                        announce=g.announce.value,
+                        reply=g.reply.value,
+                        chooser=g.chooser,
+                    )
+
+                _, rows = _with_entry(source, rows, bid, at)
+            if g.result is None:
+                continue
 
             def game(ev: Event, seq: int, at: str, key: MatchKey = key, g: PlayedGame = g) -> Entry:
                 m = ev.by_key(key)
