@@ -251,8 +251,9 @@ def match_record_view(record: MatchRecord, *, title: str | None = None) -> Rende
             bidder = b if g.chooser == a else a
             notes.append(
                 Text(
-                    f"Game {g.number}: 甲 (chooser) = {g.chooser}, who used less time in game "
-                    f"{g.number - 1}; announced {g.announce}; 乙 = {bidder} {g.reply}ed: "
+                    f"Game {g.number}: 甲 (chooser) = {g.chooser}"
+                    f"{_why_chooser(record, g.number, g.chooser, bidder)}; announced "
+                    f"{g.announce}; 乙 = {bidder} {g.reply}ed: "
                     f"{g.red} Red {minutes(g.clock[0])} min v {g.black} Black "
                     f"{minutes(g.clock[1])} min"
                 )
@@ -264,6 +265,16 @@ def match_record_view(record: MatchRecord, *, title: str | None = None) -> Rende
         f"{a} {_points(totals[a])}, {b} {_points(totals[b])})",
     )
     return Group(fitted(t), *notes, summary)
+
+
+def _why_chooser(record: MatchRecord, number: int, chooser: str, bidder: str) -> str:
+    """``, who used less time in game N`` when the previous game's times show it (else 甲 was
+    drawn by lot, or recorded without those times: nothing to add)."""
+    if number < 2:
+        return ""
+    used = record.games[number - 2].time_used
+    mine, theirs = used.get(chooser, math.nan), used.get(bidder, math.nan)
+    return f", who used less time in game {number - 1}" if mine < theirs else ""
 
 
 def log_view(log: Sequence[LogEvent]) -> RenderableType:

@@ -37,7 +37,8 @@ class MatchProgress:
         round: Round number (from 1).
         index: Match index within the round (``THIRD_PLACE`` in the last round: third place).
         players: ``(upper line, lower line)`` names.
-        games: Games already played, in order.
+        games: Games already played, in order (the last may be a bid entry: the sudden-death
+            choice of a game not played yet).
         replayed: Where the match stands after those games (None when no game was played).
         walkover: Winner by walkover (the other player withdrew), if any.
     """
