@@ -656,15 +656,22 @@ def _entry_problems(
             if not given[k]
         ]
     bidding = fmt.bidding_stage
-    if any(given.values()) and (bidding is None or g.stage != bidding.name):
-        where = "the format has none" if bidding is None else f"got stage {g.stage!r}"
-        expected = "a bidding stage" if bidding is None else f"a {bidding.name} entry"
+    if any(given.values()) and bidding is None:
         out.append(
             Problem(
                 source,
                 f"{key}.chooser",
-                f"expected {expected}: only the sudden-death game has a bid (chooser, "
-                f"announce, reply); {where}",
+                "expected no bid: chooser, announce and reply belong to a sudden-death "
+                f"bidding stage, and the format has none; got {g.chooser!r}",
+            )
+        )
+    elif any(given.values()) and bidding is not None and g.stage != bidding.name:
+        out.append(
+            Problem(
+                source,
+                f"{key}.stage",
+                f"expected {bidding.name!r} (only the sudden-death game has a bid: chooser, "
+                f"announce, reply), got {g.stage!r}",
             )
         )
     if g.result is None and not any(given.values()):
