@@ -275,3 +275,130 @@ def test_values_no_player_could_have_are_refused(data: dict[str, object], line: 
     with pytest.raises(ScenarioError) as err:
         parse_scenario({"players": TWO, **data}, source="s.toml")
     assert err.value.lines() == [f"s.toml: {line}"]
+
+
+# A match replayed to its sudden-death game: A used less time in the rapid game, so A is 甲.
+TO_SUDDEN_DEATH: list[dict[str, object]] = [
+    {"red": "A", "black": "B", "stage": "slow", "result": "red"},
+    {"red": "B", "black": "A", "stage": "slow", "result": "red"},
+    {
+        "red": "A",
+        "black": "B",
+        "stage": "rapid",
+        "result": "draw",
+        "time_used": {"A": 700, "B": 800},
+    },
+]
+BID: dict[str, object] = {
+    "stage": "sudden_death",
+    "chooser": "A",
+    "announce": "red",
+    "reply": "object",
+}
+THREE = [*TWO, {"name": "C", "rating": 2300}]
+
+
+def test_a_bid_entry_gets_its_colours_from_the_rule_and_round_trips() -> None:
+    sc = parse_scenario({"players": TWO, "played": [*TO_SUDDEN_DEATH, BID]})
+    bid = sc.played[-1]
+    # 甲 A announces Red, 乙 B objects: B has Red (on object_red's clocks)
+    assert (bid.red, bid.black, bid.result, bid.chooser) == ("B", "A", None, "A")
+    assert sc.to_dict()["played"][-1] == BID  # no red, black or result: they follow from it
+    assert parse_scenario(json.loads(json.dumps(sc.to_dict()))) == sc
+    # red and black may be given if they agree; a played sudden-death game may carry its bid
+    given = parse_scenario(
+        {"players": TWO, "played": [*TO_SUDDEN_DEATH, {**BID, "red": "B", "black": "A"}]}
+    )
+    assert given == sc
+    played = {**BID, "red": "B", "black": "A", "result": "draw"}
+    done = parse_scenario({"players": TWO, "played": [*TO_SUDDEN_DEATH, played]})
+    assert done.to_dict()["played"][-1] == played
+    assert parse_scenario(done.to_dict()) == done
+
+
+def bid_problems(played: list[dict[str, object]], players: object = TWO) -> list[str]:
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario({"players": players, "played": played}, source="s.toml")
+    return err.value.lines()
+
+
+@pytest.mark.parametrize(
+    ("played", "line"),
+    [
+        (  # not the last entry of its match
+            [
+                *TO_SUDDEN_DEATH,
+                BID,
+                {"red": "B", "black": "A", "stage": "sudden_death", "result": "red"},
+            ],
+            "played[3].result: a bid without a result must be the last entry of its match "
+            "(A v B), got a sudden_death entry after it",
+        ),
+        (  # before the match reaches the bidding stage
+            [TO_SUDDEN_DEATH[0], BID],
+            "played[1].stage: expected a slow game here: the match A v B has not reached the "
+            "sudden_death stage, so its bid cannot be recorded yet",
+        ),
+        (  # 甲 not a player of the scenario
+            [*TO_SUDDEN_DEATH, {**BID, "chooser": "Z"}],
+            "played[3].chooser: unknown player 'Z'",
+        ),
+        (  # 甲 not the player the rapid game's times name
+            [*TO_SUDDEN_DEATH, {**BID, "chooser": "B"}],
+            "played[3].chooser: expected 'A' as 甲 (used less time in the previous game: "
+            "A 700 s, B 800 s), got 'B'",
+        ),
+        (  # a result-less entry at a stage without a bid
+            [TO_SUDDEN_DEATH[0], {"red": "B", "black": "A", "stage": "slow"}],
+            "played[1].result: expected red, draw or black (only the sudden_death game's bid, "
+            "with chooser, announce and reply, can be given without its result), got nothing",
+        ),
+        (  # a bid at a stage that has none
+            [*TO_SUDDEN_DEATH[:2], {**BID, "stage": "rapid"}],
+            "played[2].stage: expected 'sudden_death' (only the sudden-death game has a bid: "
+            "chooser, announce, reply), got 'rapid'",
+        ),
+        (  # half a bid
+            [*TO_SUDDEN_DEATH, {"stage": "sudden_death", "chooser": "A", "announce": "red"}],
+            "played[3].reply: expected 'accept' or 'object' (a bid gives chooser, announce and "
+            "reply), got nothing",
+        ),
+        (  # colours that are not the bid's
+            [*TO_SUDDEN_DEATH, {**BID, "red": "A", "black": "B", "result": "red"}],
+            "played[3].red: expected 'B': the bid gives Red to B (甲 A announces red, 乙 B "
+            "objects), got 'A'",
+        ),
+        (
+            [*TO_SUDDEN_DEATH, {**BID, "announce": "Red"}],
+            "played[3].announce: expected one of 'red' or 'black', got 'Red'",
+        ),
+    ],
+)
+def test_bad_bid_entries_are_one_line_each(played: list[dict[str, object]], line: str) -> None:
+    assert bid_problems(played) == [f"s.toml: {line}"]
+
+
+def test_a_bid_in_a_bracket_belongs_to_the_choosers_match() -> None:
+    four = [*THREE, {"name": "D", "rating": 2200}]
+    # A v D in round 1 (2 v 3 is B v C): A's last game names the match
+    games = [
+        {**g, "red": str(g["red"]).replace("B", "D"), "black": str(g["black"]).replace("B", "D")}
+        for g in TO_SUDDEN_DEATH
+    ]
+    for g in games:
+        if isinstance(g.get("time_used"), dict):
+            g["time_used"] = {"A": 700, "D": 800}
+    sc = parse_scenario({"players": four, "played": [*games, BID]})
+    assert (sc.played[-1].red, sc.played[-1].black) == ("D", "A")
+    progress = sc.event_state().progress[(1, 0)]
+    assert progress.replayed is not None and progress.replayed.bid is not None
+    # a chooser with no game listed before the bid: its match is not known
+    assert bid_problems([{**BID, "chooser": "C"}, *games], four) == [
+        "s.toml: played[0].chooser: expected a game of C's listed before this bid (the games "
+        "of its match come first), got none"
+    ]
+    # red and black given: the chooser must be a player of that match
+    wrong = {**BID, "chooser": "B", "red": "D", "black": "A"}
+    assert bid_problems([*games, wrong], four) == [
+        "s.toml: played[3].chooser: expected 'A' or 'D' (the players of this match), got 'B'"
+    ]
