@@ -15,7 +15,9 @@ from typer.testing import CliRunner, Result
 
 from knockout.cli import app
 from knockout.event.store import load_event
-from knockout.io.scenario import load_scenario
+from knockout.game import Colour
+from knockout.io.scenario import Scenario, load_scenario
+from knockout.rules.model import game_probabilities
 
 runner = CliRunner()
 CUP_SCENARIO_WITH_PLAYERS = ROOT / "scenarios" / "example.toml"
@@ -116,11 +118,65 @@ def test_bundled_event_start_to_finish(tmp_path: Path) -> None:
     out = ok("withdraw", db, m5["red"])
     assert "walkover" in out and m5["black"] in out
 
-    champion = play_to_the_end(db, arbiter, m1)
+    champion = play_to_the_end(db, arbiter, m1, tmp_path)
     check_the_finished_event(db, tmp_path, champion)
 
 
-def play_to_the_end(db: str, arbiter: Arbiter, m1: dict[str, Any]) -> str:
+def sudden_death_by_hand(sc: Scenario, red: str, black: str, clock: list[float]) -> float:
+    """P(Red advances) in a sudden-death game on ``clock``: the model's Davidson probabilities
+    on the effective clocks (base + moves x increment), in the stage's time class, with the
+    stage's draw winner."""
+    stage = sc.format.stage("sudden_death")
+    moves, inc = sc.model.moves, stage.increment_seconds
+    tc = stage.time_class_for(moves)
+    p = game_probabilities(
+        sc.player(red).rating_for(tc),
+        sc.player(black).rating_for(tc),
+        tc,
+        model=sc.model,
+        red_minutes=clock[0] + moves * inc / 60,
+        black_minutes=clock[1] + moves * inc / 60,
+    )
+    return float(p.red + (p.draw if stage.draw_winner is Colour.RED else 0.0))
+
+
+def check_export_after_a_bid(db: str, tmp_path: Path, match: str, game: dict[str, Any]) -> None:
+    """An export taken after a bid and before its game (``game``: that game as ``next`` gives
+    it): knockout odds on it gives the match's players the chance event odds gives, that one
+    game's, and knockout play plays it on the bid's colours and clocks."""
+    toml = tmp_path / f"{match}-bid.toml"
+    toml.write_text(ok("export", db, "--format", "scenario"), encoding="utf-8")
+    bid = next(b for b in run_json("event", "export", db)["bids"] if b["match"] == match)  # type: ignore[union-attr]
+    assert tomllib.loads(toml.read_text(encoding="utf-8"))["played"][-1] == {
+        "stage": "sudden_death",
+        "chooser": bid["chooser"],
+        "announce": bid["announce"],
+        "reply": bid["reply"],
+    }
+    odds = run_json("odds", str(toml), "--json")
+    assert run_json("event", "odds", db, "--json") == odds
+    red, black = game["red"], game["black"]
+    p_red = sudden_death_by_hand(load_scenario(toml), red, black, game["clock"])
+    reach: dict[str, list[float]] = odds["reach"]  # type: ignore[assignment]
+    assert reach[red][1] == pytest.approx(p_red, abs=1e-12)
+    assert reach[black][1] == pytest.approx(1 - p_red, abs=1e-12)
+    play = run_json("play", str(toml), "--seed", "1", "--json")
+    played = next(m for m in play["matches"] if set(m["players"]) == {red, black})  # type: ignore[union-attr]
+    sudden = played["games"][game["game"] - 1]
+    expected = {
+        "stage": "sudden_death",
+        "red": red,
+        "black": black,
+        "clock": game["clock"],
+        "chooser": bid["chooser"],
+        "announce": bid["announce"],
+        "reply": bid["reply"],
+        "replayed": False,
+    }
+    assert expected.items() <= sudden.items()
+
+
+def play_to_the_end(db: str, arbiter: Arbiter, m1: dict[str, Any], tmp_path: Path) -> str:
     """Record every game and bid ``next`` offers until the event is over; the champion."""
     seen_bid = seen_third = False
     for _ in range(100):
@@ -134,6 +190,9 @@ def play_to_the_end(db: str, arbiter: Arbiter, m1: dict[str, Any]) -> str:
                 refused(db, "record", db, "R1-M1", "4", "1-0", says="expected the bid first")
                 out = ok("bid", db, "R1-M1", "--announce", "red", "--reply", "object")
                 assert "objects" in out and "10 min" in out
+                sudden = next(g for g in next_json(db)["games"] if g["match"] == "R1-M1")
+                assert sudden["clock"] == [10.0, 30.0]
+                check_export_after_a_bid(db, tmp_path, "R1-M1", sudden)
                 seen_bid = True
             else:
                 ok("bid", db, bid["match"], "--announce", "red", "--reply", "accept")
@@ -194,7 +253,7 @@ def test_event_odds_match_knockout_odds_mid_event(tmp_path: Path) -> None:
     assert "exact chances per round" in ok("odds", db)
 
 
-def test_pending_bid_is_a_comment_in_the_scenario_export(tmp_path: Path) -> None:
+def test_pending_bid_is_part_of_the_scenario_export(tmp_path: Path) -> None:
     db = str(tmp_path / "cup.db")
     ok("new", db, "--scenario", str(CUP_SCENARIO), "--players", str(CUP_PLAYERS))
     game = next_json(db)["games"][0]
@@ -206,18 +265,29 @@ def test_pending_bid_is_a_comment_in_the_scenario_export(tmp_path: Path) -> None
     assert data["bids"] == [{"match": "R1-M1", "chooser": None, "bidder": None}]
     assert "R1-M1" not in [g["match"] for g in data["games"]]
     refused(db, "bid", db, "R1-M1", "--announce", "black", "--reply", "accept", says="--chooser")
+    before = run_json("event", "odds", db, "--json")
     ok("bid", db, "R1-M1", "--announce", "black", "--reply", "accept", "--chooser", black)
     sd = next(g for g in next_json(db)["games"] if g["match"] == "R1-M1")
     assert (sd["red"], sd["black"], sd["clock"], sd["game"]) == (red, black, [30.0, 10.0], 4)
     text = ok("export", db, "--format", "scenario")
-    assert f"#   R1-M1: 甲 {black} announces black" in text
     assert set(tomllib.loads(text)) == set(load_scenario(CUP_SCENARIO_WITH_PLAYERS).to_dict())
+    check_export_after_a_bid(db, tmp_path, "R1-M1", sd)
+    # the bid moved the odds: before it, the choice was still to be made
+    after = run_json("event", "odds", db, "--json")
+    assert after["reach"][red][1] != pytest.approx(before["reach"][red][1], abs=1e-6)  # type: ignore[index]
     exported = run_json("event", "export", db)
     assert exported["bids"] == [
         {"match": "R1-M1", "chooser": black, "announce": "black", "reply": "accept"}
     ]
     unplayed = [g for g in exported["games"] if g["result"] is None]  # type: ignore[union-attr]
     assert {"match": "R1-M1", "game": 4, "clock": [30.0, 10.0]}.items() <= unplayed[0].items()
+    # a new event from the export carries the bid on: the same next game, the same odds
+    again = str(tmp_path / "again.db")
+    toml = tmp_path / "R1-M1-bid.toml"
+    ok("new", again, "--scenario", str(toml))
+    assert next(g for g in next_json(again)["games"] if g["match"] == "R1-M1") == sd
+    assert run_json("event", "export", again)["bids"] == exported["bids"]
+    assert run_json("event", "odds", again, "--json")["win"] == after["win"]
 
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
