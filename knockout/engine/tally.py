@@ -25,8 +25,11 @@ __all__ = ["tally_events", "tally_matches"]
 def tally_matches(records: Iterable[MatchRecord], scenario: Scenario) -> MatchTally:
     """Count played matches of the scenario's two players (in scenario order).
 
-    The bidding branches' values come from the model (the same for every match: ratings are
-    given), summed over the matches that reached the sudden-death game.
+    The bidding branches' values come from the model at the scenario's ratings, summed over the
+    matches that reached the sudden-death game. A match record does not keep the strengths drawn
+    for it, so with uncertain ratings (``rating_sd``) these are the values at the ratings, not
+    averaged over the draws as the exact solver and the Monte Carlo average them; the counts
+    (wins, stages, 甲, choices) are the engine's own either way.
     """
     a, b = scenario.players
     players = (a.name, b.name)
