@@ -43,3 +43,16 @@ def test_readme_python_example_runs_as_a_script(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "王天一" in result.stdout
+
+
+def test_readme_scenario_example_loads(tmp_path: Path) -> None:
+    """The README's scenario reference is a valid scenario as printed."""
+    from knockout.io.scenario import load_scenario
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r'```toml\n(name = "Example".*?)```', readme, re.S)
+    path = tmp_path / "example.toml"
+    path.write_text(block, encoding="utf-8")
+    scenario = load_scenario(path)
+    assert [p.name for p in scenario.players] == ["Alpha", "Beta"]
+    assert len(scenario.played) == 1
