@@ -335,8 +335,8 @@ def run_scoring_study(
     from rich.markdown import Markdown
 
     from knockout.io.envelope import envelope
-    from sims.swiss.report import claims, summary_markdown, write_outputs
-    from sims.swiss.study import load_study, run_study
+    from knockout.studies.scoring.report import claims, summary_markdown, write_outputs
+    from knockout.studies.scoring.study import load_study, run_study
 
     with user_errors():
         study = load_study(study_file, encoding=encoding)

@@ -13,9 +13,9 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from knockout import __version__
-from knockout.cli import app
 from knockout.dashboard.scoring import compare_table, league_view, player_rounds, score_table
 from knockout.points import DIFFERENCE, RATIO, TRADITIONAL
+from knockout.program import app
 from knockout.scoring.league import read_league
 from knockout.scoring.rescore import rescore
 from knockout.scoring.results import read_results

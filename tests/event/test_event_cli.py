@@ -13,10 +13,10 @@ from conftest import run_json
 from event_helpers import CUP_PLAYERS, CUP_SCENARIO, ROOT
 from typer.testing import CliRunner, Result
 
-from knockout.cli import app
 from knockout.event.store import load_event
 from knockout.game import Colour
 from knockout.io.scenario import Scenario, load_scenario
+from knockout.program import app
 from knockout.rules.model import game_probabilities
 
 runner = CliRunner()

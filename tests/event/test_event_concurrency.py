@@ -95,7 +95,7 @@ def test_racing_undos_take_back_different_entries(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_two_terminals_record_the_same_game(tmp_path: Path) -> None:
     db = str(tmp_path / "cup.db")
-    cli = [sys.executable, "-c", "from knockout.cli import main; main()", "event"]
+    cli = [sys.executable, "-c", "from knockout.program import main; main()", "event"]
     subprocess.run(
         [*cli, "new", db, "--scenario", str(CUP_SCENARIO), "--players", str(CUP_PLAYERS)],
         check=True, capture_output=True,

@@ -13,12 +13,12 @@ import pytest
 from scipy.stats import spearmanr
 from typer.testing import CliRunner
 
-from knockout.cli import app
 from knockout.errors import InputError
 from knockout.points import TRADITIONAL
-from sims.swiss.events import PointsTable, draw_ratings, simulate_swiss
-from sims.swiss.report import balance_point, claims, summary_markdown, write_outputs
-from sims.swiss.study import (
+from knockout.program import app
+from knockout.studies.scoring.events import PointsTable, draw_ratings, simulate_swiss
+from knockout.studies.scoring.report import balance_point, claims, summary_markdown, write_outputs
+from knockout.studies.scoring.study import (
     CSV_COLUMNS,
     EventSpec,
     Study,

@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 
 from knockout import __version__
-from sims.studies.output import StudyFiles
-from sims.studies.plots import heat_map, line_plot
-from sims.studies.sweep import SweepResult
+from knockout.studies.output import StudyFiles
+from knockout.studies.plots import heat_map, line_plot
+from knockout.studies.sweep import SweepResult
 
 __all__ = ["ZERO", "summary_markdown", "sweep_files"]
 

@@ -452,13 +452,13 @@ def _other_document(
     output: str, sc: Scenario, sweep: Sweep, executor: Executor, workers: int
 ) -> dict[str, Any]:
     if output == "compare":
-        from sims.studies.compare import compare_formats, resolve_formats  # noqa: PLC0415
+        from knockout.studies.compare import compare_formats, resolve_formats  # noqa: PLC0415
 
         return compare_formats(
             sc, resolve_formats(sc, None), gaps=sweep.gaps, base=sweep.base_rating
         ).to_json()
     if output == "fair":
-        from sims.studies.fair import fair_rules  # noqa: PLC0415
+        from knockout.studies.fair import fair_rules  # noqa: PLC0415
 
         rules = fair_rules(sc, black_minutes=sweep.black_minutes, seed=sweep.seed, detail=False)
         return rules.to_json()

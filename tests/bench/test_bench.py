@@ -7,9 +7,9 @@ import json
 
 from typer.testing import CliRunner
 
-from knockout.cli import app
+from knockout.bench.figures import BenchSettings, Goal, run_benchmark
 from knockout.io.scenario import load_scenario
-from sims.bench import BenchSettings, Goal, run_benchmark
+from knockout.program import app
 from tests.sims.test_runner import FINAL, ROOT
 
 TINY = BenchSettings(

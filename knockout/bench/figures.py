@@ -473,7 +473,7 @@ def _runner(tables: MatchTables, runs: int, workers: int, repeats: int, seed: in
 
 def _command(args: list[str]) -> Callable[[], object]:
     """A whole ``knockout`` command in a fresh interpreter (as the console script runs it)."""
-    code = "import sys\nfrom knockout.cli import main\nsys.exit(main())"
+    code = "import sys\nfrom knockout.program import main\nsys.exit(main())"
     argv = [sys.executable, "-c", code, *args]
     return lambda: subprocess.run(argv, check=True, capture_output=True)
 

@@ -7,7 +7,7 @@ import pytest
 
 from knockout.points import DIFFERENCE, RATIO_COMPUTED, TRADITIONAL, get_scoring
 from knockout.rules.model import DEFAULT_MODEL, TimeClass, game_probabilities
-from sims.swiss.events import (
+from knockout.studies.scoring.events import (
     PointsTable,
     draw_ratings,
     play_games,
@@ -15,7 +15,7 @@ from sims.swiss.events import (
     simulate_round_robin,
     simulate_swiss,
 )
-from sims.swiss.pairings import berger_table, first_swiss_round, swiss_round
+from knockout.studies.scoring.pairings import berger_table, first_swiss_round, swiss_round
 
 # FIDE Handbook C.05, annex 1: Berger table for 5-6 players (first named has White/Red).
 FIDE_BERGER_6 = [

@@ -1,9 +1,10 @@
 """The scoring-reform study: do seed 000's claims hold under the shared game model?
 
 A study file (TOML) names the scoring systems to compare, the events to simulate (round robins by
-Berger tables, simplified Swiss events; see :mod:`sims.swiss.pairings`), the model and a sensitivity
-grid. :func:`run_study` simulates every event under every system with common random numbers and
-measures, per event and system, each figure with its standard error (over simulated events):
+Berger tables, simplified Swiss events; see :mod:`knockout.studies.scoring.pairings`), the model
+and a sensitivity grid. :func:`run_study` simulates every event under every system with common
+random numbers and measures, per event and system, each figure with its standard error (over
+simulated events):
 
 ======================================  ==========================================================
 metric                                  meaning
@@ -62,7 +63,7 @@ from knockout.io.validation import Table, dedupe, problems_of
 from knockout.points import SCORING, ScoringSystem, get_scoring
 from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
 from knockout.scoring.files import custom_systems
-from sims.swiss.events import (
+from knockout.studies.scoring.events import (
     EventSample,
     PointsTable,
     draw_ratings,

@@ -25,7 +25,7 @@ import numpy.typing as npt
 from knockout.game import Result
 from knockout.points import ScoringSystem
 from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
-from sims.swiss.pairings import berger_table, first_swiss_round, swiss_round
+from knockout.studies.scoring.pairings import berger_table, first_swiss_round, swiss_round
 
 __all__ = [
     "RESULT_CODES",
@@ -221,7 +221,8 @@ def play_swiss(
     *,
     model: ModelParams = DEFAULT_MODEL,
 ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """Play Swiss events paired by :mod:`sims.swiss.pairings`, score groups by ``pairing``'s points.
+    """Play Swiss events paired by :mod:`knockout.studies.scoring.pairings`, score groups by
+    ``pairing``'s points.
 
     Args:
         ratings: ``(E, n)`` ratings, best first in each row (the initial ranking).

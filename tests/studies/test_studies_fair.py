@@ -8,10 +8,10 @@ import pytest
 from conftest import run_json
 from typer.testing import CliRunner
 
-from knockout.cli import app
 from knockout.io.scenario import load_scenario
+from knockout.program import app
 from knockout.rules.model import DEFAULT_RED_ADVANTAGE
-from sims.studies.fair import fair_rules
+from knockout.studies.fair import fair_rules
 
 FINAL = "scenarios/final-2600-vs-2550.toml"
 runner = CliRunner()

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from knockout.cli import app
 from knockout.errors import InputError
 from knockout.exact.odds import match_odds
-from sims.studies.output import write_study
-from sims.studies.report import summary_markdown, sweep_files
-from sims.studies.sweep import Axis, Sweep, load_sweep, parse_sweep, run_sweep
+from knockout.program import app
+from knockout.studies.output import write_study
+from knockout.studies.report import summary_markdown, sweep_files
+from knockout.studies.sweep import Axis, Sweep, load_sweep, parse_sweep, run_sweep
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDIES = ROOT / "scenarios" / "studies"

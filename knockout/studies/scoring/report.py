@@ -19,8 +19,8 @@ from scipy.optimize import brentq
 
 from knockout import __version__
 from knockout.rules.model import TimeClass
-from sims.studies.output import StudyFiles, write_study
-from sims.swiss.study import (
+from knockout.studies.output import StudyFiles, write_study
+from knockout.studies.scoring.study import (
     CSV_COLUMNS,
     Study,
     StudyResult,
@@ -562,9 +562,10 @@ def write_plots(result: StudyResult, out: Path) -> list[Path]:
 
 
 def study_files(result: StudyResult) -> StudyFiles:
-    """The scoring study's outputs, in the shape every study writes (:mod:`sims.studies.output`):
-    the tidy CSV (one row per event, system and metric, and model point for exact rows), the
-    JSON document (every row and every claim), the PNG plots and the summary."""
+    """The scoring study's outputs, in the shape every study writes
+    (:mod:`knockout.studies.output`): the tidy CSV (one row per event, system and metric, and
+    model point for exact rows), the JSON document (every row and every claim), the PNG plots
+    and the summary."""
     study = result.study
     document = {
         "version": __version__,
