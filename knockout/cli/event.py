@@ -60,10 +60,7 @@ def _say(text: str | Text) -> None:
 def _step_line(event: Event, match_id: str) -> str:
     """What comes next in ``match_id`` (or for its winner) after a change."""
     from knockout.dashboard.match import clock_text
-    from knockout.event.state import (
-        NextGame,
-        PendingBid,
-    )
+    from knockout.event.state import NextGame, PendingBid, PendingChoice
     from knockout.io.text import plural
 
     m = event.find_match(match_id)
@@ -82,6 +79,13 @@ def _step_line(event: Event, match_id: str) -> str:
     if isinstance(step, PendingBid):
         chooser = f"甲 = {step.chooser}" if step.chooser else "甲 by lot (--chooser)"
         return f"Next in {m.id}: the sudden-death bid ({chooser}); see knockout event next."
+    if isinstance(step, PendingChoice):
+        chooser = f"{step.chooser} chooses" if step.chooser else "the lot's winner chooses"
+        return (
+            f"Next in {m.id}: game {step.number} ({step.stage}), colours to choose ({chooser}: "
+            f"knockout event choose {event.source} {m.id} red|black"
+            f"{'' if step.chooser else ' --chooser NAME'})."
+        )
     if isinstance(step, NextGame):
         board = "waiting for a board" if step.board is None else f"board {step.board}"
         return (
@@ -163,19 +167,23 @@ def new(
 
 @event_app.command("next")
 def next_games(event: EventArg, json_out: JsonOpt = False) -> None:
-    """The games that can be played now, and the sudden-death choices to ask for.
+    """The games that can be played now, and the decisions to ask for.
 
     For each game: board, colours and clocks. For a match at its sudden-death game: who is 甲
-    (from the recorded time used), what to ask, and the command that records the bid. Each
-    match shows its next game only; a sudden-death game is listed once its bid is recorded.
-    JSON: {"version", "games": [{"match", "game", "stage", "red", "black", "clock",
-    "board"}], "bids": [{"match", "chooser", "bidder"}], "finished", "champion"}.
+    (from the recorded time used), what to ask, and the command that records the bid; at a game
+    whose colours a player chooses, who chooses and the command that records it. Each match
+    shows its next game only. JSON: {"version", "games": [{"match", "game", "stage", "red",
+    "black", "clock", "board"}], "bids": [{"match", "chooser", "bidder"}], "decisions":
+    [{"match", "game", "kind", "chooser"}], "finished", "champion"}: a game whose decision is
+    still open is in games with red and black null (and clock null before a bid); kind is bid
+    or choice; chooser is null when a lot must name them.
 
     Example:
 
         knockout event next cup.db --json
     """
     from knockout.dashboard.event import next_view
+    from knockout.event.state import NextGame
     from knockout.event.store import load_event
     from knockout.io.envelope import envelope
 
@@ -183,8 +191,11 @@ def next_games(event: EventArg, json_out: JsonOpt = False) -> None:
         ev = load_event(event)
         if json_out:
             body = {
-                "games": [g.to_json() for g in ev.next_games()],
+                "games": [
+                    s.to_json() if isinstance(s, NextGame) else s.game_json() for s in ev.steps()
+                ],
                 "bids": [b.to_json() for b in ev.pending_bids()],
+                "decisions": [d.decision_json() for d in ev.pending_decisions()],
                 "finished": ev.finished,
                 "champion": ev.champion,
             }
@@ -298,6 +309,48 @@ def bid(
             reply=reply,
             chooser=chooser,
             command=_command("bid", *parts),
+        )
+        _recorded(entry, ev)
+        assert entry.match is not None
+        _say(_step_line(ev, entry.match))
+
+
+@event_app.command("choose")
+def choose(
+    event: EventArg,
+    match: MatchArg,
+    colour: Annotated[
+        str,
+        typer.Argument(help="The colour the chooser takes: red or black.", show_default=False),
+    ],
+    chooser: Annotated[
+        str | None,
+        typer.Option(
+            "--chooser",
+            help="Who chooses, when a lot decides it (the arbiter's lot); not needed when the "
+            "format names the chooser.",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Record a colour choice: the chooser takes Red or Black for the match's next game.
+
+    For a game whose colours a player chooses (a stage with colours = choice, such as the
+    official playoff's decider, where a lot decides who chooses): give --chooser with the lot's
+    winner. The game is then played on the stage's clocks with those colours. Undo it like any
+    entry.
+
+    Example:
+
+        knockout event choose cup.db R1-M1 black --chooser 洪智
+    """
+    from knockout.event.store import record_choice
+
+    parts = [str(event), match, colour]
+    parts += [] if chooser is None else ["--chooser", chooser]
+    with user_errors():
+        entry, ev = record_choice(
+            event, match, colour=colour, chooser=chooser, command=_command("choose", *parts)
         )
         _recorded(entry, ev)
         assert entry.match is not None

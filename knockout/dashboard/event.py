@@ -25,7 +25,7 @@ from knockout.dashboard.match import CLOCK_NOTE, clock_text
 from knockout.dashboard.times import duration
 from knockout.event.entries import describe, result_text
 from knockout.event.ranking import decided_records, standings
-from knockout.event.state import Event, Match, PendingBid
+from knockout.event.state import Event, Match, PendingBid, PendingChoice
 from knockout.game import Result
 from knockout.io.text import plural
 
@@ -65,7 +65,9 @@ def _games_table(event: Event, title: str) -> Table:
             g.red,
             g.black,
             clock_text(g.clock, g.increment_seconds),
-            {"lot": "by lot", "rule": "alternate", "bid": "by the bid"}[g.colours],
+            {"lot": "by lot", "rule": "alternate", "bid": "by the bid", "choice": "chosen"}[
+                g.colours
+            ],
         )
     return fitted(table)
 
@@ -108,6 +110,28 @@ def bid_prompt(event: Event, bid: PendingBid) -> Text:
     return text
 
 
+def choice_prompt(event: Event, choice: PendingChoice) -> Text:
+    """What the arbiter asks at a game whose colours a player chooses, and the command."""
+    a, b = choice.players
+    text = Text()
+    text.append(f"{choice.match} ({a} v {b}), game {choice.number}: colour choice. ", style="bold")
+    if choice.chooser is not None:
+        text.append(f"{choice.chooser} chooses Red or Black (the format names them). ")
+        chooser_opt = ""
+    else:
+        text.append("A lot decides who chooses; the winner takes Red or Black. ", style="yellow")
+        chooser_opt = " --chooser NAME"
+    text.append(
+        f"Red {choice.clock[0]:g} min v Black {choice.clock[1]:g} min ({choice.stage}).",
+        style="dim",
+    )
+    text.append(
+        f"\n  knockout event choose {event.source} {choice.match} red|black{chooser_opt}",
+        style="cyan",
+    )
+    return text
+
+
 def next_view(event: Event) -> RenderableType:
     """The games that can be played now, and the sudden-death choices to ask for."""
     parts: list[RenderableType] = []
@@ -117,9 +141,12 @@ def next_view(event: Event) -> RenderableType:
     games = event.next_games()
     if games:
         parts.append(_games_table(event, f"{event.name}: games to play now"))
-    for bid in event.pending_bids():
-        parts.append(bid_prompt(event, bid))
-    if not games and not event.pending_bids():
+    for step in event.pending_decisions():
+        if isinstance(step, PendingBid):
+            parts.append(bid_prompt(event, step))
+        else:
+            parts.append(choice_prompt(event, step))
+    if not games and not event.pending_decisions():
         parts.append(Text("No game can be played now.", style="dim"))
     return Group(*parts)
 
@@ -151,6 +178,8 @@ def _live_label(event: Event, m: Match) -> Text | None:
     board = "" if m.board is None else f", board {m.board}"
     if isinstance(step, PendingBid):
         what = "sudden death: bid to record"
+    elif isinstance(step, PendingChoice):
+        what = f"game {step.number}: colour choice to record"
     else:
         what = f"next: game {step.number} ({step.stage})"
     score = f" {_score(m)}" if m.games else ""
@@ -186,7 +215,7 @@ def event_dashboard(event: Event) -> RenderableType:
         f"finished, champion {event.champion}"
         if event.finished
         else f"{plural(len(event.next_games()), 'game')} to play, "
-        f"{plural(len(event.pending_bids()), 'bid')} to ask"
+        f"{plural(len(event.pending_decisions()), 'decision')} to ask"
     )
     header = Text.assemble(
         (event.name, "bold"),

@@ -51,7 +51,7 @@ def tally_matches(records: Iterable[MatchRecord], scenario: Scenario) -> MatchTa
         if r.decided_in in stage_index:
             decided[stage_index[r.decided_in]][side] += 1
         games[len(r.games)] += 1
-        bid = next((g for g in r.games if g.chooser is not None), None)
+        bid = next((g for g in r.games if g.announce is not None), None)
         if bid is not None:
             reached += 1
             chooser_a += bid.chooser == players[0]

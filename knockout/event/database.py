@@ -50,9 +50,55 @@ __all__ = [
 #: ``PRAGMA application_id`` of an event file ("KNKO").
 APPLICATION_ID = 0x4B4E4B4F
 #: The schema this code writes. Older files are migrated (MIGRATIONS), newer ones refused.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: How long a writer waits for another terminal's write to finish.
 BUSY_SECONDS = 30.0
+
+#: Journal entry kinds the schema accepts, and those an ``undo`` may reverse.
+JOURNAL_KINDS: tuple[str, ...] = ("new", "game", "bid", "choice", "withdraw", "undo")
+UNDOABLE_KINDS: tuple[str, ...] = ("game", "bid", "choice", "withdraw")
+
+
+def _quoted(kinds: tuple[str, ...]) -> str:
+    return ", ".join(f"'{k}'" for k in kinds)
+
+
+def _journal_table(name: str = "journal") -> str:
+    return f"""CREATE TABLE {name} (
+        seq INTEGER PRIMARY KEY CHECK (seq >= 1),
+        at TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ({_quoted(JOURNAL_KINDS)})),
+        match TEXT,
+        game INTEGER,
+        player TEXT,
+        data TEXT NOT NULL,
+        command TEXT NOT NULL,
+        undoes INTEGER UNIQUE REFERENCES {name} (seq),
+        CHECK ((kind = 'undo') = (undoes IS NOT NULL))
+    )"""
+
+
+def _journal_triggers() -> tuple[str, ...]:
+    return (
+        """CREATE TRIGGER journal_in_order BEFORE INSERT ON journal
+        WHEN NEW.seq != (SELECT COALESCE(MAX(seq), 0) + 1 FROM journal)
+        BEGIN SELECT RAISE(ABORT, 'journal entries are appended in order'); END""",
+        f"""CREATE TRIGGER journal_undo_target BEFORE INSERT ON journal
+        WHEN NEW.kind = 'undo' AND NOT EXISTS (
+            SELECT 1 FROM journal WHERE seq = NEW.undoes AND kind IN ({_quoted(UNDOABLE_KINDS)}))
+        BEGIN SELECT RAISE(ABORT, 'an undo reverses a game, a bid, a choice or a withdrawal');
+        END""",
+        *_frozen("journal"),
+    )
+
+
+def _frozen(table: str) -> tuple[str, ...]:
+    return tuple(
+        f"""CREATE TRIGGER {table}_no_{verb} BEFORE {verb.upper()} ON {table}
+        BEGIN SELECT RAISE(ABORT, '{table} rows are never changed'); END"""
+        for verb in ("update", "delete")
+    )
+
 
 SCHEMA: tuple[str, ...] = (
     """CREATE TABLE event (
@@ -68,35 +114,29 @@ SCHEMA: tuple[str, ...] = (
         name TEXT NOT NULL UNIQUE,
         federation TEXT
     )""",
-    """CREATE TABLE journal (
-        seq INTEGER PRIMARY KEY CHECK (seq >= 1),
-        at TEXT NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('new', 'game', 'bid', 'withdraw', 'undo')),
-        match TEXT,
-        game INTEGER,
-        player TEXT,
-        data TEXT NOT NULL,
-        command TEXT NOT NULL,
-        undoes INTEGER UNIQUE REFERENCES journal (seq),
-        CHECK ((kind = 'undo') = (undoes IS NOT NULL))
-    )""",
-    """CREATE TRIGGER journal_in_order BEFORE INSERT ON journal
-        WHEN NEW.seq != (SELECT COALESCE(MAX(seq), 0) + 1 FROM journal)
-        BEGIN SELECT RAISE(ABORT, 'journal entries are appended in order'); END""",
-    """CREATE TRIGGER journal_undo_target BEFORE INSERT ON journal
-        WHEN NEW.kind = 'undo' AND NOT EXISTS (
-            SELECT 1 FROM journal WHERE seq = NEW.undoes AND kind IN ('game', 'bid', 'withdraw'))
-        BEGIN SELECT RAISE(ABORT, 'an undo reverses a game, a bid or a withdrawal'); END""",
-    *(
-        f"""CREATE TRIGGER {table}_no_{verb} BEFORE {verb.upper()} ON {table}
-        BEGIN SELECT RAISE(ABORT, '{table} rows are never changed'); END"""
-        for table in ("journal", "event", "players")
-        for verb in ("update", "delete")
-    ),
+    _journal_table(),
+    *_journal_triggers(),
+    *_frozen("event"),
+    *_frozen("players"),
 )
 
+
+def _rebuild_journal() -> tuple[str, ...]:
+    """Statements that rebuild the journal under the current kinds (SQLite cannot change a
+    CHECK constraint in place): copy it into a new table, swap, recreate its triggers."""
+    return (
+        _journal_table("journal_next"),
+        "INSERT INTO journal_next SELECT seq, at, kind, match, game, player, data, command, "
+        "undoes FROM journal",
+        "DROP TABLE journal",
+        "ALTER TABLE journal_next RENAME TO journal",
+        *_journal_triggers(),
+    )
+
+
 #: ``MIGRATIONS[v]``: the statements that take a schema-``v`` file to schema ``v + 1``.
-MIGRATIONS: dict[int, tuple[str, ...]] = {}
+#: Schema 2 adds the ``choice`` entry (a colour choice).
+MIGRATIONS: dict[int, tuple[str, ...]] = {1: _rebuild_journal()}
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,9 @@ from knockout.event.state import (
     Match,
     NextGame,
     PendingBid,
+    PendingChoice,
     RecordedBid,
+    RecordedChoice,
     time_limit,
 )
 from knockout.game import Colour, Reply, Result
@@ -184,6 +186,14 @@ def game_entry(
             f"expected the bid first: this is the sudden-death game (knockout event bid "
             f"EVENT {m.id} --announce red|black --reply accept|object)",
         )
+    if isinstance(step, PendingChoice):
+        who = step.chooser or "the player the lot names (--chooser NAME)"
+        raise refused(
+            event.source,
+            key,
+            f"expected the colour choice first: {who} chooses the colours of this "
+            f"{step.stage} game (knockout event choose EVENT {m.id} red|black)",
+        )
     outcome = parse_result(result, event.source)
     times = _time_items(event, time_used)
     _check_times(event, step, times, moves)
@@ -312,6 +322,97 @@ def bid_entry(
     return Entry(seq, at, "bid", match=m.id, data=data, command=command)
 
 
+def choice_entry(
+    event: Event,
+    seq: int,
+    at: str,
+    command: str,
+    *,
+    match: str,
+    colour: str,
+    chooser: str | None = None,
+) -> Entry:
+    """The entry for a colour choice: the chooser takes ``colour`` for the match's next game.
+
+    Raises:
+        EventRefused: The match's next game has no colour choice, the choice is already
+            recorded, or the chooser is wrong or missing.
+    """
+    m = event.find_match(match)
+    _not_playable(event, m)
+    step = event.next_step(m)
+    assert step is not None
+    if isinstance(step, NextGame) and step.colours == "choice":
+        made = m.choices[step.number]
+        raise refused(
+            event.source,
+            m.id,
+            f"expected one colour choice per game, found one already recorded ({made.chooser} "
+            f"chose {made.colour.value}); to change it, undo it",
+        )
+    if not isinstance(step, PendingChoice):
+        what = (
+            "its sudden-death bid (knockout event bid)"
+            if isinstance(step, PendingBid)
+            else (f"game {step.number} ({step.stage}), whose colours the rules set")
+        )
+        raise refused(
+            event.source,
+            m.id,
+            f"expected a match at a game whose colours a player chooses, found {what} next",
+        )
+    taken = _choice(event, "COLOUR", colour, {"red": Colour.RED, "black": Colour.BLACK})
+    name, chosen_by = _colour_chooser(event, step, chooser)
+    other = step.players[1] if name == step.players[0] else step.players[0]
+    red, black = (name, other) if taken is Colour.RED else (other, name)
+    data = {
+        "stage": step.stage,
+        "chooser": name,
+        "colour": taken.value,
+        "red": red,
+        "black": black,
+        "clock": list(step.clock),
+        "chosen_by": chosen_by,
+    }
+    return Entry(seq, at, "choice", match=m.id, game=step.number, data=data, command=command)
+
+
+def _colour_chooser(event: Event, step: PendingChoice, given: str | None) -> tuple[str, str]:
+    """Who chooses and how they were found (``rule``: the format names them; ``lot``)."""
+    if step.chooser is not None:
+        if given is not None and event.find_player(given, "--chooser") != step.chooser:
+            raise refused(
+                event.source,
+                "--chooser",
+                f"expected {step.chooser} or no --chooser: the format names {step.chooser} "
+                f"to choose the colours; found {given!r}",
+            )
+        return step.chooser, "rule"
+    if given is None:
+        raise refused(
+            event.source,
+            "--chooser",
+            f"expected --chooser NAME ({' or '.join(step.players)}): a lot decides who "
+            "chooses the colours, and the arbiter's lot names them",
+        )
+    name = event.find_player(given, "--chooser")
+    if name not in step.players:
+        raise refused(
+            event.source,
+            "--chooser",
+            f"expected {' or '.join(step.players)} (the players of {step.match}), found {name}",
+        )
+    return name, "lot"
+
+
+def choice_text(choice: RecordedChoice) -> str:
+    """``A chooses black: B Red 6 min v A Black 4 min``."""
+    return (
+        f"{choice.chooser} chooses {choice.colour.value}: {choice.red} Red "
+        f"{choice.clock[0]:g} min v {choice.black} Black {choice.clock[1]:g} min"
+    )
+
+
 def _choice(event: Event, key: str, text: str, options: Mapping[str, _T]) -> _T:
     found = options.get(text.strip().lower())
     if found is None:
@@ -397,7 +498,7 @@ def undo_entry(event: Event, seq: int, at: str, command: str) -> Entry:
     target = event.last_undoable()
     if target is None:
         raise refused(
-            event.source, "undo", "expected a game, bid or withdrawal to undo, found none"
+            event.source, "undo", "expected a game, bid, choice or withdrawal to undo, found none"
         )
     data = {"kind": target.kind, "match": target.match, "game": target.game}
     return Entry(seq, at, "undo", match=target.match, data=data, command=command, undoes=target.seq)
@@ -433,6 +534,13 @@ def describe(entry: Entry, entries: Mapping[int, Entry]) -> str:
     if entry.kind == "bid":
         lot = " (甲 by the arbiter's lot)" if d.get("chosen_by") == "lot" else ""
         return f"{entry.match} bid: " + bid_text(RecordedBid.from_entry(entry)) + lot
+    if entry.kind == "choice":
+        lot = " (chooser by the arbiter's lot)" if d.get("chosen_by") == "lot" else ""
+        return (
+            f"{entry.match} game {entry.game} colour choice: "
+            + choice_text(RecordedChoice.from_entry(entry))
+            + lot
+        )
     if entry.kind == "withdraw":
         return f"{entry.player} withdraws (in {entry.match})"
     target = entries.get(entry.undoes or 0)

@@ -21,7 +21,7 @@ from typing import Any, Literal, get_args
 
 __all__ = ["ENTRY_KINDS", "Entry", "EntryKind", "utc_now"]
 
-EntryKind = Literal["new", "game", "bid", "withdraw", "undo"]
+EntryKind = Literal["new", "game", "bid", "choice", "withdraw", "undo"]
 ENTRY_KINDS: tuple[str, ...] = get_args(EntryKind)
 
 
@@ -38,7 +38,7 @@ class Entry:
         seq: Position in the journal, from 1, without gaps.
         at: When it was written (UTC, ISO 8601).
         kind: What it records.
-        match: The match ID (``game`` and ``bid``).
+        match: The match ID (``game``, ``bid`` and ``choice``).
         game: The game number within the match (``game``).
         player: The player (``withdraw``).
         data: Everything else, as stored (JSON).

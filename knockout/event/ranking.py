@@ -37,6 +37,7 @@ def _game_record(event: Event, m: Match, g: RecordedGame) -> GameRecord:
     stage = event.scenario.format.stage(g.stage)
     red_pts, black_pts = knockout_points(g.result, draw_winner=stage.draw_winner)
     bid = m.bid if stage.is_bidding else None
+    choice = m.choices.get(g.number)
     when = _offset(event, g.at)
     return GameRecord(
         number=g.number,
@@ -52,9 +53,10 @@ def _game_record(event: Event, m: Match, g: RecordedGame) -> GameRecord:
         flag_fall=None,
         start=when,
         end=when,
-        chooser=None if bid is None else bid.chooser,
+        chooser=bid.chooser if bid is not None else None if choice is None else choice.chooser,
         announce=None if bid is None else bid.announce,
         reply=None if bid is None else bid.reply,
+        colour=None if choice is None else choice.colour,
     )
 
 

@@ -27,6 +27,7 @@ from knockout.event.database import (
 )
 from knockout.event.entries import (
     bid_entry,
+    choice_entry,
     game_entry,
     imported_game_entry,
     undo_entry,
@@ -141,13 +142,31 @@ def record_bid(
     )
 
 
+def record_choice(
+    path: str | Path,
+    match: str,
+    *,
+    colour: str,
+    chooser: str | None = None,
+    command: str = "",
+) -> tuple[Entry, Event]:
+    """Record the colour choice of ``match``'s next game (see
+    :func:`~knockout.event.entries.choice_entry`)."""
+    return _append(
+        path,
+        lambda ev, seq, at: choice_entry(
+            ev, seq, at, command, match=match, colour=colour, chooser=chooser
+        ),
+    )
+
+
 def withdraw(path: str | Path, name: str, *, command: str = "") -> tuple[Entry, Event]:
     """Record that ``name`` withdrew (see :func:`~knockout.event.entries.withdraw_entry`)."""
     return _append(path, lambda ev, seq, at: withdraw_entry(ev, seq, at, command, name=name))
 
 
 def undo(path: str | Path, *, command: str = "") -> tuple[Entry, Event]:
-    """Reverse the last game, bid or withdrawal still in force (an ``undo`` entry)."""
+    """Reverse the last game, bid, choice or withdrawal still in force (an ``undo`` entry)."""
     return _append(path, lambda ev, seq, at: undo_entry(ev, seq, at, command))
 
 
@@ -277,6 +296,19 @@ def _imported(source: str, rows: EventRows, scenario: Scenario, command: str) ->
                     )
 
                 _, rows = _with_entry(source, rows, bid, at)
+            if g.chooser is not None and g.colour is not None:
+                # A colour choice (its game played or not): entered as the arbiter would.
+
+                def choose(
+                    ev: Event, seq: int, at: str, key: MatchKey = key, g: PlayedGame = g
+                ) -> Entry:
+                    m = ev.by_key(key)
+                    assert m is not None and g.colour is not None
+                    return choice_entry(
+                        ev, seq, at, command, match=m.id, colour=g.colour.value, chooser=g.chooser
+                    )
+
+                _, rows = _with_entry(source, rows, choose, at)
             if g.result is None:
                 continue
 

@@ -101,8 +101,10 @@ class _RankingIn(Table):
 
 
 class _PlayedIn(Table):
-    """A ``[[played]]`` entry: a game, or (no result) the sudden-death bid of a game still to
-    be played, whose colours then follow from the bid (``red``/``black`` may be left out)."""
+    """A ``[[played]]`` entry: a game, or (no result) the decision of a game still to be
+    played, whose colours then follow from it (``red``/``black`` may be left out): the
+    sudden-death bid (``chooser``, ``announce``, ``reply``) or a colour choice (``chooser``,
+    ``colour``)."""
 
     red: Annotated[str, Field(min_length=1)] | None = None
     black: Annotated[str, Field(min_length=1)] | None = None
@@ -112,6 +114,7 @@ class _PlayedIn(Table):
     chooser: Annotated[str, Field(min_length=1)] | None = None
     announce: Literal["red", "black"] | None = None
     reply: Literal["accept", "object"] | None = None
+    colour: Literal["red", "black"] | None = None
 
 
 class _PerClassIn(Table):
@@ -278,6 +281,8 @@ def _played_to_dict(g: PlayedGame) -> dict[str, Any]:
         out["time_used"] = dict(g.time_used)
     if g.chooser is not None and g.announce is not None and g.reply is not None:
         out |= {"chooser": g.chooser, "announce": g.announce.value, "reply": g.reply.value}
+    if g.chooser is not None and g.colour is not None:
+        out |= {"chooser": g.chooser, "colour": g.colour.value}
     return out
 
 
@@ -603,21 +608,20 @@ def _played_entries(
         red, black = g.red, g.black
         chooser = None if g.chooser is None else g.chooser.strip()
         if red is None or black is None:
-            assert chooser is not None and g.announce is not None and g.reply is not None
+            assert chooser is not None
             other = _bid_opponent(chooser, [e for _, e in out], players)
             if other is None:
                 problems.append(
                     Problem(
                         source,
                         f"played[{i}].chooser",
-                        f"expected a game of {chooser}'s listed before this bid (the games of "
-                        f"its match come first), got none",
+                        f"expected a game of {chooser}'s listed before this "
+                        f"{'colour choice' if g.colour is not None else 'bid'} (the games of "
+                        "its match come first), got none",
                     )
                 )
                 continue
-            menu = fmt.bidding_stage.bidding if fmt.bidding_stage is not None else None
-            assert menu is not None
-            red, black = bid_colours(menu, chooser, other, Colour(g.announce), Reply(g.reply))
+            red, black = _decided_colours(fmt, g, chooser, other)
         out.append(
             (
                 i,
@@ -630,19 +634,146 @@ def _played_entries(
                     chooser,
                     None if g.announce is None else Colour(g.announce),
                     None if g.reply is None else Reply(g.reply),
+                    None if g.colour is None else Colour(g.colour),
                 ),
             )
         )
     return out, problems
 
 
+def _decided_colours(fmt: Format, g: _PlayedIn, chooser: str, other: str) -> tuple[str, str]:
+    """``(Red, Black)`` of a decision entry given without them: the chooser's colour, or the
+    colours the bid gives."""
+    if g.colour is not None:
+        return (chooser, other) if g.colour == "red" else (other, chooser)
+    menu = fmt.bidding_stage.bidding if fmt.bidding_stage is not None else None
+    assert menu is not None and g.announce is not None and g.reply is not None
+    return bid_colours(menu, chooser, other, Colour(g.announce), Reply(g.reply))
+
+
 def _entry_problems(
     i: int, g: _PlayedIn, fmt: Format, players: tuple[Player, ...], source: str
 ) -> list[Problem]:
     """What keeps ``[[played]]`` entry ``i`` from being read: a game without both players, a
-    bid without all of chooser, announce and reply or outside the bidding stage, an entry
-    without a result that is not a bid."""
+    decision (bid, colour choice) without its keys or outside the stage it belongs to, an entry
+    without a result that records no decision."""
     key = f"played[{i}]"
+    if _is_choice_entry(g, fmt):
+        out = _choice_entry_problems(key, g, fmt, source)
+        decision = True
+    else:
+        out = _bid_entry_problems(key, g, fmt, source)
+        decision = g.chooser is not None or g.announce is not None or g.reply is not None
+    if g.result is None and not decision:
+        out.append(
+            Problem(
+                source,
+                f"{key}.result",
+                f"expected red, draw or black (only {_decisions_recordable(fmt)}, can be given "
+                "without its result), got nothing",
+            )
+        )
+    if g.result is not None:
+        out += [
+            Problem(source, f"{key}.{k}", "required key is missing")
+            for k in ("red", "black")
+            if getattr(g, k) is None
+        ]
+    elif (g.red is None) != (g.black is None):
+        out.append(
+            Problem(
+                source,
+                f"{key}.{'black' if g.black is None else 'red'}",
+                "expected both red and black or neither (a decision's colours follow from the "
+                "rule), got one",
+            )
+        )
+    names = [p.name for p in players]
+    if g.result is None and g.chooser is not None and g.chooser.strip() not in names:
+        out.append(Problem(source, f"{key}.chooser", f"unknown player {g.chooser!r}"))
+    if g.result is None and g.time_used is not None:
+        out.append(
+            Problem(
+                source,
+                f"{key}.time_used",
+                "expected no times: a decision without a result is for a game not played yet",
+            )
+        )
+    return out
+
+
+def _decisions_recordable(fmt: Format) -> str:
+    """What a ``[[played]]`` entry without a result may record, in words."""
+    parts = [
+        f"the {s.name} game's bid, with chooser, announce and reply"
+        for s in fmt.playable
+        if s.is_bidding
+    ] + [
+        f"the {s.name} game's colour choice, with chooser and colour"
+        for s in fmt.playable
+        if s.is_choice
+    ]
+    return " or ".join(parts) or "a game whose players decide its colours (this format has none)"
+
+
+def _is_choice_entry(g: _PlayedIn, fmt: Format) -> bool:
+    """An entry recording a colour choice: it gives ``colour``, or a chooser at a stage whose
+    colours a player chooses (and no bid keys)."""
+    if g.colour is not None:
+        return True
+    stage = next((s for s in fmt.stages if s.name == g.stage), None)
+    return (
+        stage is not None
+        and stage.is_choice
+        and g.chooser is not None
+        and g.announce is None
+        and g.reply is None
+    )
+
+
+def _choice_entry_problems(key: str, g: _PlayedIn, fmt: Format, source: str) -> list[Problem]:
+    out: list[Problem] = []
+    if g.chooser is None:
+        out.append(
+            Problem(
+                source,
+                f"{key}.chooser",
+                "expected who chose the colours (a colour choice gives chooser and colour), "
+                "got nothing",
+            )
+        )
+    if g.colour is None:
+        out.append(
+            Problem(
+                source,
+                f"{key}.colour",
+                "expected 'red' or 'black' (a colour choice gives chooser and colour), got nothing",
+            )
+        )
+    for k in ("announce", "reply"):
+        if getattr(g, k) is not None:
+            out.append(
+                Problem(
+                    source,
+                    f"{key}.{k}",
+                    f"expected no {k}: a colour choice gives chooser and colour, a bid "
+                    "chooser, announce and reply",
+                )
+            )
+    choosing = [s.name for s in fmt.playable if s.is_choice]
+    if g.stage not in choosing:
+        where = f"one of {choosing}" if choosing else "none: the format has no colour choice"
+        out.append(
+            Problem(
+                source,
+                f"{key}.stage",
+                f"expected a stage whose colours a player chooses ({where}), got {g.stage!r}",
+            )
+        )
+    return out
+
+
+def _bid_entry_problems(key: str, g: _PlayedIn, fmt: Format, source: str) -> list[Problem]:
     out: list[Problem] = []
     given = {k: getattr(g, k) is not None for k in _BID_KEYS}
     if any(given.values()) and not all(given.values()):
@@ -672,42 +803,6 @@ def _entry_problems(
                 f"{key}.stage",
                 f"expected {bidding.name!r} (only the sudden-death game has a bid: chooser, "
                 f"announce, reply), got {g.stage!r}",
-            )
-        )
-    if g.result is None and not any(given.values()):
-        stage = "the sudden-death" if bidding is None else f"the {bidding.name}"
-        out.append(
-            Problem(
-                source,
-                f"{key}.result",
-                f"expected red, draw or black (only {stage} game's bid, with chooser, "
-                "announce and reply, can be given without its result), got nothing",
-            )
-        )
-    if g.result is not None:
-        out += [
-            Problem(source, f"{key}.{k}", "required key is missing")
-            for k in ("red", "black")
-            if getattr(g, k) is None
-        ]
-    elif (g.red is None) != (g.black is None):
-        out.append(
-            Problem(
-                source,
-                f"{key}.{'black' if g.black is None else 'red'}",
-                "expected both red and black or neither (a bid's colours follow from the "
-                "rule), got one",
-            )
-        )
-    names = [p.name for p in players]
-    if g.result is None and g.chooser is not None and g.chooser.strip() not in names:
-        out.append(Problem(source, f"{key}.chooser", f"unknown player {g.chooser!r}"))
-    if g.result is None and g.time_used is not None:
-        out.append(
-            Problem(
-                source,
-                f"{key}.time_used",
-                "expected no times: a bid without a result is for a game not played yet",
             )
         )
     return out

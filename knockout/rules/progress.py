@@ -18,7 +18,7 @@ from enum import Enum
 from knockout.errors import Problem, ScenarioError
 from knockout.rules.bracket import Bracket, round_name
 from knockout.rules.formats import Format
-from knockout.rules.match import Finished, PlayedGame, Replayed, replay
+from knockout.rules.match import Finished, PlayedGame, Position, replay
 from knockout.rules.players import Player
 from knockout.rules.settings import BracketSettings
 from knockout.rules.walkover import walkover_winner
@@ -47,7 +47,7 @@ class MatchProgress:
     index: int
     players: tuple[str, str]
     games: tuple[PlayedGame, ...]
-    replayed: Replayed | None
+    replayed: Position | None
     walkover: str | None = None
 
     @property
@@ -55,8 +55,8 @@ class MatchProgress:
         """The winner, if the match is decided."""
         if self.walkover is not None:
             return self.walkover
-        if self.replayed is not None and isinstance(self.replayed.position, Finished):
-            return self.players[self.replayed.position.winner]
+        if self.replayed is not None and isinstance(self.replayed.state, Finished):
+            return self.players[self.replayed.state.winner]
         return None
 
     @property

@@ -46,7 +46,7 @@ from knockout.io.scenario import Scenario, parse_scenario
 from knockout.io.text import read_text
 from knockout.io.tomlfile import load_toml
 from knockout.io.validation import Table, problems_of
-from knockout.rules.match import Finished, Pairing, replay
+from knockout.rules.match import Pairing, replay
 from knockout.rules.model import ModelParams, PerClass
 from sims.runner import Executor
 
@@ -405,7 +405,7 @@ def _odds_json_group(scenarios: Sequence[Scenario]) -> list[dict[str, Any]]:
     b_list = [sc.players[1] for sc in scenarios]
     names = (a_list[0].name, b_list[0].name)
     rep = replay(first.format, names[0], names[1], first.played)
-    if isinstance(rep.position, Finished):
+    if rep.finished is not None:
         return [match_odds(sc).to_json() for sc in scenarios]
     pairing = Pairing.of(
         first.format,
@@ -414,8 +414,7 @@ def _odds_json_group(scenarios: Sequence[Scenario]) -> list[dict[str, Any]]:
         model=_vector_model([sc.model for sc in scenarios]),
         strategy=first.strategy,
     )
-    known = None if rep.p_a_chooses is None else np.full(len(scenarios), rep.p_a_chooses)
-    sol = solve(pairing, start=rep.position, p_a_chooses=known, bid=rep.bid)
+    sol = solve(pairing, start=rep)
     laid_open = sudden_deaths(pairing, names, sol, bid=rep.bid)
     return [
         from_solution(

@@ -392,7 +392,9 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     conn.execute(f"PRAGMA user_version = {database.SCHEMA_VERSION + 1}")
     conn.commit()
     conn.close()
-    with pytest.raises(EventRefused, match="newer knockout: event schema 2"):
+    with pytest.raises(
+        EventRefused, match=f"newer knockout: event schema {database.SCHEMA_VERSION + 1}"
+    ):
         load_event(path)
 
 
@@ -400,15 +402,18 @@ def test_an_older_schema_is_migrated(tmp_path: Path, monkeypatch: pytest.MonkeyP
     path = new_event(tmp_path)
     decide(path, "R1-M1")
     before = snapshot(path)
-    monkeypatch.setattr(database, "SCHEMA_VERSION", 2)
-    monkeypatch.setattr(database, "MIGRATIONS", {1: ("ALTER TABLE players ADD COLUMN club TEXT",)})
+    now = database.SCHEMA_VERSION
+    monkeypatch.setattr(database, "SCHEMA_VERSION", now + 1)
+    monkeypatch.setattr(
+        database, "MIGRATIONS", {now: ("ALTER TABLE players ADD COLUMN club TEXT",)}
+    )
     event = load_event(path)  # migrates
     assert len(event.games) == 2
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == now + 1
     assert "club" in [r[1] for r in conn.execute("PRAGMA table_info(players)")]
     conn.close()
-    backup = tmp_path / "cup.db.schema1.bak"
+    backup = tmp_path / f"cup.db.schema{now}.bak"
     assert backup.exists()
     assert snapshot(path) == before
     monkeypatch.undo()
@@ -422,18 +427,52 @@ def test_a_failed_migration_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = new_event(tmp_path)
-    monkeypatch.setattr(database, "SCHEMA_VERSION", 3)
+    now = database.SCHEMA_VERSION
+    monkeypatch.setattr(database, "SCHEMA_VERSION", now + 2)
     monkeypatch.setattr(
         database,
         "MIGRATIONS",
-        {1: ("ALTER TABLE players ADD COLUMN club TEXT",), 2: ("THIS IS NOT SQL",)},
+        {now: ("ALTER TABLE players ADD COLUMN club TEXT",), now + 1: ("THIS IS NOT SQL",)},
     )
     with pytest.raises(EventRefused, match=r"could not be used, nothing changed: .*syntax error"):
         load_event(path)
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == now
     assert "club" not in [r[1] for r in conn.execute("PRAGMA table_info(players)")]
     conn.close()
+
+
+def test_a_schema_1_file_is_migrated_to_take_colour_choices(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Schema 2 adds the ``choice`` entry: a file written before it (a journal whose kinds
+    exclude it) is rebuilt in place, its entries kept, and then accepts choices."""
+    path = new_event(tmp_path)
+    decide(path, "R1-M1")
+    games = load_event(path).games
+    monkeypatch.setattr(database, "JOURNAL_KINDS", ("new", "game", "bid", "withdraw", "undo"))
+    monkeypatch.setattr(database, "UNDOABLE_KINDS", ("game", "bid", "withdraw"))
+    conn = sqlite3.connect(path)
+    with conn:
+        for statement in database._rebuild_journal():
+            conn.execute(statement)
+        conn.execute("PRAGMA user_version = 1")
+    assert (
+        "'choice'"
+        not in conn.execute("SELECT sql FROM sqlite_master WHERE name = 'journal'").fetchone()[0]
+    )
+    conn.close()
+    monkeypatch.undo()
+    assert load_event(path).games == games  # migrated
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == database.SCHEMA_VERSION
+    assert (
+        "'choice'"
+        in conn.execute("SELECT sql FROM sqlite_master WHERE name = 'journal'").fetchone()[0]
+    )
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()
+    assert (tmp_path / "cup.db.schema1.bak").exists()
 
 
 def test_new_refuses_an_existing_file_and_bad_input(tmp_path: Path) -> None:
