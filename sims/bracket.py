@@ -21,11 +21,11 @@ import numpy.typing as npt
 
 from knockout.exact.bracket import all_pairs, progress_solution
 from knockout.exact.solver import solve
-from knockout.io.scenario import Scenario
 from knockout.odds import BracketOdds, BracketTally, Simulated
 from knockout.rules.bracket import Bracket, round_name
 from knockout.rules.match import Pairing, Position
 from knockout.rules.progress import THIRD_PLACE
+from knockout.rules.scenario import Scenario
 from knockout.rules.walkover import NO_WALKOVER, walkover_sides
 from sims.kernel import MatchTables, simulate
 from sims.runner import Executor, Progress, RunResult, Warn, Workers, block_rng, run_blocks

@@ -32,7 +32,7 @@ from sims.runner import (
 )
 
 if TYPE_CHECKING:  # workers unpickling match_block need not import pydantic
-    from knockout.io.scenario import Scenario
+    from knockout.rules.scenario import Scenario
 
 __all__ = ["UncertainMatch", "match_block", "simulate_match", "tally", "uncertain_block"]
 

@@ -26,11 +26,12 @@ from knockout.event.store import (
     record_game,
 )
 from knockout.exact.odds import match_odds
-from knockout.io.scenario import Scenario, load_scenario, parse_scenario
+from knockout.io.scenario import load_scenario
 from knockout.rules.bidding import STRATEGIES
 from knockout.rules.decisions import Decision, SealedBids, decide
 from knockout.rules.formats import FORMATS
 from knockout.rules.match import MatchState, next_decision
+from knockout.rules.scenario import Scenario, parse_scenario
 from sims.match import simulate_match
 
 

@@ -24,7 +24,7 @@ from knockout import __version__
 from knockout.errors import InputError, KnockoutError
 
 if TYPE_CHECKING:
-    from knockout.io.scenario import Scenario
+    from knockout.rules.scenario import Scenario
 
 __all__ = [
     "EncodingOpt",

@@ -251,7 +251,7 @@ def _sweep_study(
 
     from knockout.cli.app import out_console
     from knockout.io.envelope import envelope
-    from knockout.io.scenario import parse_scenario
+    from knockout.rules.scenario import parse_scenario
     from knockout.studies.output import write_study
     from knockout.studies.report import sweep_files
     from knockout.studies.sweep import load_sweep, run_sweep

@@ -14,11 +14,11 @@ from knockout.dashboard.fit import Fit, fit_headers, fitted, table
 from knockout.dashboard.times import duration, minutes
 from knockout.engine.match import GameRecord, LogEvent, MatchRecord
 from knockout.game import Result
-from knockout.io.scenario import Scenario
 from knockout.io.text import plural
 from knockout.odds import MatchOdds, SuddenDeath
 from knockout.rules.model import TimeClass
 from knockout.rules.players import Player
+from knockout.rules.scenario import Scenario
 
 __all__ = [
     "bar",

@@ -14,9 +14,9 @@ from knockout.dashboard.bracket import simulated_reach_view
 from knockout.dashboard.fit import fit_headers, table
 from knockout.dashboard.match import pct
 from knockout.dashboard.times import duration
-from knockout.io.scenario import Scenario
 from knockout.io.text import plural
 from knockout.odds import BracketOdds, MatchOdds, Simulated
+from knockout.rules.scenario import Scenario
 from sims.run import SimulationRun
 
 __all__ = [

@@ -22,9 +22,9 @@ import numpy as np
 import simpy
 
 from knockout.engine.match import LiveGame, LogEvent, MatchEngine, MatchRecord, Observer
-from knockout.io.scenario import Scenario
 from knockout.rules.bracket import Bracket, round_name
 from knockout.rules.progress import THIRD_PLACE, EventState
+from knockout.rules.scenario import Scenario
 from knockout.rules.uncertainty import draw_strengths
 
 __all__ = [

@@ -27,7 +27,6 @@ import numpy as np
 import simpy
 
 from knockout.game import Colour, Reply, Result
-from knockout.io.scenario import Scenario
 from knockout.io.text import plural
 from knockout.points import knockout_points
 from knockout.rules.bidding import Strategy
@@ -54,6 +53,7 @@ from knockout.rules.match import (
 )
 from knockout.rules.model import DEFAULT_MODEL, GameProbabilities, ModelParams
 from knockout.rules.players import Player
+from knockout.rules.scenario import Scenario
 from knockout.rules.uncertainty import draw_strengths
 
 __all__ = [

@@ -28,8 +28,8 @@ import numpy as np
 
 from knockout.engine.event import EventRecord
 from knockout.game import Colour
-from knockout.io.scenario import Scenario
 from knockout.points import KNOCKOUT, knockout_points
+from knockout.rules.scenario import Scenario
 from knockout.standings.conventions import Conventions
 from knockout.standings.records import CrossTable, Entry, Kind, Outcome
 from knockout.standings.tiebreaks import json_number, rank_players

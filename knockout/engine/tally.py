@@ -15,9 +15,9 @@ import numpy as np
 from knockout.engine.event import EventRecord
 from knockout.engine.match import MatchRecord
 from knockout.game import Colour
-from knockout.io.scenario import Scenario
 from knockout.odds import BracketTally, MatchTally, branch_units
 from knockout.rules.match import Pairing
+from knockout.rules.scenario import Scenario
 
 __all__ = ["tally_events", "tally_matches"]
 

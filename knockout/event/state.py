@@ -27,7 +27,6 @@ from knockout.event.database import EventHeader, EventRows
 from knockout.event.errors import refused
 from knockout.event.journal import Entry
 from knockout.game import Colour, Reply, Result
-from knockout.io.scenario import Scenario, parse_scenario
 from knockout.rules.bracket import round_name
 from knockout.rules.decisions import (
     Bidding,
@@ -42,6 +41,7 @@ from knockout.rules.decisions import (
 from knockout.rules.formats import Stage
 from knockout.rules.match import Finished, MatchState, PlayedGame, next_decision
 from knockout.rules.progress import THIRD_PLACE, EventState, MatchProgress
+from knockout.rules.scenario import Scenario, parse_scenario
 from knockout.standings.records import normalise_name
 
 __all__ = [

@@ -37,9 +37,9 @@ from knockout.event.errors import refused
 from knockout.event.journal import Entry, utc_now
 from knockout.event.players import read_players
 from knockout.event.state import Event, MatchKey, assign_boards
-from knockout.io.scenario import Scenario, parse_scenario
 from knockout.io.text import read_text
 from knockout.rules.match import PlayedGame
+from knockout.rules.scenario import Scenario, parse_scenario
 
 __all__ = [
     "create_event",

@@ -15,11 +15,11 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.exact.solver import MatchSolution, solve
-from knockout.io.scenario import Scenario
 from knockout.odds import BracketOdds
 from knockout.rules.bracket import round_name
 from knockout.rules.match import Pairing
 from knockout.rules.progress import THIRD_PLACE, EventState, MatchProgress
+from knockout.rules.scenario import Scenario
 from knockout.rules.uncertainty import bracket_nodes, normal_nodes
 from knockout.rules.walkover import walkover_sides
 

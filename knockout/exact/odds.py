@@ -11,7 +11,6 @@ import numpy.typing as npt
 from knockout.errors import KnockoutError
 from knockout.exact.solver import MatchSolution, solve
 from knockout.game import Colour, Reply
-from knockout.io.scenario import Scenario
 from knockout.odds import MatchOdds, SuddenDeath
 from knockout.rules.bidding import (
     BRANCH_NAMES,
@@ -21,6 +20,7 @@ from knockout.rules.bidding import (
     Regions,
 )
 from knockout.rules.match import Bid, Pairing, Position, replay
+from knockout.rules.scenario import Scenario
 from knockout.rules.uncertainty import piecewise_normal_nodes
 
 FloatArray = npt.NDArray[np.float64]

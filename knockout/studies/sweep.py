@@ -42,12 +42,12 @@ from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import from_solution, match_odds, sudden_deaths
 from knockout.exact.solver import solve
 from knockout.io.overrides import Override, apply_overrides
-from knockout.io.scenario import Scenario, parse_scenario
 from knockout.io.text import read_text
 from knockout.io.tomlfile import load_toml
-from knockout.io.validation import Table, problems_of
 from knockout.rules.match import Pairing, replay
 from knockout.rules.model import ModelParams, PerClass
+from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.validation import Table, problems_of
 from sims.runner import Executor
 
 __all__ = [

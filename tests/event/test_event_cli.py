@@ -15,9 +15,10 @@ from typer.testing import CliRunner, Result
 
 from knockout.event.store import load_event
 from knockout.game import Colour
-from knockout.io.scenario import Scenario, load_scenario
+from knockout.io.scenario import load_scenario
 from knockout.program import app
 from knockout.rules.model import game_probabilities
+from knockout.rules.scenario import Scenario
 
 runner = CliRunner()
 CUP_SCENARIO_WITH_PLAYERS = ROOT / "scenarios" / "example.toml"

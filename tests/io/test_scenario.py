@@ -9,9 +9,10 @@ import pytest
 
 from knockout.errors import ScenarioError
 from knockout.game import Colour
-from knockout.io.scenario import load_scenario, parse_scenario
+from knockout.io.scenario import load_scenario
 from knockout.rules.formats import ColourRule
 from knockout.rules.model import DEFAULT_RED_ADVANTAGE, TimeClass
+from knockout.rules.scenario import parse_scenario
 
 BUNDLED = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.toml"))
 

@@ -59,7 +59,6 @@ from scipy.stats import rankdata
 from knockout.errors import InputError, Problem
 from knockout.game import Colour, Result
 from knockout.io.tomlfile import load_toml
-from knockout.io.validation import Table, dedupe, problems_of
 from knockout.points import SCORING, ScoringSystem, get_scoring
 from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
 from knockout.scoring.files import custom_systems
@@ -71,6 +70,7 @@ from knockout.studies.scoring.events import (
     simulate_round_robin,
     simulate_swiss,
 )
+from knockout.validation import Table, dedupe, problems_of
 
 __all__ = [
     "CSV_COLUMNS",
