@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.odds import MatchOdds, MatchTally, Simulated, branch_units
-from knockout.rules.match import Pairing, Position, replay
+from knockout.rules.match import Pairing, Position
 from sims.kernel import MatchOutcomes, MatchTables, simulate
 from sims.runner import (
     BLOCK_SIZE,
@@ -180,7 +180,7 @@ def simulate_match(
     a, b = scenario.players
     fmt = scenario.format
     names = (a.name, b.name)
-    rep = replay(fmt, a.name, b.name, scenario.played)
+    rep = scenario.position
     pairing = Pairing.of(fmt, a, b, model=scenario.model, strategy=scenario.strategy)
     walkover = scenario.event_state().walkover((1, 0), a.name, b.name)
     finished = rep.finished

@@ -561,12 +561,12 @@ class Event:
             for c in (RecordedChoice.from_entry(e) for e in live if e.kind == "choice")
         }
         withdrawn = tuple(e.player for e in live if e.kind == "withdraw" and e.player)
-        scenario = replace(
-            base,
-            players=tuple(replace(p, withdrawn=p.name in withdrawn) for p in base.players),
-            played=_played(base, games, bids, choices),
-        )
         try:
+            scenario = replace(
+                base,
+                players=tuple(replace(p, withdrawn=p.name in withdrawn) for p in base.players),
+                played=_played(base, games, bids, choices),
+            )
             state = scenario.event_state()
         except ScenarioError as exc:
             reasons = "; ".join(p.message for p in exc.problems)

@@ -19,7 +19,7 @@ from knockout.rules.bidding import (
     BidProbabilities,
     Regions,
 )
-from knockout.rules.match import Bid, Pairing, Position, replay
+from knockout.rules.match import Bid, Pairing, Position
 from knockout.rules.scenario import Scenario
 from knockout.rules.uncertainty import piecewise_normal_nodes
 
@@ -231,7 +231,7 @@ def match_odds(scenario: Scenario, *, rating_sd: bool = True) -> MatchOdds:
     a, b = scenario.players
     names = (a.name, b.name)
     fmt = scenario.format
-    rep = replay(fmt, a.name, b.name, scenario.played)
+    rep = scenario.position
     pairing = Pairing.of(fmt, a, b, model=scenario.model, strategy=scenario.strategy)
     walkover = scenario.event_state().walkover((1, 0), a.name, b.name)
     finished = rep.finished
