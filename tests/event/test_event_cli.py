@@ -24,7 +24,9 @@ CUP_SCENARIO_WITH_PLAYERS = ROOT / "scenarios" / "example.toml"
 
 NEXT_KEYS = {"version", "games", "bids", "finished", "champion"}
 GAME_KEYS = {"match", "game", "stage", "red", "black", "clock", "board"}
-EXPORT_KEYS = {"version", "event", "games", "bids", "ranking"}
+EXPORT_KEYS = {
+    "version", "event", "games", "bids", "ranking", "matches", "withdrawn", "scenario",
+}  # fmt: skip
 EXPORT_GAME_KEYS = {"match", "game", "stage", "red", "black", "clock", "result", "time_used"}
 
 
