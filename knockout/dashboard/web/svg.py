@@ -86,6 +86,10 @@ def _lines(f: MatchFacts | None, names: Sequence[str | None]) -> tuple[dict[str,
     return tuple(out)
 
 
+def _third(note: str) -> str:
+    return f"third place: {note}" if note else "third place (the losing semi-finalists)"
+
+
 def _centre(k: int, m: int) -> float:
     span = _UNIT * (1 << (k - 1))
     return _TOP + (m + 0.5) * span
@@ -127,7 +131,7 @@ def bracket_svg(event: Event, facts: Sequence[MatchFacts], env: Environment) -> 
         note, live = _note(event, third)
         names = third.players if third.players is not None else (None, None)
         boxes.append(
-            _Box(THIRD_ID, x, y, BOX_W, BOX_H, _lines(third, names), "third place: " + note, live)
+            _Box(THIRD_ID, x, y, BOX_W, BOX_H, _lines(third, names), _third(note), live)
         )
         height = max(height, int(y + BOX_H + 30))
     width = _LEFT + rounds * (BOX_W + _GAP_X)
