@@ -13,10 +13,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from chromium import A4, Browser, find_chromium  # noqa: E402
-from hall_helpers import hall_event  # noqa: E402
+from chromium import A4, Browser, find_chromium
+from hall_helpers import hall_event
 
-from knockout.dashboard.web.server import HallSite, make_server  # noqa: E402
+from knockout.dashboard.web.server import HallSite, make_server
 
 
 def main(out: Path) -> None:

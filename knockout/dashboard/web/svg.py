@@ -130,9 +130,7 @@ def bracket_svg(event: Event, facts: Sequence[MatchFacts], env: Environment) -> 
         y = _centre(rounds, 0) + BOX_H / 2 + 56
         note, live = _note(event, third)
         names = third.players if third.players is not None else (None, None)
-        boxes.append(
-            _Box(THIRD_ID, x, y, BOX_W, BOX_H, _lines(third, names), _third(note), live)
-        )
+        boxes.append(_Box(THIRD_ID, x, y, BOX_W, BOX_H, _lines(third, names), _third(note), live))
         height = max(height, int(y + BOX_H + 30))
     width = _LEFT + rounds * (BOX_W + _GAP_X)
     heads: list[dict[str, Any]] = [
