@@ -350,6 +350,7 @@ def test_every_event_command_has_help_with_an_example() -> None:
     names = sorted(event_group.commands)
     assert names == sorted(
         ["new", "next", "record", "bid", "withdraw", "show", "odds", "undo", "log", "export"]
+        + ["publish", "serve"]
     )
     result = runner.invoke(app, ["event", "--help"])
     assert result.exit_code == 0 and "Example" in result.stdout

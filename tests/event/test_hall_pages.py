@@ -208,3 +208,18 @@ def test_a_finished_two_player_event_has_its_pages(tmp_path: Path, live: bool) -
     pages = Site(event, live=live).pages()
     assert "Champion: " in text_of(pages["index.html"])
     assert "blank form" in pages["bid-forms.html"]
+
+
+def test_the_organisers_guide_says_what_the_pages_do() -> None:
+    from knockout.dashboard.web import pages
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "organiser.md").read_text(
+        encoding="utf-8"
+    )
+    assert f"reloads every {pages.REFRESH_SECONDS} seconds" in guide
+    assert f"checks every {pages.POLL_MS / 1000:g} seconds" in guide
+    for name in PAGES:
+        assert f"`{name}`" in guide or (name == "bracket.svg" and "`bracket.svg`" in guide), name
+    for image in ("hall-screen", "bracket", "slip", "bid-form"):
+        assert (Path(__file__).resolve().parents[2] / "docs" / "img" / f"{image}.png").is_file()
+        assert f"img/{image}.png" in guide
