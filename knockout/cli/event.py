@@ -498,42 +498,93 @@ class ExportFormat(StrEnum):
     JSON = "json"
     CSV = "csv"
     SCENARIO = "scenario"
+    PGN = "pgn"
+    TRF = "trf"
+
+
+class ExportTable(StrEnum):
+    """Which table ``event export --format csv`` writes."""
+
+    GAMES = "games"
+    MATCHES = "matches"
+
+
+def _choice(option: str, enum: type[StrEnum], value: str) -> str:
+    """``value`` if it is one of ``enum``'s, else one line on stderr and exit code 2."""
+    allowed = [e.value for e in enum]
+    if value.lower() not in allowed:
+        from knockout.cli.app import err_console
+
+        err_console.print(
+            f"error: {option}: expected {', '.join(allowed[:-1])} or {allowed[-1]}, "
+            f"found {value!r}",
+            markup=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(2)
+    return value.lower()
 
 
 @event_app.command("export")
 def export_event(
     event: EventArg,
     fmt: Annotated[
-        ExportFormat,
+        str,
         typer.Option(
             "--format",
-            help="json: games, bids and ranking; csv: the games; scenario: a TOML scenario with "
-            "[\\[played]] games and withdrawals, for knockout odds, simulate and play.",
+            help="json: a results file (games, matches with who won and how, withdrawals, "
+            "bids, ranking, and the scenario, which knockout odds reads); csv: the games (or "
+            "--table matches); scenario: a TOML scenario with [\\[played]] games and "
+            "withdrawals, for knockout odds, simulate and play; pgn: one PGN game per game "
+            "played; trf: TRF-16, for knockout standings.",
+            callback=lambda v: _choice("--format", ExportFormat, v),
         ),
-    ] = ExportFormat.JSON,
+    ] = ExportFormat.JSON.value,
+    table: Annotated[
+        str,
+        typer.Option(
+            "--table",
+            help="With --format csv: games (one line per game) or matches (one line per "
+            "match: players, seeds, points, winner, how it was decided, withdrawals).",
+            callback=lambda v: _choice("--table", ExportTable, v),
+        ),
+    ] = ExportTable.GAMES.value,
 ) -> None:
-    """Write the event to stdout as JSON, CSV or a scenario file.
+    """Write the event to stdout as JSON, CSV, a scenario file, PGN or TRF-16.
 
     JSON: {"version", "event", "games": [{"match", "game", "stage", "red", "black", "clock",
     "result" (null until played), "time_used"}], "bids": [{"match", "chooser", "announce",
-    "reply"}], "ranking": [{"name", "rank", "points"}]}.
+    "reply"}], "ranking": [{"name", "rank", "points"}], "matches": [{"match", "players",
+    "games", "winner", "decided_in", "how", "walkover", "sudden_death_draw", "withdrawn", ...}],
+    "withdrawn": [{"name", "match"}], "scenario"}; knockout odds on the file gives what
+    knockout event odds gives. In CSV, a text cell that starts like a spreadsheet formula (=,
+    +, -, @) gets a leading '.
 
     Example:
 
         knockout event export cup.db --format scenario > cup-now.toml
+
+        knockout event export cup.db --format csv --table matches > matches.csv
     """
     from knockout.event.export import (
         to_csv,
         to_json,
         to_scenario_toml,
     )
+    from knockout.event.resultfiles import to_pgn, to_trf_text
     from knockout.event.store import load_event
 
     with user_errors():
         ev = load_event(event)
-        if fmt is ExportFormat.JSON:
+        if fmt != ExportFormat.CSV and table != ExportTable.GAMES:
+            raise KnockoutError(f"--table {table}: only with --format csv, found --format {fmt}")
+        if fmt == ExportFormat.JSON:
             emit_json(to_json(ev))
-        elif fmt is ExportFormat.CSV:
-            sys.stdout.write(to_csv(ev))
+        elif fmt == ExportFormat.CSV:
+            sys.stdout.write(to_csv(ev, table))
+        elif fmt == ExportFormat.PGN:
+            sys.stdout.write(to_pgn(ev))
+        elif fmt == ExportFormat.TRF:
+            sys.stdout.write(to_trf_text(ev))
         else:
             sys.stdout.write(to_scenario_toml(ev))

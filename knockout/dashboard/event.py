@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from knockout.dashboard.bracket import bracket_tree, ranking_view
+from knockout.dashboard.event_live import EventFrame
 from knockout.dashboard.fit import fitted
 from knockout.dashboard.fit import table as fit_table
 from knockout.dashboard.match import CLOCK_NOTE, clock_text
@@ -308,15 +309,29 @@ class LiveEventFile:
     interval: float = 1.0
     sleep: Callable[[float], None] = time.sleep
     max_polls: int | None = None
+    screen: bool = True
 
     def watch(self, console: Console) -> Event:
         """Redraw on ``console`` until interrupted (Ctrl-C) or ``max_polls``; returns the last
-        event read."""
+        event read.
+
+        The frame (:class:`~knockout.dashboard.event_live.EventFrame`) fits the terminal's
+        height: the games to play and the decisions to ask first, then the bracket as far as
+        it fits. It is drawn on the alternate screen (``screen``) and laid out again twice a
+        second, so a resized terminal gets a frame of its new size with nothing left over.
+        """
         event = self.load()
         seen = event.entries[-1].seq
         polls = 0
+        frame = EventFrame(event, datetime.now().astimezone())
         with Live(
-            event_dashboard(event), console=console, auto_refresh=False, transient=False
+            frame,
+            console=console,
+            screen=self.screen and console.is_terminal,
+            auto_refresh=True,
+            refresh_per_second=2,
+            transient=False,
+            vertical_overflow="crop",
         ) as live:
             try:
                 while self.max_polls is None or polls < self.max_polls:
@@ -325,7 +340,8 @@ class LiveEventFile:
                     if self.head() != seen:
                         event = self.load()
                         seen = event.entries[-1].seq
-                        live.update(event_dashboard(event), refresh=True)
+                        frame = EventFrame(event, datetime.now().astimezone())
+                        live.update(frame, refresh=True)
             except KeyboardInterrupt:
                 pass
         return event
