@@ -33,10 +33,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from knockout.errors import InputError, Problem, ScenarioError
 from knockout.game import Colour, Reply, Result
+from knockout.io.modeltable import ModelIn as _ModelIn
+from knockout.io.modeltable import model_params
 from knockout.io.overrides import SOURCE as OVERRIDE_SOURCE
 from knockout.io.overrides import apply_overrides, parse_override
 from knockout.io.text import read_text
@@ -45,7 +47,7 @@ from knockout.io.validation import Table, dedupe, problems_of, unknown_key
 from knockout.rules.bidding import Strategy, get_strategy
 from knockout.rules.formats import FORMATS, BiddingMenu, ColourRule, Format, SealedBid, Stage
 from knockout.rules.match import PlayedGame, ReplayError, bid_colours, replay
-from knockout.rules.model import DEFAULT_MODEL, DEFAULT_MOVES, ModelParams, TimeClass
+from knockout.rules.model import ModelParams, TimeClass
 from knockout.rules.players import Player, Speed
 from knockout.rules.progress import EventState
 from knockout.rules.settings import BracketSettings, RankingSettings, ScheduleSettings
@@ -112,25 +114,6 @@ class _PlayedIn(Table):
     chooser: Annotated[str, Field(min_length=1)] | None = None
     announce: Literal["red", "black"] | None = None
     reply: Literal["accept", "object"] | None = None
-
-
-class _PerClassIn(Table):
-    classical: Number | None = None
-    rapid: Number | None = None
-    blitz: Number | None = None
-
-
-class _PerClassNonNegIn(Table):
-    classical: NonNegative | None = None
-    rapid: NonNegative | None = None
-    blitz: NonNegative | None = None
-
-
-class _ModelIn(Table):
-    red_advantage: _PerClassIn = _PerClassIn()
-    draw_nu: _PerClassNonNegIn = _PerClassNonNegIn()
-    elo_per_doubling: _PerClassNonNegIn = _PerClassNonNegIn()
-    moves: Annotated[float, Field(strict=True, ge=1)] = DEFAULT_MOVES
 
 
 class _StrategyIn(Table):
@@ -413,12 +396,7 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
         problems.extend(_player_problems(raw_players, source))
     if problems or parsed is None or fmt is None:
         raise ScenarioError(dedupe(problems))
-    model = DEFAULT_MODEL.with_overrides(
-        red_advantage=_present(parsed.model.red_advantage),
-        draw_nu=_present(parsed.model.draw_nu),
-        elo_per_doubling=_present(parsed.model.elo_per_doubling),
-        moves=parsed.model.moves,
-    )
+    model = model_params(parsed.model)
     players = tuple(
         Player(
             name=p.name.strip(),
@@ -725,10 +703,6 @@ def _bid_opponent(
         a, b = (p.name for p in players)
         return b if chooser == a else a if chooser == b else None
     return None
-
-
-def _present(table: BaseModel) -> dict[str, float]:
-    return {k: v for k, v in table.model_dump().items() if v is not None}
 
 
 def _player_problems(players: Iterable[Any], source: str) -> list[Problem]:
