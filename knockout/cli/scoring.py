@@ -326,7 +326,8 @@ def league_odds(
 _STUDY_HELP = (
     "Simulate Swiss and round-robin events under several scoring systems and test seed 000's "
     "claims (does an extra Red still pay, how often are there ties at the top, how far is the "
-    "final order from true strength)."
+    'final order from true strength); or, for a file whose events all have format = "league", '
+    "seasons of seed 001's team league (is the team whose captain has Red favoured?)."
     "\n\n"
     "STUDY is a TOML study file (systems, events, model, sensitivity grid); see "
     "docs/scoring-study.md. Writes results.csv (tidy: one row per event, system and metric, with "
@@ -385,10 +386,15 @@ def run_scoring_study(
     from rich.markdown import Markdown
 
     from knockout.io.envelope import envelope
+    from knockout.io.tomlfile import load_toml
+    from knockout.studies.scoring.league_study import is_league_study
     from knockout.studies.scoring.report import claims, summary_markdown, write_outputs
     from knockout.studies.scoring.study import load_study, run_study
 
     with user_errors():
+        if is_league_study(load_toml(study_file, encoding=encoding)):
+            _league_study(study_file, out, simulations, seed, json, encoding)
+            return
         study = load_study(study_file, encoding=encoding)
     if seed is not None:
         study = replace(study, seed=seed)
@@ -407,4 +413,45 @@ def run_scoring_study(
         emit_json(envelope(body, seed=study.seed))
         return
     out_console.print(Markdown(summary_markdown(result)))
+    out_console.print("written: " + ", ".join(str(f) for f in files), style="dim")
+
+
+def _league_study(
+    study_file: Path,
+    out: Path,
+    simulations: int | None,
+    seed: int | None,
+    json: bool,
+    encoding: str | None,
+) -> None:
+    """A study file of ``format = "league"`` events: seed 001's team league over seasons."""
+    from rich.markdown import Markdown
+
+    from knockout.io.envelope import envelope
+    from knockout.studies.scoring.league_report import (
+        league_claims,
+        league_summary,
+        write_league_outputs,
+    )
+    from knockout.studies.scoring.league_study import load_league_study, run_league_study
+
+    with user_errors():
+        study = load_league_study(study_file, encoding=encoding)
+    if seed is not None:
+        study = replace(study, seed=seed)
+    result = run_league_study(
+        study,
+        simulations=simulations,
+        progress=lambda message: err_console.print(message, style="dim", markup=False),
+    )
+    files = write_league_outputs(result, out)
+    if json:
+        body = {
+            "study": str(study_file),
+            "files": [str(f) for f in files],
+            "claims": [vars(c) for c in league_claims(result)],
+        }
+        emit_json(envelope(body, seed=study.seed))
+        return
+    out_console.print(Markdown(league_summary(result)))
     out_console.print("written: " + ", ".join(str(f) for f in files), style="dim")

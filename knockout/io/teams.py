@@ -52,7 +52,9 @@ __all__ = [
     "SEED_CLOCKS",
     "BoardClock",
     "CaptainChoice",
+    "ClocksIn",
     "TeamMatchFile",
+    "clocks_from",
     "load_team_match",
     "parse_team_match",
 ]
@@ -147,7 +149,9 @@ class _PlayerIn(Table):
     rating_blitz: NonNegative | None = None
 
 
-class _ClocksIn(Table):
+class ClocksIn(Table):
+    """The ``[clocks]`` table: base minutes per board, and the increment (one or per board)."""
+
     minutes: list[Positive] = Field(default_factory=lambda: [c.minutes for c in SEED_CLOCKS])
     increment_seconds: NonNegative | list[NonNegative] = 10.0
 
@@ -157,7 +161,7 @@ class _TeamMatchIn(Table):
     captain_colour: CaptainChoice = "best"
     home_team: Annotated[str, Field(min_length=1)] = "home"
     away_team: Annotated[str, Field(min_length=1)] = "away"
-    clocks: _ClocksIn = _ClocksIn()
+    clocks: ClocksIn = ClocksIn()
     model: ModelIn = ModelIn()
     home: list[_PlayerIn]
     away: list[_PlayerIn]
@@ -215,7 +219,8 @@ def _team_problems(data: Mapping[str, Any], source: str) -> list[Problem]:
     return problems
 
 
-def _clocks(parsed: _ClocksIn, source: str) -> tuple[tuple[BoardClock, ...], list[Problem]]:
+def clocks_from(parsed: ClocksIn, source: str) -> tuple[tuple[BoardClock, ...], list[Problem]]:
+    """The clock of each board, or the problems (a list that is not one entry per board)."""
     minutes = parsed.minutes
     inc = parsed.increment_seconds
     increments = [inc] * BOARDS if isinstance(inc, float | int) else list(inc)
@@ -256,7 +261,7 @@ def parse_team_match(data: Mapping[str, Any], *, source: str = "<teams>") -> Tea
     problems += _team_problems(data, source)
     clocks: tuple[BoardClock, ...] = ()
     if parsed is not None:
-        clocks, clock_problems = _clocks(parsed.clocks, source)
+        clocks, clock_problems = clocks_from(parsed.clocks, source)
         problems += clock_problems
     if problems or parsed is None:
         raise InputError(dedupe(problems))
