@@ -241,3 +241,27 @@ def test_cli_league_study_errors(tmp_path: Path) -> None:
     assert result.stderr.strip().splitlines() == [
         f"error: {path}: events[0].simulations: required key is missing"
     ]
+
+
+def test_docs_league_study_example_parses() -> None:
+    import tomllib
+
+    text = (ROOT / "docs" / "scoring-study.md").read_text(encoding="utf-8")
+    block = text.split('```toml\nname = "Seed 001', 1)[1].split("```", 1)[0]
+    study = parse_league_study(tomllib.loads('name = "Seed 001' + block), source="docs")
+    assert [e.name for e in study.events] == ["league-8"]
+    assert study.rating_gaps[-1] == 400
+
+
+def test_docs_team_file_example_parses() -> None:
+    import tomllib
+
+    from knockout.io.teams import parse_team_match
+
+    text = (ROOT / "docs" / "scoring.md").read_text(encoding="utf-8")
+    block = text.split('```toml\ncaptain_colour = "red"', 1)[1].split("```", 1)[0]
+    data = tomllib.loads('captain_colour = "red"' + block)
+    data["home"] = [{"name": f"甲{i}", "rating": 2500} for i in range(1, 5)]
+    data["away"] = [{"name": f"乙{i}", "rating": 2500} for i in range(1, 5)]
+    teams = parse_team_match(data, source="docs")
+    assert teams.model.red_advantage["rapid"] == 30
