@@ -297,3 +297,11 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, edit: Any, expected: s
     path = tmp_path / "teams.toml"
     path.write_text(edit(MINIMAL), encoding="utf-8")
     assert errors("league-odds", str(path)) == [f"error: {path}: {expected}"]
+
+
+def test_the_bundled_teams_file_round_trips() -> None:
+    from knockout.io.teams import load_team_match
+
+    teams = load_team_match(TEAMS)
+    again = parse_team_match(json.loads(json.dumps(teams.to_dict())), source=str(TEAMS))
+    assert again == teams

@@ -62,7 +62,7 @@ _CHUNK = 20_000
 def double_round_robin(teams: int) -> tuple[IntArray, IntArray]:
     """``(home, away)``: every ordered pair of different teams once.
 
-    >>> [list(x) for x in double_round_robin(3)]
+    >>> [x.tolist() for x in double_round_robin(3)]
     [[0, 0, 1, 1, 2, 2], [1, 2, 0, 2, 0, 1]]
     """
     pairs = [(i, j) for i in range(teams) for j in range(teams) if i != j]
