@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from knockout.errors import Problem, ScenarioError
 from knockout.game import Colour, Reply, Result
@@ -46,7 +46,9 @@ from knockout.rules.match import (
     bid_colours,
     initial_state,
 )
-from knockout.rules.model import DEFAULT_MODEL, DEFAULT_MOVES, ModelParams, TimeClass
+from knockout.rules.model import ModelParams, TimeClass
+from knockout.rules.modeltable import ModelIn as _ModelIn
+from knockout.rules.modeltable import model_params
 from knockout.rules.players import Player, Speed
 from knockout.rules.progress import EventState
 from knockout.rules.settings import BracketSettings, RankingSettings, ScheduleSettings
@@ -116,25 +118,6 @@ class _PlayedIn(Table):
     announce: Literal["red", "black"] | None = None
     reply: Literal["accept", "object"] | None = None
     colour: Literal["red", "black"] | None = None
-
-
-class _PerClassIn(Table):
-    classical: Number | None = None
-    rapid: Number | None = None
-    blitz: Number | None = None
-
-
-class _PerClassNonNegIn(Table):
-    classical: NonNegative | None = None
-    rapid: NonNegative | None = None
-    blitz: NonNegative | None = None
-
-
-class _ModelIn(Table):
-    red_advantage: _PerClassIn = _PerClassIn()
-    draw_nu: _PerClassNonNegIn = _PerClassNonNegIn()
-    elo_per_doubling: _PerClassNonNegIn = _PerClassNonNegIn()
-    moves: Annotated[float, Field(strict=True, ge=1)] = DEFAULT_MOVES
 
 
 class _StrategyIn(Table):
@@ -531,12 +514,7 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
         problems.extend(_player_problems(raw_players, source))
     if problems or parsed is None or fmt is None:
         raise ScenarioError(dedupe(problems))
-    model = DEFAULT_MODEL.with_overrides(
-        red_advantage=_present(parsed.model.red_advantage),
-        draw_nu=_present(parsed.model.draw_nu),
-        elo_per_doubling=_present(parsed.model.elo_per_doubling),
-        moves=parsed.model.moves,
-    )
+    model = model_params(parsed.model)
     players = tuple(
         Player(
             name=p.name.strip(),
@@ -899,10 +877,6 @@ def _bid_opponent(
         a, b = (p.name for p in players)
         return b if chooser == a else a if chooser == b else None
     return None
-
-
-def _present(table: BaseModel) -> dict[str, float]:
-    return {k: v for k, v in table.model_dump().items() if v is not None}
 
 
 def _player_problems(players: Iterable[Any], source: str) -> list[Problem]:
