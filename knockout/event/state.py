@@ -23,16 +23,17 @@ from typing import Any, Literal
 import numpy as np
 
 from knockout.errors import ScenarioError
+from knockout.event.checks import name_key
 from knockout.event.database import EventHeader, EventRows
 from knockout.event.errors import refused
-from knockout.event.journal import Entry
+from knockout.event.journal import UNDOABLE, Entry
+from knockout.event.roster import renamed, roster
 from knockout.game import Colour, Reply, Result
 from knockout.io.scenario import Scenario, parse_scenario
 from knockout.rules.bracket import round_name
 from knockout.rules.formats import Stage
 from knockout.rules.match import Finished, MatchState, PlayedGame, Side, colour_rule
 from knockout.rules.progress import THIRD_PLACE, EventState, MatchProgress
-from knockout.standings.records import normalise_name
 
 __all__ = [
     "THIRD_ID",
@@ -366,6 +367,9 @@ class Event:
             ``[[played]]`` and the withdrawals.
         state: The rules' placement of the games and walkovers.
         matches: Every match, round by round, the match for third place last.
+        former: Former names (changed by ``amend``, or replaced) to the entry that changed them.
+        pinned: The draw is pinned to the seeds it was made with (a changed rating would have
+            seeded it differently).
     """
 
     source: str
@@ -380,6 +384,8 @@ class Event:
     scenario: Scenario
     state: EventState
     matches: tuple[Match, ...] = field(default=())
+    former: Mapping[str, Entry] = field(default_factory=dict)
+    pinned: bool = False
 
     @classmethod
     def replay(cls, source: str, rows: EventRows) -> Event:
@@ -388,10 +394,13 @@ class Event:
         Raises:
             EventRefused: If the rules cannot place the journal's games (a refused entry).
         """
-        base = parse_scenario(rows.header.scenario, source=source)
+        first = parse_scenario(rows.header.scenario, source=source)
         undone = {e.undoes: e.seq for e in rows.entries if e.undoes is not None}
         live = [e for e in rows.entries if e.seq not in undone]
-        games = tuple(RecordedGame.from_entry(e) for e in live if e.kind == "game")
+        players = roster(first, rows.federations, live)
+        base = players.base
+        live = [renamed(e, players.names) for e in live]
+        games = tuple(RecordedGame.from_entry(e) for e in _games_in_force(live))
         bids = {e.match: RecordedBid.from_entry(e) for e in live if e.kind == "bid" and e.match}
         withdrawn = tuple(e.player for e in live if e.kind == "withdraw" and e.player)
         scenario = replace(
@@ -409,7 +418,7 @@ class Event:
             source,
             rows.header,
             base,
-            rows.federations,
+            players.federations,
             rows.entries,
             undone,
             games,
@@ -417,6 +426,8 @@ class Event:
             withdrawn,
             scenario,
             state,
+            former=players.former,
+            pinned=players.pinned,
         )
         return replace(event, matches=_with_boards(event, _matches(event)))
 
@@ -570,19 +581,46 @@ class Event:
         raise refused(self.source, "match", f"expected a match ID {expected}, found {text!r}")
 
     def find_player(self, text: str, key: str) -> str:
-        """The player called ``text`` (exact, or the same once spaces and case are normalised).
+        """The player called ``text``: exact, or the one name equal to it once both are tidied
+        and compared ignoring case and invisible characters
+        (:func:`~knockout.event.checks.name_key`).
 
         Raises:
-            EventRefused: For a name not in the event.
+            EventRefused: For a name not in the event, one that matches more than one player
+                (ambiguous), part of a name, or a former name.
         """
         names = [p.name for p in self.base.players]
         if text in names:
             return text
-        wanted = normalise_name(text).casefold()
-        same = [n for n in names if normalise_name(n).casefold() == wanted]
+        wanted = name_key(text)
+        same = [n for n in names if name_key(n) == wanted]
         if len(same) == 1:
             return same[0]
-        close = difflib.get_close_matches(text, names, n=1)
+        if len(same) > 1:
+            listed = " and ".join(repr(n) for n in same)
+            raise refused(
+                self.source, key, f"ambiguous: {text!r} matches {listed}; type the name exactly"
+            )
+        former = {name_key(n): (n, e) for n, e in self.former.items()}
+        if wanted in former:
+            old, e = former[wanted]
+            how = "was replaced by" if e.kind == "replace" else "was renamed"
+            now = next((n for n in names if n == e.fields.get("name")), e.fields.get("name"))
+            raise refused(
+                self.source,
+                key,
+                f"expected a player of this event, found {old!r}, which {how} {now!r} "
+                f"(entry #{e.seq})",
+            )
+        part = [n for n in names if wanted and wanted in name_key(n)]
+        if len(part) > 1:
+            listed = ", ".join(repr(n) for n in part[:6]) + (", ..." if len(part) > 6 else "")
+            raise refused(
+                self.source,
+                key,
+                f"ambiguous: {text!r} is part of {len(part)} names ({listed}); type the full name",
+            )
+        close = part or difflib.get_close_matches(text, names, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise refused(self.source, key, f"expected a player of this event, found {text!r}{hint}")
 
@@ -615,12 +653,30 @@ class Event:
                 return m
         return None
 
-    def last_undoable(self) -> Entry | None:
-        """The entry ``undo`` would reverse: the last game, bid or withdrawal still in force."""
+    def last_undoable(self, match: str | None = None) -> Entry | None:
+        """The entry ``undo`` would reverse: the last entry still in force that an undo can
+        take back (a game, bid, withdrawal, correction or change of player); with ``match``,
+        the last one of that match."""
         for e in reversed(self.entries):
-            if e.kind in ("game", "bid", "withdraw") and e.seq not in self.undone:
+            undoable = e.kind in UNDOABLE and e.seq not in self.undone
+            if undoable and (match is None or e.match == match):
                 return e
         return None
+
+
+def _games_in_force(live: Sequence[Entry]) -> list[Entry]:
+    """The ``game`` and ``correct`` entries in force, each game once (a correction in place of
+    the entry it replaces), in the order of the games they record."""
+    by_seq = {e.seq: e for e in live}
+    superseded = {int(e.fields["corrects"]) for e in live if e.kind == "correct"}
+
+    def root(e: Entry) -> int:
+        while e.kind == "correct" and int(e.fields["corrects"]) in by_seq:
+            e = by_seq[int(e.fields["corrects"])]
+        return e.seq
+
+    kept = [e for e in live if e.kind in ("game", "correct") and e.seq not in superseded]
+    return sorted(kept, key=root)
 
 
 def _played(

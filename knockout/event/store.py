@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -26,31 +26,44 @@ from knockout.event.database import (
     write_transaction,
 )
 from knockout.event.entries import (
+    amend_entry,
     bid_entry,
+    correct_entry,
+    describe,
     game_entry,
     imported_game_entry,
+    replace_entry,
     undo_entry,
     withdraw_entry,
 )
 from knockout.event.errors import refused
 from knockout.event.journal import Entry, utc_now
 from knockout.event.players import read_players
+from knockout.event.revisions import Conflict, later_conflicts
 from knockout.event.state import Event, MatchKey, assign_boards
 from knockout.io.scenario import Scenario, parse_scenario
-from knockout.io.text import read_text
+from knockout.io.text import plural, read_text
 from knockout.rules.match import PlayedGame
 
 __all__ = [
+    "Confirm",
+    "amend_player",
+    "correct_game",
     "create_event",
     "journal_head",
     "load_event",
     "record_bid",
     "record_game",
+    "replace_player",
+    "short",
     "undo",
+    "undo_entries",
     "withdraw",
 ]
 
 Maker = Callable[[Event, int, str], Entry]
+#: Sees the entries a change will write and the event after them, before they are written.
+Confirm = Callable[[tuple[Entry, ...], Event], None]
 
 
 def load_event(path: str | Path) -> Event:
@@ -60,26 +73,73 @@ def load_event(path: str | Path) -> Event:
         EventRefused: Not an event file (or from a newer knockout).
     """
     source = str(path)
-    with connect(path) as conn:
+    with connect(path, write=False) as conn:
         return Event.replay(source, read_rows(conn, source))
 
 
 def journal_head(path: str | Path) -> int:
     """The number of the journal's last entry: it grows with every change, so a reader can poll
     it to see that something was written."""
-    with connect(path) as conn:
+    with connect(path, write=False) as conn:
         row = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM journal").fetchone()
         return int(row[0])
 
 
-def _append(path: str | Path, make: Maker) -> tuple[Entry, Event]:
+def _append(
+    path: str | Path,
+    make: Maker,
+    *,
+    confirm: Confirm | None = None,
+    dry_run: bool = False,
+) -> tuple[Entry, Event]:
     """Check and append one entry in one write transaction; returns it and the new state."""
+    entries, event = _change(path, lambda ev, rows: [make], confirm=confirm, dry_run=dry_run)
+    return entries[-1], event
+
+
+def _change(
+    path: str | Path,
+    plan: Callable[[Event, EventRows], Sequence[Maker]],
+    *,
+    confirm: Confirm | None = None,
+    dry_run: bool = False,
+) -> tuple[tuple[Entry, ...], Event]:
+    """Check and append the entries ``plan`` makes from the event as it stands, in one write
+    transaction (each entry checked against the state the ones before it leave).
+
+    ``confirm`` sees the entries and the event after them before anything is written (it may
+    print them, or raise to write nothing); with ``dry_run`` nothing is written at all and the
+    file is opened for reading only.
+    """
     source = str(path)
+    if dry_run:
+        with connect(path, write=False) as conn:
+            rows = read_rows(conn, source)
+        entries, rows = _planned(source, rows, plan)
+        after = Event.replay(source, rows)
+        if confirm is not None:
+            confirm(entries, after)
+        return entries, after
     with connect(path) as conn, write_transaction(conn, source):
         rows = read_rows(conn, source)
-        entry, rows = _with_entry(source, rows, make, utc_now())
-        append(conn, entry)
-    return entry, Event.replay(source, rows)
+        entries, rows = _planned(source, rows, plan)
+        after = Event.replay(source, rows)
+        if confirm is not None:
+            confirm(entries, after)
+        for entry in entries:
+            append(conn, entry)
+    return entries, after
+
+
+def _planned(
+    source: str, rows: EventRows, plan: Callable[[Event, EventRows], Sequence[Maker]]
+) -> tuple[tuple[Entry, ...], EventRows]:
+    at = utc_now()
+    out: list[Entry] = []
+    for make in plan(Event.replay(source, rows), rows):
+        entry, rows = _with_entry(source, rows, make, at)
+        out.append(entry)
+    return tuple(out), rows
 
 
 def _with_entry(source: str, rows: EventRows, make: Maker, at: str) -> tuple[Entry, EventRows]:
@@ -99,13 +159,18 @@ def record_game(
     path: str | Path,
     match: str,
     game: int,
-    result: str,
+    result: str | None,
     *,
     time_used: Sequence[str] = (),
     moves: int | None = None,
     command: str = "",
+    winner: str | None = None,
+    draw: bool = False,
+    confirm: Confirm | None = None,
+    dry_run: bool = False,
 ) -> tuple[Entry, Event]:
-    """Record game ``game`` of ``match`` (see :func:`knockout.event.entries.game_entry`)."""
+    """Record game ``game`` of ``match`` (see :func:`knockout.event.entries.game_entry`):
+    ``result`` (Red's score first), or ``winner``, or ``draw``."""
     return _append(
         path,
         lambda ev, seq, at: game_entry(
@@ -118,8 +183,116 @@ def record_game(
             result=result,
             time_used=time_used,
             moves=moves,
+            winner=winner,
+            draw=draw,
         ),
+        confirm=confirm,
+        dry_run=dry_run,
     )
+
+
+def correct_game(
+    path: str | Path,
+    match: str,
+    game: int,
+    result: str | None,
+    *,
+    time_used: Sequence[str] = (),
+    moves: int | None = None,
+    winner: str | None = None,
+    draw: bool = False,
+    cascade: bool = False,
+    command: str = "",
+    confirm: Confirm | None = None,
+    dry_run: bool = False,
+) -> tuple[tuple[Entry, ...], Event]:
+    """Replace the result of game ``game`` of ``match`` by a ``correct`` entry (see
+    :func:`~knockout.event.entries.correct_entry`).
+
+    Returns:
+        The entries written: with ``cascade``, an undo of each later entry the correction
+        invalidates (the latest first), then the correction; and the event after them.
+
+    Raises:
+        EventRefused: A correction refused, or one that would invalidate later entries (named)
+            without ``cascade``.
+    """
+
+    def make(ev: Event, seq: int, at: str) -> Entry:
+        return correct_entry(
+            ev,
+            seq,
+            at,
+            command,
+            match=match,
+            game=game,
+            result=result,
+            time_used=time_used,
+            moves=moves,
+            winner=winner,
+            draw=draw,
+        )
+
+    def plan(ev: Event, rows: EventRows) -> list[Maker]:
+        fix = make(ev, len(rows.entries) + 1, utc_now())
+        assert fix.match is not None
+        conflicts = later_conflicts(
+            ev.source, rows, at=int(fix.fields["corrects"]), match=fix.match, changed=[fix]
+        )
+        key = f"{fix.match} game {fix.game}"
+        return [*_cascade(ev, key, conflicts, cascade, command, f"correct {key}"), make]
+
+    return _change(path, plan, confirm=confirm, dry_run=dry_run)
+
+
+def _cascade(
+    event: Event,
+    key: str,
+    conflicts: Sequence[Conflict],
+    cascade: bool,
+    command: str,
+    because: str,
+) -> list[Maker]:
+    """Undo makers for ``conflicts`` (the latest first), or the refusal that names them."""
+    if not conflicts:
+        return []
+    by_seq = {e.seq: e for e in event.entries}
+    if not cascade:
+        named = "; ".join(f"#{c.entry.seq} {short(c.entry, by_seq)} ({c.why})" for c in conflicts)
+        raise refused(
+            event.source,
+            key,
+            f"expected a change that keeps the later entries, found "
+            f"{plural(len(conflicts), 'entry', 'entries')} it would invalidate: {named}; "
+            f"add --cascade to undo them too, or undo them first",
+        )
+    makers: list[Maker] = []
+    for c in sorted(conflicts, key=lambda c: -c.entry.seq):
+
+        def undo_it(ev: Event, seq: int, at: str, target: Entry = c.entry) -> Entry:
+            data = {
+                "kind": target.kind,
+                "match": target.match,
+                "game": target.game,
+                "cascade": because,
+            }
+            return Entry(
+                seq, at, "undo", match=target.match, data=data, command=command,
+                undoes=target.seq,
+            )  # fmt: skip
+
+        makers.append(undo_it)
+    return makers
+
+
+def short(entry: Entry, entries: Mapping[int, Entry]) -> str:
+    """A few words naming an entry: ``R2-M1 game 1``, ``R1-M2 bid``, ``X withdraws``."""
+    if entry.kind in ("game", "correct"):
+        tail = " (a correction)" if entry.kind == "correct" else ""
+        return f"{entry.match} game {entry.game}{tail}"
+    if entry.kind == "bid":
+        return f"{entry.match} bid"
+    return describe(entry, entries)
 
 
 def record_bid(
@@ -146,9 +319,103 @@ def withdraw(path: str | Path, name: str, *, command: str = "") -> tuple[Entry, 
     return _append(path, lambda ev, seq, at: withdraw_entry(ev, seq, at, command, name=name))
 
 
-def undo(path: str | Path, *, command: str = "") -> tuple[Entry, Event]:
-    """Reverse the last game, bid or withdrawal still in force (an ``undo`` entry)."""
-    return _append(path, lambda ev, seq, at: undo_entry(ev, seq, at, command))
+def undo(
+    path: str | Path,
+    *,
+    command: str = "",
+    match: str | None = None,
+    cascade: bool = False,
+    confirm: Confirm | None = None,
+    dry_run: bool = False,
+) -> tuple[Entry, Event]:
+    """Reverse the last entry still in force (an ``undo`` entry); with ``match``, that match's
+    last entry, refused (naming them) if later entries depend on it, unless ``cascade``: then
+    they are undone first (see :func:`undo_entries` for all the entries written)."""
+    entries, event = undo_entries(
+        path, command=command, match=match, cascade=cascade, confirm=confirm, dry_run=dry_run
+    )
+    return entries[-1], event
+
+
+def undo_entries(
+    path: str | Path,
+    *,
+    command: str = "",
+    match: str | None = None,
+    cascade: bool = False,
+    confirm: Confirm | None = None,
+    dry_run: bool = False,
+) -> tuple[tuple[Entry, ...], Event]:
+    """Like :func:`undo`, returning every entry written (the cascade's undos first)."""
+
+    def make(ev: Event, seq: int, at: str) -> Entry:
+        return undo_entry(ev, seq, at, command, match=match)
+
+    def plan(ev: Event, rows: EventRows) -> list[Maker]:
+        if match is None:
+            return [make]
+        entry = make(ev, len(rows.entries) + 1, utc_now())
+        assert entry.undoes is not None and entry.match is not None
+        conflicts = later_conflicts(
+            ev.source, rows, at=entry.undoes, match=entry.match, dropped=frozenset({entry.undoes})
+        )
+        key = f"undo --match {entry.match}"
+        return [*_cascade(ev, key, conflicts, cascade, command, key), make]
+
+    return _change(path, plan, confirm=confirm, dry_run=dry_run)
+
+
+def amend_player(
+    path: str | Path,
+    name: str,
+    *,
+    new_name: str | None = None,
+    ratings: Mapping[str, str | None] | None = None,
+    federation: str | None = None,
+    command: str = "",
+    confirm: Confirm | None = None,
+    dry_run: bool = False,
+) -> tuple[Entry, Event]:
+    """Correct a player's name, ratings or federation (see
+    :func:`~knockout.event.entries.amend_entry`)."""
+    return _append(
+        path,
+        lambda ev, seq, at: amend_entry(
+            ev,
+            seq,
+            at,
+            command,
+            name=name,
+            new_name=new_name,
+            ratings=ratings,
+            federation=federation,
+        ),
+        confirm=confirm,
+        dry_run=dry_run,
+    )
+
+
+def replace_player(
+    path: str | Path,
+    out: str,
+    reserve: str,
+    *,
+    ratings: Mapping[str, str | None],
+    federation: str | None = None,
+    command: str = "",
+    confirm: Confirm | None = None,
+    dry_run: bool = False,
+) -> tuple[Entry, Event]:
+    """Put ``reserve`` in the place of ``out``, who has not played (see
+    :func:`~knockout.event.entries.replace_entry`)."""
+    return _append(
+        path,
+        lambda ev, seq, at: replace_entry(
+            ev, seq, at, command, out=out, reserve=reserve, ratings=ratings, federation=federation
+        ),
+        confirm=confirm,
+        dry_run=dry_run,
+    )
 
 
 def create_event(

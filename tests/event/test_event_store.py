@@ -200,7 +200,7 @@ def test_sudden_death_bid_from_the_times(tmp_path: Path) -> None:
         "1-0",
         time_used=["Theta=1201"],
         moves=0,
-        match="expected a whole number >= 1",
+        match="expected a whole number from 1 to 1000",
     )
     refused(
         path,
@@ -392,7 +392,9 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     conn.execute(f"PRAGMA user_version = {database.SCHEMA_VERSION + 1}")
     conn.commit()
     conn.close()
-    with pytest.raises(EventRefused, match="newer knockout: event schema 2"):
+    with pytest.raises(
+        EventRefused, match=f"newer knockout: event schema {database.SCHEMA_VERSION + 1}"
+    ):
         load_event(path)
 
 
@@ -400,15 +402,18 @@ def test_an_older_schema_is_migrated(tmp_path: Path, monkeypatch: pytest.MonkeyP
     path = new_event(tmp_path)
     decide(path, "R1-M1")
     before = snapshot(path)
-    monkeypatch.setattr(database, "SCHEMA_VERSION", 2)
-    monkeypatch.setattr(database, "MIGRATIONS", {1: ("ALTER TABLE players ADD COLUMN club TEXT",)})
+    now = database.SCHEMA_VERSION
+    monkeypatch.setattr(database, "SCHEMA_VERSION", now + 1)
+    monkeypatch.setattr(
+        database, "MIGRATIONS", {now: ("ALTER TABLE players ADD COLUMN club TEXT",)}
+    )
     event = load_event(path)  # migrates
     assert len(event.games) == 2
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == now + 1
     assert "club" in [r[1] for r in conn.execute("PRAGMA table_info(players)")]
     conn.close()
-    backup = tmp_path / "cup.db.schema1.bak"
+    backup = tmp_path / f"cup.db.schema{now}.bak"
     assert backup.exists()
     assert snapshot(path) == before
     monkeypatch.undo()
@@ -422,16 +427,17 @@ def test_a_failed_migration_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = new_event(tmp_path)
-    monkeypatch.setattr(database, "SCHEMA_VERSION", 3)
+    now = database.SCHEMA_VERSION
+    monkeypatch.setattr(database, "SCHEMA_VERSION", now + 2)
     monkeypatch.setattr(
         database,
         "MIGRATIONS",
-        {1: ("ALTER TABLE players ADD COLUMN club TEXT",), 2: ("THIS IS NOT SQL",)},
+        {now: ("ALTER TABLE players ADD COLUMN club TEXT",), now + 1: ("THIS IS NOT SQL",)},
     )
     with pytest.raises(EventRefused, match=r"could not be used, nothing changed: .*syntax error"):
         load_event(path)
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == now
     assert "club" not in [r[1] for r in conn.execute("PRAGMA table_info(players)")]
     conn.close()
 
