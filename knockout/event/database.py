@@ -40,13 +40,16 @@ __all__ = [
     "SCHEMA_VERSION",
     "EventHeader",
     "EventRows",
+    "FileHealth",
     "append",
     "check_pages",
     "connect",
     "create_file",
     "damaged_message",
+    "file_health",
     "read_only_message",
     "read_rows",
+    "salvage_rows",
     "stale_shm_message",
     "write_transaction",
 ]
@@ -272,7 +275,9 @@ def _uri(path: Path, *, write: bool) -> tuple[str, bool]:
 
 
 @contextmanager
-def connect(path: str | Path, *, write: bool = True) -> Iterator[sqlite3.Connection]:
+def connect(
+    path: str | Path, *, write: bool = True, migrate: bool = True
+) -> Iterator[sqlite3.Connection]:
     """An open event file, identified and migrated to ``SCHEMA_VERSION``; closed on exit.
 
     For writing (``write``) the file is checked first: it and its folder must be writable,
@@ -282,6 +287,8 @@ def connect(path: str | Path, *, write: bool = True) -> Iterator[sqlite3.Connect
     Raises:
         EventRefused: No such file, not an event file, one from a newer knockout, damaged, or
             (for writing) read-only.
+
+    ``migrate=False`` (a check of the file) reads an older schema as it is.
     """
     source = str(path)
     p = Path(path)
@@ -301,7 +308,7 @@ def connect(path: str | Path, *, write: bool = True) -> Iterator[sqlite3.Connect
             problems = check_pages(conn)
             if problems:
                 raise refused(source, "", damaged_message(source, _summary(problems)))
-        if version < SCHEMA_VERSION and not read_only:
+        if version < SCHEMA_VERSION and not read_only and migrate:
             _migrate(conn, p, version)
         if not read_only:
             if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
@@ -579,3 +586,109 @@ def _remove(tmp: Path) -> None:
     for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm"), Path(f"{tmp}-journal")):
         with contextlib.suppress(FileNotFoundError):
             p.unlink()
+
+
+@dataclass(frozen=True)
+class FileHealth:
+    """What ``event check`` finds in an event file.
+
+    Attributes:
+        pages: What ``PRAGMA integrity_check`` finds wrong (empty: nothing).
+        foreign_keys: Rows whose reference points nowhere (``PRAGMA foreign_key_check``).
+        entries: Journal entries read.
+        gaps: Entry numbers missing from the journal.
+        version: The file's schema version.
+    """
+
+    pages: tuple[str, ...]
+    foreign_keys: int
+    entries: int
+    gaps: tuple[int, ...]
+    version: int
+
+    @property
+    def sound(self) -> bool:
+        """Nothing wrong."""
+        return not self.pages and not self.foreign_keys and not self.gaps
+
+
+def file_health(path: str | Path) -> FileHealth:
+    """The full integrity check of an event file (read only; nothing is migrated).
+
+    Raises:
+        EventRefused: Not an event file.
+    """
+    with connect(path, write=False, migrate=False) as conn:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        pages = tuple(check_pages(conn, full=True))
+        try:
+            keys = len(conn.execute("PRAGMA foreign_key_check").fetchall())
+            seqs = [int(r[0]) for r in conn.execute("SELECT seq FROM journal ORDER BY seq")]
+        except sqlite3.DatabaseError:
+            if not pages:
+                raise
+            keys, seqs = 0, []
+    gaps = tuple(sorted(set(range(1, (max(seqs) if seqs else 0) + 1)) - set(seqs)))
+    return FileHealth(pages, keys, len(seqs), gaps, version)
+
+
+#: Entry numbers tried one by one past an unreadable one before a salvage stops.
+_SALVAGE_RUN = 64
+
+
+def salvage_rows(path: str | Path) -> tuple[EventRows, tuple[int, ...]]:
+    """What can still be read of a damaged event file: the event row, the players (their
+    federations; without them, none), and the journal's entries from 1 up to the first one that
+    cannot be read. Returns the rows and the entry numbers that could not be read.
+
+    Raises:
+        EventRefused: Not even the event row can be read.
+    """
+    source = str(path)
+    with connect(path, write=False, migrate=False) as conn:
+        try:
+            row = conn.execute(
+                "SELECT name, scenario, seed, created, knockout_version FROM event WHERE id = 1"
+            ).fetchone()
+        except sqlite3.DatabaseError as exc:
+            message = f"nothing can be salvaged: the event row is lost ({exc})"
+            raise refused(source, "", message) from None
+        if row is None:
+            raise refused(source, "", "nothing can be salvaged: no event row")
+        header = EventHeader(row[0], json.loads(row[1]), int(row[2]), row[3], row[4])
+        try:
+            federations: dict[str, str | None] = dict(
+                conn.execute("SELECT name, federation FROM players ORDER BY position").fetchall()
+            )
+        except sqlite3.DatabaseError:
+            federations = {p["name"]: None for p in header.scenario.get("players", [])}
+        entries, lost = _salvage_journal(conn)
+    return EventRows(header, federations, tuple(entries)), tuple(lost)
+
+
+def _salvage_journal(conn: sqlite3.Connection) -> tuple[list[Entry], list[int]]:
+    select = "SELECT seq, at, kind, match, game, player, data, command, undoes FROM journal"
+    try:
+        return [_entry(r) for r in conn.execute(select + " ORDER BY seq")], []
+    except sqlite3.DatabaseError:
+        pass
+    entries: list[Entry] = []
+    lost: list[int] = []
+    seq, misses = 1, 0
+    while misses < _SALVAGE_RUN:
+        try:
+            r = conn.execute(select + " WHERE seq = ?", (seq,)).fetchone()
+        except (sqlite3.DatabaseError, ValueError):
+            r = None
+            lost.append(seq)
+        if r is None:
+            misses += 1
+        else:
+            misses = 0
+            if not lost:
+                entries.append(_entry(r))
+            else:
+                lost.append(seq)  # readable, but after a lost entry: the chain is broken
+        seq += 1
+    last = max([e.seq for e in entries] + [0])
+    return entries, sorted(x for x in set(lost) if x > last)

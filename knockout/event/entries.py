@@ -296,7 +296,7 @@ def correct_entry(
     draw: bool = False,
 ) -> Entry:
     """The entry that replaces the result of game ``game`` of ``match`` (and its times or
-    moves: those not given are kept).
+    moves: a time given replaces that player's, the others and the moves are kept unless given).
 
     Raises:
         EventRefused: No such game recorded, a bad result, times that do not fit its clock, or
@@ -315,7 +315,7 @@ def correct_entry(
         )
     g = m.games[game - 1]
     outcome = resolve_result(event, g.red, g.black, key, result=result, winner=winner, draw=draw)
-    times = _time_items(event, time_used) if time_used else dict(g.time_used)
+    times = {**dict(g.time_used), **_time_items(event, time_used)}
     moves = parse_moves(moves, event.source) if moves is not None else g.moves
     stage = event.scenario.format.stage(g.stage)
     clock = g.clock if g.clock is not None else stage.minutes

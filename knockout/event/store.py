@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from knockout import __version__
+from knockout.errors import InputError, Problem
+from knockout.event.checks import clean_name, name_key, name_problem, rating_problem
 from knockout.event.database import (
     EventHeader,
     EventRows,
@@ -23,6 +25,7 @@ from knockout.event.database import (
     connect,
     create_file,
     read_rows,
+    salvage_rows,
     write_transaction,
 )
 from knockout.event.entries import (
@@ -36,7 +39,7 @@ from knockout.event.entries import (
     undo_entry,
     withdraw_entry,
 )
-from knockout.event.errors import refused
+from knockout.event.errors import EventRefused, refused
 from knockout.event.journal import Entry, utc_now
 from knockout.event.players import read_players
 from knockout.event.revisions import Conflict, later_conflicts
@@ -55,6 +58,7 @@ __all__ = [
     "record_bid",
     "record_game",
     "replace_player",
+    "salvage",
     "short",
     "undo",
     "undo_entries",
@@ -418,6 +422,32 @@ def replace_player(
     )
 
 
+def salvage(path: str | Path) -> tuple[Event, tuple[int, ...], int]:
+    """What a damaged event file still holds, replayed: the longest readable start of the
+    journal that the rules can place (``event check --salvage`` saves it as a scenario file,
+    from which ``event new`` carries the event on).
+
+    Returns:
+        The event as salvaged, the entry numbers that could not be read, and how many readable
+        entries at the end were left out because the rules cannot place them.
+
+    Raises:
+        EventRefused: Nothing can be read.
+    """
+    source = str(path)
+    rows, lost = salvage_rows(path)
+    entries = rows.entries
+    dropped = 0
+    while True:
+        try:
+            event = Event.replay(source, replace(rows, entries=entries))
+            return event, lost, dropped
+        except EventRefused:
+            if len(entries) <= 1:
+                raise
+            entries, dropped = entries[:-1], dropped + 1
+
+
 def create_event(
     path: str | Path,
     scenario_path: str | Path,
@@ -494,7 +524,50 @@ def _scenario_data(
         raise refused(
             source, "players", "expected [[players]] in the scenario or --players PLAYERS.csv"
         )
+    else:
+        data["players"] = _checked_players(data["players"], source)
     return data
+
+
+def _checked_players(players: Any, source: str) -> Any:
+    """A scenario's ``[[players]]`` with names tidied, checked like an entry list's: every
+    problem at once (a name too long or empty, the same name twice, a rating out of range)."""
+    if not isinstance(players, list):
+        return players  # the scenario's own check says what is wrong
+    problems: list[Problem] = []
+    seen: dict[str, int] = {}
+    out = []
+    for i, p in enumerate(players):
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+            out.append(p)
+            continue
+        where = f"players[{i}]"
+        problem = name_problem(p["name"])
+        name = clean_name(p["name"])
+        if problem is not None:
+            problems.append(Problem(source, f"{where}.name", problem))
+        elif name_key(name) in seen:
+            first = seen[name_key(name)]
+            problems.append(
+                Problem(
+                    source,
+                    f"{where}.name",
+                    f"expected a name not already listed, found {name!r} again (first in "
+                    f"players[{first}]; names are compared ignoring case and invisible "
+                    f"characters)",
+                )
+            )
+        seen.setdefault(name_key(name), i)
+        for key in ("rating", "rating_rapid", "rating_blitz"):
+            value = p.get(key)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                why = rating_problem(float(value), str(value))
+                if why is not None:
+                    problems.append(Problem(source, f"{where}.{key}", why))
+        out.append({**p, "name": name})
+    if problems:
+        raise InputError(problems)
+    return out
 
 
 def _federations(

@@ -22,7 +22,7 @@ from knockout.rules.model import game_probabilities
 runner = CliRunner()
 CUP_SCENARIO_WITH_PLAYERS = ROOT / "scenarios" / "example.toml"
 
-NEXT_KEYS = {"version", "games", "bids", "finished", "champion"}
+NEXT_KEYS = {"version", "games", "bids", "byes", "finished", "champion"}
 GAME_KEYS = {"match", "game", "stage", "red", "black", "clock", "board"}
 EXPORT_KEYS = {"version", "event", "games", "bids", "ranking"}
 EXPORT_GAME_KEYS = {"match", "game", "stage", "red", "black", "clock", "result", "time_used"}
@@ -347,7 +347,22 @@ def test_every_event_command_has_help_with_an_example() -> None:
     event_group = group.commands["event"]  # type: ignore[attr-defined]
     names = sorted(event_group.commands)
     assert names == sorted(
-        ["new", "next", "record", "bid", "withdraw", "show", "odds", "undo", "log", "export"]
+        [
+            "new",
+            "next",
+            "record",
+            "correct",
+            "bid",
+            "withdraw",
+            "amend",
+            "replace",
+            "show",
+            "odds",
+            "undo",
+            "log",
+            "export",
+            "check",
+        ]
     )
     result = runner.invoke(app, ["event", "--help"])
     assert result.exit_code == 0 and "Example" in result.stdout
