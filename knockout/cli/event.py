@@ -684,11 +684,11 @@ def amend(
             _dry_run_done()
             return
         _recorded(entry, ev)
-        _pinned_note(ev)
+        _pinned_note(ev, entry)
 
 
-def _pinned_note(event: Event) -> None:
-    if event.pinned:
+def _pinned_note(event: Event, entry: Entry) -> None:
+    if event.pinned and any(k.startswith("rating") for k in entry.fields):
         _say(
             "The draw stays as it was made (seeds pinned): the changed rating does not move "
             "any pairing."
@@ -759,7 +759,7 @@ def replace_player(
             _dry_run_done()
             return
         _recorded(entry, ev)
-        _pinned_note(ev)
+        _pinned_note(ev, entry)
         m = ev.match_of(str(entry.fields["name"]))
         if m is not None:
             _say(_step_line(ev, m.id))

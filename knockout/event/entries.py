@@ -542,7 +542,7 @@ def _new_name(event: Event, text: str, key: str, *, own: str | None = None) -> s
                 f"{n!r} once case and invisible characters are ignored)",
             )
     for n, e in event.former.items():
-        if name_key(n) == wanted:
+        if name_key(n) == wanted and not _renamed_to(event, n, own):
             raise refused(
                 event.source,
                 key,
@@ -550,6 +550,18 @@ def _new_name(event: Event, text: str, key: str, *, own: str | None = None) -> s
                 f"#{e.seq})",
             )
     return name
+
+
+def _renamed_to(event: Event, name: str, own: str | None) -> bool:
+    """``name`` is a former name of ``own`` (renamed, not replaced by a reserve)."""
+    seen = set()
+    while name in event.former and name not in seen:
+        seen.add(name)
+        e = event.former[name]
+        if e.kind == "replace":
+            return False
+        name = str(e.fields["name"])
+    return own is not None and name == own
 
 
 def _ratings(event: Event, given: Mapping[str, str | None]) -> dict[str, float]:

@@ -79,11 +79,13 @@ def roster(base: Scenario, federations: Mapping[str, str | None], live: Sequence
         fed = feds.pop(old, None)
         feds[new] = d.get("federation", fed)
         if new != old:
+            former.pop(new, None)  # a name given back to the player who had it
             former[old] = e
             for k, v in names.items():
                 if v == old:
                     names[k] = new
             names[old] = new
+            names.pop(new, None)
     changed = tuple(players[p.name] for p in base.players)
     pinned = False
     new_base = replace(base, players=changed)
