@@ -337,13 +337,14 @@ def record(
             confirm=_confirm(dry_run),
             dry_run=dry_run,
         )
-        _after_game(entry, ev)
         if dry_run:
             _dry_run_done()
+            _after_game(entry, ev)
             return
         _recorded(entry, ev)
         assert entry.match is not None
         _say(_step_line(ev, entry.match))
+        _after_game(entry, ev)
 
 
 @event_app.command("correct")
@@ -401,11 +402,12 @@ def correct(
             confirm=_confirm(dry_run),
             dry_run=dry_run,
         )
-        _after_game(entries[-1], ev)
         if dry_run:
             _dry_run_done()
+            _after_game(entries[-1], ev)
             return
         _written(entries, ev)
+        _after_game(entries[-1], ev)
 
 
 def _written(entries: tuple[Entry, ...], event: Event) -> None:

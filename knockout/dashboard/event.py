@@ -23,7 +23,7 @@ from knockout.dashboard.fit import fitted
 from knockout.dashboard.fit import table as fit_table
 from knockout.dashboard.match import CLOCK_NOTE, clock_text
 from knockout.dashboard.times import duration
-from knockout.event.entries import describe, game_text, outcome_text, result_text
+from knockout.event.entries import describe, outcome_text, result_text
 from knockout.event.journal import Entry
 from knockout.event.ranking import decided_records, standings
 from knockout.event.state import Event, Match, PendingBid, RecordedGame
@@ -178,7 +178,8 @@ def entry_preview(entries: tuple[Entry, ...], event: Event, *, dry_run: bool) ->
             )
         elif e.kind == "correct":
             old = by_seq[int(d["corrects"])]
-            was = game_text(RecordedGame.from_entry(old))
+            g = RecordedGame.from_entry(old)
+            was = f"{g.red} (Red) {result_text(g.result)} {g.black}"
             verb = "Would correct" if dry_run else "Correcting"
             out.append(
                 f"{verb} {e.match} game {e.game} ({d['stage']}): #{old.seq} has {was}; "

@@ -217,7 +217,8 @@ def game_entry(
             event.source,
             key,
             f"expected game {step.number}, found game {game}, which already has a "
-            f"result{what}; to change it: knockout event correct EVENT {m.id} {game} RESULT",
+            f"result{what}; to change it: knockout event correct {event.source} {m.id} {game} "
+            f"RESULT",
         )
     if game > step.number:
         raise refused(
