@@ -360,7 +360,8 @@ class Event:
         federations: Federation (or None) by player, in entry-list order.
         entries: The whole journal, in order.
         undone: For each undone entry, the entry that undid it.
-        games: Recorded games still in force, in journal order.
+        games: Recorded games still in force (a correction in the place of the game it
+            corrects), in the journal order of their first entries.
         bids: Recorded sudden-death choices still in force, by match ID.
         withdrawn: Players who withdrew, in journal order.
         scenario: ``base`` with the games (and the bids whose game is not recorded yet) as
