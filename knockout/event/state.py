@@ -623,7 +623,8 @@ class Event:
             )
         close = part or difflib.get_close_matches(text, names, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise refused(self.source, key, f"expected a player of this event, found {text!r}{hint}")
+        shown = repr(text) if len(text) <= 80 else f"{text[:40]!r}... ({len(text)} characters)"
+        raise refused(self.source, key, f"expected a player of this event, found {shown}{hint}")
 
     def match_of(self, name: str) -> Match | None:
         """``name``'s current match: playable, or waiting for an opponent; None if they have no
