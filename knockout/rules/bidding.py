@@ -13,6 +13,15 @@ solver and the Monte Carlo kernel share one definition of who chooses what:
   to the actual announcement with 乙's belief. Each decision is a threshold rule in one player's
   belief, so its probability is a sum of Normal masses over the decision regions, whose ends are
   found with a root finder (:meth:`BiddingGame.regions`).
+* ``bayesian``: the same private estimates, each player averaging over the truth around its
+  own estimate (:func:`bayesian_regions`).
+* ``equilibrium``: a perfect Bayesian equilibrium on those estimates, 乙 updating on 甲's
+  announcement (:mod:`knockout.rules.equilibrium`; the sealed bids and cut-and-choose:
+  :mod:`knockout.rules.gridgames`).
+
+Every strategy also plays the other decisions: the colour choice (:class:`ChoiceGame`), the
+sealed bids of either price (:class:`SealedBidGame`) and cut-and-choose
+(:class:`~knockout.rules.cutgame.CutChooseGame`).
 
 Arrays: ``x`` may be a scalar or an array of shape ``(n,)``; results have the same shape.
 """
@@ -26,15 +35,19 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 from scipy.special import ndtr
 
 from knockout.game import Colour, Reply
+from knockout.rules.cutgame import CutChooseGame
 from knockout.rules.formats import BiddingMenu, Stage
 from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
+
+if TYPE_CHECKING:
+    from knockout.rules.gridgames import MixedBids, MixedCut
 
 __all__ = [
     "BRANCHES",
@@ -48,6 +61,7 @@ __all__ = [
     "BiddingGame",
     "ChoiceGame",
     "DecisionSampler",
+    "Equilibrium",
     "Naive",
     "Rational",
     "Regions",
@@ -346,9 +360,10 @@ def _bayesian_bid_table(game: SealedBidGame, sd: float) -> tuple[FloatArray, Flo
 class SealedBidGame:
     """The sealed-bid Armageddon as a decision problem.
 
-    Each player bids the minutes they would accept as Black; the lower bid plays Black with that
-    clock against Red's ``red_minutes``; equal bids are settled by a lot. ``x`` is always A's
-    rating minus B's (for the stage's time class).
+    Each player bids the minutes they would accept as Black; the lower bid plays Black against
+    Red's ``red_minutes``, on its own bid (``price = "first"``) or on the higher bid (``second``,
+    Vickrey); equal bids are settled by a lot. ``x`` is always A's rating minus B's (for the
+    stage's time class).
 
     The rational bid is the indifference point: the Black clock ``t`` at which a player's chance
     to advance as Black equals their chance as Red against a Black with ``t``. That equation is
@@ -363,6 +378,7 @@ class SealedBidGame:
     time_class: TimeClass = TimeClass.RAPID
     model: ModelParams = field(default=DEFAULT_MODEL)
     increment_seconds: float = 2.0
+    price: Literal["first", "second"] = "first"
 
     @classmethod
     def from_stage(
@@ -380,6 +396,7 @@ class SealedBidGame:
             tc,
             model,
             stage.increment_seconds,
+            bid.price,
         )
 
     def _game(
@@ -411,11 +428,18 @@ class SealedBidGame:
     ) -> FloatArray:
         """P(A advances) once both bids are known (equal bids: a lot)."""
         ba, bb = np.asarray(bid_a, dtype=np.float64), np.asarray(bid_b, dtype=np.float64)
-        a_black = self.as_black(x, ba)
-        b_black = self.as_red(x, bb)
+        clock = self.black_clock(ba, bb)
+        a_black = self.as_black(x, clock)
+        b_black = self.as_red(x, clock)
         return np.asarray(
             np.where(ba < bb, a_black, np.where(bb < ba, b_black, 0.5 * (a_black + b_black)))
         )
+
+    def black_clock(self, bid_a: npt.ArrayLike, bid_b: npt.ArrayLike) -> FloatArray:
+        """Black's base minutes once both bids are known: the lower (first price) or the higher
+        (second price)."""
+        ba, bb = np.asarray(bid_a, dtype=np.float64), np.asarray(bid_b, dtype=np.float64)
+        return np.asarray(np.minimum(ba, bb) if self.price == "first" else np.maximum(ba, bb))
 
     @cached_property
     def _bid_table(self) -> tuple[FloatArray, FloatArray]:
@@ -491,7 +515,11 @@ class SealedBidGame:
         mass = np.diff(ndtr(edges))
         mass /= mass.sum()
         z = 0.5 * (edges[:-1] + edges[1:])
-        return lower_of_two(bid_of(x + belief_sd * z), mass)
+        bids = bid_of(x + belief_sd * z)
+        if self.price == "first":
+            return lower_of_two(bids, mass)
+        values, p = lower_of_two(-bids, mass)  # the higher of two is minus the lower of minus
+        return -values[::-1], p[::-1]
 
     def red_advances(
         self, red_minus_black: npt.ArrayLike, black_minutes: npt.ArrayLike
@@ -508,7 +536,8 @@ class SealedBidGame:
         bid: Callable[[FloatArray], FloatArray] | None = None,
     ) -> FloatArray:
         """P(A advances) when both bid on beliefs ``x + Normal(0, belief_sd)`` (``bid``: the bid
-        of a belief, default the rational one).
+        of a belief, default the rational one; it must be even in the belief, as the rational
+        and Bayesian bids are).
 
         The two beliefs are independent with the same distribution. The belief axis is cut into
         ``cells`` cells of exact Normal mass over +-8 sd; the bids are ranked, so for each cell
@@ -530,8 +559,12 @@ class SealedBidGame:
             values, start = np.unique(b, return_index=True)
             weight = np.add.reduceat(w, start)
             higher = 1.0 - np.cumsum(weight)  # P(the other bid is strictly higher)
+            lower = np.cumsum(weight) - weight  # P(the other bid is strictly lower)
             value = self.as_black(xi, values) + self.as_red(xi, values)
-            total = np.sum(weight * higher * value) + np.sum(weight**2 * 0.5 * value)
+            # first price: Black plays on the lower bid, here ``values``, when the other bids
+            # higher; second price: on the higher bid, ``values``, when the other bids lower
+            other = higher if self.price == "first" else lower
+            total = np.sum(weight * other * value) + np.sum(weight**2 * 0.5 * value)
             out.ravel()[i] = total
         return out.reshape(np.shape(x))
 
@@ -752,16 +785,36 @@ class Strategy(ABC):
         bid = game.rational_bid(x)
         return game.a_advances(x, bid, bid)
 
-    def lower_bid(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
-        """The distribution of the lower bid (Black's clock) when A's advantage is ``x``:
-        values and probabilities (rational: both bid the indifference clock)."""
+    def black_clock(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
+        """The distribution of Black's clock (the lower bid at first price, the higher at
+        second) when A's advantage is ``x``: values and probabilities (rational: both bid the
+        indifference clock)."""
         return np.atleast_1d(game.rational_bid(x)), np.ones(1)
 
     def expected_black_minutes(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
-        """E[Black's clock] in the sealed-bid game: the lower of the two bids."""
+        """E[Black's clock] in the sealed-bid game."""
         x_arr = np.atleast_1d(np.asarray(x, dtype=np.float64))
-        means = [float(np.sum(v * p)) for v, p in (self.lower_bid(game, float(xi)) for xi in x_arr)]
+        clocks = (self.black_clock(game, float(xi)) for xi in x_arr)
+        means = [float(np.sum(v * p)) for v, p in clocks]
         return np.asarray(means, dtype=np.float64).reshape(np.shape(x))
+
+    def cut_advances(self, game: CutChooseGame, x: npt.ArrayLike) -> FloatArray:
+        """Exact P(the cutter advances) when the cutter's true advantage is ``x`` (rational:
+        the cut that leaves the chooser indifferent, and the chooser's better colour)."""
+        cut = game.rational_cut(x)
+        return game.cutter_advances(x, cut, game.rational_red(-np.asarray(x), cut))
+
+    def cut_sample(
+        self, game: CutChooseGame, x: npt.ArrayLike, rng: np.random.Generator
+    ) -> tuple[FloatArray, BoolArray]:
+        """Draw the cuts (Red's minutes) and the chooser's colours (True = Red) for matches
+        whose cutters' true advantages are ``x``."""
+        cut = game.rational_cut(x)
+        return cut, game.rational_red(-np.asarray(x), cut)
+
+    def expected_cut(self, game: CutChooseGame, x: npt.ArrayLike) -> FloatArray:
+        """E[Red's minutes] in the cut-and-choose game."""
+        return game.rational_cut(x)
 
 
 @dataclass(frozen=True)
@@ -810,8 +863,21 @@ class Naive(Strategy):
         bid = np.full(np.shape(x), game.naive_bid)
         return game.a_advances(x, bid, bid)
 
-    def lower_bid(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
+    def black_clock(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
         return np.full(1, game.naive_bid), np.ones(1)
+
+    def cut_advances(self, game: CutChooseGame, x: npt.ArrayLike) -> FloatArray:
+        """The naive cutter names the fair split for equal players; the chooser takes Red."""
+        return game.cutter_advances(x, game.fair_cut, True)
+
+    def cut_sample(
+        self, game: CutChooseGame, x: npt.ArrayLike, rng: np.random.Generator
+    ) -> tuple[FloatArray, BoolArray]:
+        shape = np.shape(x)
+        return np.full(shape, game.fair_cut), np.ones(shape, dtype=bool)
+
+    def expected_cut(self, game: CutChooseGame, x: npt.ArrayLike) -> FloatArray:
+        return np.full(np.shape(x), game.fair_cut)
 
     def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
         """The naive chooser always takes Red."""
@@ -851,6 +917,16 @@ class _PrivateBeliefs(Strategy):
     def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
         """A player's sealed bid as a function of their estimate."""
 
+    @abstractmethod
+    def cut(self, game: CutChooseGame) -> Callable[[FloatArray], FloatArray]:
+        """The cutter's cut as a function of its estimate of its own advantage."""
+
+    @property
+    @abstractmethod
+    def chooser_sd(self) -> float:
+        """The sd of the truth around its estimate a chooser decides with (0: takes its
+        estimate for the truth), :meth:`CutChooseGame.chooser_threshold`."""
+
     def _beliefs(self, x: npt.ArrayLike, rng: np.random.Generator) -> FloatArray:
         x_arr = np.asarray(x, dtype=np.float64)
         return x_arr + rng.normal(0.0, self.belief_sd, size=x_arr.shape)
@@ -887,10 +963,52 @@ class _PrivateBeliefs(Strategy):
             return Rational().sealed_bid_advances(game, x)
         return game.believed_a_advances(x, self.belief_sd, bid=self.bid(game))
 
-    def lower_bid(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
+    def black_clock(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
         if self.belief_sd == 0:
-            return Rational().lower_bid(game, x)
+            return Rational().black_clock(game, x)
         return game.believed_lower_bid(x, self.belief_sd, bid=self.bid(game))
+
+    def _cuts(self, game: CutChooseGame, x: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Cuts on a grid of the cutter's estimates around each ``x`` (``(n, cells)``) and the
+        cells' Normal masses (801 cells over +-8 sd)."""
+        edges = np.linspace(-8.0, 8.0, 802)
+        mass = np.diff(ndtr(edges))
+        z = 0.5 * (edges[:-1] + edges[1:])
+        return self.cut(game)(x[:, None] + self.belief_sd * z), mass / mass.sum()
+
+    def _red_given_cut(self, game: CutChooseGame, z: FloatArray, cut: FloatArray) -> FloatArray:
+        """P(the chooser takes Red) given its true advantage ``z`` and the cut: its estimate
+        within the threshold of zero."""
+        c = game.chooser_threshold(cut, self.chooser_sd)
+        inside = ndtr((c - z) / self.belief_sd) - ndtr((-c - z) / self.belief_sd)
+        return np.asarray(np.where(c >= 0, inside, 0.0), dtype=np.float64)
+
+    def cut_advances(self, game: CutChooseGame, x: npt.ArrayLike) -> FloatArray:
+        if self.belief_sd == 0:
+            return Rational().cut_advances(game, x)
+        x_arr = np.atleast_1d(np.asarray(x, dtype=np.float64))
+        cuts, mass = self._cuts(game, x_arr)
+        q = self._red_given_cut(game, -x_arr[:, None], cuts)
+        xb = x_arr[:, None]
+        value = q * game.cutter_advances(xb, cuts, True)
+        value += (1 - q) * game.cutter_advances(xb, cuts, False)
+        return np.asarray(value @ mass, dtype=np.float64).reshape(np.shape(x))
+
+    def cut_sample(
+        self, game: CutChooseGame, x: npt.ArrayLike, rng: np.random.Generator
+    ) -> tuple[FloatArray, BoolArray]:
+        """The cutter's estimate is drawn first, then the chooser's."""
+        x_arr = np.asarray(x, dtype=np.float64)
+        cut = self.cut(game)(self._beliefs(x_arr, rng))
+        chooser = self._beliefs(-x_arr, rng)
+        return cut, np.asarray(np.abs(chooser) <= game.chooser_threshold(cut, self.chooser_sd))
+
+    def expected_cut(self, game: CutChooseGame, x: npt.ArrayLike) -> FloatArray:
+        if self.belief_sd == 0:
+            return Rational().expected_cut(game, x)
+        x_arr = np.atleast_1d(np.asarray(x, dtype=np.float64))
+        cuts, mass = self._cuts(game, x_arr)
+        return np.asarray(cuts @ mass, dtype=np.float64).reshape(np.shape(x))
 
     def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
         if self.belief_sd == 0:
@@ -921,6 +1039,13 @@ class Believed(_PrivateBeliefs):
     def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
         return game.rational_bid
 
+    def cut(self, game: CutChooseGame) -> Callable[[FloatArray], FloatArray]:
+        return game.rational_cut
+
+    @property
+    def chooser_sd(self) -> float:
+        return 0.0
+
 
 @dataclass(frozen=True)
 class Bayesian(_PrivateBeliefs):
@@ -941,12 +1066,120 @@ class Bayesian(_PrivateBeliefs):
     def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
         return functools.partial(game.bayesian_bid, belief_sd=self.belief_sd)
 
+    def cut(self, game: CutChooseGame) -> Callable[[FloatArray], FloatArray]:
+        """The cut with the highest expected chance, over the truth around the estimate and the
+        chooser's reply (a Bayesian chooser on its own estimate)."""
+        return functools.partial(game.bayesian_cut, sd=self.belief_sd)
+
+    @property
+    def chooser_sd(self) -> float:
+        return self.belief_sd
+
+
+@dataclass(frozen=True)
+class Equilibrium(_PrivateBeliefs):
+    """Equilibrium play on the same private estimates: in the bidding rule a perfect Bayesian
+    equilibrium in thresholds, 乙 updating on 甲's announcement
+    (:func:`knockout.rules.equilibrium.bidding_equilibrium`); in a colour choice, the chooser's
+    Bayesian choice (its only decision); in the sealed bids and cut-and-choose the (possibly
+    mixed) equilibrium of :mod:`knockout.rules.gridgames`. With ``belief_sd = 0`` every decision
+    is the rational one.
+    """
+
+    kind: ClassVar[str] = "equilibrium"
+
+    def regions(self, game: BiddingGame) -> Mapping[str, Regions]:
+        from knockout.rules.equilibrium import bidding_equilibrium  # noqa: PLC0415
+
+        return bidding_equilibrium(game, self.belief_sd).regions
+
+    def choice_region(self, game: ChoiceGame) -> Regions:
+        return bayesian_choice_region(game, self.belief_sd)
+
+    def _bids(self, game: SealedBidGame) -> MixedBids:
+        from knockout.rules.gridgames import sealed_equilibrium  # noqa: PLC0415
+
+        return sealed_equilibrium(game, self.belief_sd)
+
+    def _mixed_cut(self, game: CutChooseGame) -> MixedCut:
+        from knockout.rules.gridgames import cut_equilibrium  # noqa: PLC0415
+
+        return cut_equilibrium(game, self.belief_sd)
+
+    def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
+        """The expected bid of an estimate (the equilibrium may mix)."""
+        eq = self._bids(game)
+        return lambda e: np.asarray(eq.mean_bids[eq.lattice.cell_of(e)], dtype=np.float64)
+
+    def cut(self, game: CutChooseGame) -> Callable[[FloatArray], FloatArray]:
+        """The expected cut of an estimate (the equilibrium may mix)."""
+        eq = self._mixed_cut(game)
+        return lambda e: np.asarray(eq.mean_cuts[eq.lattice.cell_of(e)], dtype=np.float64)
+
+    @property
+    def chooser_sd(self) -> float:
+        return self.belief_sd
+
+    def sealed_bids(
+        self, game: SealedBidGame, x: npt.ArrayLike, rng: np.random.Generator
+    ) -> tuple[FloatArray, FloatArray]:
+        """A's bids (its estimate of its own advantage, bid cell, point), then B's."""
+        if self.belief_sd == 0:
+            return Rational().sealed_bids(game, x, rng)
+        x_arr = np.asarray(x, dtype=np.float64)
+        eq = self._bids(game)
+        a = eq.sample(x_arr.ravel(), rng).reshape(x_arr.shape)
+        return a, eq.sample(-x_arr.ravel(), rng).reshape(x_arr.shape)
+
+    def sealed_bid_advances(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
+        if self.belief_sd == 0:
+            return Rational().sealed_bid_advances(game, x)
+        from knockout.rules.gridgames import sealed_advances  # noqa: PLC0415
+
+        return sealed_advances(game, self._bids(game), x)
+
+    def black_clock(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
+        if self.belief_sd == 0:
+            return Rational().black_clock(game, x)
+        from knockout.rules.gridgames import black_clock  # noqa: PLC0415
+
+        return black_clock(game, self._bids(game), x)
+
+    def cut_advances(self, game: CutChooseGame, x: npt.ArrayLike) -> FloatArray:
+        if self.belief_sd == 0:
+            return Rational().cut_advances(game, x)
+        from knockout.rules.gridgames import cut_advances  # noqa: PLC0415
+
+        return cut_advances(game, self._mixed_cut(game), x)
+
+    def cut_sample(
+        self, game: CutChooseGame, x: npt.ArrayLike, rng: np.random.Generator
+    ) -> tuple[FloatArray, BoolArray]:
+        """The cutter's draws (estimate, cut cell, point), then the chooser's (estimate,
+        reply)."""
+        if self.belief_sd == 0:
+            return Rational().cut_sample(game, x, rng)
+        x_arr = np.asarray(x, dtype=np.float64)
+        eq = self._mixed_cut(game)
+        cut, cell = eq.sample_cut(x_arr.ravel(), rng)
+        red = eq.sample_red(-x_arr.ravel(), cell, rng)
+        return cut.reshape(x_arr.shape), red.reshape(x_arr.shape)
+
+    def expected_cut(self, game: CutChooseGame, x: npt.ArrayLike) -> FloatArray:
+        if self.belief_sd == 0:
+            return Rational().expected_cut(game, x)
+        eq = self._mixed_cut(game)
+        x_arr = np.atleast_1d(np.asarray(x, dtype=np.float64))
+        mid = 0.5 * (eq.edges[1:] + eq.edges[:-1])
+        return np.asarray(eq.cut_cells(x_arr) @ mid, dtype=np.float64).reshape(np.shape(x))
+
 
 STRATEGIES: Mapping[str, type[Strategy]] = {
     Rational.kind: Rational,
     Naive.kind: Naive,
     Believed.kind: Believed,
     Bayesian.kind: Bayesian,
+    Equilibrium.kind: Equilibrium,
 }
 
 

@@ -9,6 +9,7 @@ the next game is set up, as one of five decision objects:
 :class:`Choice`     one player chooses the colour, on the stage's clocks (``choice``)
 :class:`Bidding`    甲 announces a colour, 乙 accepts or objects; the menu sets the clocks
 :class:`SealedBids` each player bids Black's minutes; the lower bid plays Black (``sealed-bid``)
+:class:`CutChoice`  the cutter names Red's minutes, the other picks the colour (``cut-choose``)
 =================  ==========================================================================
 
 Each walker has one exhaustive handler over :data:`Decision` (``match`` with
@@ -28,13 +29,15 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from knockout.game import Colour, Reply
-from knockout.rules.formats import BiddingMenu, ColourRule, SealedBid, Stage
+from knockout.rules.formats import BiddingMenu, ColourRule, CutChoose, SealedBid, Stage
 
 __all__ = [
     "Bid",
     "Bidding",
     "Choice",
     "ChoiceMade",
+    "Cut",
+    "CutChoice",
     "Decision",
     "DecisionKind",
     "Fixed",
@@ -47,7 +50,7 @@ __all__ = [
 
 Side = Literal[0, 1]
 #: What an arbiter records for a decision the players take (organiser mode).
-DecisionKind = Literal["bid", "choice", "sealed-bid"]
+DecisionKind = Literal["bid", "choice", "sealed-bid", "cut"]
 
 
 def other(side: Side) -> Side:
@@ -76,6 +79,22 @@ class ChoiceMade:
     def red(self) -> Side:
         """Who has Red in the game."""
         return self.chooser if self.colour is Colour.RED else other(self.chooser)
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A cut-and-choose decision already made: who cut (a side of the pairing), the Red minutes
+    they named, and the colour the other player (the chooser) took."""
+
+    cutter: Side
+    red_minutes: float
+    colour: Colour
+
+    @property
+    def red(self) -> Side:
+        """Who has Red in the game."""
+        chooser = other(self.cutter)
+        return chooser if self.colour is Colour.RED else self.cutter
 
 
 @dataclass(frozen=True)
@@ -135,8 +154,27 @@ class SealedBids:
     kind: ClassVar[DecisionKind] = "sealed-bid"
 
 
+@dataclass(frozen=True)
+class CutChoice:
+    """You cut, I choose: the cutter (by the rule's priority) names Red's base minutes against
+    Black's fixed clock, and the other player picks the colour.
+
+    Attributes:
+        cut: Black's clock, the range of Red's and the priority rule.
+        p_a_cuts: P(A is the cutter) when the previous game's recorded times (or a lot rule)
+            fix it; None: the model's probability.
+        made: The cut and the colour taken, when recorded.
+    """
+
+    cut: CutChoose
+    p_a_cuts: float | None = None
+    made: Cut | None = None
+
+    kind: ClassVar[DecisionKind] = "cut"
+
+
 #: Every way the next game's colours and clocks can be settled.
-Decision = Fixed | Lot | Choice | Bidding | SealedBids
+Decision = Fixed | Lot | Choice | Bidding | SealedBids | CutChoice
 
 
 def decide(
@@ -147,12 +185,13 @@ def decide(
     p_a_chooses: float | None = None,
     bid: Bid | None = None,
     choice: ChoiceMade | None = None,
+    cut: Cut | None = None,
 ) -> Decision:
     """How the next game of ``stage`` is set up: its ``game``-th game (from 0) of the stage's
     current block, after a game in which ``last_red`` had Red (None before the first game).
 
-    ``p_a_chooses``, ``bid`` and ``choice``: what the played games already fix for this game
-    (the previous game's times, a recorded bid or colour choice).
+    ``p_a_chooses``, ``bid``, ``choice`` and ``cut``: what the played games already fix for
+    this game (the previous game's times, a recorded bid, colour choice or cut).
 
     >>> from knockout.rules.formats import FORMATS
     >>> decide(FORMATS["xq-bidding"].stage("slow"), game=1, last_red=0)
@@ -173,6 +212,10 @@ def decide(
             return SealedBids(stage.sealed_bid)
         case ColourRule.CHOICE:
             return Choice(stage.chooser, choice)
+        case ColourRule.CUT_CHOOSE:
+            if stage.cut is None:
+                raise ValueError(f"stage {stage.name!r} has no cut-and-choose clocks")
+            return CutChoice(stage.cut, p_a_chooses, cut)
         case ColourRule.ALTERNATE if last_red is not None:
             return Fixed(other(last_red))
         case ColourRule.ALTERNATE | ColourRule.LOT:

@@ -21,8 +21,13 @@ Stage semantics, shared by every walker:
     - ``alternate``: the first game swaps the colours of the previous game (换先);
     - ``bidding``: the sudden-death bidding rule (甲 announces, 乙 accepts or objects);
     - ``sealed-bid``: an Armageddon with sealed bids: each player writes the minutes they would
-      accept as Black; the lower bid plays Black with that time, Red gets ``red_minutes``
-      (equal bids: a lot);
+      accept as Black; the lower bid plays Black, Red gets ``red_minutes`` (equal bids: a lot).
+      ``price = "first"``: Black plays on the lower bid itself; ``price = "second"`` (Vickrey):
+      on the higher bid's time;
+    - ``cut-choose``: you cut, I choose: one player (the cutter: by lot, or the player who
+      used less time in the previous game, as the seed's 甲) names Red's base minutes, any
+      real number in ``[min_red_minutes, max_red_minutes]``, against Black's fixed
+      ``black_minutes``; the other picks the colour;
     - ``choice``: one player chooses the colour (the one with the better chance for them under
       the strategy); who chooses is ``chooser``: ``lot`` (a fair lot decides who chooses, as in
       the CXA's playoff decider, 抽签决定先后手选择权) or a player's name.
@@ -47,6 +52,7 @@ __all__ = [
     "MAX_STAGE_GAMES",
     "BiddingMenu",
     "ColourRule",
+    "CutChoose",
     "Format",
     "Priority",
     "SealedBid",
@@ -55,6 +61,7 @@ __all__ = [
 ]
 
 Priority = Literal["less-time", "lot"]
+Price = Literal["first", "second"]
 
 #: Most games a stage (or a block of a repeating stage) may have. The exact solver's work grows
 #: with the square of a stage's games (600 games: about 20 s on one core), so longer stages are
@@ -76,6 +83,7 @@ class ColourRule(StrEnum):
     BIDDING = "bidding"
     SEALED_BID = "sealed-bid"
     CHOICE = "choice"
+    CUT_CHOOSE = "cut-choose"
 
 
 @dataclass(frozen=True)
@@ -129,14 +137,49 @@ class SealedBid:
     Attributes:
         red_minutes: Red's base clock.
         min_black_minutes: The lowest bid allowed (bids above ``red_minutes`` are not).
+        price: ``first``: Black plays on the lower bid (its own); ``second`` (Vickrey): on the
+            higher bid (the other's).
     """
 
     red_minutes: float = 10.0
     min_black_minutes: float = 1.0
+    price: Price = "first"
 
     def to_dict(self) -> dict[str, Any]:
         """Scenario-file keys."""
-        return {"red_minutes": self.red_minutes, "min_black_minutes": self.min_black_minutes}
+        return {
+            "red_minutes": self.red_minutes,
+            "min_black_minutes": self.min_black_minutes,
+            "price": self.price,
+        }
+
+
+@dataclass(frozen=True)
+class CutChoose:
+    """You cut, I choose: the cutter names Red's base minutes against Black's fixed clock, the
+    other player picks the colour.
+
+    Attributes:
+        black_minutes: Black's base clock.
+        min_red_minutes: The least the cutter may give Red.
+        max_red_minutes: The most the cutter may give Red.
+        priority: Who cuts: ``less-time`` (used less clock time in the previous game, an exact
+            tie by lot, as the seed's 甲) or ``lot``.
+    """
+
+    black_minutes: float = 10.0
+    min_red_minutes: float = 1.0
+    max_red_minutes: float = 100.0
+    priority: Priority = "less-time"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Scenario-file keys."""
+        return {
+            "black_minutes": self.black_minutes,
+            "min_red_minutes": self.min_red_minutes,
+            "max_red_minutes": self.max_red_minutes,
+            "priority": self.priority,
+        }
 
 
 @dataclass(frozen=True)
@@ -148,13 +191,15 @@ class Stage:
         games: Games in the stage (in each block, if ``repeat``); 0 means the stage is skipped.
         time_class: Model time class of its games, if the scenario fixes it; ``None``: from the
             mean effective clock of the stage's reference clocks (:meth:`time_class_for`).
-        minutes: Base clocks ``(Red, Black)`` in minutes (unused by ``bidding``: the menu decides).
+        minutes: Base clocks ``(Red, Black)`` in minutes (unused by ``bidding``, ``sealed-bid``
+            and ``cut-choose``: the players' decisions set them).
         increment_seconds: Added to a player's clock after each of their moves.
         colours: Colour rule for the first game (later games alternate).
         draw_winner: Colour a drawn game counts as a win for (match score); ``None``: 1/2 each.
         repeat: Play blocks of ``games`` games until one ends with a player ahead.
         bidding: The bidding menu (only with ``colours = bidding``).
         sealed_bid: The Armageddon clocks (only with ``colours = sealed-bid``).
+        cut: The cut-and-choose clocks (only with ``colours = cut-choose``).
         chooser: Who chooses colours with ``colours = choice``: ``lot`` or a player's name.
     """
 
@@ -169,15 +214,19 @@ class Stage:
     bidding: BiddingMenu | None = None
     sealed_bid: SealedBid | None = None
     chooser: str = "lot"
+    cut: CutChoose | None = None
 
     @property
     def reference_clocks(self) -> Clock:
         """The base clocks that fix the stage's time class: its own clocks; the bidding stage's
-        ``accept`` pair; a sealed-bid stage's Red clock on both sides."""
+        ``accept`` pair; a sealed-bid stage's Red clock on both sides; a cut-and-choose stage's
+        Black clock on both sides."""
         if self.bidding is not None and self.is_bidding:
             return self.bidding.accept
         if self.sealed_bid is not None and self.is_sealed_bid:
             return (self.sealed_bid.red_minutes, self.sealed_bid.red_minutes)
+        if self.cut is not None and self.is_cut:
+            return (self.cut.black_minutes, self.cut.black_minutes)
         return self.minutes
 
     def time_class_for(self, moves: float) -> TimeClass:
@@ -204,9 +253,21 @@ class Stage:
         return self.colours is ColourRule.CHOICE
 
     @property
+    def is_cut(self) -> bool:
+        """Whether the cutter names Red's clock and the other player picks the colour."""
+        return self.colours is ColourRule.CUT_CHOOSE
+
+    @property
     def is_decision(self) -> bool:
-        """Whether the players decide colours and clocks (bidding or sealed bids)."""
-        return self.is_bidding or self.is_sealed_bid
+        """Whether the players decide colours and clocks (bidding, sealed bids, cut-and-choose)."""
+        return self.is_bidding or self.is_sealed_bid or self.is_cut
+
+    @property
+    def needs_previous_game(self) -> bool:
+        """Whether who decides first comes from the previous game's times (``less-time``)."""
+        if self.is_bidding:
+            return True
+        return self.is_cut and self.cut is not None and self.cut.priority == "less-time"
 
     @property
     def always_decides(self) -> bool:
@@ -220,6 +281,8 @@ class Stage:
             out += self._bidding_problems()
         if self.is_sealed_bid:
             out += self._sealed_bid_problems()
+        if self.is_cut:
+            out += self._cut_problems()
         return out
 
     def _basic_problems(self) -> list[tuple[str, str]]:
@@ -280,6 +343,24 @@ class Stage:
             )
         return out + self._one_decisive_game("sealed-bid")
 
+    def _cut_problems(self) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        cut = self.cut
+        if cut is None:
+            out.append(("colours", "'cut-choose' needs black_minutes and the Red range"))
+        else:
+            if not cut.black_minutes > 0:
+                out.append(("black_minutes", f"expected minutes > 0, got {cut.black_minutes}"))
+            if not 0 < cut.min_red_minutes < cut.max_red_minutes:
+                out.append(
+                    (
+                        "min_red_minutes",
+                        f"expected 0 < min_red_minutes < max_red_minutes "
+                        f"({cut.max_red_minutes}), got {cut.min_red_minutes}",
+                    )
+                )
+        return out + self._one_decisive_game("cut-choose")
+
 
 @dataclass(frozen=True)
 class Format:
@@ -321,6 +402,16 @@ class Format:
         return next((s for s in self.playable if s.is_sealed_bid), None)
 
     @property
+    def cut_stage(self) -> Stage | None:
+        """The playable stage settled by cut-and-choose, if any."""
+        return next((s for s in self.playable if s.is_cut), None)
+
+    @property
+    def decision_stage(self) -> Stage | None:
+        """The playable stage whose players decide colours and clocks, if any (the last)."""
+        return next((s for s in self.playable if s.is_decision), None)
+
+    @property
     def max_games(self) -> int | None:
         """Most games a match can last, or ``None`` if a stage repeats."""
         if any(s.repeat for s in self.playable):
@@ -356,8 +447,9 @@ class Format:
             last = i == len(playable) - 1
             if s.is_decision and not last:
                 out.append((s.name, "a bidding stage must be the last stage played"))
-            if s.is_bidding and i == 0:
-                out.append((s.name, "the bidding stage needs a previous game (to find 甲)"))
+            if s.needs_previous_game and i == 0:
+                what = "bidding" if s.is_bidding else "cut-choose"
+                out.append((s.name, f"the {what} stage needs a previous game (to find 甲)"))
             if s.always_decides and not last:
                 later = ", ".join(t.name for t in playable[i + 1 :])
                 out.append((s.name, f"always decides the match, so {later} can never be played"))
@@ -436,6 +528,48 @@ FORMATS: Mapping[str, Format] = {
                 ColourRule.SEALED_BID,
                 draw_winner=Colour.BLACK,
                 sealed_bid=SealedBid(),
+            ),
+        ),
+        increment_seconds=10.0,
+    ),
+    # The same with a second-price (Vickrey) sealed bid: the lower bid plays Black, on the higher
+    # bid's time, so that bidding one's own indifference clock is safe against undercutting.
+    "armageddon-vickrey": Format(
+        preset="armageddon-vickrey",
+        stages=(
+            Stage("slow", 2, None, (60.0, 60.0), 10.0, ColourRule.LOT),
+            Stage("rapid", 1, None, (15.0, 15.0), 10.0, ColourRule.LOT),
+            Stage(
+                "armageddon",
+                1,
+                None,
+                (10.0, 10.0),
+                2.0,
+                ColourRule.SEALED_BID,
+                draw_winner=Colour.BLACK,
+                sealed_bid=SealedBid(price="second"),
+            ),
+        ),
+        increment_seconds=10.0,
+    ),
+    # The seed's slow and rapid stages, then "you cut, I choose" on the sudden-death stage's
+    # clock: 甲 (who used less time in the rapid game) names Red's base minutes against Black's
+    # 10 + 10 s, and 乙 picks the colour (draw = Black wins). Between known equal players the
+    # cutter's best cut is the fair split, so each advances 50 %.
+    "cut-choose": Format(
+        preset="cut-choose",
+        stages=(
+            Stage("slow", 2, None, (60.0, 60.0), 10.0, ColourRule.LOT),
+            Stage("rapid", 1, None, (15.0, 15.0), 10.0, ColourRule.LOT),
+            Stage(
+                "sudden_death",
+                1,
+                None,
+                (10.0, 10.0),
+                10.0,
+                ColourRule.CUT_CHOOSE,
+                draw_winner=Colour.BLACK,
+                cut=CutChoose(),
             ),
         ),
         increment_seconds=10.0,

@@ -173,7 +173,7 @@ def _decider_edge(pairing: Pairing, sol: MatchSolution, i: int) -> float | None:
     if last.is_sealed_bid:
         game = pairing.sealed_bid_game
         assert game is not None
-        values, probs = pairing.strategy.lower_bid(game, 0.0)
+        values, probs = pairing.strategy.black_clock(game, 0.0)
         return float(np.sum(probs * game.red_advances(0.0, values))) - 0.5
     if last.is_choice:
         choice = ChoiceGame.from_stage(last, pairing.model, pairing.time_classes[k])
