@@ -30,9 +30,11 @@ import numpy.typing as npt
 from knockout.exact.solver import stage_exits
 from knockout.game import Colour
 from knockout.rules.bidding import BRANCHES, BiddingGame, DecisionSampler, SealedBidGame, Strategy
+from knockout.rules.cutgame import CutChooseGame
 from knockout.rules.decisions import (
     Bidding,
     Choice,
+    CutChoice,
     Decision,
     Fixed,
     Lot,
@@ -44,6 +46,7 @@ from knockout.rules.match import MatchState, Pairing, Position
 
 __all__ = [
     "BiddingTable",
+    "CutTable",
     "MatchOutcomes",
     "MatchTables",
     "SealedBidTable",
@@ -136,6 +139,20 @@ class SealedBidTable:
 
 
 @dataclass(frozen=True)
+class CutTable:
+    """A cut-and-choose game drawn decision by decision (strategies with private beliefs).
+
+    Attributes:
+        p_a_cuts: ``(n_pairs * 3,)`` P(A is the cutter), row ``pair * 3 + entry``.
+        advantage: ``(n_pairs * 2,)`` the cutter's rating minus the chooser's, row
+            ``pair * 2 + cutter``.
+    """
+
+    p_a_cuts: FloatArray
+    advantage: FloatArray
+
+
+@dataclass(frozen=True)
 class MatchTables:
     """Per-pairing tables for a format, model and strategy; computed once, shipped to workers.
 
@@ -161,7 +178,7 @@ class MatchTables:
     """
 
     stage_names: tuple[str, ...]
-    stages: tuple[StageTable | BiddingTable | SealedBidTable, ...]
+    stages: tuple[StageTable | BiddingTable | SealedBidTable | CutTable, ...]
     strategy: Strategy
     game: BiddingGame | None
     sealed: SealedBidGame | None
@@ -176,6 +193,7 @@ class MatchTables:
     exit_objects: BoolArray
     branch_values: FloatArray | None = None
     bidding_class: str | None = None
+    cut: CutChooseGame | None = None
 
     @classmethod
     def from_pairing(cls, pairing: Pairing, *, start: Position | None = None) -> MatchTables:
@@ -186,7 +204,7 @@ class MatchTables:
         choice); the tables then cover the stages from its stage on (earlier stages get an
         empty table) and count games from there.
         """
-        stages: list[StageTable | BiddingTable | SealedBidTable] = []
+        stages: list[StageTable | BiddingTable | SealedBidTable | CutTable] = []
         first = 0 if start is None or not isinstance(start.state, MatchState) else start.state.stage
         for s, stage in enumerate(pairing.fmt.playable):
             if s < first:
@@ -243,12 +261,13 @@ class MatchTables:
             exit_objects=np.array(objects, dtype=bool),
             branch_values=_branch_values(pairing),
             bidding_class=None if bid_stage is None else pairing.stage_class(bid_stage).value,
+            cut=pairing.cut_game,
         )
 
 
 def _table(
     pairing: Pairing, s: int, decision: Decision
-) -> StageTable | BiddingTable | SealedBidTable:
+) -> StageTable | BiddingTable | SealedBidTable | CutTable:
     """The table of stage ``s``, by how its first game is set up: the exact exit distribution,
     or, where players decide on private beliefs, decision by decision per match."""
     per_match = not pairing.strategy.is_deterministic
@@ -259,6 +278,8 @@ def _table(
             return (
                 SealedBidTable(pairing.sealed_bid_gap()) if per_match else _stage_table(pairing, s)
             )
+        case CutChoice():
+            return _cut_table(pairing, s) if per_match else _stage_table(pairing, s)
         case Fixed() | Lot() | Choice():
             # a colour choice is the stage's only decision: its exact marginal is enough
             return _stage_table(pairing, s)
@@ -327,6 +348,26 @@ def _stage_table(pairing: Pairing, s: int, *, start: Position | None = None) -> 
         announce_red=np.array([e.announce_red for e in exits], dtype=bool),
         objects=np.array([e.objects for e in exits], dtype=bool),
     )
+
+
+def _entry_p_a(pairing: Pairing, s: int) -> FloatArray:
+    """P(A decides first) per pair and entry code: ``(n_pairs * 3,)``."""
+    n = pairing.size
+    p_a = np.stack(
+        [
+            np.full(n, 0.5)
+            if last_red is None
+            else pairing.p_a_chooses(MatchState(s, 0, 0, last_red))
+            for last_red in ENTRIES
+        ],
+        axis=1,
+    )
+    return np.asarray(p_a.reshape(-1), dtype=np.float64)
+
+
+def _cut_table(pairing: Pairing, s: int) -> CutTable:
+    advantage = np.stack([pairing.cut_advantage(0), pairing.cut_advantage(1)], axis=1)
+    return CutTable(_entry_p_a(pairing, s), advantage.reshape(-1))
 
 
 def _bidding_table(pairing: Pairing, s: int) -> BiddingTable:
@@ -456,9 +497,10 @@ def simulate(
         m = n if idx is None else idx.size
         if m == 0:
             break
-        if isinstance(table, SealedBidTable):
+        if isinstance(table, SealedBidTable | CutTable):
             alive = np.arange(n, dtype=np.intp) if idx is None else idx
-            exit_code[alive] = tables.offsets[s] + _draw_sealed(tables, table, rng, alive, pairs)
+            draw = _draw_sealed if isinstance(table, SealedBidTable) else _draw_cut
+            exit_code[alive] = tables.offsets[s] + draw(tables, table, rng, alive, pairs, entry)  # type: ignore[arg-type]
             if not decode_games:
                 games[alive] = 1 if played is None else played + 1
             break
@@ -557,12 +599,35 @@ def _draw_exit(
     return k
 
 
+def _draw_cut(
+    tables: MatchTables,
+    table: CutTable,
+    rng: np.random.Generator,
+    alive: IntArray,
+    pairs: IntArray | None,
+    entry: IntArray | None,
+) -> IntArray:
+    """The cut-and-choose game decision by decision: the cutter, the cut and the colour on
+    each match's own estimates, then the game; 0 if A advances."""
+    assert tables.cut is not None
+    m = alive.size
+    pair_rows = np.zeros(m, dtype=np.intp) if pairs is None else pairs
+    entry_rows = np.zeros(m, dtype=np.intp) if entry is None else entry
+    p_a = np.take(table.p_a_cuts, pair_rows * 3 + entry_rows)
+    cutter = (rng.random(m) >= p_a).astype(np.intp)  # 0: A cuts, 1: B cuts
+    x = np.take(table.advantage, pair_rows * 2 + cutter)
+    cut, red = tables.strategy.cut_sample(tables.cut, x, rng)
+    cutter_wins = rng.random(m) < tables.cut.cutter_advances(x, cut, red)
+    return np.where(cutter_wins, cutter, 1 - cutter).astype(np.intp)
+
+
 def _draw_sealed(
     tables: MatchTables,
     table: SealedBidTable,
     rng: np.random.Generator,
     alive: IntArray,
     pairs: IntArray | None,
+    entry: IntArray | None = None,
 ) -> IntArray:
     """The sealed-bid stage bid by bid: each match's bids, then the game; 0 if A advances."""
     assert tables.sealed is not None

@@ -34,6 +34,7 @@ from knockout.rules.decisions import (
     Bid,
     Bidding,
     Choice,
+    CutChoice,
     Decision,
     Fixed,
     Lot,
@@ -109,6 +110,8 @@ class GameRecord:
             chooser is then ``chooser``).
         replayed: Played before the simulation started (from the scenario's ``[[played]]``).
         bids: Sealed Armageddon bids (minutes each would take as Black), by name.
+        cutter: Who named Red's minutes in a cut-and-choose game (the chooser, who took
+            ``colour``, is then ``chooser``).
     """
 
     number: int
@@ -130,6 +133,7 @@ class GameRecord:
     replayed: bool = False
     bids: dict[str, float] | None = None
     colour: Colour | None = None
+    cutter: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The ``games[]`` entry of ``knockout play --json``."""
@@ -155,6 +159,8 @@ class GameRecord:
             }
         if self.bids is not None:
             out["bids"] = {k: round(v, 3) for k, v in self.bids.items()}
+        if self.cutter is not None:
+            out["cutter"] = self.cutter
         out |= {
             "increment_seconds": self.increment_seconds,
             "moves": self.moves,
@@ -192,6 +198,7 @@ class _Setup:
     bid: tuple[Side, Colour, Reply] | None = None
     sealed: dict[str, float] | None = None
     choice: tuple[Side, Colour] | None = None
+    cutter: Side | None = None
 
 
 @dataclass(frozen=True)
@@ -473,6 +480,8 @@ class MatchEngine:
                 sealed, red, clocks = self._sealed_bids(pairing, names)
                 probs = pairing.game_with_clocks(state.stage, red, clocks)
                 return _Setup(red, clocks, probs, sealed=sealed)
+            case CutChoice():
+                return self._cut(decision, pairing, state, games, names)
             case _:
                 assert_never(decision)
 
@@ -498,6 +507,47 @@ class MatchEngine:
             names,
         )
         return _Setup(red, game.clocks, pairing.game(state.stage, red), choice=(chooser, colour))
+
+    def _cut(
+        self,
+        decision: CutChoice,
+        pairing: Pairing,
+        state: MatchState,
+        games: list[GameRecord],
+        names: tuple[str, str],
+    ) -> _Setup:
+        """You cut, I choose: the cutter by the priority rule, the cut and the colour under the
+        strategy (or as recorded), then the game on Red's cut against Black's clock."""
+        game = pairing.cut_game
+        assert game is not None
+        if decision.made is not None:
+            cutter, cut = decision.made.cutter, decision.made.red_minutes
+            colour = decision.made.colour
+        else:
+            p_a = decision.p_a_cuts
+            if p_a is None:
+                used = games[-1].time_used
+                p_a = p_chooser_from_times(decision.cut, used[names[0]], used[names[1]])
+            if p_a is None:
+                p_a = float(pairing.p_a_chooses(state)[0])
+            cutter = self._lot(p_a)
+            cuts, red_taken = self.strategy.cut_sample(
+                game, pairing.cut_advantage(cutter), self.rng
+            )
+            cut = float(np.asarray(cuts).ravel()[0])
+            colour = Colour.RED if bool(np.asarray(red_taken).ravel()[0]) else Colour.BLACK
+        chooser = other(cutter)
+        red: Side = chooser if colour is Colour.RED else cutter
+        clocks = (cut, game.black_minutes)
+        self._emit(
+            "bid",
+            f"{names[cutter]} cuts: Red {cut:.2f} min v Black {game.black_minutes:g} min; "
+            f"{names[chooser]} chooses {colour.value.capitalize()}"
+            f"{' (recorded)' if decision.made is not None else ''}",
+            names,
+        )
+        probs = pairing.game_with_clocks(state.stage, red, clocks)
+        return _Setup(red, clocks, probs, choice=(chooser, colour), cutter=cutter)
 
     def _chooser(
         self,
@@ -639,6 +689,7 @@ class MatchEngine:
             reply=None if bid is None else bid[2],
             colour=None if choice is None else choice[1],
             bids=setup.sealed,
+            cutter=None if setup.cutter is None else names[setup.cutter],
         )
         self._emit("game_end", f"Game {number} ({stage.name}): {_result_text(record)}", names)
         del self.live[names]

@@ -33,6 +33,7 @@ from knockout.rules.bracket import round_name
 from knockout.rules.decisions import (
     Bidding,
     Choice,
+    CutChoice,
     Decision,
     DecisionKind,
     Fixed,
@@ -715,7 +716,7 @@ class Event:
             case Bidding():
                 assert m.bid is not None
                 return game(m.bid.red, m.bid.black, m.bid.clock, "bid")
-            case SealedBids():
+            case SealedBids() | CutChoice():
                 return None  # refused when the event is created
             case _:
                 assert_never(decision)

@@ -607,7 +607,16 @@ def _check_supported(scenario: Scenario) -> None:
             f"format.{stage.name}",
             "expected a format whose colours come from lots, alternation or the open "
             "sudden-death bid (knockout event bid); event mode cannot record sealed "
-            "Armageddon bids",
+            "Armageddon bids (first or second price): no command takes the two envelopes",
+        )
+    stage = scenario.format.cut_stage
+    if stage is not None:
+        raise refused(
+            scenario.source,
+            f"format.{stage.name}",
+            "expected a format whose colours come from lots, alternation or the open "
+            "sudden-death bid (knockout event bid); event mode cannot record a cut-and-choose "
+            "decision yet: no command takes the cutter's Red minutes and the chosen colour",
         )
 
 

@@ -26,6 +26,7 @@ from knockout.rules.decisions import (
     Bid,
     Bidding,
     Choice,
+    CutChoice,
     Fixed,
     Lot,
     SealedBids,
@@ -78,6 +79,8 @@ def transitions(
             yield from _bidding_transitions(pairing, state, decision)
         case SealedBids():
             yield from _sealed_bid_transitions(pairing, state)
+        case CutChoice():
+            yield from _cut_transitions(pairing, state, decision)
         case _:
             assert_never(decision)
 
@@ -105,6 +108,35 @@ def _sealed_bid_transitions(pairing: Pairing, state: MatchState) -> Iterator[Tra
     minutes = pairing.sealed_bid_minutes(state.stage)
     yield np.asarray(p_a), Finished(0, state.stage), None, minutes
     yield np.asarray(1.0 - p_a), Finished(1, state.stage), None, minutes
+
+
+def _cut_transitions(
+    pairing: Pairing, state: MatchState, decision: CutChoice
+) -> Iterator[Transition]:
+    """The cut-and-choose game: who cuts (the priority rule), then, under the strategy, the
+    cut and the colour integrated over the players' estimates (or the recorded cut and
+    colour, then the game on those clocks). Only who advances matters: it is the last game."""
+    game = pairing.cut_game
+    assert game is not None
+    if decision.made is not None:
+        made = decision.made
+        clocks = (made.red_minutes, game.black_minutes)
+        probs = pairing.game_with_clocks(state.stage, made.red, clocks)
+        minutes = pairing.game_minutes(state.stage, made.red, clocks)
+        for result, p_result in zip(Result, probs, strict=True):
+            yield np.asarray(p_result), advance(pairing.fmt, state, made.red, result), None, minutes
+        return
+    p_a = (
+        pairing.p_a_chooses(state)
+        if decision.p_a_cuts is None
+        else np.full(pairing.size, decision.p_a_cuts)
+    )
+    for cutter, p_cutter in ((0, p_a), (1, 1.0 - p_a)):
+        side: Side = 0 if cutter == 0 else 1
+        p_cut = pairing.strategy.cut_advances(game, pairing.cut_advantage(side))
+        minutes = pairing.cut_minutes(state.stage, side)
+        yield np.asarray(p_cutter * p_cut), Finished(side, state.stage), None, minutes
+        yield np.asarray(p_cutter * (1 - p_cut)), Finished(other(side), state.stage), None, minutes
 
 
 def _bidding_transitions(

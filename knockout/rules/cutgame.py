@@ -218,10 +218,10 @@ def _expected_cutter(game: CutChooseGame, e: FloatArray, r: FloatArray, sd: floa
 
 @functools.lru_cache(maxsize=64)
 def _bayesian_cut_table(game: CutChooseGame, sd: float) -> tuple[FloatArray, FloatArray]:
-    """The Bayesian cut on a 10-Elo grid of estimates over [-SPAN, SPAN]: the best of a scan
-    in quarter minutes, refined by golden-section search to 1e-6 minute."""
-    grid = np.arange(-SPAN, SPAN + 10.0, 10.0)
-    scan = np.arange(game.min_red_minutes, game.max_red_minutes + 0.25, 0.25)
+    """The Bayesian cut on a 25-Elo grid of estimates over [-SPAN, SPAN] (linear between): the
+    best of a scan in half minutes, refined by golden-section search to 1e-6 minute."""
+    grid = np.arange(-SPAN, SPAN + 25.0, 25.0)
+    scan = np.arange(game.min_red_minutes, game.max_red_minutes + 0.5, 0.5)
     scan = np.minimum(scan, game.max_red_minutes)
     values = np.stack([_expected_cutter(game, grid, np.full_like(grid, r), sd) for r in scan])
     best = np.argmax(values, axis=0)
@@ -230,7 +230,7 @@ def _bayesian_cut_table(game: CutChooseGame, sd: float) -> tuple[FloatArray, Flo
     ratio = (np.sqrt(5.0) - 1) / 2
     a, b = lo + (1 - ratio) * (hi - lo), lo + ratio * (hi - lo)
     fa, fb = _expected_cutter(game, grid, a, sd), _expected_cutter(game, grid, b, sd)
-    for _ in range(60):
+    for _ in range(36):
         left = fa >= fb
         hi = np.where(left, b, hi)
         lo = np.where(left, lo, a)

@@ -99,7 +99,9 @@ class BiddingEquilibrium:
 def complement(regions: Regions) -> Regions:
     """The complement of a set of disjoint, sorted intervals."""
     edges = [-np.inf, *(e for iv in regions.intervals for e in iv), np.inf]
-    out = [(float(lo), float(hi)) for lo, hi in zip(edges[::2], edges[1::2], strict=True) if lo < hi]
+    out = [
+        (float(lo), float(hi)) for lo, hi in zip(edges[::2], edges[1::2], strict=True) if lo < hi
+    ]
     return Regions(tuple(out))
 
 
@@ -180,10 +182,8 @@ class _Problem:
     def _bidder(self, e: FloatArray, heard: Regions, announce: Colour, grid: bool) -> FloatArray:
         x = self.grid_nodes if grid else self.nodes(e)
         v = self._values(x, grid)
-        if heard.intervals:
-            w = _weights(heard, x, self.sd)
-        else:  # an announcement 甲 never makes: 乙 keeps its own posterior
-            w = np.broadcast_to(_GH_W, x.shape)
+        # after an announcement 甲 never makes, 乙 keeps its own posterior
+        w = _weights(heard, x, self.sd) if heard.intervals else np.broadcast_to(_GH_W, x.shape)
         gap = v(announce, Reply.OBJECT) - v(announce, Reply.ACCEPT)
         return np.asarray(np.sum(w * gap, axis=-1) / np.sum(w, axis=-1))
 
@@ -197,12 +197,16 @@ class _Problem:
             total += sign * (accept + q * (objected - accept))
         return np.asarray(np.sum(total * _GH_W, axis=-1))
 
-    def bidder_criterion(self, heard: Regions, announce: Colour) -> Callable[[FloatArray], FloatArray]:
+    def bidder_criterion(
+        self, heard: Regions, announce: Colour
+    ) -> Callable[[FloatArray], FloatArray]:
         """乙's expected gap ``v(object) - v(accept)`` given its estimate and 甲's region
         ``heard``: below zero, objecting lowers 甲's chance."""
         return lambda e: self._bidder(np.asarray(e, dtype=np.float64), heard, announce, False)
 
-    def chooser_criterion(self, objects: Mapping[Colour, Regions]) -> Callable[[FloatArray], FloatArray]:
+    def chooser_criterion(
+        self, objects: Mapping[Colour, Regions]
+    ) -> Callable[[FloatArray], FloatArray]:
         """甲's expected chance announcing Red minus announcing Black, given its estimate."""
         return lambda e: self._chooser(np.asarray(e, dtype=np.float64), objects, False)
 
@@ -213,14 +217,14 @@ class _Problem:
         for announce in (Colour.RED, Colour.BLACK):
             on_grid = self._bidder(_GRID, heard[announce], announce, True)
             f = self.bidder_criterion(heard[announce], announce)
-            out[announce] = _regions(_GRID, on_grid < 0, lambda e, f=f: float(f(np.float64(e))))
+            out[announce] = _regions(_GRID, on_grid < 0, _scalar(f))
         return out
 
     def chooser_reply(self, objects: Mapping[Colour, Regions]) -> Regions:
         """甲's best announcement against 乙's objections: where it announces Red."""
         on_grid = self._chooser(_GRID, objects, True)
         f = self.chooser_criterion(objects)
-        return _regions(_GRID, on_grid >= 0, lambda e: float(f(np.float64(e))))
+        return _regions(_GRID, on_grid >= 0, _scalar(f))
 
     def interim_gain(self, regions: Mapping[str, Regions]) -> float:
         """The largest gain of any type by the other action, on a grid off the solver's."""
@@ -237,7 +241,11 @@ class _Problem:
             g = self.bidder_criterion(heard[announce], announce)(check)
             objects_here = objects[announce].contains(check)
             gains.append(np.where(objects_here, g, -g))  # objecting when g > 0 costs g
-        return float(max(0.0, max(float(np.max(x)) for x in gains)))
+        return float(max(0.0, *(float(np.max(x)) for x in gains)))
+
+
+def _scalar(f: Callable[[FloatArray], FloatArray]) -> Callable[[float], float]:
+    return lambda e: float(f(np.asarray(e, dtype=np.float64)))
 
 
 def _close(a: Regions, b: Regions, tol: float) -> bool:

@@ -37,6 +37,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 from scipy.special import ndtr
+from threadpoolctl import threadpool_limits
 
 from knockout.rules.bidding import SealedBidGame
 from knockout.rules.cutgame import CutChooseGame
@@ -74,12 +75,12 @@ CELLS_PER_SD = 4.0
 MARGIN_SD = 7.0
 #: Width of a sealed bid's cell (minutes).
 BID_CELL = 0.1
-#: A cut cell is this much wider than the one below it (0.1 minute at 25 minutes).
-CUT_RATIO = 1.004
+#: A cut cell is this much wider than the one below it (0.2 minute at 25 minutes).
+CUT_RATIO = 1.008
 #: Stop once no type gains more than this (a share of its chance in the decisive game).
 TARGET = 2e-5
 #: Most rounds of regret matching.
-MAX_ROUNDS = 4000
+MAX_ROUNDS = 2000
 _CHECK_EVERY = 50
 #: Gauss-Legendre nodes on [0, 1] (3 points: exact for polynomials of degree 5).
 _GL_U, _GL_W = np.polynomial.legendre.leggauss(3)
@@ -139,7 +140,9 @@ class Lattice:
         return np.asarray(w / w.sum(axis=1, keepdims=True), dtype=np.float64)
 
 
-def _cell_average(f: Callable[[FloatArray], FloatArray], lo: FloatArray, hi: FloatArray) -> FloatArray:
+def _cell_average(
+    f: Callable[[FloatArray], FloatArray], lo: FloatArray, hi: FloatArray
+) -> FloatArray:
     """``E[f(U)]`` for U uniform on each cell ``[lo, hi]`` (``f`` broadcasts over a new last
     axis of nodes)."""
     t = lo[..., None] + (hi - lo)[..., None] * _GL_U
@@ -186,9 +189,7 @@ def sealed_payoff_cells(
     win = _cell_average(black, lo_n, hi_n)
     lose = _cell_average(red, lo_n, hi_n)
     first = game.price == "first"
-    tie = 0.5 * (
-        _tie_average(black, lo_n, hi_n, first) + _tie_average(red, lo_n, hi_n, first)
-    )
+    tie = 0.5 * (_tie_average(black, lo_n, hi_n, first) + _tie_average(red, lo_n, hi_n, first))
     return win, lose, tie
 
 
@@ -303,6 +304,12 @@ def _bid_edges(low: float, high: float) -> FloatArray:
 
 @functools.lru_cache(maxsize=32)
 def sealed_equilibrium(game: SealedBidGame, sd: float) -> MixedBids:
+    """The symmetric equilibrium of the sealed bids (see :func:`_sealed_equilibrium`)."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _sealed_equilibrium(game, sd)
+
+
+def _sealed_equilibrium(game: SealedBidGame, sd: float) -> MixedBids:
     """The symmetric equilibrium of the sealed bids (self-play PRM+ from the Bayesian bid).
 
     A bidder's advantage is its own rating minus the other's: ``game.as_black(x, t)`` is its
@@ -497,10 +504,12 @@ class _CutProblem:
         q = self.chooser_mass @ chooser_red.T  # (xs, cuts): P(Red | x, cut cell)
         return np.asarray(self.lattice.posterior @ (q * red + (1.0 - q) * black), np.float64)
 
-    def reply(self, cutter: FloatArray, learned: FloatArray) -> tuple[FloatArray, FloatArray]:
+    def reply(
+        self, cutter: FloatArray, learned: FloatArray
+    ) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
         """The chooser's reply: its learned strategy after the cuts some type names, its own
         posterior's after the others; and the named cuts."""
-        on_path = cutter.max(axis=0) > 0
+        on_path = np.asarray(cutter.max(axis=0) > 0)
         return np.where(on_path[:, None], learned, self.own_posterior_red), on_path
 
 
@@ -522,13 +531,21 @@ def _clean(table: FloatArray, floor: float = 1e-6) -> FloatArray:
 
 @functools.lru_cache(maxsize=32)
 def cut_equilibrium(game: CutChooseGame, sd: float) -> MixedCut:
+    """An equilibrium of cut-and-choose (see :func:`_cut_equilibrium`)."""
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _cut_equilibrium(game, sd)
+
+
+def _cut_equilibrium(game: CutChooseGame, sd: float) -> MixedCut:
     """An equilibrium of cut-and-choose (alternating PRM+ from the rational rules at the
     players' estimates)."""
     lattice = Lattice(sd)
     edges = _cut_edges(game)
     problem = _CutProblem(game, lattice, edges)
     mid = 0.5 * (edges[1:] + edges[:-1])
-    start_cut = np.clip(np.searchsorted(edges, game.rational_cut(lattice.centers)) - 1, 0, len(mid) - 1)
+    start_cut = np.clip(
+        np.searchsorted(edges, game.rational_cut(lattice.centers)) - 1, 0, len(mid) - 1
+    )
     cutter0 = np.zeros((len(lattice.centers), len(mid)))
     cutter0[np.arange(len(start_cut)), start_cut] = 1.0
     chooser0 = np.asarray(game.rational_red(lattice.centers[None, :], mid[:, None]), np.float64)

@@ -29,6 +29,7 @@ import numpy.typing as npt
 
 from knockout.game import Colour, Reply, Result
 from knockout.rules.bidding import BiddingGame, ChoiceGame, SealedBidGame, Strategy
+from knockout.rules.cutgame import CutChooseGame
 from knockout.rules.decisions import (
     Bid,
     Bidding,
@@ -40,7 +41,7 @@ from knockout.rules.decisions import (
     decide,
     other,
 )
-from knockout.rules.formats import BiddingMenu, Format, Stage
+from knockout.rules.formats import BiddingMenu, CutChoose, Format, Stage
 from knockout.rules.model import (
     DEFAULT_MODEL,
     GameProbabilities,
@@ -302,6 +303,33 @@ class Pairing:
         return r_a - r_b
 
     @cached_property
+    def cut_game(self) -> CutChooseGame | None:
+        """The cut-and-choose decision problem, for formats that have one."""
+        stage = self.fmt.cut_stage
+        if stage is None:
+            return None
+        return CutChooseGame.from_stage(stage, self.model, self.stage_class(stage))
+
+    def cut_advantage(self, cutter: Side) -> FloatArray:
+        """The cutter's rating minus the chooser's, for the cut stage's time class."""
+        stage = self.fmt.cut_stage
+        assert stage is not None
+        r_a, r_b = self.ratings[self.stage_class(stage)]
+        return r_a - r_b if cutter == 0 else r_b - r_a
+
+    def cut_minutes(self, stage_index: int, cutter: Side) -> FloatArray:
+        """Expected playing time of the cut game: the expected cut and Black's clock, each at
+        the mean of the two players' speeds (exact for equal speeds)."""
+        game = self.cut_game
+        assert game is not None
+        red = self.strategy.expected_cut(game, self.cut_advantage(cutter))
+        inc = self.fmt.playable[stage_index].increment_seconds
+        t_red = self.model.effective(red, inc)
+        t_black = self.model.effective(game.black_minutes, inc)
+        (mean_a, _), (mean_b, _) = self.speeds
+        return np.asarray((t_red + t_black) * (mean_a + mean_b) / 2, dtype=np.float64)
+
+    @cached_property
     def bidding_game(self) -> BiddingGame | None:
         """The sudden-death decision problem, for formats that have one."""
         stage = self.fmt.bidding_stage
@@ -317,15 +345,16 @@ class Pairing:
         return r_a - r_b if chooser == 0 else r_b - r_a
 
     def p_a_chooses(self, state: MatchState) -> FloatArray:
-        """P(A is 甲) on entering the bidding stage at ``state``.
+        """P(A is 甲) on entering the bidding (or cut-and-choose) stage at ``state``.
 
         ``less-time``: A used less clock time in the previous game; each player uses a
         ``Normal(mean, sd)`` fraction of their effective clock in that game, whose clocks come
         from the previous stage and who had Red; ``lot``: one half.
         """
         stage = self.fmt.playable[state.stage]
-        assert stage.bidding is not None
-        if stage.bidding.priority == "lot" or state.last_red is None:
+        rule = stage.bidding if stage.bidding is not None else stage.cut
+        assert rule is not None
+        if rule.priority == "lot" or state.last_red is None:
             return np.full(self.size, 0.5)
         previous = self.fmt.playable[state.stage - 1]
         red_min, black_min = (
@@ -452,7 +481,7 @@ def bid_colours(
 
 
 def p_chooser_from_times(
-    menu: BiddingMenu, used_a: float | None, used_b: float | None
+    menu: BiddingMenu | CutChoose, used_a: float | None, used_b: float | None
 ) -> float | None:
     """P(A is 甲) once the previous game's times are known, by the priority rule.
 
@@ -553,9 +582,10 @@ def replay(fmt: Format, a: str, b: str, games: Sequence[PlayedGame]) -> Position
     if bid is not None:
         p_a = 1.0 if bid.chooser == 0 else 0.0
     elif isinstance(state, MatchState) and games:
-        menu = fmt.playable[state.stage].bidding
+        stage = fmt.playable[state.stage]
+        menu = stage.bidding if stage.bidding is not None else stage.cut
         used = games[-1].time_used or {}
-        if menu is not None:
+        if menu is not None and (stage.is_bidding or stage.is_cut):
             p_a = p_chooser_from_times(menu, used.get(a), used.get(b))
     return Position(state, played, p_a, bid, choice)
 

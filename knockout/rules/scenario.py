@@ -39,7 +39,15 @@ from knockout.errors import Problem, ScenarioError
 from knockout.game import Colour, Reply, Result
 from knockout.points import canonical_tiebreak
 from knockout.rules.bidding import Strategy, get_strategy
-from knockout.rules.formats import FORMATS, BiddingMenu, ColourRule, Format, SealedBid, Stage
+from knockout.rules.formats import (
+    FORMATS,
+    BiddingMenu,
+    ColourRule,
+    CutChoose,
+    Format,
+    SealedBid,
+    Stage,
+)
 from knockout.rules.match import (
     PlayedGame,
     Position,
@@ -63,7 +71,7 @@ Positive = Annotated[float, Field(strict=True, gt=0)]
 ClockPair = Annotated[list[Positive], Field(min_length=2, max_length=2)]
 DrawWinner = Literal["none", "red", "black"]
 TimeClassName = Literal["classical", "rapid", "blitz"]
-ColourRuleName = Literal["lot", "alternate", "bidding", "sealed-bid", "choice"]
+ColourRuleName = Literal["lot", "alternate", "bidding", "sealed-bid", "choice", "cut-choose"]
 
 
 class _SpeedIn(Table):
@@ -121,7 +129,7 @@ class _PlayedIn(Table):
 
 
 class _StrategyIn(Table):
-    kind: Literal["rational", "naive", "believed", "bayesian"] = "rational"
+    kind: Literal["rational", "naive", "believed", "bayesian", "equilibrium"] = "rational"
     belief_sd: NonNegative = 100.0
 
 
@@ -141,6 +149,10 @@ class _StageIn(Table):
     priority: Literal["less-time", "lot"] | None = None
     red_minutes: Positive | None = None
     min_black_minutes: Positive | None = None
+    price: Literal["first", "second"] | None = None
+    black_minutes: Positive | None = None
+    min_red_minutes: Positive | None = None
+    max_red_minutes: Positive | None = None
     chooser: Annotated[str, Field(min_length=1)] | None = None
 
 
@@ -465,6 +477,8 @@ def _stage_fields(s: Stage) -> dict[str, Any]:
         out.update(s.bidding.to_dict())
     if s.sealed_bid is not None:
         out.update(s.sealed_bid.to_dict())
+    if s.cut is not None:
+        out.update(s.cut.to_dict())
     if s.is_choice:
         out["chooser"] = s.chooser
     return out
@@ -1066,15 +1080,17 @@ def _apply_stage(stage: Stage, table: _StageIn) -> Stage:
     sealed = _sealed_bid(stage, table, colours)
     if sealed is not None:
         changes["sealed_bid"] = sealed
+    cut = _cut(stage, table, colours)
+    if cut is not None:
+        changes["cut"] = cut
     return replace(stage, **changes)
 
 
 def _menu(stage: Stage, table: _StageIn, colours: ColourRule) -> BiddingMenu | None:
     """The bidding menu with the table's clocks and priority (None: the stage has none)."""
     keys = ("accept", "object_red", "object_black")
-    if colours is not ColourRule.BIDDING and all(
-        getattr(table, k) is None for k in (*keys, "priority")
-    ):
+    unused = colours is not ColourRule.BIDDING and all(getattr(table, k) is None for k in keys)
+    if unused and (table.priority is None or colours is ColourRule.CUT_CHOOSE):
         return None
     changes: dict[str, Any] = {
         k: (float(getattr(table, k)[0]), float(getattr(table, k)[1]))
@@ -1089,7 +1105,26 @@ def _menu(stage: Stage, table: _StageIn, colours: ColourRule) -> BiddingMenu | N
 def _sealed_bid(stage: Stage, table: _StageIn, colours: ColourRule) -> SealedBid | None:
     """The sealed-bid clocks with the table's values (None: the stage has none)."""
     keys = ("red_minutes", "min_black_minutes")
-    if colours is not ColourRule.SEALED_BID and all(getattr(table, k) is None for k in keys):
+    if colours is not ColourRule.SEALED_BID and all(
+        getattr(table, k) is None for k in (*keys, "price")
+    ):
         return None
-    changes = {k: float(getattr(table, k)) for k in keys if getattr(table, k) is not None}
+    changes: dict[str, Any] = {
+        k: float(getattr(table, k)) for k in keys if getattr(table, k) is not None
+    }
+    if table.price is not None:
+        changes["price"] = table.price
     return replace(stage.sealed_bid or SealedBid(), **changes)
+
+
+def _cut(stage: Stage, table: _StageIn, colours: ColourRule) -> CutChoose | None:
+    """The cut-and-choose clocks with the table's values (None: the stage has none)."""
+    keys = ("black_minutes", "min_red_minutes", "max_red_minutes")
+    if colours is not ColourRule.CUT_CHOOSE and all(getattr(table, k) is None for k in keys):
+        return None
+    changes: dict[str, Any] = {
+        k: float(getattr(table, k)) for k in keys if getattr(table, k) is not None
+    }
+    if table.priority is not None and colours is ColourRule.CUT_CHOOSE:
+        changes["priority"] = table.priority
+    return replace(stage.cut or CutChoose(), **changes)
