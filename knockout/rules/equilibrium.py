@@ -254,7 +254,8 @@ def _close(a: Regions, b: Regions, tol: float) -> bool:
     ea, eb = a.bounds, b.bounds
     same = ea == eb
     finite = np.isfinite(ea) & np.isfinite(eb)
-    return bool(np.all(same | (finite & (np.abs(np.where(finite, ea - eb, 0.0)) <= tol))))
+    diff = np.abs(np.where(finite, ea, 0.0) - np.where(finite, eb, 0.0))
+    return bool(np.all(same | (finite & (diff <= tol))))
 
 
 def _starts(game: BiddingGame, sd: float) -> dict[str, Regions]:
