@@ -9,9 +9,66 @@ from rich.text import Text
 
 from knockout.dashboard.match import pct
 from knockout.studies.compare import Comparison
+from knockout.studies.equilibrium import EquilibriumReport
 from knockout.studies.fair import FairRules
 
-__all__ = ["comparison_view", "fair_view"]
+__all__ = ["comparison_view", "equilibrium_view", "fair_view"]
+
+
+def _ends(intervals: list[list[float | None]]) -> str:
+    if not intervals:
+        return "never"
+    parts = []
+    for lo, hi in intervals:
+        left = "-inf" if lo is None else f"{lo:.1f}"
+        right = "inf" if hi is None else f"{hi:.1f}"
+        parts.append(f"[{left}, {right})")
+    return " ∪ ".join(parts)
+
+
+def equilibrium_view(r: EquilibriumReport) -> RenderableType:
+    """The equilibria (thresholds or tables), P(advance) under each kind, exploitability."""
+    names = [p.name for p in r.scenario.players]
+    parts: list[RenderableType] = [
+        Text(f"{r.scenario.name}: {r.rule}, belief_sd {r.scenario.belief_sd:g} Elo", style="bold")
+    ]
+    for i, eq in enumerate(r.equilibria, 1):
+        st = eq["strategies"]
+        t = Table(title=f"equilibrium {i}", title_justify="left", box=box.SIMPLE_HEAD)
+        if "estimate" in st:
+            key = "bid" if "bid" in st else "cut"
+            t.add_column("own estimate (Elo)", justify="right")
+            t.add_column(f"{key} (min)", justify="right")
+            for e, v in zip(st["estimate"], st[key], strict=True):
+                t.add_row(f"{e:+.0f}", f"{v:.2f}")
+        else:
+            t.add_column("decision")
+            t.add_column("where (the decider's estimate, Elo)")
+            for key, intervals in st.items():
+                t.add_row(key, _ends(intervals))
+        parts.append(t)
+        ca = eq["chooser_advances"]
+        line = ", ".join(f"{n} {pct(eq['win'][n], 2)}" for n in names)
+        parts.append(
+            Text(
+                f"P(advance): {line}"
+                + ("" if ca is None else f"; P(甲 advances | reached) {pct(ca, 2)}")
+            )
+        )
+    t = Table(title="each way of playing", title_justify="left", box=box.SIMPLE_HEAD)
+    t.add_column("strategy")
+    for n in names:
+        t.add_column(f"P({n})", justify="right")
+    t.add_column("exploitable by", justify="right")
+    t.add_column("gain", justify="right")
+    for kind, gain in r.exploitability.items():
+        win = r.win_by_kind[kind]
+        t.add_row(kind, *(pct(win[n], 2) for n in names), gain["by"] or "-", f"{gain['gain']:.2e}")
+    parts.append(t)
+    parts.append(Text("gains: fractions of the whole match's P(advance)"))
+    parts += [Text(n) for n in r.notes]
+    parts.append(Text(f"solved in {r.seconds:.1f} s"))
+    return Group(*parts)
 
 
 def _signed(p: float | None) -> str:

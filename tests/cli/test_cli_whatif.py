@@ -101,7 +101,7 @@ def test_a_json_simulation_output_loads_back_too(tmp_path: Path) -> None:
             [
                 "error: --set: model.moves: expected a number >= 1, got 0",
                 "error: --set: strategy.kind: expected one of 'rational', 'naive', "
-                "'believed' or 'bayesian', got 'clever'",
+                "'believed', 'bayesian' or 'equilibrium', got 'clever'",
             ],
         ),
     ],

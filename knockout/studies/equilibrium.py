@@ -1,0 +1,332 @@
+"""``knockout equilibrium``: equilibrium play of a match's decisive decision, and how far each
+way of playing it can be exploited.
+
+For a two-player scenario whose last stage is decided by the players (the bidding rule, sealed
+bids of either price, cut-and-choose, or a colour choice), at the scenario's ``belief_sd``:
+
+* the equilibria (:mod:`knockout.rules.equilibrium` for the bidding rule, every distinct one
+  found; :mod:`knockout.rules.gridgames` for the sealed bids and cut-and-choose; the Bayesian
+  choice for a colour choice, the chooser's only decision), each as readable thresholds or a
+  bid table, with the match odds under it and P(甲 advances | the decisive game is reached);
+* for every strategy kind, the exploitability: the gain of the flat-prior Bayesian best
+  response of each role to the other role's strategy (:mod:`knockout.studies.exploit`), at the
+  scenario's ratings, as a fraction of the whole match's P(advance) (the decisive game's gain
+  times the chance that it is reached with that role), clipped at 0, the larger of the two
+  with who gains;
+* ``max_deviation_gain``: the equilibrium's own exploitability, its verification figure
+  (verified when it is at most :data:`VERIFIED`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from knockout.errors import KnockoutError
+from knockout.exact.odds import match_odds
+from knockout.exact.solver import solve
+from knockout.rules.bidding import (
+    STRATEGIES,
+    BiddingGame,
+    Equilibrium,
+    Regions,
+    Strategy,
+    bayesian_choice_region,
+    get_strategy,
+)
+from knockout.rules.formats import Stage
+from knockout.rules.match import MatchState, Pairing
+from knockout.rules.scenario import Scenario
+from knockout.studies.exploit import RoleGain, bidding_gains, choice_gains, cut_gains, sealed_gains
+
+__all__ = ["VERIFIED", "EquilibriumReport", "equilibrium_report", "rule_of"]
+
+#: The equilibrium is verified when no role gains more than this share of the match.
+VERIFIED = 1e-5
+#: Estimates at which bid and cut tables are shown (Elo, the player's own advantage).
+TABLE_AT = (-600.0, -300.0, -100.0, 0.0, 100.0, 300.0, 600.0)
+
+
+@dataclass(frozen=True)
+class EquilibriumReport:
+    """What ``knockout equilibrium`` prints.
+
+    Attributes:
+        scenario: The scenario.
+        rule: The decisive decision's rule.
+        equilibria: ``[{"strategies", "win", "chooser_advances"}]``.
+        exploitability: ``{kind: {"gain", "by"}}``.
+        max_deviation_gain: The equilibrium's exploitability.
+        win_by_kind: P(each player advances) under each strategy kind.
+        notes: Sentences on uniqueness, purity and convergence, computed from the results.
+        seconds: The run time.
+    """
+
+    scenario: Scenario
+    rule: str
+    equilibria: list[dict[str, Any]]
+    exploitability: dict[str, dict[str, Any]]
+    max_deviation_gain: float
+    win_by_kind: dict[str, dict[str, float]]
+    notes: list[str]
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The keys of ``knockout equilibrium --json`` (``version`` and ``scenario`` come from
+        the envelope)."""
+        return {
+            "rule": self.rule,
+            "equilibria": self.equilibria,
+            "exploitability": self.exploitability,
+            "max_deviation_gain": self.max_deviation_gain,
+        }
+
+
+def rule_of(stage: Stage) -> str:
+    """The name of a decisive stage's rule."""
+    if stage.is_sealed_bid:
+        assert stage.sealed_bid is not None
+        return "sealed-bid" if stage.sealed_bid.price == "first" else "sealed-bid-second-price"
+    return stage.colours.value
+
+
+def _decisive(scenario: Scenario) -> Stage:
+    if scenario.is_bracket:
+        raise KnockoutError(
+            f"{scenario.source}: equilibrium needs a match of two players, got "
+            f"{len(scenario.players)}"
+        )
+    last = scenario.format.playable[-1]
+    if not (last.is_decision or last.is_choice):
+        raise KnockoutError(
+            f"{scenario.source}: equilibrium needs a format whose last stage the players decide "
+            f"(bidding, sealed bids, cut-choose or a colour choice); {last.name} is "
+            f"{last.colours.value}"
+        )
+    return last
+
+
+def _intervals(r: Regions) -> list[list[float | None]]:
+    return [
+        [None if not np.isfinite(lo) else lo, None if not np.isfinite(hi) else hi]
+        for lo, hi in r.intervals
+    ]
+
+
+@dataclass(frozen=True)
+class _Fixed(Equilibrium):
+    """The equilibrium strategy with the bidding regions of one given equilibrium."""
+
+    fixed: tuple[tuple[str, Regions], ...] = ()
+
+    def regions(self, game: BiddingGame) -> dict[str, Regions]:  # type: ignore[override]
+        return dict(self.fixed)
+
+
+def _bidding_equilibria(game: BiddingGame, sd: float) -> tuple[list[dict[str, Regions]], list[str]]:
+    if sd == 0:
+        return [dict(game.regions)], ["belief_sd = 0: the rational rule is the equilibrium"]
+    from knockout.rules.equilibrium import bidding_equilibria  # noqa: PLC0415
+
+    found = bidding_equilibria(game, sd)
+    notes = [
+        f"{len(found)} equilibrium found from 4 starting rules"
+        if len(found) == 1
+        else f"{len(found)} distinct equilibria found from 4 starting rules: not unique",
+        f"largest interim gain of any type: {max(e.interim_gain for e in found):.1e}",
+    ]
+    return [dict(e.regions) for e in found], notes
+
+
+def _gains(rows: list[tuple[float, tuple[RoleGain, ...]]]) -> dict[str, Any]:
+    """Weighted role gains (weight: P(reached with this assignment)) → the larger, clipped."""
+    totals: dict[str, float] = {}
+    for weight, gains in rows:
+        for g in gains:
+            totals[g.role] = totals.get(g.role, 0.0) + weight * g.gain
+    role, gain = max(totals.items(), key=lambda kv: kv[1])
+    return {"gain": max(0.0, gain), "by": role if gain > 0 else None}
+
+
+def _chooser_advances(pairing: Pairing, stage: Stage, strategy: Strategy) -> float | None:
+    k = len(pairing.fmt.playable) - 1
+    if stage.is_bidding:
+        sol = solve(pairing)
+        return float(sol.chooser_advances[0] / sol.bidding_reached[0])
+    if stage.is_cut:
+        game = pairing.cut_game
+        assert game is not None
+        p_a = float(pairing.p_a_chooses(MatchState(k, 0, 0, 0))[0])
+        adv = [float(strategy.cut_advances(game, pairing.cut_advantage(s))[0]) for s in (0, 1)]
+        return p_a * adv[0] + (1 - p_a) * adv[1]
+    return None
+
+
+def _exploitability(scenario: Scenario, stage: Stage, strategy: Strategy) -> dict[str, Any]:
+    a, b = scenario.players[0], scenario.players[1]
+    pairing = Pairing.of(scenario.format, a, b, model=scenario.model, strategy=strategy)
+    sol = solve(pairing)
+    k = len(scenario.format.playable) - 1
+    reached = float(sol.decided[0, k].sum())
+    if stage.is_bidding:
+        game = pairing.bidding_game
+        assert game is not None
+        p_a = float(sol.chooser_is_a[0])
+        rows = [
+            (p_a, bidding_gains(game, strategy, float(pairing.advantage(0)[0]))),
+            (reached - p_a, bidding_gains(game, strategy, float(pairing.advantage(1)[0]))),
+        ]
+    elif stage.is_cut:
+        game_c = pairing.cut_game
+        assert game_c is not None
+        p_cut = float(pairing.p_a_chooses(MatchState(k, 0, 0, 0))[0]) * reached
+        rows = [
+            (p_cut, cut_gains(game_c, strategy, float(pairing.cut_advantage(0)[0]))),
+            (reached - p_cut, cut_gains(game_c, strategy, float(pairing.cut_advantage(1)[0]))),
+        ]
+    elif stage.is_sealed_bid:
+        game_s = pairing.sealed_bid_game
+        assert game_s is not None
+        x = float(pairing.sealed_bid_gap()[0])
+        rows = [(reached, sealed_gains(game_s, strategy, x, (a.name, b.name)))]
+    else:
+        choice = pairing.choice_game(k)
+        p_a = float(pairing.colour_chooser[k][0]) * reached
+        rows = [
+            (p_a, choice_gains(choice, strategy, float(pairing.choice_advantage(k, 0)[0]))),
+            (
+                reached - p_a,
+                choice_gains(choice, strategy, float(pairing.choice_advantage(k, 1)[0])),
+            ),
+        ]
+    return _gains(rows)
+
+
+def _strategies_json(
+    stage: Stage, pairing: Pairing, sd: float, regions: dict[str, Regions] | None
+) -> dict[str, Any]:
+    """The equilibrium strategies in readable form."""
+    if stage.is_bidding:
+        assert regions is not None
+        return {key: _intervals(r) for key, r in regions.items()}
+    if stage.is_choice:
+        game = pairing.choice_game(len(pairing.fmt.playable) - 1)
+        red = game.red_region if sd == 0 else bayesian_choice_region(game, sd)
+        return {"choose_red": _intervals(red)}
+    at = np.array(TABLE_AT)
+    if stage.is_sealed_bid:
+        game = pairing.sealed_bid_game
+        assert game is not None
+        if sd == 0:
+            return {
+                "estimate": list(TABLE_AT),
+                "bid": [float(v) for v in game.rational_bid(at)],
+                "pure": True,
+            }
+        from knockout.rules.gridgames import sealed_equilibrium, spread  # noqa: PLC0415
+
+        eq = sealed_equilibrium(game, sd)
+        cells = eq.lattice.cell_of(at)
+        return {
+            "estimate": list(TABLE_AT),
+            "bid": [float(v) for v in eq.mean_bids[cells]],
+            "cells_mixed": [int(v) for v in spread(eq.table)[cells]],
+            "pure": eq.pure,
+            "interim_gain": eq.interim_gain,
+            "rounds": eq.rounds,
+        }
+    game_c = pairing.cut_game
+    assert game_c is not None
+    if sd == 0:
+        return {
+            "estimate": list(TABLE_AT),
+            "cut": [float(v) for v in game_c.rational_cut(at)],
+            "pure": True,
+        }
+    from knockout.rules.gridgames import cut_equilibrium, spread  # noqa: PLC0415
+
+    eq_c = cut_equilibrium(game_c, sd)
+    cells = eq_c.lattice.cell_of(at)
+    return {
+        "estimate": list(TABLE_AT),
+        "cut": [float(v) for v in eq_c.mean_cuts[cells]],
+        "cells_mixed": [int(v) for v in spread(eq_c.cutter)[cells]],
+        "pure": eq_c.pure,
+        "cutter_interim_gain": eq_c.cutter_gain,
+        "chooser_interim_gain": eq_c.chooser_gain,
+        "rounds": eq_c.rounds,
+    }
+
+
+def equilibrium_report(scenario: Scenario) -> EquilibriumReport:
+    """The equilibria, the odds under each strategy kind and the exploitability table.
+
+    Raises:
+        KnockoutError: For a bracket, or a format whose last stage nobody decides.
+    """
+    start = time.perf_counter()
+    stage = _decisive(scenario)
+    sd = scenario.belief_sd
+    a, b = scenario.players[0], scenario.players[1]
+    eq_strategy = Equilibrium(sd)
+    pairing = Pairing.of(scenario.format, a, b, model=scenario.model, strategy=eq_strategy)
+    notes: list[str] = []
+    found: list[tuple[Strategy, dict[str, Regions] | None]]
+    if stage.is_bidding:
+        game = pairing.bidding_game
+        assert game is not None
+        regions_list, notes = _bidding_equilibria(game, sd)
+        found = [
+            (eq_strategy if i == 0 else _Fixed(sd, tuple(r.items())), r)
+            for i, r in enumerate(regions_list)
+        ]
+    else:
+        found = [(eq_strategy, None)]
+    equilibria = []
+    for strategy, regions in found:
+        sc = replace(scenario, strategy=strategy)
+        odds = match_odds(sc)
+        p = Pairing.of(scenario.format, a, b, model=scenario.model, strategy=strategy)
+        equilibria.append(
+            {
+                "strategies": _strategies_json(stage, p, sd, regions),
+                "win": dict(odds.win),
+                "chooser_advances": _chooser_advances(p, stage, strategy),
+            }
+        )
+    first = equilibria[0]["strategies"]
+    if "pure" in first and sd > 0:
+        widest = max(first.get("cells_mixed", [1]))
+        notes.append(
+            "pure up to the grid: each type within two neighbouring cells"
+            if first["pure"]
+            else f"mixed: some type spreads over {widest} neighbouring clock cells or replies "
+            "with both colours (no pure equilibrium on the grid)"
+        )
+    exploit = {
+        kind: _exploitability(scenario, stage, get_strategy(kind, belief_sd=sd))
+        for kind in STRATEGIES
+    }
+    win_by_kind = {
+        kind: dict(match_odds(replace(scenario, strategy=get_strategy(kind, belief_sd=sd))).win)
+        for kind in STRATEGIES
+    }
+    gain = float(exploit["equilibrium"]["gain"])
+    notes.append(
+        f"verified: no role gains more than {VERIFIED:g} of the match by a best response"
+        if gain <= VERIFIED
+        else f"not verified: a best response gains {gain:.2g} of the match (tolerance {VERIFIED:g})"
+    )
+    return EquilibriumReport(
+        scenario,
+        rule_of(stage),
+        equilibria,
+        exploit,
+        gain,
+        win_by_kind,
+        notes,
+        time.perf_counter() - start,
+    )
