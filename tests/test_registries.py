@@ -28,7 +28,7 @@ from knockout.event.store import (
 from knockout.exact.odds import match_odds
 from knockout.io.scenario import load_scenario
 from knockout.rules.bidding import STRATEGIES
-from knockout.rules.decisions import Decision, SealedBids, decide
+from knockout.rules.decisions import CutChoice, Decision, SealedBids, decide
 from knockout.rules.formats import FORMATS
 from knockout.rules.match import MatchState, next_decision
 from knockout.rules.scenario import Scenario, parse_scenario
@@ -86,6 +86,9 @@ SAMPLE = [
     ("xq-bidding", "bayesian"),  # the bidding rule on private beliefs
     ("armageddon-bid", "believed"),  # sealed bids drawn per match
     ("blitz-pairs", "rational"),  # lots and a repeating stage
+    ("xq-bidding", "equilibrium"),  # the bidding rule's perfect Bayesian equilibrium
+    ("armageddon-vickrey", "equilibrium"),  # second-price sealed bids, mixed on the grid
+    ("cut-choose", "equilibrium"),  # cut-and-choose, mixed on the grid
 ]
 
 
@@ -123,6 +126,10 @@ def test_organiser_mode_asks_for_every_decision_of_every_preset(
     db = tmp_path / "e.db"
     if SealedBids in _decision_kinds(preset):
         with pytest.raises(KnockoutError, match="sealed"):
+            create_event(db, scenario, command="test", seed=5)
+        return
+    if CutChoice in _decision_kinds(preset):
+        with pytest.raises(KnockoutError, match="cut-and-choose"):
             create_event(db, scenario, command="test", seed=5)
         return
     create_event(db, scenario, command="test", seed=5)

@@ -7,8 +7,9 @@ the gaps):
 * ``stronger_advances``: P(the higher-rated player advances), one value per gap;
 * for equal players (gap 0): ``decider_edge``, what the last stage's decision is worth to the
   side it favours: P(甲 advances | decider reached) - 1/2 for a bidding stage, P(the chooser
-  advances) - 1/2 for a colour choice, P(Red advances | decider reached) - 1/2 for a decider
-  coloured by lot or by sealed bids; ``None`` for formats without a single decisive game (a
+  advances) - 1/2 for a colour choice, P(the cutter advances) - 1/2 for cut-and-choose,
+  P(Red advances | decider reached) - 1/2 for a decider coloured by lot or by sealed bids;
+  ``None`` for formats without a single decisive game (a
   repeating or multi-game last stage, e.g. ``blitz-pairs``);
 * ``decider_reached``: P(the last stage is played), ``expected_games`` and ``expected_minutes``
   (each game's effective clocks times the players' mean speeds).
@@ -175,6 +176,10 @@ def _decider_edge(pairing: Pairing, sol: MatchSolution, i: int) -> float | None:
         assert game is not None
         values, probs = pairing.strategy.black_clock(game, 0.0)
         return float(np.sum(probs * game.red_advances(0.0, values))) - 0.5
+    if last.is_cut:
+        cut = pairing.cut_game
+        assert cut is not None
+        return float(pairing.strategy.cut_advances(cut, np.zeros(1))[0]) - 0.5
     if last.is_choice:
         choice = ChoiceGame.from_stage(last, pairing.model, pairing.time_classes[k])
         p_red = float(pairing.strategy.choice_probability(choice, 0.0))

@@ -20,6 +20,7 @@ bids of either price, cut-and-choose, or a colour choice), at the scenario's ``b
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -122,7 +123,7 @@ class _Fixed(Equilibrium):
 
     fixed: tuple[tuple[str, Regions], ...] = ()
 
-    def regions(self, game: BiddingGame) -> dict[str, Regions]:  # type: ignore[override]
+    def regions(self, game: BiddingGame) -> dict[str, Regions]:
         return dict(self.fixed)
 
 
@@ -141,7 +142,7 @@ def _bidding_equilibria(game: BiddingGame, sd: float) -> tuple[list[dict[str, Re
     return [dict(e.regions) for e in found], notes
 
 
-def _gains(rows: list[tuple[float, tuple[RoleGain, ...]]]) -> dict[str, Any]:
+def _gains(rows: Sequence[tuple[float, tuple[RoleGain, ...]]]) -> dict[str, Any]:
     """Weighted role gains (weight: P(reached with this assignment)) → the larger, clipped."""
     totals: dict[str, float] = {}
     for weight, gains in rows:
@@ -171,6 +172,7 @@ def _exploitability(scenario: Scenario, stage: Stage, strategy: Strategy) -> dic
     sol = solve(pairing)
     k = len(scenario.format.playable) - 1
     reached = float(sol.decided[0, k].sum())
+    rows: Sequence[tuple[float, tuple[RoleGain, ...]]]
     if stage.is_bidding:
         game = pairing.bidding_game
         assert game is not None
@@ -213,8 +215,8 @@ def _strategies_json(
         assert regions is not None
         return {key: _intervals(r) for key, r in regions.items()}
     if stage.is_choice:
-        game = pairing.choice_game(len(pairing.fmt.playable) - 1)
-        red = game.red_region if sd == 0 else bayesian_choice_region(game, sd)
+        choice = pairing.choice_game(len(pairing.fmt.playable) - 1)
+        red = choice.red_region if sd == 0 else bayesian_choice_region(choice, sd)
         return {"choose_red": _intervals(red)}
     at = np.array(TABLE_AT)
     if stage.is_sealed_bid:
@@ -285,7 +287,7 @@ def equilibrium_report(scenario: Scenario) -> EquilibriumReport:
         ]
     else:
         found = [(eq_strategy, None)]
-    equilibria = []
+    equilibria: list[dict[str, Any]] = []
     for strategy, regions in found:
         sc = replace(scenario, strategy=strategy)
         odds = match_odds(sc)
@@ -297,7 +299,7 @@ def equilibrium_report(scenario: Scenario) -> EquilibriumReport:
                 "chooser_advances": _chooser_advances(p, stage, strategy),
             }
         )
-    first = equilibria[0]["strategies"]
+    first: dict[str, Any] = equilibria[0]["strategies"]
     if "pure" in first and sd > 0:
         widest = max(first.get("cells_mixed", [1]))
         notes.append(

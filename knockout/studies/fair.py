@@ -111,12 +111,17 @@ def _menu_json(menu: BiddingMenu) -> dict[str, list[float]]:
 
 
 def _sudden_death(scenario: Scenario) -> tuple[Stage, TimeClass]:
-    stage = scenario.format.bidding_stage
-    if stage is None or stage.bidding is None or stage.draw_winner is None:
+    """The decisive stage whose split is sought: the bidding stage, or a stage settled by sealed
+    bids or cut-and-choose (their increment, draw rule and time class; the seed-shaped menu is
+    then built on the seed's default menu)."""
+    stage = scenario.format.decision_stage
+    if stage is None or stage.draw_winner is None:
         raise KnockoutError(
-            f"{scenario.source}: fair needs a format with a bidding sudden-death stage "
-            f"(this one is {scenario.format.preset!r})"
+            f"{scenario.source}: fair needs a format with a sudden-death stage the players "
+            f"decide (bidding, sealed bids or cut-choose; this one is {scenario.format.preset!r})"
         )
+    if stage.bidding is None:
+        stage = replace(stage, bidding=BiddingMenu())
     return stage, stage.time_class_for(scenario.model.moves)
 
 

@@ -155,8 +155,8 @@ def test_every_problem_listed_one_per_line() -> None:
         "s.toml: format.slow_minutes: expected a number > 0, got -5",
         "s.toml: format.rapid_gmes: unknown key (did you mean 'rapid_games'?)",
         "s.toml: model.draw_nu.blitz: expected a finite number, got nan",
-        "s.toml: strategy.kind: expected one of 'rational', 'naive', 'believed', 'bayesian' or 'equilibrium', "
-        "got 'clever'",
+        "s.toml: strategy.kind: expected one of 'rational', 'naive', 'believed', 'bayesian' or "
+        "'equilibrium', got 'clever'",
         "s.toml: strategy.belief_sd: expected a number >= 0, got -1",
         "s.toml: players[0].rating: expected a number, got 'abc'",
         "s.toml: players[1].rating: expected a finite number, got inf",
