@@ -15,7 +15,9 @@ A study file names a base scenario, a grid over any ``--set`` paths, and metrics
 
 A metric is an output and a key path into its JSON: ``odds.`` (``knockout odds --json``),
 ``compare.`` (``knockout compare --json``; rows are addressed by format name, e.g.
-``compare.rows.xq-bidding.decider_edge``), ``fair.`` (``knockout fair --json``) or ``simulate.``
+``compare.rows.xq-bidding.decider_edge``, or by position: ``compare.rows.0`` is the scenario's
+own), ``fair.`` (``knockout fair --json``), ``equilibrium.`` (``knockout equilibrium --json``) or
+``simulate.``
 (``knockout simulate --json``: a Monte Carlo estimate with its standard error, the same seed at
 every point, so differences between points are common-random-number differences).
 
@@ -62,7 +64,7 @@ __all__ = [
 ]
 
 #: The outputs a metric can read.
-OUTPUTS = ("odds", "compare", "fair", "simulate")
+OUTPUTS = ("odds", "compare", "fair", "equilibrium", "simulate")
 
 Progress = Callable[[int, int], None]
 
@@ -456,6 +458,10 @@ def _other_document(
         return compare_formats(
             sc, resolve_formats(sc, None), gaps=sweep.gaps, base=sweep.base_rating
         ).to_json()
+    if output == "equilibrium":
+        from knockout.studies.equilibrium import equilibrium_report  # noqa: PLC0415
+
+        return equilibrium_report(sc).to_json()
     if output == "fair":
         from knockout.studies.fair import fair_rules  # noqa: PLC0415
 
