@@ -12,9 +12,10 @@ depends on how far apart the players are, not on who is stronger. It grows with 
   other cut leaves the chooser a colour worth more. Between equal players that is the fair
   split, at which P(Red advances) = 1/2.
 
-The gain also falls as the players grow apart (checked in the tests for the defaults), so a
-chooser's rule on a noisy estimate is a threshold: take Red when the estimate is within
-``c(r)`` of zero.
+Its sign changes at most once as the players grow apart, from + to - (far apart the colour
+hardly matters and the gain tends to 0 from below; checked in the tests for the defaults, on
+the truth and on a noisy posterior), so a chooser's rule on a noisy estimate is a threshold:
+take Red when the estimate is within ``c(r)`` of zero.
 """
 
 from __future__ import annotations

@@ -111,16 +111,30 @@ def test_cut_choose_between_equal_players_is_fair_and_cuts_the_fair_split() -> N
     )
 
 
-def test_the_chooser_prefers_red_less_as_the_gap_grows() -> None:
-    """The structure cut-and-choose's threshold rules rest on: the gain from Red falls with |z|."""
+def test_the_chooser_takes_red_only_near_an_even_match() -> None:
+    """The structure cut-and-choose's threshold rules rest on: at every cut the chooser's gain
+    from Red changes sign at most once in |z|, from + to - (Red pays only between close players;
+    far apart the colour hardly matters and the gain tends to 0 from below), on the truth and on
+    a Normal(e, SD) posterior (summed here on a fine grid)."""
     stage = FORMATS["cut-choose"].cut_stage
     assert stage is not None
     game = CutChooseGame.from_stage(
-        stage, parse_scenario({"name": "t", "players": [{"name": "A"}, {"name": "B"}]}).model
+        stage,
+        parse_scenario(
+            {"name": "t", "players": [{"name": "A", "rating": 2500}, {"name": "B", "rating": 2500}]}
+        ).model,
     )
     z = np.linspace(0, 2000, 401)
-    for r in (15.0, 26.0, 30.0, 45.0, 80.0):
-        assert np.all(np.diff(game.chooser_gain(z, r)) <= 1e-12)
+    for r in (1.0, 15.0, 26.0, 30.0, 45.0, 80.0, 100.0):
+        for sd in (0.0, SD):
+            if sd == 0:
+                gain = game.chooser_gain(z, r)
+            else:
+                zs = z[:, None] + sd * XS[None, :]
+                w = np.exp(-0.5 * XS**2)
+                gain = np.sum(game.chooser_gain(zs, r) * w, axis=1) / w.sum()
+            red = gain >= 0
+            assert not np.any(red[1:] & ~red[:-1]), (r, sd)  # never back to Red once Black
 
 
 def _bid_values(
@@ -142,7 +156,10 @@ def test_the_sealed_bid_equilibrium_leaves_no_type_a_better_bid() -> None:
     stage = FORMATS["armageddon-bid"].sealed_bid_stage
     assert stage is not None
     game = SealedBidGame.from_stage(
-        stage, parse_scenario({"name": "t", "players": [{"name": "A"}, {"name": "B"}]}).model
+        stage,
+        parse_scenario(
+            {"name": "t", "players": [{"name": "A", "rating": 2500}, {"name": "B", "rating": 2500}]}
+        ).model,
     )
     eq = sealed_equilibrium(game, SD)
     bids = np.arange(game.min_black_minutes, game.red_minutes + 1e-9, 0.01)
