@@ -234,12 +234,13 @@ class Pairing:
 
     def expanded(self, index: npt.ArrayLike, a_offset: npt.ArrayLike) -> Pairing:
         """Pairs ``index`` of this pairing (repeats allowed), A's ratings moved by ``a_offset``
-        (every time class): how the true-strength draws of rating uncertainty enter."""
+        (every time class): how the true-strength draws of rating uncertainty enter. A
+        vectorised model (one set of constants per pair) follows its pairs."""
         idx = np.asarray(index, dtype=np.intp)
         shift = np.broadcast_to(np.asarray(a_offset, dtype=np.float64), idx.shape)
         return Pairing(
             fmt=self.fmt,
-            model=self.model,
+            model=self.model.take(idx),
             strategy=self.strategy,
             ratings={tc: (a[idx] + shift, b[idx]) for tc, (a, b) in self.ratings.items()},
             speeds=tuple((m[idx], sd[idx]) for m, sd in self.speeds),  # type: ignore[arg-type]

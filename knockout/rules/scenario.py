@@ -39,7 +39,8 @@ from knockout.points import canonical_tiebreak
 from knockout.rules.bidding import Strategy, get_strategy
 from knockout.rules.formats import FORMATS, BiddingMenu, ColourRule, Format, SealedBid, Stage
 from knockout.rules.match import PlayedGame, ReplayError, bid_colours, replay
-from knockout.rules.model import DEFAULT_MODEL, DEFAULT_MOVES, ModelParams, TimeClass
+from knockout.rules.model import DEFAULT_MODEL, DEFAULT_MOVES, ModelParams, PerClass, TimeClass
+from knockout.rules.model_sd import ModelSd, parse_correlation
 from knockout.rules.players import Player, Speed
 from knockout.rules.progress import EventState
 from knockout.rules.settings import BracketSettings, RankingSettings, ScheduleSettings
@@ -123,11 +124,22 @@ class _PerClassNonNegIn(Table):
     blitz: NonNegative | None = None
 
 
+class _ModelSdIn(Table):
+    """``[model.sd]``: a standard deviation per constant and time class (0: known exactly)."""
+
+    red_advantage: _PerClassNonNegIn = _PerClassNonNegIn()
+    draw_nu: _PerClassNonNegIn = _PerClassNonNegIn()
+    elo_per_doubling: _PerClassNonNegIn = _PerClassNonNegIn()
+
+
 class _ModelIn(Table):
     red_advantage: _PerClassIn = _PerClassIn()
     draw_nu: _PerClassNonNegIn = _PerClassNonNegIn()
     elo_per_doubling: _PerClassNonNegIn = _PerClassNonNegIn()
     moves: Annotated[float, Field(strict=True, ge=1)] = DEFAULT_MOVES
+    sd: _ModelSdIn = _ModelSdIn()
+    #: ``[[PATH_A, PATH_B, RHO], ...]``, checked by :func:`model_sd.parse_correlation`
+    correlation: Any = Field(default_factory=list)
 
 
 class _StrategyIn(Table):
@@ -194,6 +206,8 @@ class Scenario:
         ranking: ``[ranking]`` settings for the final ranking.
         played: Games already played (``[[played]]``), in order.
         source: Where the scenario came from (for messages).
+        model_sd: How uncertain the model's constants are (``[model.sd]``, ``[model]
+            correlation``): every answer is also integrated over them.
     """
 
     name: str
@@ -208,6 +222,7 @@ class Scenario:
     ranking: RankingSettings = field(default_factory=RankingSettings)
     played: tuple[PlayedGame, ...] = ()
     source: str = field(default="<scenario>", compare=False)
+    model_sd: ModelSd = field(default_factory=ModelSd)
 
     @property
     def is_bracket(self) -> bool:
@@ -236,7 +251,8 @@ class Scenario:
         return {
             "name": self.name,
             "format": format_to_dict(self.format),
-            "model": self.model.to_dict(),
+            "model": self.model.to_dict()
+            | {"sd": self.model_sd.to_dict(), "correlation": self.model_sd.correlation_list()},
             "strategy": {"kind": self.strategy_kind, "belief_sd": self.belief_sd},
             "players": [_player_to_dict(p) for p in self.players],
             "bracket": self.bracket.to_dict(),
@@ -343,6 +359,11 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
     raw_players = data.get("players")
     if isinstance(raw_players, list):
         problems.extend(_player_problems(raw_players, source))
+    raw_model = data.get("model", {})
+    correlation, correlation_problems = parse_correlation(
+        raw_model.get("correlation", []) if isinstance(raw_model, Mapping) else []
+    )
+    problems += [Problem(source, key, message) for key, message in correlation_problems]
     if problems or parsed is None or fmt is None:
         raise ScenarioError(dedupe(problems))
     model = DEFAULT_MODEL.with_overrides(
@@ -351,6 +372,7 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
         elo_per_doubling=_present(parsed.model.elo_per_doubling),
         moves=parsed.model.moves,
     )
+    model_sd, sd_problems = _model_sd(parsed.model, correlation, model, source)
     players = tuple(
         Player(
             name=p.name.strip(),
@@ -366,8 +388,8 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
     )
     entries, entry_problems = _played_entries(parsed.played, fmt, players, source)
     event_problems = _event_problems(parsed, fmt, players, entries, source)
-    if entry_problems or event_problems:
-        raise ScenarioError(dedupe([*entry_problems, *event_problems]))
+    if entry_problems or event_problems or sd_problems:
+        raise ScenarioError(dedupe([*sd_problems, *entry_problems, *event_problems]))
     played = tuple(g for _, g in entries)
     return Scenario(
         name=parsed.name,
@@ -388,7 +410,29 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
         ),
         played=played,
         source=source,
+        model_sd=model_sd,
     )
+
+
+def _model_sd(
+    table: _ModelIn,
+    correlation: tuple[tuple[str, str, float], ...],
+    model: ModelParams,
+    source: str,
+) -> tuple[ModelSd, list[Problem]]:
+    """``[model.sd]`` with the (checked) correlations, and a problem for each thing that keeps
+    them from being a distribution around ``model``."""
+
+    def per_class(t: BaseModel) -> PerClass:
+        return replace(PerClass(0.0, 0.0, 0.0), **_present(t))
+
+    sd = ModelSd(
+        per_class(table.sd.red_advantage),
+        per_class(table.sd.draw_nu),
+        per_class(table.sd.elo_per_doubling),
+        correlation,
+    )
+    return sd, [Problem(source, key, message) for key, message in sd.problems(model)]
 
 
 def _event_problems(

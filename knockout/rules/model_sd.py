@@ -1,0 +1,590 @@
+"""Uncertain model constants: ``[model.sd]``, ``[model] correlation``, their draws, and the
+spread of an answer over them.
+
+A scenario may give a standard deviation for any constant of the model, per time class, in a
+``[model.sd]`` table of the shape of ``[model]``, and correlations between constants in
+``[model] correlation = [[PATH_A, PATH_B, RHO], ...]`` (PATHs such as ``red_advantage.rapid``).
+The constants are then uncertain, with these distributions, the same in every walker:
+
+* ``red_advantage``: ``Normal(value, sd)`` (Elo; any value is a possible first-move advantage);
+* ``elo_per_doubling``: ``Normal(value, sd)`` truncated at 0 (the model refuses a negative worth
+  of time): the draw is the value of the same probability in the Normal restricted to
+  ``[0, inf)``;
+* ``draw_nu``: log-normal with median ``value``: ``log nu ~ Normal(log value, sd / value)``, so
+  ``sd`` is the standard deviation of ``nu`` to first order, as ``knockout calibrate`` reports it
+  (it fits ``log nu``), and no draw is negative. Needs ``value > 0``.
+
+Correlations join the constants by a Gaussian copula: each constant is its own distribution's
+quantile of ``Phi(z)`` for a standard Normal ``z``, and the ``z`` are jointly Normal with
+correlation ``RHO`` for each pair given (0 for the others). For ``red_advantage`` and
+``log draw_nu`` that is their correlation exactly; for ``elo_per_doubling`` it is the correlation
+before the cut at 0.
+
+An answer is integrated over the constants by randomised quasi-Monte Carlo (:func:`design`):
+``R`` independently scrambled Sobol' sequences (:class:`scipy.stats.qmc.Sobol`, Owen scrambling)
+of ``m`` points each, in as many dimensions as there are uncertain constants, turned into
+standard Normals by the inverse CDF, correlated (``z = L u`` with ``L L' = C``) and mapped
+through the distributions above. Each figure's mean, standard deviation, 2.5 % and 97.5 %
+quantiles and P(figure > 0) are taken over all ``R m`` draws (:func:`spread`); the standard
+error of each of them is the standard deviation of its ``R`` replicate values over ``sqrt(R)``
+(the replicates are independent and identically distributed). First-order variance
+decompositions (Sobol' indices) use pick-freeze draws: for each constant a second set of draws
+that shares that constant's ``z`` and nothing else (given it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from scipy.special import ndtr, ndtri
+
+from knockout.rules.model import ModelParams, PerClass, TimeClass
+
+__all__ = [
+    "CONSTANTS",
+    "DISTRIBUTIONS",
+    "DRAWS",
+    "METHOD",
+    "PATHS",
+    "REPLICATES",
+    "Design",
+    "FigureSpread",
+    "ModelSd",
+    "Spread",
+    "design",
+    "flatten",
+    "spread",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+#: The model's uncertain-able constants, per time class.
+CONSTANTS = ("red_advantage", "draw_nu", "elo_per_doubling")
+#: Every constant's path, ``constant.time_class``, in the order outputs list them.
+PATHS: tuple[str, ...] = tuple(f"{c}.{tc.value}" for c in CONSTANTS for tc in TimeClass)
+#: How each constant is distributed around its value (see the module docstring).
+DISTRIBUTIONS = {
+    "red_advantage": "normal",
+    "draw_nu": "log-normal (median the value, sd of log nu = sd / value)",
+    "elo_per_doubling": "normal truncated at 0",
+}
+#: Draws of the constants for one answer: REPLICATES scrambled Sobol' sets of DRAWS/REPLICATES.
+DRAWS = 1024
+REPLICATES = 8
+#: The scrambles are seeded with this (answers are reproducible; a study may choose another).
+SEED = 20261201
+#: The method named in every output.
+METHOD = "sobol-rqmc"
+
+_ZERO = PerClass(0.0, 0.0, 0.0)
+
+
+def _split(path: str) -> tuple[str, TimeClass]:
+    name, tc = path.split(".")
+    return name, TimeClass(tc)
+
+
+@dataclass(frozen=True)
+class ModelSd:
+    """Standard deviations of the model's constants and their correlations.
+
+    Attributes:
+        red_advantage: Per time class (0: known exactly).
+        draw_nu: Per time class.
+        elo_per_doubling: Per time class.
+        correlation: ``(PATH_A, PATH_B, RHO)`` triples.
+    """
+
+    red_advantage: PerClass = _ZERO
+    draw_nu: PerClass = _ZERO
+    elo_per_doubling: PerClass = _ZERO
+    correlation: tuple[tuple[str, str, float], ...] = ()
+
+    def sd(self, path: str) -> float:
+        """The standard deviation of constant ``path`` (``draw_nu.rapid``)."""
+        name, tc = _split(path)
+        table: PerClass = getattr(self, name)
+        return float(table[tc])
+
+    @property
+    def uncertain(self) -> tuple[str, ...]:
+        """The constants with a standard deviation above 0, in :data:`PATHS` order."""
+        return tuple(p for p in PATHS if self.sd(p) > 0)
+
+    def rho(self, a: str, b: str) -> float:
+        """The correlation of constants ``a`` and ``b`` (1 for a constant with itself)."""
+        if a == b:
+            return 1.0
+        for x, y, r in self.correlation:
+            if {x, y} == {a, b}:
+                return r
+        return 0.0
+
+    def matrix(self, paths: Sequence[str]) -> FloatArray:
+        """The correlation matrix of ``paths``."""
+        return np.array([[self.rho(a, b) for b in paths] for a in paths], dtype=np.float64)
+
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        """The ``[model.sd]`` table with every class filled in."""
+        return {name: getattr(self, name).to_dict() for name in CONSTANTS}
+
+    def correlation_list(self) -> list[list[Any]]:
+        """``[model] correlation`` as the scenario file writes it."""
+        return [[a, b, r] for a, b, r in self.correlation]
+
+    def problems(self, center: ModelParams) -> list[tuple[str, str]]:
+        """``(key, message)`` for each thing that keeps these from being a distribution around
+        ``center``: a log-normal ``draw_nu`` around 0, inconsistent correlations."""
+        out = [
+            (
+                f"model.sd.draw_nu.{tc.value}",
+                f"expected 0: draw_nu.{tc.value} is 0 (draws impossible), and a log-normal "
+                f"draw_nu needs a value above 0; got {self.draw_nu[tc]:g}",
+            )
+            for tc in TimeClass
+            if self.draw_nu[tc] > 0 and center.draw_nu[tc] == 0
+        ]
+        mentioned = [p for p in PATHS if any(p in (a, b) for a, b, _ in self.correlation)]
+        if mentioned:
+            smallest = float(np.linalg.eigvalsh(self.matrix(mentioned))[0])
+            if smallest < -1e-9:
+                out.append(
+                    (
+                        "model.correlation",
+                        "expected correlations that some joint distribution has (a positive "
+                        f"semi-definite matrix); these give an eigenvalue of {smallest:.3g}",
+                    )
+                )
+        return out
+
+    def distributions(self, center: ModelParams) -> dict[str, dict[str, Any]]:
+        """Each uncertain constant: its value, sd and distribution (for outputs)."""
+        out = {}
+        for path in self.uncertain:
+            name, tc = _split(path)
+            value = float(getattr(center, name)[tc])
+            out[path] = {"value": value, "sd": self.sd(path), "distribution": DISTRIBUTIONS[name]}
+        return out
+
+
+def parse_correlation(raw: Any, key: str = "model.correlation") -> tuple[
+    tuple[tuple[str, str, float], ...], list[tuple[str, str]]
+]:  # fmt: skip
+    """``[model] correlation`` read: the triples and ``(key, message)`` per bad entry."""
+    if not isinstance(raw, list):
+        return (), [(key, f"expected a list of [PATH_A, PATH_B, RHO], got {raw!r}")]
+    out: list[tuple[str, str, float]] = []
+    problems: list[tuple[str, str]] = []
+    seen: dict[frozenset[str], int] = {}
+    for i, entry in enumerate(raw):
+        where = f"{key}[{i}]"
+        if not (isinstance(entry, list) and len(entry) == 3):
+            problems.append(
+                (where, f"expected [PATH_A, PATH_B, RHO], e.g. {EXAMPLE}, got {entry!r}")
+            )
+            continue
+        a, b, rho = entry
+        bad = [
+            (f"{where}[{j}]", f"expected a constant ({', '.join(PATHS)}), got {p!r}")
+            for j, p in enumerate((a, b))
+            if p not in PATHS
+        ]
+        if isinstance(rho, bool) or not isinstance(rho, int | float) or not math.isfinite(rho):
+            bad.append((f"{where}[2]", f"expected a correlation between -1 and 1, got {rho!r}"))
+        elif not -1.0 <= rho <= 1.0:
+            bad.append((f"{where}[2]", f"expected a correlation between -1 and 1, got {rho!r}"))
+        if not bad and a == b:
+            bad.append((where, f"expected two different constants, got {a!r} twice"))
+        if not bad and frozenset((a, b)) in seen:
+            bad.append((where, f"the pair {a}, {b} is given twice (also {key}[{seen[frozenset((a, b))]}])"))  # fmt: skip
+        if bad:
+            problems += bad
+            continue
+        seen[frozenset((a, b))] = i
+        out.append((str(a), str(b), float(rho)))
+    return tuple(out), problems
+
+
+EXAMPLE = '["red_advantage.classical", "draw_nu.classical", 0.12]'
+
+
+# ---------------------------------------------------------------------------------------------
+# Draws
+
+
+@dataclass(frozen=True)
+class Design:
+    """Draws of the uncertain constants: ``blocks`` blocks of ``draws`` points (the first the
+    draws proper; with first-order decompositions, one pick-freeze block per constant after it).
+
+    Attributes:
+        paths: The uncertain constants.
+        values: Each constant's drawn values, shape ``(blocks * draws,)``.
+        draws: Draws per block.
+        replicates: Independent scrambles the draws are made of (each ``draws / replicates``).
+        blocks: 1, or ``1 + len(paths)`` with pick-freeze blocks.
+    """
+
+    paths: tuple[str, ...]
+    values: Mapping[str, FloatArray]
+    draws: int
+    replicates: int
+    blocks: int = 1
+
+    @property
+    def size(self) -> int:
+        """Points in all blocks."""
+        return self.draws * self.blocks
+
+    def model(self, center: ModelParams) -> ModelParams:
+        """One vectorised model over every point: drawn constants are arrays, the others the
+        center's values repeated."""
+
+        def table(name: str) -> PerClass:
+            cells: list[Any] = []
+            for tc in TimeClass:
+                path = f"{name}.{tc.value}"
+                base = float(getattr(center, name)[tc])
+                cells.append(self.values[path] if path in self.values else np.full(self.size, base))
+            return PerClass(*cells)
+
+        return ModelParams(
+            table("red_advantage"), table("draw_nu"), table("elo_per_doubling"), center.moves
+        )
+
+    def model_at(self, center: ModelParams, i: int) -> ModelParams:
+        """The constants of point ``i`` as a plain model."""
+        changes: dict[str, dict[str, float]] = {}
+        for path, values in self.values.items():
+            name, tc = _split(path)
+            changes.setdefault(name, {})[tc.value] = float(values[i])
+        return center.with_overrides(**changes)  # type: ignore[arg-type]
+
+
+def _factor(matrix: FloatArray) -> FloatArray:
+    """``L`` with ``L L' = matrix`` for a positive semi-definite correlation matrix."""
+    w, v = np.linalg.eigh(matrix)
+    return np.asarray(v * np.sqrt(np.clip(w, 0.0, None)), dtype=np.float64)
+
+
+def _normals(d: int, draws: int, replicates: int, seed: int) -> FloatArray:
+    """``(draws, d)`` standard Normals from ``replicates`` scrambled Sobol' sets, replicate after
+    replicate."""
+    from scipy.stats import qmc  # noqa: PLC0415  (loaded only when constants are uncertain)
+
+    m = draws // replicates
+    k = int(round(math.log2(m)))
+    out = []
+    for child in np.random.SeedSequence(seed).spawn(replicates):
+        u = qmc.Sobol(d, scramble=True, rng=np.random.default_rng(child)).random_base2(k)
+        out.append(ndtri(np.clip(u, 1e-15, 1.0 - 1e-15)))
+    return np.asarray(np.concatenate(out), dtype=np.float64)
+
+
+def _marginal(name: str, value: float, sd: float, z: FloatArray) -> FloatArray:
+    """Constant ``name`` around ``value`` at standard Normal quantiles ``z``."""
+    if name == "draw_nu":
+        return np.asarray(value * np.exp((sd / value) * z), dtype=np.float64)
+    if name == "elo_per_doubling":
+        # The Normal restricted to [0, inf), at the same upper-tail probability (stable in both
+        # tails): P(X > x | X >= 0) = P(Z > z).
+        tail = ndtr(-z) * ndtr(value / sd)
+        return np.asarray(np.maximum(value - sd * ndtri(tail), 0.0), dtype=np.float64)
+    return np.asarray(value + sd * z, dtype=np.float64)
+
+
+def design(
+    center: ModelParams,
+    sd: ModelSd,
+    *,
+    draws: int = DRAWS,
+    replicates: int = REPLICATES,
+    seed: int = SEED,
+    first_order: bool = False,
+) -> Design:
+    """Draws of ``sd``'s uncertain constants around ``center`` (module docstring).
+
+    ``draws`` must be ``replicates`` times a power of two. With ``first_order``, one
+    pick-freeze block per constant follows the draws: in block ``i`` constant ``i``'s Normal
+    is the draws' own and the others are drawn afresh given it.
+    """
+    paths = sd.uncertain
+    d = len(paths)
+    if d == 0:
+        return Design((), {}, draws, replicates)
+    m = draws // replicates
+    if m * replicates != draws or m < 1 or m & (m - 1):
+        raise ValueError(f"draws must be {replicates} times a power of two, got {draws}")
+    corr = sd.matrix(paths)
+    factor = _factor(corr)
+    u = _normals(2 * d if first_order else d, draws, replicates, seed)
+    z = u[:, :d] @ factor.T
+    blocks = [z]
+    if first_order:
+        w = u[:, d:] @ factor.T
+        for i in range(d):
+            c = corr[:, i]
+            blocks.append(z[:, [i]] * c + (w - w[:, [i]] * c))
+    latent = np.concatenate(blocks)
+    values = {}
+    for j, path in enumerate(paths):
+        name, tc = _split(path)
+        value = float(getattr(center, name)[tc])
+        values[path] = _marginal(name, value, sd.sd(path), latent[:, j])
+    return Design(paths, values, draws, replicates, len(blocks))
+
+
+# ---------------------------------------------------------------------------------------------
+# The spread of an answer
+
+
+def flatten(tree: Any, prefix: str = "") -> dict[str, float | None]:
+    """Every number of a JSON tree by its dotted path (``win.王天一``, ``reach.A.2``,
+    ``rows.xq-bidding.decider_edge``: list entries by their ``name`` or ``format``, else by
+    position); nulls are None; text and true/false are left out.
+
+    >>> flatten({"win": {"A": 0.5}, "rows": [{"format": "x", "edge": None}], "k": [1, "a"]})
+    {'win.A': 0.5, 'rows.x.edge': None, 'k.0': 1.0}
+    """
+    out: dict[str, float | None] = {}
+    if isinstance(tree, Mapping):
+        for k, v in tree.items():
+            out |= flatten(v, f"{prefix}{k}.")
+    elif isinstance(tree, list):
+        for i, v in enumerate(tree):
+            label = v.get("format", v.get("name")) if isinstance(v, Mapping) else None
+            out |= flatten(v, f"{prefix}{label if isinstance(label, str) else i}.")
+    elif tree is None:
+        out[prefix[:-1]] = None
+    elif isinstance(tree, int | float) and not isinstance(tree, bool):
+        out[prefix[:-1]] = float(tree)
+    return out
+
+
+@dataclass(frozen=True)
+class FigureSpread:
+    """A figure over the constants' uncertainty.
+
+    Attributes:
+        mean: Its mean.
+        sd: Its standard deviation.
+        q025: Its 2.5 % quantile.
+        q975: Its 97.5 % quantile.
+        p_above_zero: P(figure > 0); None for a probability (in [0, 1] by nature).
+    """
+
+    mean: float
+    sd: float
+    q025: float
+    q975: float
+    p_above_zero: float | None
+
+    def to_json(self) -> dict[str, float | None]:
+        """``{"mean", "sd", "q025", "q975", "p_above_zero"}``."""
+        return {
+            "mean": self.mean,
+            "sd": self.sd,
+            "q025": self.q025,
+            "q975": self.q975,
+            "p_above_zero": self.p_above_zero,
+        }
+
+    def contains(self, value: float) -> bool:
+        """Whether ``value`` lies in the central 95 % interval."""
+        return self.q025 <= value <= self.q975
+
+
+def _stats(y: FloatArray, signed: bool) -> FigureSpread:
+    q025, q975 = (float(q) for q in np.quantile(y, [0.025, 0.975]))
+    return FigureSpread(
+        float(np.mean(y)),
+        float(np.std(y)),
+        q025,
+        q975,
+        float(np.mean(y > 0)) if signed else None,
+    )
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Every figure of an answer over the uncertainty of the model's constants.
+
+    Attributes:
+        draws: Draws of the constants.
+        replicates: Independent scrambles the draws are made of.
+        figures: Per figure path: its spread.
+        stderr: Per figure path: the standard error of each statistic (over the replicates).
+        constants: The uncertain constants: value, sd and distribution.
+        correlation: The correlations used.
+        undefined: Per figure undefined at some draws (no fair split there, a stage never
+            reached): the share of draws where it is; its spread is over the others.
+        first_order: Per decomposed figure: each constant's first-order (Sobol') index, the
+            share of the figure's variance that constant explains alone (None: no variance).
+        method: The integration method (:data:`METHOD`).
+    """
+
+    draws: int
+    replicates: int
+    figures: dict[str, FigureSpread]
+    stderr: dict[str, FigureSpread]
+    constants: dict[str, dict[str, Any]]
+    correlation: list[list[Any]] = field(default_factory=list)
+    undefined: dict[str, float] = field(default_factory=dict)
+    first_order: dict[str, dict[str, float | None]] = field(default_factory=dict)
+    method: str = METHOD
+
+    def get(self, path: str) -> FigureSpread | None:
+        """The spread of figure ``path``, if it has one."""
+        return self.figures.get(path)
+
+    def main_contributor(self, path: str) -> tuple[str, float] | None:
+        """The constant with the largest first-order index for figure ``path``, and it."""
+        indices = {k: v for k, v in self.first_order.get(path, {}).items() if v is not None}
+        if not indices:
+            return None
+        best = max(indices, key=lambda k: indices[k])
+        return best, indices[best]
+
+    def prefixed(self, prefix: str) -> Spread:
+        """The same figures under ``prefix`` (``exact.`` for simulate's exact companion)."""
+        return Spread(
+            self.draws,
+            self.replicates,
+            {prefix + k: v for k, v in self.figures.items()},
+            {prefix + k: v for k, v in self.stderr.items()},
+            self.constants,
+            self.correlation,
+            {prefix + k: v for k, v in self.undefined.items()},
+            {prefix + k: v for k, v in self.first_order.items()},
+            self.method,
+        )
+
+    def restricted(self, keep: Callable[[str], bool]) -> Spread:
+        """Only the figures whose paths ``keep`` accepts."""
+        return Spread(
+            self.draws,
+            self.replicates,
+            {k: v for k, v in self.figures.items() if keep(k)},
+            {k: v for k, v in self.stderr.items() if keep(k)},
+            self.constants,
+            self.correlation,
+            {k: v for k, v in self.undefined.items() if keep(k)},
+            {k: v for k, v in self.first_order.items() if keep(k)},
+            self.method,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"draws", "method", "figures", ...}``: the ``model_uncertainty`` key."""
+        out: dict[str, Any] = {
+            "draws": self.draws,
+            "method": self.method,
+            "figures": {k: v.to_json() for k, v in self.figures.items()},
+            "replicates": self.replicates,
+            "stderr": {k: v.to_json() for k, v in self.stderr.items()},
+            "constants": self.constants,
+            "correlation": self.correlation,
+        }
+        if self.undefined:
+            out["undefined"] = dict(self.undefined)
+        if self.first_order:
+            out["first_order"] = {k: dict(v) for k, v in self.first_order.items()}
+        return out
+
+
+def _first_order(
+    y: FloatArray, des: Design, defined: npt.NDArray[np.bool_]
+) -> dict[str, float | None]:
+    """Jansen's estimator of each constant's first-order index from the pick-freeze blocks:
+    ``S_i = 1 - E[(Y - Y_i)^2] / (2 Var Y)``."""
+    n = des.draws
+    base, ok0 = y[:n], defined[:n]
+    var = float(np.var(base[ok0])) if ok0.any() else 0.0
+    out: dict[str, float | None] = {}
+    for i, path in enumerate(des.paths):
+        block = y[(i + 1) * n : (i + 2) * n]
+        ok = ok0 & defined[(i + 1) * n : (i + 2) * n]
+        if var <= 1e-30 or not ok.any():
+            out[path] = None
+            continue
+        out[path] = float(1.0 - np.mean((base[ok] - block[ok]) ** 2) / (2.0 * var))
+    return out
+
+
+def spread(
+    central: Mapping[str, Any],
+    docs: Sequence[Mapping[str, Any]],
+    des: Design,
+    sd: ModelSd,
+    center: ModelParams,
+    *,
+    probability: Callable[[str], bool],
+    keep: Callable[[str], bool] = lambda path: True,
+    decompose: Sequence[str] = (),
+) -> Spread:
+    """The spread of every figure of an answer (``central``: its JSON at the central
+    constants; ``docs``: its JSON at each point of ``des``, in order).
+
+    Figures are the numbers of ``central`` whose paths ``keep`` accepts; ``probability`` says
+    which are probabilities (no P(> 0) for them). ``decompose``: figures that also get
+    first-order indices (``des`` needs its pick-freeze blocks).
+    """
+    paths = [p for p, v in flatten(central).items() if v is not None and keep(p)]
+    table = [flatten(doc) for doc in docs]
+    n, reps = des.draws, des.replicates
+    figures: dict[str, FigureSpread] = {}
+    errors: dict[str, FigureSpread] = {}
+    undefined: dict[str, float] = {}
+    first: dict[str, dict[str, float | None]] = {}
+    for path in paths:
+        cells = [row.get(path) for row in table]
+        y = np.array([math.nan if c is None else c for c in cells], dtype=np.float64)
+        defined = np.isfinite(y)
+        base = y[:n]
+        ok = defined[:n]
+        if not ok.any():
+            undefined[path] = 1.0
+            continue
+        if not ok.all():
+            undefined[path] = float(1.0 - ok.mean())
+        signed = not probability(path)
+        figures[path] = _stats(base[ok], signed)
+        parts = [
+            _stats(part[good], signed)
+            for part, good in zip(np.split(base, reps), np.split(ok, reps), strict=True)
+            if good.any()
+        ]
+        errors[path] = _replicate_errors(parts)
+        if path in decompose and des.blocks > 1:
+            first[path] = _first_order(y, des, defined)
+    return Spread(
+        n,
+        reps,
+        figures,
+        errors,
+        sd.distributions(center),
+        sd.correlation_list(),
+        undefined,
+        first,
+    )
+
+
+def _replicate_errors(parts: Sequence[FigureSpread]) -> FigureSpread:
+    """The standard error of each statistic: its spread over the replicates / sqrt(R)."""
+    r = len(parts)
+
+    def se(values: Sequence[float]) -> float:
+        return float(np.std(values, ddof=1) / math.sqrt(r)) if r > 1 else math.nan
+
+    above = [p.p_above_zero for p in parts]
+    return FigureSpread(
+        se([p.mean for p in parts]),
+        se([p.sd for p in parts]),
+        se([p.q025 for p in parts]),
+        se([p.q975 for p in parts]),
+        None if any(a is None for a in above) else se([a for a in above if a is not None]),
+    )
