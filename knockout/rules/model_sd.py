@@ -27,9 +27,14 @@ standard Normals by the inverse CDF, correlated (``z = L u`` with ``L L' = C``) 
 through the distributions above. Each figure's mean, standard deviation, 2.5 % and 97.5 %
 quantiles and P(figure > 0) are taken over all ``R m`` draws (:func:`spread`); the standard
 error of each of them is the standard deviation of its ``R`` replicate values over ``sqrt(R)``
-(the replicates are independent and identically distributed). First-order variance
-decompositions (Sobol' indices) use pick-freeze draws: for each constant a second set of draws
-that shares that constant's ``z`` and nothing else (given it).
+(the replicates are independent and identically distributed).
+
+Which constant's uncertainty matters most (:attr:`Spread.decomposition`): the variance of a
+figure with one constant known, held at its value, the others drawn as before given it (the
+same draws, that constant's ``z`` set to 0 and the others' moved to their distribution given
+it, ``z - C[:, i] z_i``). ``1 - Var(with it known) / Var`` is the share of the variance that
+knowing it would remove: 0 for a constant the figure does not depend on (exactly, with these
+common draws), close to 1 for the one that decides it.
 """
 
 from __future__ import annotations
@@ -74,7 +79,7 @@ DISTRIBUTIONS = {
     "elo_per_doubling": "normal truncated at 0",
 }
 #: Draws of the constants for one answer: REPLICATES scrambled Sobol' sets of DRAWS/REPLICATES.
-DRAWS = 1024
+DRAWS = 512
 REPLICATES = 8
 #: The scrambles are seeded with this (answers are reproducible; a study may choose another).
 SEED = 20261201
@@ -194,18 +199,18 @@ def parse_correlation(raw: Any, key: str = "model.correlation") -> tuple[
             for j, p in enumerate((a, b))
             if p not in PATHS
         ]
-        if isinstance(rho, bool) or not isinstance(rho, int | float) or not math.isfinite(rho):
-            bad.append((f"{where}[2]", f"expected a correlation between -1 and 1, got {rho!r}"))
-        elif not -1.0 <= rho <= 1.0:
+        number = isinstance(rho, int | float) and not isinstance(rho, bool)
+        if not (number and math.isfinite(rho) and -1.0 <= rho <= 1.0):
             bad.append((f"{where}[2]", f"expected a correlation between -1 and 1, got {rho!r}"))
         if not bad and a == b:
             bad.append((where, f"expected two different constants, got {a!r} twice"))
-        if not bad and frozenset((a, b)) in seen:
-            bad.append((where, f"the pair {a}, {b} is given twice (also {key}[{seen[frozenset((a, b))]}])"))  # fmt: skip
+        pair = frozenset((a, b)) if not bad else frozenset()
+        if not bad and pair in seen:
+            bad.append((where, f"the pair {a}, {b} is given twice (also {key}[{seen[pair]}])"))
         if bad:
             problems += bad
             continue
-        seen[frozenset((a, b))] = i
+        seen[pair] = i
         out.append((str(a), str(b), float(rho)))
     return tuple(out), problems
 
@@ -220,14 +225,15 @@ EXAMPLE = '["red_advantage.classical", "draw_nu.classical", 0.12]'
 @dataclass(frozen=True)
 class Design:
     """Draws of the uncertain constants: ``blocks`` blocks of ``draws`` points (the first the
-    draws proper; with first-order decompositions, one pick-freeze block per constant after it).
+    draws proper; for a decomposition, one block per constant after it, that constant held at
+    its value).
 
     Attributes:
         paths: The uncertain constants.
         values: Each constant's drawn values, shape ``(blocks * draws,)``.
         draws: Draws per block.
         replicates: Independent scrambles the draws are made of (each ``draws / replicates``).
-        blocks: 1, or ``1 + len(paths)`` with pick-freeze blocks.
+        blocks: 1, or ``1 + len(paths)`` with a block per constant held.
     """
 
     paths: tuple[str, ...]
@@ -278,7 +284,7 @@ def _normals(d: int, draws: int, replicates: int, seed: int) -> FloatArray:
     from scipy.stats import qmc  # noqa: PLC0415  (loaded only when constants are uncertain)
 
     m = draws // replicates
-    k = int(round(math.log2(m)))
+    k = m.bit_length() - 1
     out = []
     for child in np.random.SeedSequence(seed).spawn(replicates):
         u = qmc.Sobol(d, scramble=True, rng=np.random.default_rng(child)).random_base2(k)
@@ -305,13 +311,13 @@ def design(
     draws: int = DRAWS,
     replicates: int = REPLICATES,
     seed: int = SEED,
-    first_order: bool = False,
+    hold_each: bool = False,
 ) -> Design:
     """Draws of ``sd``'s uncertain constants around ``center`` (module docstring).
 
-    ``draws`` must be ``replicates`` times a power of two. With ``first_order``, one
-    pick-freeze block per constant follows the draws: in block ``i`` constant ``i``'s Normal
-    is the draws' own and the others are drawn afresh given it.
+    ``draws`` must be ``replicates`` times a power of two. With ``hold_each``, one block per
+    constant follows the draws: in block ``i`` constant ``i`` is held at its value and the
+    others are the same draws moved to their distribution given it.
     """
     paths = sd.uncertain
     d = len(paths)
@@ -322,20 +328,16 @@ def design(
         raise ValueError(f"draws must be {replicates} times a power of two, got {draws}")
     corr = sd.matrix(paths)
     factor = _factor(corr)
-    u = _normals(2 * d if first_order else d, draws, replicates, seed)
-    z = u[:, :d] @ factor.T
-    blocks = [z]
-    if first_order:
-        w = u[:, d:] @ factor.T
-        for i in range(d):
-            c = corr[:, i]
-            blocks.append(z[:, [i]] * c + (w - w[:, [i]] * c))
+    z = _normals(d, draws, replicates, seed) @ factor.T
+    blocks = [z] + ([z - z[:, [i]] * corr[:, i] for i in range(d)] if hold_each else [])
     latent = np.concatenate(blocks)
     values = {}
     for j, path in enumerate(paths):
         name, tc = _split(path)
         value = float(getattr(center, name)[tc])
         values[path] = _marginal(name, value, sd.sd(path), latent[:, j])
+        if hold_each:  # held exactly at its value (a truncated Normal's z = 0 is its median)
+            values[path][(j + 1) * draws : (j + 2) * draws] = value
     return Design(paths, values, draws, replicates, len(blocks))
 
 
@@ -399,15 +401,15 @@ class FigureSpread:
         return self.q025 <= value <= self.q975
 
 
-def _stats(y: FloatArray, signed: bool) -> FigureSpread:
-    q025, q975 = (float(q) for q in np.quantile(y, [0.025, 0.975]))
-    return FigureSpread(
-        float(np.mean(y)),
-        float(np.std(y)),
-        q025,
-        q975,
-        float(np.mean(y > 0)) if signed else None,
-    )
+def _stats(y: FloatArray) -> FloatArray:
+    """Mean, sd, 2.5 % and 97.5 % quantiles and P(> 0) along the last axis of ``y``."""
+    q = np.quantile(y, [0.025, 0.975], axis=-1)
+    return np.stack([np.mean(y, axis=-1), np.std(y, axis=-1), q[0], q[1], np.mean(y > 0, axis=-1)])
+
+
+def _figure(row: Sequence[float], signed: bool) -> FigureSpread:
+    mean, sd, q025, q975, above = (float(v) for v in row)
+    return FigureSpread(mean, sd, q025, q975, above if signed else None)
 
 
 @dataclass(frozen=True)
@@ -423,8 +425,9 @@ class Spread:
         correlation: The correlations used.
         undefined: Per figure undefined at some draws (no fair split there, a stage never
             reached): the share of draws where it is; its spread is over the others.
-        first_order: Per decomposed figure: each constant's first-order (Sobol') index, the
-            share of the figure's variance that constant explains alone (None: no variance).
+        decomposition: Per decomposed figure, per constant: ``sd_if_known``, the figure's
+            standard deviation were that constant known (held at its value), and
+            ``variance_cut``, the share of the variance that would remove (module docstring).
         method: The integration method (:data:`METHOD`).
     """
 
@@ -435,7 +438,7 @@ class Spread:
     constants: dict[str, dict[str, Any]]
     correlation: list[list[Any]] = field(default_factory=list)
     undefined: dict[str, float] = field(default_factory=dict)
-    first_order: dict[str, dict[str, float | None]] = field(default_factory=dict)
+    decomposition: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
     method: str = METHOD
 
     def get(self, path: str) -> FigureSpread | None:
@@ -443,12 +446,13 @@ class Spread:
         return self.figures.get(path)
 
     def main_contributor(self, path: str) -> tuple[str, float] | None:
-        """The constant with the largest first-order index for figure ``path``, and it."""
-        indices = {k: v for k, v in self.first_order.get(path, {}).items() if v is not None}
-        if not indices:
+        """The constant whose knowledge would cut the variance of figure ``path`` most, and
+        that share (None without a decomposition or a variance)."""
+        cuts = {k: v["variance_cut"] for k, v in self.decomposition.get(path, {}).items()}
+        if not cuts:
             return None
-        best = max(indices, key=lambda k: indices[k])
-        return best, indices[best]
+        best = max(cuts, key=lambda k: cuts[k])
+        return best, cuts[best]
 
     def prefixed(self, prefix: str) -> Spread:
         """The same figures under ``prefix`` (``exact.`` for simulate's exact companion)."""
@@ -460,7 +464,7 @@ class Spread:
             self.constants,
             self.correlation,
             {prefix + k: v for k, v in self.undefined.items()},
-            {prefix + k: v for k, v in self.first_order.items()},
+            {prefix + k: v for k, v in self.decomposition.items()},
             self.method,
         )
 
@@ -474,7 +478,7 @@ class Spread:
             self.constants,
             self.correlation,
             {k: v for k, v in self.undefined.items() if keep(k)},
-            {k: v for k, v in self.first_order.items() if keep(k)},
+            {k: v for k, v in self.decomposition.items() if keep(k)},
             self.method,
         )
 
@@ -491,27 +495,29 @@ class Spread:
         }
         if self.undefined:
             out["undefined"] = dict(self.undefined)
-        if self.first_order:
-            out["first_order"] = {k: dict(v) for k, v in self.first_order.items()}
+        if self.decomposition:
+            out["decomposition"] = {
+                k: {c: dict(v) for c, v in by.items()} for k, by in self.decomposition.items()
+            }
         return out
 
 
-def _first_order(
+def _held(
     y: FloatArray, des: Design, defined: npt.NDArray[np.bool_]
-) -> dict[str, float | None]:
-    """Jansen's estimator of each constant's first-order index from the pick-freeze blocks:
-    ``S_i = 1 - E[(Y - Y_i)^2] / (2 Var Y)``."""
+) -> dict[str, dict[str, float]]:
+    """Per constant: the figure's sd with that constant held at its value, and the share of the
+    variance that removes (over the draws where both are defined)."""
     n = des.draws
     base, ok0 = y[:n], defined[:n]
-    var = float(np.var(base[ok0])) if ok0.any() else 0.0
-    out: dict[str, float | None] = {}
+    out: dict[str, dict[str, float]] = {}
     for i, path in enumerate(des.paths):
         block = y[(i + 1) * n : (i + 2) * n]
         ok = ok0 & defined[(i + 1) * n : (i + 2) * n]
-        if var <= 1e-30 or not ok.any():
-            out[path] = None
+        var = float(np.var(base[ok])) if ok.any() else 0.0
+        if var <= 0.0:
             continue
-        out[path] = float(1.0 - np.mean((base[ok] - block[ok]) ** 2) / (2.0 * var))
+        held = float(np.var(block[ok]))
+        out[path] = {"sd_if_known": math.sqrt(held), "variance_cut": 1.0 - held / var}
     return out
 
 
@@ -531,60 +537,60 @@ def spread(
 
     Figures are the numbers of ``central`` whose paths ``keep`` accepts; ``probability`` says
     which are probabilities (no P(> 0) for them). ``decompose``: figures that also get
-    first-order indices (``des`` needs its pick-freeze blocks).
+    a decomposition (``des`` needs its blocks with each constant held). A figure undefined (null) at
+    some draws is summarised over the others, and the share left out is in ``undefined``.
     """
     paths = [p for p, v in flatten(central).items() if v is not None and keep(p)]
     table = [flatten(doc) for doc in docs]
+    y = np.array(
+        [[math.nan if (c := row.get(p)) is None else c for row in table] for p in paths],
+        dtype=np.float64,
+    ).reshape(len(paths), len(docs))
     n, reps = des.draws, des.replicates
+    base = y[:, :n]
+    defined = np.isfinite(y)
+    whole = defined[:, :n].all(axis=1)
     figures: dict[str, FigureSpread] = {}
     errors: dict[str, FigureSpread] = {}
     undefined: dict[str, float] = {}
-    first: dict[str, dict[str, float | None]] = {}
-    for path in paths:
-        cells = [row.get(path) for row in table]
-        y = np.array([math.nan if c is None else c for c in cells], dtype=np.float64)
-        defined = np.isfinite(y)
-        base = y[:n]
-        ok = defined[:n]
-        if not ok.any():
+    held: dict[str, dict[str, dict[str, float]]] = {}
+    if whole.any():
+        rows = base[whole]
+        pooled = _stats(rows).T
+        parts = _stats(rows.reshape(len(rows), reps, n // reps))  # (5, figures, reps)
+        se = np.std(parts, axis=-1, ddof=1).T / math.sqrt(reps) if reps > 1 else pooled * np.nan
+        for k, path in enumerate(p for p, w in zip(paths, whole, strict=True) if w):
+            signed = not probability(path)
+            figures[path] = _figure(pooled[k], signed)
+            errors[path] = _figure(se[k], signed)
+    for i, path in enumerate(paths):
+        ok = defined[i, :n]
+        if whole[i]:
+            pass
+        elif not ok.any():
             undefined[path] = 1.0
             continue
-        if not ok.all():
+        else:
             undefined[path] = float(1.0 - ok.mean())
-        signed = not probability(path)
-        figures[path] = _stats(base[ok], signed)
-        parts = [
-            _stats(part[good], signed)
-            for part, good in zip(np.split(base, reps), np.split(ok, reps), strict=True)
-            if good.any()
-        ]
-        errors[path] = _replicate_errors(parts)
+            signed = not probability(path)
+            figures[path] = _figure(_stats(base[i, ok]), signed)
+            chunks = [
+                _stats(part[good])
+                for part, good in zip(np.split(base[i], reps), np.split(ok, reps), strict=True)
+                if good.any()
+            ]
+            spread_of = np.std(chunks, axis=0, ddof=1) / math.sqrt(len(chunks))
+            errors[path] = _figure(spread_of if len(chunks) > 1 else spread_of * np.nan, signed)
         if path in decompose and des.blocks > 1:
-            first[path] = _first_order(y, des, defined)
+            held[path] = _held(y[i], des, defined[i])
+    ordered = {p: figures[p] for p in paths if p in figures}
     return Spread(
         n,
         reps,
-        figures,
-        errors,
+        ordered,
+        {p: errors[p] for p in ordered},
         sd.distributions(center),
         sd.correlation_list(),
         undefined,
-        first,
-    )
-
-
-def _replicate_errors(parts: Sequence[FigureSpread]) -> FigureSpread:
-    """The standard error of each statistic: its spread over the replicates / sqrt(R)."""
-    r = len(parts)
-
-    def se(values: Sequence[float]) -> float:
-        return float(np.std(values, ddof=1) / math.sqrt(r)) if r > 1 else math.nan
-
-    above = [p.p_above_zero for p in parts]
-    return FigureSpread(
-        se([p.mean for p in parts]),
-        se([p.sd for p in parts]),
-        se([p.q025 for p in parts]),
-        se([p.q975 for p in parts]),
-        None if any(a is None for a in above) else se([a for a in above if a is not None]),
+        held,
     )

@@ -19,22 +19,38 @@ class, held fixed while searching):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 from scipy.optimize import brentq
 
 from knockout.errors import KnockoutError
+from knockout.exact.odds import default_draws, vectorises
 from knockout.game import Colour, Reply
 from knockout.rules.bidding import BRANCHES, Believed, BiddingGame, Naive, Strategy
 from knockout.rules.formats import BiddingMenu, ColourRule, Format, Stage
-from knockout.rules.model import TimeClass
+from knockout.rules.model import ModelParams, TimeClass, game_probabilities
+from knockout.rules.model_sd import Design, ModelSd, Spread, design, spread
 from knockout.rules.players import Player
 from knockout.rules.scenario import Scenario
 from sims.match import simulate_match
 from sims.runner import Executor
 
-__all__ = ["GAPS", "MIN_BLACK_MINUTES", "VERIFY_RUNS", "FairRules", "fair_rules"]
+__all__ = [
+    "DECOMPOSED",
+    "GAPS",
+    "MIN_BLACK_MINUTES",
+    "VERIFY_RUNS",
+    "FairRules",
+    "fair_at",
+    "fair_rules",
+    "fair_spread",
+]
+
+FloatArray = npt.NDArray[np.float64]
 
 #: Black's clock must leave room for the seed-shaped menu's 5-minute shift.
 MIN_BLACK_MINUTES = 5.0
@@ -63,6 +79,10 @@ class FairRules:
         by_gap: ``{menu: {strategy: {gap: (P(甲 advances) as the stronger, as the weaker)}}}``.
         verified: ``(runs, P(Red advances), standard error)`` of the Monte Carlo check.
         seed: The check's seed.
+        model_uncertainty: With uncertain constants: the spread of the split
+            (``armageddon.red``, found again at each draw) and of every chance and advantage
+            under the menus as printed (the seed's, and the fair one found at the central
+            constants), with the variance decomposition of the split and the advantages.
     """
 
     black: float
@@ -75,6 +95,7 @@ class FairRules:
     by_gap: dict[str, dict[str, dict[float, tuple[float, float]]]]
     verified: tuple[int, float, float] | None
     seed: int
+    model_uncertainty: Spread | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The keys of ``knockout fair --json`` (``seed`` and ``version`` come from the
@@ -99,6 +120,8 @@ class FairRules:
             if self.verified is None
             else dict(zip(("runs", "red_advances", "stderr"), self.verified, strict=True))
         )
+        if self.model_uncertainty is not None:
+            out["model_uncertainty"] = self.model_uncertainty.to_json()
         return out
 
 
@@ -166,6 +189,15 @@ def _chooser_value(game: BiddingGame, strategy: Strategy, x: float) -> float:
     return float(sum(float(joint[b]) * float(values[k]) for k, b in enumerate(BRANCHES)))
 
 
+def _chooser_values(game: BiddingGame, strategy: Strategy, x: float) -> FloatArray:
+    """:func:`_chooser_value` for a vectorised game: one value per set of constants."""
+    joint = strategy.probabilities(game, x).joint()
+    values = game.branch_values(x)
+    return np.asarray(
+        sum(joint[b] * values[..., k] for k, b in enumerate(BRANCHES)), dtype=np.float64
+    )
+
+
 def _by_gap(
     games: dict[str, BiddingGame], strategies: dict[str, Strategy]
 ) -> dict[str, dict[str, dict[float, tuple[float, float]]]]:
@@ -176,6 +208,61 @@ def _by_gap(
         }
         for menu, game in games.items()
     }
+
+
+def _by_gap_at(
+    games: dict[str, BiddingGame], strategies: dict[str, Strategy], n: int
+) -> list[dict[str, dict[str, dict[float, tuple[float, float]]]]]:
+    """:func:`_by_gap` for vectorised games, one table per set of constants."""
+    values = {
+        (menu, kind, g): (_chooser_values(game, s, g), _chooser_values(game, s, -g))
+        for menu, game in games.items()
+        for kind, s in strategies.items()
+        for g in GAPS
+    }
+    return [
+        {
+            menu: {
+                kind: {
+                    g: (float(values[menu, kind, g][0][d]), float(values[menu, kind, g][1][d]))
+                    for g in GAPS
+                }
+                for kind in strategies
+            }
+            for menu in games
+        }
+        for d in range(n)
+    ]
+
+
+def _splits(stage: Stage, tc: TimeClass, model: ModelParams, black: float) -> FloatArray:
+    """The fair Red minutes under each set of constants of a vectorised model (NaN where no
+    split is fair): P(Red advances) rises with Red's clock, so bisection on ``(0, 10 B]``
+    finds the split to far below 1e-10 minutes (60 halvings)."""
+    n = model.size or 1
+    red_draws = stage.draw_winner is Colour.RED
+    inc = stage.increment_seconds
+
+    def excess(red: FloatArray) -> FloatArray:
+        p = game_probabilities(
+            np.zeros(n),
+            0.0,
+            tc,
+            model=model,
+            red_minutes=model.effective(red, inc),
+            black_minutes=float(model.effective(black, inc)),
+        )
+        return np.asarray(p.red + (p.draw if red_draws else 0.0) - 0.5, dtype=np.float64)
+
+    lo, hi = np.full(n, 1e-9), np.full(n, SEARCH_FACTOR * black)
+    f_lo, f_hi = excess(lo), excess(hi)
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        up = excess(mid) >= 0
+        hi, lo = np.where(up, mid, hi), np.where(up, lo, mid)
+    red = 0.5 * (lo + hi)
+    red = np.where(f_lo == 0.0, 1e-9, red)
+    return np.asarray(np.where((f_lo > 0) | (f_hi < 0), np.nan, red), dtype=np.float64)
 
 
 def _verify(
@@ -220,15 +307,36 @@ def fair_rules(
     executor: Executor = "local",
     workers: int = 1,
     detail: bool = True,
+    model_sd: bool = True,
+    verify: bool = True,
+    draws: int | None = None,
 ) -> FairRules:
-    """The fair split, the menu on it, the chooser's advantage and the Monte Carlo check.
+    """The fair split, the menu on it, the chooser's advantage and the Monte Carlo check;
+    with uncertain constants (``[model.sd]``) their spread (:func:`fair_spread`).
 
     ``detail=False`` leaves out the table across gaps and the Monte Carlo check (a sweep
-    measuring the split at many points needs neither).
+    measuring the split at many points needs neither); ``verify=False`` only the check.
+    ``draws``: draws of the constants (default: :func:`knockout.exact.odds.default_draws`).
 
     Raises:
         KnockoutError: Without a bidding stage, or with ``black_minutes`` not above 5.
     """
+    plain = _plain_fair(scenario, black_minutes, seed, executor, workers, detail, verify)
+    if model_sd and scenario.model_sd.uncertain:
+        plain = replace(plain, model_uncertainty=fair_spread(scenario, plain, draws=draws))
+    return plain
+
+
+def _plain_fair(
+    scenario: Scenario,
+    black_minutes: float,
+    seed: int,
+    executor: Executor,
+    workers: int,
+    detail: bool,
+    verify: bool,
+) -> FairRules:
+    """:func:`fair_rules` at the central constants."""
     if not black_minutes > MIN_BLACK_MINUTES:
         raise KnockoutError(
             f"--black-minutes: expected more than {MIN_BLACK_MINUTES:g} (the menu's Black "
@@ -262,7 +370,7 @@ def fair_rules(
     strategies = {strategy.kind: strategy, "believed": believed}
     verified = (
         None
-        if red is None or not detail
+        if red is None or not detail or not verify
         else _verify(scenario, stage, tc, red, black_minutes, seed, executor, workers)
     )
     return FairRules(
@@ -276,4 +384,115 @@ def fair_rules(
         by_gap=_by_gap(games, strategies) if detail else {},
         verified=verified,
         seed=seed,
+    )
+
+
+def _strategies(scenario: Scenario) -> dict[str, Strategy]:
+    strategy = scenario.strategy
+    believed = strategy if strategy.kind == "believed" else Believed(scenario.belief_sd)
+    return {strategy.kind: strategy, "believed": believed}
+
+
+def fair_at(scenario: Scenario, central: FairRules, des: Design) -> list[FairRules]:
+    """The fair rules (without spread or check) at every point of ``des``: the split found
+    again, the advantages and the table across gaps under the menus of ``central`` (the
+    table only for the draws proper, not for the blocks that hold a constant)."""
+    stage, tc = _sudden_death(scenario)
+    assert stage.bidding is not None and stage.draw_winner is not None
+    detail = bool(central.by_gap)
+    if not vectorises(scenario):
+        return [
+            _fixed_menus(
+                replace(scenario, model=des.model_at(scenario.model, i), model_sd=ModelSd()),
+                central,
+                detail and i < des.draws,
+            )
+            for i in range(des.size)
+        ]
+    model = des.model(scenario.model)
+    reds = _splits(stage, tc, model, central.black)
+    menus = {"seed_menu": central.seed_menu}
+    if central.fair_menu is not None:
+        menus["fair_menu"] = central.fair_menu
+    games = {
+        k: BiddingGame(m, stage.draw_winner, tc, model, stage.increment_seconds)
+        for k, m in menus.items()
+    }
+    advantages = {k: _chooser_values(g, scenario.strategy, 0.0) - 0.5 for k, g in games.items()}
+    tables: list[dict[str, dict[str, dict[float, tuple[float, float]]]]] = []
+    if detail:
+        head = des.model(scenario.model).take(np.arange(des.draws))
+        base_games = {
+            k: BiddingGame(m, stage.draw_winner, tc, head, stage.increment_seconds)
+            for k, m in menus.items()
+        }
+        tables = _by_gap_at(base_games, _strategies(scenario), des.draws)
+    out = []
+    for d in range(des.size):
+        red = None if math.isnan(reds[d]) else float(reds[d])
+        out.append(
+            replace(
+                central,
+                red=red,
+                advantage={
+                    "seed_menu": float(advantages["seed_menu"][d]),
+                    "fair_menu": None
+                    if "fair_menu" not in advantages
+                    else float(advantages["fair_menu"][d]),
+                },
+                by_gap=tables[d] if d < len(tables) else {},
+                verified=None,
+                model_uncertainty=None,
+            )
+        )
+    return out
+
+
+def _fixed_menus(scenario: Scenario, central: FairRules, detail: bool) -> FairRules:
+    """One draw, solved on its own: the split found again, the central menus evaluated."""
+    stage, tc = _sudden_death(scenario)
+    red, _ = _split(stage, tc, scenario, central.black)
+    games = {"seed_menu": _game(stage, tc, scenario, central.seed_menu)}
+    if central.fair_menu is not None:
+        games["fair_menu"] = _game(stage, tc, scenario, central.fair_menu)
+    advantage: dict[str, float | None] = {
+        k: _chooser_value(g, scenario.strategy, 0.0) - 0.5 for k, g in games.items()
+    }
+    advantage.setdefault("fair_menu", None)
+    return replace(
+        central,
+        red=red,
+        advantage=advantage,
+        by_gap=_by_gap(games, _strategies(scenario)) if detail else {},
+        verified=None,
+        model_uncertainty=None,
+    )
+
+
+#: The figures of ``fair`` whose variance is decomposed (each constant held in turn).
+DECOMPOSED = ("chooser_advantage.seed_menu", "chooser_advantage.fair_menu", "armageddon.red")
+
+
+def fair_spread(scenario: Scenario, central: FairRules, *, draws: int | None = None) -> Spread:
+    """Every figure of ``central`` over the uncertainty of the constants, with the variance
+    decomposition of :data:`DECOMPOSED` (when the draws are vectorised; solved one by one, it
+    would cost a fair computation per constant and draw). The menus are rules,
+    not figures; the Monte Carlo check is of the central split only."""
+    decompose = vectorises(scenario)
+    des = design(
+        scenario.model,
+        scenario.model_sd,
+        draws=draws or default_draws(scenario),
+        hold_each=decompose,
+    )
+    answers = fair_at(scenario, central, des)
+    return spread(
+        central.to_json(),
+        [a.to_json() for a in answers],
+        des,
+        scenario.model_sd,
+        scenario.model,
+        probability=lambda path: path.startswith("by_gap."),
+        keep=lambda path: path.startswith(("armageddon.red", "chooser_advantage.", "by_gap.")),
+        decompose=DECOMPOSED if decompose else (),
     )
