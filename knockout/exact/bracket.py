@@ -212,7 +212,11 @@ def _reach(scenario: Scenario, state: EventState, m: FloatArray, w: FloatArray) 
 
 
 def bracket_odds(
-    scenario: Scenario, *, rating_sd: bool = True, model_sd: bool = True
+    scenario: Scenario,
+    *,
+    rating_sd: bool = True,
+    model_sd: bool = True,
+    draws: int | None = None,
 ) -> BracketOdds:
     """Exact odds of every player reaching each round and winning the event.
 
@@ -222,12 +226,14 @@ def bracket_odds(
     their matches; with ``rating_sd=False`` the ratings are taken as exact, and where there is
     uncertainty the answer also gives those win chances (``win_if_ratings_exact``). Uncertain
     model constants (``[model.sd]``) give every figure its spread over them
-    (``model_uncertainty``): one draw of the constants for the whole event.
+    (``model_uncertainty``, with ``draws`` draws): one draw of the constants for the whole
+    event.
     """
     state = scenario.event_state()
     odds = _plain_bracket_odds(scenario, state, rating_sd)
     if model_sd and scenario.model_sd.uncertain:
-        odds = replace(odds, model_uncertainty=bracket_spread(scenario, odds, rating_sd=rating_sd))
+        spread = bracket_spread(scenario, odds, rating_sd=rating_sd, draws=draws)
+        odds = replace(odds, model_uncertainty=spread)
     return odds
 
 

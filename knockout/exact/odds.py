@@ -27,6 +27,7 @@ from knockout.rules.uncertainty import piecewise_normal_nodes
 FloatArray = npt.NDArray[np.float64]
 
 __all__ = [
+    "certain_odds",
     "default_draws",
     "from_solution",
     "match_odds",
@@ -220,7 +221,13 @@ def _decision_breaks(pairing: Pairing) -> list[float]:
     return out
 
 
-def match_odds(scenario: Scenario, *, rating_sd: bool = True, model_sd: bool = True) -> MatchOdds:
+def match_odds(
+    scenario: Scenario,
+    *,
+    rating_sd: bool = True,
+    model_sd: bool = True,
+    draws: int | None = None,
+) -> MatchOdds:
     """Exact odds of the match between the scenario's two players.
 
     Games already played (``[[played]]``) are replayed first and the odds start from there
@@ -230,14 +237,16 @@ def match_odds(scenario: Scenario, *, rating_sd: bool = True, model_sd: bool = T
     decision flips); with ``rating_sd=False`` the ratings are taken as exact, and where there
     is uncertainty the answer also gives those odds (``win_if_ratings_exact``). Uncertain model
     constants (``[model.sd]``) give every figure its spread over them
-    (``model_uncertainty``, :func:`match_spread`); ``model_sd=False`` leaves it out.
+    (``model_uncertainty``, :func:`match_spread`, with ``draws`` draws of them);
+    ``model_sd=False`` leaves it out.
 
     Raises:
         KnockoutError: If the scenario does not have exactly two players.
     """
     odds = _plain_match_odds(scenario, rating_sd=rating_sd)
     if model_sd and scenario.model_sd.uncertain:
-        odds = replace(odds, model_uncertainty=match_spread(scenario, odds, rating_sd=rating_sd))
+        spread = match_spread(scenario, odds, rating_sd=rating_sd, draws=draws)
+        odds = replace(odds, model_uncertainty=spread)
     return odds
 
 
@@ -252,7 +261,7 @@ def _plain_match_odds(scenario: Scenario, *, rating_sd: bool) -> MatchOdds:
     fmt = scenario.format
     rep = replay(fmt, a.name, b.name, scenario.played)
     pairing = Pairing.of(fmt, a, b, model=scenario.model, strategy=scenario.strategy)
-    certain = _certain(scenario, pairing, rep)
+    certain = certain_odds(scenario, pairing, rep)
     if certain is not None:
         return certain[0]
     sigma = math.hypot(a.rating_sd, b.rating_sd) if rating_sd else 0.0
@@ -272,7 +281,7 @@ def _plain_match_odds(scenario: Scenario, *, rating_sd: bool) -> MatchOdds:
     return odds
 
 
-def _certain(scenario: Scenario, pairing: Pairing, rep: Position) -> list[MatchOdds] | None:
+def certain_odds(scenario: Scenario, pairing: Pairing, rep: Position) -> list[MatchOdds] | None:
     """The answer of a match decided already (by its games or a walkover), one per pair of
     ``pairing`` (the sudden-death game laid open at each pair's constants); None if the match
     is still to be played."""
@@ -397,7 +406,7 @@ def match_odds_at(scenario: Scenario, des: Design, *, rating_sd: bool = True) ->
     pairing = Pairing.of(
         scenario.format, [a] * n, [b] * n, model=des.model(center), strategy=scenario.strategy
     )
-    certain = _certain(scenario, pairing, rep)
+    certain = certain_odds(scenario, pairing, rep)
     if certain is not None:
         return certain
     sigma = math.hypot(a.rating_sd, b.rating_sd) if rating_sd else 0.0

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -169,8 +169,10 @@ class ModelParams:
         how a vectorised model follows its pairs when they are indexed, repeated or reshaped."""
 
         def per_class(table: PerClass) -> PerClass:
-            cells = [table[tc] for tc in TimeClass]
-            return PerClass(*(f(np.asarray(c)) if np.ndim(c) else c for c in cells))
+            cells: list[Any] = [
+                f(np.asarray(c)) if np.ndim(c) else c for c in (table[tc] for tc in TimeClass)
+            ]
+            return PerClass(*cells)
 
         return replace(
             self,

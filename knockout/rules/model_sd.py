@@ -39,6 +39,7 @@ common draws), close to 1 for the one that decides it.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +63,7 @@ __all__ = [
     "ModelSd",
     "Spread",
     "design",
+    "figure_summary",
     "flatten",
     "spread",
 ]
@@ -278,9 +280,10 @@ def _factor(matrix: FloatArray) -> FloatArray:
     return np.asarray(v * np.sqrt(np.clip(w, 0.0, None)), dtype=np.float64)
 
 
+@functools.lru_cache(maxsize=32)
 def _normals(d: int, draws: int, replicates: int, seed: int) -> FloatArray:
     """``(draws, d)`` standard Normals from ``replicates`` scrambled Sobol' sets, replicate after
-    replicate."""
+    replicate (the same for every answer with as many uncertain constants; read-only)."""
     from scipy.stats import qmc  # noqa: PLC0415  (loaded only when constants are uncertain)
 
     m = draws // replicates
@@ -289,7 +292,9 @@ def _normals(d: int, draws: int, replicates: int, seed: int) -> FloatArray:
     for child in np.random.SeedSequence(seed).spawn(replicates):
         u = qmc.Sobol(d, scramble=True, rng=np.random.default_rng(child)).random_base2(k)
         out.append(ndtri(np.clip(u, 1e-15, 1.0 - 1e-15)))
-    return np.asarray(np.concatenate(out), dtype=np.float64)
+    normals = np.asarray(np.concatenate(out), dtype=np.float64)
+    normals.flags.writeable = False
+    return normals
 
 
 def _marginal(name: str, value: float, sd: float, z: FloatArray) -> FloatArray:
@@ -407,7 +412,7 @@ def _stats(y: FloatArray) -> FloatArray:
     return np.stack([np.mean(y, axis=-1), np.std(y, axis=-1), q[0], q[1], np.mean(y > 0, axis=-1)])
 
 
-def _figure(row: Sequence[float], signed: bool) -> FigureSpread:
+def _figure(row: FloatArray | Sequence[float], signed: bool) -> FigureSpread:
     mean, sd, q025, q975, above = (float(v) for v in row)
     return FigureSpread(mean, sd, q025, q975, above if signed else None)
 
@@ -502,6 +507,29 @@ class Spread:
         return out
 
 
+def figure_summary(
+    y: FloatArray, draws: int, replicates: int, *, signed: bool
+) -> tuple[FigureSpread, FigureSpread, float] | None:
+    """One figure's spread from its values at the ``draws`` draws (replicate after
+    replicate): the spread, the standard error of each statistic and the share of draws where
+    it is undefined (NaN); None if it is undefined at every draw."""
+    base = np.asarray(y[:draws], dtype=np.float64)
+    ok = np.asarray(np.isfinite(base), dtype=bool)
+    if not ok.any():
+        return None
+    chunks = [
+        _stats(part[good])
+        for part, good in zip(np.split(base, replicates), np.split(ok, replicates), strict=True)
+        if good.any()
+    ]
+    errors = np.std(chunks, axis=0, ddof=1) / math.sqrt(len(chunks))
+    return (
+        _figure(_stats(base[ok]), signed),
+        _figure(errors if len(chunks) > 1 else errors * np.nan, signed),
+        float(1.0 - ok.mean()),
+    )
+
+
 def _held(
     y: FloatArray, des: Design, defined: npt.NDArray[np.bool_]
 ) -> dict[str, dict[str, float]]:
@@ -548,8 +576,8 @@ def spread(
     ).reshape(len(paths), len(docs))
     n, reps = des.draws, des.replicates
     base = y[:, :n]
-    defined = np.isfinite(y)
-    whole = defined[:, :n].all(axis=1)
+    defined: npt.NDArray[np.bool_] = np.asarray(np.isfinite(y), dtype=bool)
+    whole: npt.NDArray[np.bool_] = np.asarray(defined[:, :n].all(axis=1), dtype=bool)
     figures: dict[str, FigureSpread] = {}
     errors: dict[str, FigureSpread] = {}
     undefined: dict[str, float] = {}
@@ -564,23 +592,16 @@ def spread(
             figures[path] = _figure(pooled[k], signed)
             errors[path] = _figure(se[k], signed)
     for i, path in enumerate(paths):
-        ok = defined[i, :n]
+        ok = np.asarray(defined[i, :n], dtype=bool)
         if whole[i]:
             pass
         elif not ok.any():
             undefined[path] = 1.0
             continue
         else:
-            undefined[path] = float(1.0 - ok.mean())
-            signed = not probability(path)
-            figures[path] = _figure(_stats(base[i, ok]), signed)
-            chunks = [
-                _stats(part[good])
-                for part, good in zip(np.split(base[i], reps), np.split(ok, reps), strict=True)
-                if good.any()
-            ]
-            spread_of = np.std(chunks, axis=0, ddof=1) / math.sqrt(len(chunks))
-            errors[path] = _figure(spread_of if len(chunks) > 1 else spread_of * np.nan, signed)
+            summary = figure_summary(base[i], n, reps, signed=not probability(path))
+            assert summary is not None
+            figures[path], errors[path], undefined[path] = summary
         if path in decompose and des.blocks > 1:
             held[path] = _held(y[i], des, defined[i])
     ordered = {p: figures[p] for p in paths if p in figures}

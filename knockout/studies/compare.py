@@ -237,7 +237,7 @@ def _format_rows(
     equal = at[0.0]
     last = len(fmt.playable) - 1
     edges = _decider_edges(pairing, sol, equal)
-    games = sum(k * p[equal] for k, p in sol.games.items())
+    games = np.asarray(sum(k * p[equal] for k, p in sol.games.items()), dtype=np.float64)
     return [
         SchemeRow(
             format=label,
@@ -263,6 +263,7 @@ def compare_formats(
     gaps: Sequence[float] = DEFAULT_GAPS,
     base: float = 2500.0,
     model_sd: bool = True,
+    draws: int | None = None,
 ) -> Comparison:
     """Every format's row under the scenario's model and strategy (exact); with uncertain
     constants (``[model.sd]``) each figure's spread over them (``model_uncertainty``).
@@ -277,7 +278,7 @@ def compare_formats(
     )
     out = Comparison(tuple(float(g) for g in gaps), base, rows)
     if model_sd and scenario.model_sd.uncertain:
-        out = replace(out, model_uncertainty=compare_spread(scenario, formats, out))
+        out = replace(out, model_uncertainty=compare_spread(scenario, formats, out, draws=draws))
     return out
 
 
@@ -312,11 +313,15 @@ _NOT_PROBABILITIES = ("decider_edge", "expected_games", "expected_minutes")
 
 
 def compare_spread(
-    scenario: Scenario, formats: Sequence[tuple[str, Format]], central: Comparison
+    scenario: Scenario,
+    formats: Sequence[tuple[str, Format]],
+    central: Comparison,
+    *,
+    draws: int | None = None,
 ) -> Spread:
     """Every figure of ``central`` over the uncertainty of the scenario's constants (the gaps
     and the base rating are inputs, not figures)."""
-    des = design(scenario.model, scenario.model_sd, draws=default_draws(scenario))
+    des = design(scenario.model, scenario.model_sd, draws=draws or default_draws(scenario))
     answers = compare_at(scenario, formats, des, gaps=central.gaps, base=central.base)
     return spread(
         central.to_json(),

@@ -48,6 +48,7 @@ __all__ = [
     "fair_at",
     "fair_rules",
     "fair_spread",
+    "how_sure",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -310,20 +311,23 @@ def fair_rules(
     model_sd: bool = True,
     verify: bool = True,
     draws: int | None = None,
+    decompose: bool = True,
 ) -> FairRules:
     """The fair split, the menu on it, the chooser's advantage and the Monte Carlo check;
     with uncertain constants (``[model.sd]``) their spread (:func:`fair_spread`).
 
     ``detail=False`` leaves out the table across gaps and the Monte Carlo check (a sweep
     measuring the split at many points needs neither); ``verify=False`` only the check.
-    ``draws``: draws of the constants (default: :func:`knockout.exact.odds.default_draws`).
+    ``draws``: draws of the constants (default: :func:`knockout.exact.odds.default_draws`);
+    ``decompose=False`` leaves out the variance decomposition.
 
     Raises:
         KnockoutError: Without a bidding stage, or with ``black_minutes`` not above 5.
     """
     plain = _plain_fair(scenario, black_minutes, seed, executor, workers, detail, verify)
     if model_sd and scenario.model_sd.uncertain:
-        plain = replace(plain, model_uncertainty=fair_spread(scenario, plain, draws=draws))
+        spread = fair_spread(scenario, plain, draws=draws, decompose=decompose)
+        plain = replace(plain, model_uncertainty=spread)
     return plain
 
 
@@ -473,12 +477,14 @@ def _fixed_menus(scenario: Scenario, central: FairRules, detail: bool) -> FairRu
 DECOMPOSED = ("chooser_advantage.seed_menu", "chooser_advantage.fair_menu", "armageddon.red")
 
 
-def fair_spread(scenario: Scenario, central: FairRules, *, draws: int | None = None) -> Spread:
+def fair_spread(
+    scenario: Scenario, central: FairRules, *, draws: int | None = None, decompose: bool = True
+) -> Spread:
     """Every figure of ``central`` over the uncertainty of the constants, with the variance
     decomposition of :data:`DECOMPOSED` (when the draws are vectorised; solved one by one, it
     would cost a fair computation per constant and draw). The menus are rules,
     not figures; the Monte Carlo check is of the central split only."""
-    decompose = vectorises(scenario)
+    decompose = decompose and vectorises(scenario)
     des = design(
         scenario.model,
         scenario.model_sd,
@@ -496,3 +502,100 @@ def fair_spread(scenario: Scenario, central: FairRules, *, draws: int | None = N
         keep=lambda path: path.startswith(("armageddon.red", "chooser_advantage.", "by_gap.")),
         decompose=DECOMPOSED if decompose else (),
     )
+
+
+#: P(edge > 0) at or above which the seed's rule is said to favour 甲 (at or below one minus
+#: it, 乙); between them its sign is said to be unsettled.
+SETTLED = 0.95
+
+
+def _pts(x: float) -> str:
+    return f"{100 * x:+.2f}"
+
+
+def how_sure(f: FairRules) -> list[str]:
+    """The committee's sentences, computed from the spread of ``f`` (none without uncertain
+    constants): the seed menu's edge between equals with its interval and P(edge > 0) and the
+    verdict at the :data:`SETTLED` threshold, the fair Red clock with its interval (and
+    whether the seed's own Red clock lies inside), what the fair menu leaves, and which
+    constant's uncertainty contributes most to the edge's spread."""
+    spread = f.model_uncertainty
+    edge = None if spread is None else spread.get("chooser_advantage.seed_menu")
+    if spread is None or edge is None or edge.p_above_zero is None:
+        return []
+    central = f.advantage["seed_menu"]
+    assert central is not None
+    p = edge.p_above_zero
+    lines = [
+        f"Under the stated uncertainty of the model's constants ({', '.join(spread.constants)}; "
+        f"{spread.draws} draws): the seed's menu gives 甲 an edge of {_pts(central)} points "
+        f"between equal players at the central constants; over the constants it is "
+        f"{_pts(edge.mean)} on average, between {_pts(edge.q025)} and {_pts(edge.q975)} points "
+        f"in 95 % of the draws, and above zero with probability {p:.2f}."
+    ]
+    if p >= SETTLED:
+        lines.append(
+            f"So the seed's rule favours 甲 with probability {p:.2f} (at least {SETTLED:.0%})."
+        )
+    elif p <= 1 - SETTLED:
+        lines.append(
+            f"So the seed's rule favours 乙, the player who replies, with probability "
+            f"{1 - p:.2f} (at least {SETTLED:.0%})."
+        )
+    else:
+        lines.append(
+            f"So whether the seed's rule favours 甲 is not settled: P(edge > 0) = {p:.2f} lies "
+            f"between {1 - SETTLED:.0%} and {SETTLED:.0%}."
+        )
+    lines += _split_lines(f, spread)
+    lines += _contributor_lines(spread)
+    return lines
+
+
+def _split_lines(f: FairRules, spread: Spread) -> list[str]:
+    red = spread.get("armageddon.red")
+    if f.red is None or red is None:
+        return []
+    missing = spread.undefined.get("armageddon.red", 0.0)
+    seed_red = f.seed_menu.accept[0]
+    where = "inside" if red.contains(seed_red) else "outside"
+    text = (
+        f"The fair Red clock against Black's {f.black:g} minutes is {f.red:.2f} minutes at the "
+        f"central constants, between {red.q025:.1f} and {red.q975:.1f} minutes in 95 % of the "
+        "draws"
+    )
+    if missing > 0:
+        text += (
+            f" where a split exists (in {missing:.1%} of the draws no Red clock up to "
+            f"{SEARCH_FACTOR * f.black:g} minutes is fair)"
+        )
+    text += f"; the seed's {seed_red:g} minutes lies {where} that interval."
+    out = [text]
+    fair_edge = spread.get("chooser_advantage.fair_menu")
+    if fair_edge is not None and fair_edge.p_above_zero is not None:
+        out.append(
+            f"The fair menu built on {f.red:.2f} / {f.black:g} leaves 甲 {_pts(fair_edge.mean)} "
+            f"points on average over the constants, between {_pts(fair_edge.q025)} and "
+            f"{_pts(fair_edge.q975)} in 95 % of the draws (above zero with probability "
+            f"{fair_edge.p_above_zero:.2f})."
+        )
+    return out
+
+
+def _contributor_lines(spread: Spread) -> list[str]:
+    cuts = {
+        k: v["variance_cut"]
+        for k, v in spread.decomposition.get("chooser_advantage.seed_menu", {}).items()
+    }
+    if not cuts:
+        return []
+    ranked = sorted(cuts, key=lambda k: -cuts[k])
+    best = ranked[0]
+    text = (
+        f"The constant whose uncertainty contributes most to the spread of the seed menu's edge "
+        f"is {best}: knowing it exactly would remove {max(cuts[best], 0.0):.0%} of the edge's "
+        "variance"
+    )
+    if len(ranked) > 1:
+        text += f" (next: {ranked[1]}, {max(cuts[ranked[1]], 0.0):.0%})"
+    return [text + "."]

@@ -38,14 +38,29 @@ import numpy as np
 from pydantic import Field, ValidationError
 
 from knockout.errors import InputError, KnockoutError, Problem
-from knockout.exact.bracket import bracket_odds
-from knockout.exact.odds import from_solution, match_odds, sudden_deaths
-from knockout.exact.solver import solve
+from knockout.exact.bracket import bracket_odds, bracket_odds_at
+from knockout.exact.odds import (
+    certain_odds,
+    default_draws,
+    from_solution,
+    match_odds,
+    match_odds_at,
+    solve_chunked,
+    sudden_deaths,
+)
 from knockout.io.overrides import Override, apply_overrides
 from knockout.io.text import read_text
 from knockout.io.tomlfile import load_toml
 from knockout.rules.match import Pairing, replay
 from knockout.rules.model import ModelParams, PerClass
+from knockout.rules.model_sd import (
+    PATHS,
+    REPLICATES,
+    FigureSpread,
+    design,
+    figure_summary,
+)
+from knockout.rules.players import Player
 from knockout.rules.scenario import Scenario, parse_scenario
 from knockout.validation import Table, problems_of
 from sims.runner import Executor
@@ -63,6 +78,9 @@ __all__ = [
 
 #: The outputs a metric can read.
 OUTPUTS = ("odds", "compare", "fair", "simulate")
+#: Draws of uncertain constants at each point, unless the study file says (``model_draws``):
+#: REPLICATES scrambles of 16.
+STUDY_DRAWS = 128
 
 Progress = Callable[[int, int], None]
 
@@ -87,6 +105,7 @@ class _SweepIn(Table):
         default_factory=lambda: [0.0, 50.0, 100.0, 200.0]
     )
     base: Annotated[float, Field(strict=True)] = 2500.0
+    model_draws: Annotated[int, Field(ge=REPLICATES)] = STUDY_DRAWS
 
 
 @dataclass(frozen=True)
@@ -118,6 +137,8 @@ class Sweep:
         black_minutes: Black's minutes for ``fair.`` metrics.
         gaps: Rating gaps for ``compare.`` metrics.
         base_rating: The stronger player's rating for ``compare.`` metrics.
+        model_draws: Draws of the uncertain constants at each point (a scenario with
+            ``[model.sd]``).
     """
 
     name: str
@@ -131,6 +152,7 @@ class Sweep:
     black_minutes: float = 10.0
     gaps: tuple[float, ...] = (0.0, 50.0, 100.0, 200.0)
     base_rating: float = 2500.0
+    model_draws: int = STUDY_DRAWS
 
     @property
     def points(self) -> list[tuple[Any, ...]]:
@@ -138,7 +160,9 @@ class Sweep:
         return list(itertools.product(*(a.values for a in self.axes)))
 
     def scenario_at(self, point: Sequence[Any]) -> Scenario:
-        """The base scenario with the point's values set.
+        """The base scenario with the point's values set. A swept model constant is held at
+        the point's value: its ``[model.sd]`` is 0 there (the spread at the point is over the
+        other constants).
 
         Raises:
             ScenarioError: If the point makes the scenario invalid.
@@ -146,6 +170,9 @@ class Sweep:
         overrides = [
             Override(f"{a.path}={v!r}", tuple(a.path.split(".")), v)
             for a, v in zip(self.axes, point, strict=True)
+        ]
+        overrides += [
+            Override(f"{path}=0.0", tuple(path.split(".")), 0.0) for path in self.held_constants
         ]
         data, _, problems = apply_overrides(self.base, overrides)
         if problems:
@@ -157,6 +184,15 @@ class Sweep:
     def paths(self) -> tuple[str, ...]:
         """The swept paths."""
         return tuple(a.path for a in self.axes)
+
+    @property
+    def held_constants(self) -> tuple[str, ...]:
+        """``model.sd.CONSTANT.CLASS`` of each swept model constant (held at each point)."""
+        return tuple(
+            f"model.sd.{a.path.removeprefix('model.')}"
+            for a in self.axes
+            if a.path.removeprefix("model.") in PATHS
+        )
 
     def own_values(self) -> dict[str, Any]:
         """The base scenario's own value of each swept path (for marking plots), where it has
@@ -269,6 +305,16 @@ def parse_sweep(data: Mapping[str, Any], *, source: str, folder: Path) -> Sweep:
     except ValidationError as exc:
         raise InputError(problems_of(exc, source, _SweepIn)) from None
     problems = _metric_problems(parsed.metrics, source)
+    m = parsed.model_draws // REPLICATES
+    if m * REPLICATES != parsed.model_draws or m & (m - 1):
+        problems.append(
+            Problem(
+                source,
+                "model_draws",
+                f"expected {REPLICATES} times a power of two (16, 32, 64, 128, 256, ...), "
+                f"got {parsed.model_draws}",
+            )
+        )
     axes = []
     for path, raw in parsed.grid.items():
         axis, found = _axis(path, raw, source)
@@ -292,6 +338,7 @@ def parse_sweep(data: Mapping[str, Any], *, source: str, folder: Path) -> Sweep:
         black_minutes=parsed.black_minutes,
         gaps=tuple(parsed.gaps),
         base_rating=parsed.base,
+        model_draws=parsed.model_draws,
     )
     problems += _grid_problems(sweep)
     if problems:
@@ -355,10 +402,13 @@ def load_sweep(path: str | Path, *, encoding: str | None = None) -> Sweep:
 
 @dataclass(frozen=True)
 class PointResult:
-    """The metrics at one grid point: ``{metric: (estimate, stderr, method)}``."""
+    """The metrics at one grid point: ``{metric: (estimate, stderr, method)}``, and with
+    uncertain constants each metric's spread over them: ``{metric: (spread, its standard
+    errors, share of draws where it is undefined)}``."""
 
     point: tuple[Any, ...]
     values: dict[str, tuple[float, float, str]]
+    spread: dict[str, tuple[FigureSpread, FigureSpread, float]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -388,10 +438,14 @@ def _vector_model(models: Sequence[ModelParams]) -> ModelParams:
 
 
 def _group_key(sc: Scenario) -> tuple[Any, ...] | None:
-    """Points with the same key are solved in one vectorised call (None: solve alone)."""
+    """Points with the same key are solved in one vectorised call (None: solve alone: a
+    bracket, decisions on beliefs, walkovers, sealed bids, or uncertain ratings, which the
+    vectorised call does not integrate over)."""
     if sc.is_bracket or not sc.strategy.is_deterministic:
         return None
     if any(p.withdrawn for p in sc.players) or sc.format.sealed_bid_stage is not None:
+        return None
+    if any(p.rating_sd > 0 for p in sc.players):
         return None
     people = tuple((p.name, p.speed) for p in sc.players)
     return (sc.format, sc.strategy, sc.model.moves, people, sc.played)
@@ -399,22 +453,48 @@ def _group_key(sc: Scenario) -> tuple[Any, ...] | None:
 
 def _odds_json_group(scenarios: Sequence[Scenario]) -> list[dict[str, Any]]:
     """``odds --json`` of two-player scenarios that differ only in model constants and
-    ratings, from one vectorised solver call."""
+    ratings, from one vectorised solver call (at the central constants)."""
     first = scenarios[0]
-    a_list = [sc.players[0] for sc in scenarios]
-    b_list = [sc.players[1] for sc in scenarios]
+    rep = replay(first.format, first.players[0].name, first.players[1].name, first.played)
+    if rep.finished is not None:
+        return [match_odds(sc, model_sd=False).to_json() for sc in scenarios]
+    return _odds_json_pairs(
+        first,
+        [sc.players[0] for sc in scenarios],
+        [sc.players[1] for sc in scenarios],
+        _vector_model([sc.model for sc in scenarios]),
+    )
+
+
+def _joined(models: Sequence[ModelParams]) -> ModelParams:
+    """Vectorised models one after the other."""
+
+    def table(name: str) -> PerClass:
+        cells: list[Any] = [
+            np.concatenate([np.asarray(getattr(m, name)[tc]) for m in models])
+            for tc in ("classical", "rapid", "blitz")
+        ]
+        return PerClass(*cells)
+
+    return ModelParams(
+        table("red_advantage"), table("draw_nu"), table("elo_per_doubling"), models[0].moves
+    )
+
+
+def _odds_json_pairs(
+    first: Scenario, a_list: Sequence[Player], b_list: Sequence[Player], model: ModelParams
+) -> list[dict[str, Any]]:
+    """``odds --json`` (no spread) of ``first``'s match with each pair of players under each
+    set of constants of the vectorised ``model``, from one vectorised solver call (a match
+    decided already: its certain answer, laid open at each set of constants)."""
     names = (a_list[0].name, b_list[0].name)
     rep = replay(first.format, names[0], names[1], first.played)
-    if rep.finished is not None:
-        return [match_odds(sc).to_json() for sc in scenarios]
     pairing = Pairing.of(
-        first.format,
-        a_list,
-        b_list,
-        model=_vector_model([sc.model for sc in scenarios]),
-        strategy=first.strategy,
+        first.format, list(a_list), list(b_list), model=model, strategy=first.strategy
     )
-    sol = solve(pairing, start=rep)
+    if rep.finished is not None:
+        return [odds.to_json() for odds in certain_odds(first, pairing, rep) or []]
+    sol = solve_chunked(pairing, start=rep)
     laid_open = sudden_deaths(pairing, names, sol, bid=rep.bid)
     return [
         from_solution(
@@ -424,7 +504,7 @@ def _odds_json_group(scenarios: Sequence[Scenario]) -> list[dict[str, Any]]:
             games_played=rep.games,
             sudden_death=None if laid_open is None else laid_open[i],
         ).to_json()
-        for i in range(len(scenarios))
+        for i in range(len(a_list))
     ]
 
 
@@ -443,8 +523,54 @@ def _odds_documents(scenarios: Sequence[Scenario]) -> list[dict[str, Any]]:
             docs[i] = doc
     for i in alone:
         sc = scenarios[i]
-        docs[i] = (bracket_odds(sc) if sc.is_bracket else match_odds(sc)).to_json()
+        answer = (
+            bracket_odds(sc, model_sd=False) if sc.is_bracket else match_odds(sc, model_sd=False)
+        )
+        docs[i] = answer.to_json()
     return [docs[i] for i in range(len(scenarios))]
+
+
+def _odds_draws(scenarios: Sequence[Scenario], sweep: Sweep) -> list[list[dict[str, Any]] | None]:
+    """``odds --json`` at each draw of the uncertain constants, per point (None: certain):
+    the draws of a group of points in one vectorised solver call."""
+    out: list[list[dict[str, Any]] | None] = [None] * len(scenarios)
+    groups: dict[Any, list[int]] = {}
+    for i, sc in enumerate(scenarios):
+        if not sc.model_sd.uncertain:
+            continue
+        key = _group_key(sc)
+        if key is None:
+            des = design(sc.model, sc.model_sd, draws=_draws(sc, sweep))
+            if sc.is_bracket:
+                out[i] = [x.to_json() for x in bracket_odds_at(sc, des)]
+            else:
+                out[i] = [x.to_json() for x in match_odds_at(sc, des)]
+        else:
+            groups.setdefault(key, []).append(i)
+    for members in groups.values():
+        designs = [
+            design(scenarios[i].model, scenarios[i].model_sd, draws=sweep.model_draws)
+            for i in members
+        ]
+        model = _joined(
+            [d.model(scenarios[i].model) for i, d in zip(members, designs, strict=True)]
+        )
+        first = scenarios[members[0]]
+        a_list = [scenarios[i].players[0] for i, d in zip(members, designs, strict=True)
+                  for _ in range(d.size)]  # fmt: skip
+        b_list = [scenarios[i].players[1] for i, d in zip(members, designs, strict=True)
+                  for _ in range(d.size)]  # fmt: skip
+        docs = _odds_json_pairs(first, a_list, b_list, model)
+        start = 0
+        for i, d in zip(members, designs, strict=True):
+            out[i] = docs[start : start + d.size]
+            start += d.size
+    return out
+
+
+def _draws(sc: Scenario, sweep: Sweep) -> int:
+    """The study's draws, or fewer where each draw is solved on its own."""
+    return min(sweep.model_draws, default_draws(sc))
 
 
 def _other_document(
@@ -454,17 +580,28 @@ def _other_document(
         from knockout.studies.compare import compare_formats, resolve_formats  # noqa: PLC0415
 
         return compare_formats(
-            sc, resolve_formats(sc, None), gaps=sweep.gaps, base=sweep.base_rating
+            sc,
+            resolve_formats(sc, None),
+            gaps=sweep.gaps,
+            base=sweep.base_rating,
+            draws=_draws(sc, sweep),
         ).to_json()
     if output == "fair":
         from knockout.studies.fair import fair_rules  # noqa: PLC0415
 
-        rules = fair_rules(sc, black_minutes=sweep.black_minutes, seed=sweep.seed, detail=False)
+        rules = fair_rules(
+            sc,
+            black_minutes=sweep.black_minutes,
+            seed=sweep.seed,
+            detail=False,
+            draws=_draws(sc, sweep),
+            decompose=False,
+        )
         return rules.to_json()
     from sims.run import simulate_scenario  # noqa: PLC0415
 
     return simulate_scenario(
-        sc, sweep.runs, sweep.seed, executor=executor, workers=workers
+        sc, sweep.runs, sweep.seed, executor=executor, workers=workers, draws=_draws(sc, sweep)
     ).to_json()
 
 
@@ -476,6 +613,41 @@ def _measure(
     if output == "simulate":
         return value, lookup(doc["stderr"], path), "monte-carlo"
     return value, 0.0, "exact"
+
+
+def _is_probability(output: str, path: str) -> bool:
+    """Whether a metric is a probability by nature (no P(> 0) for it)."""
+    if output == "fair":
+        return path.startswith("by_gap.")
+    if output == "compare":
+        return not path.endswith(("decider_edge", "expected_games", "expected_minutes"))
+    return True
+
+
+def _spread_of(
+    sweep: Sweep,
+    metric: str,
+    output: str,
+    doc: Mapping[str, Any],
+    at_draws: list[dict[str, Any]] | None,
+) -> tuple[FigureSpread, FigureSpread, float] | None:
+    """A metric's spread over the constants at a point: from its draws (odds), else from the
+    output's own ``model_uncertainty`` (None: certain constants, or not a figure with one)."""
+    path = metric.split(".", 1)[1]
+    if at_draws is not None:
+        values = np.array([lookup(d, path) for d in at_draws], dtype=np.float64)
+        return figure_summary(
+            values, len(values), REPLICATES, signed=not _is_probability(output, path)
+        )
+    spread = doc.get("model_uncertainty")
+    if not isinstance(spread, Mapping) or path not in spread.get("figures", {}):
+        return None
+    fig, err = spread["figures"][path], spread["stderr"][path]
+    return (
+        FigureSpread(**fig),
+        FigureSpread(**err),
+        float(spread.get("undefined", {}).get(path, 0.0)),
+    )
 
 
 def run_sweep(
@@ -523,25 +695,32 @@ def _measure_block(
 ) -> list[PointResult]:
     scenarios = [sweep.scenario_at(p) for p in block]
     docs: dict[str, list[dict[str, Any]]] = {}
+    draws: dict[str, list[list[dict[str, Any]] | None]] = {}
     for output in outputs:
         if output == "odds":
             docs[output] = _odds_documents(scenarios)
+            draws[output] = _odds_draws(scenarios, sweep)
         else:
             docs[output] = [
                 _other_document(output, sc, sweep, executor, workers) for sc in scenarios
             ]
+            draws[output] = [None] * len(scenarios)
     out = []
     for i, point in enumerate(block):
         values = {}
+        spreads = {}
         for metric in sweep.metrics:
             output = metric.split(".", 1)[0]
             try:
                 values[metric] = _measure(sweep, metric, docs[output][i], output)
+                found = _spread_of(sweep, metric, output, docs[output][i], draws[output][i])
             except (KeyError, IndexError) as exc:
                 raise KnockoutError(
                     f"{sweep.source}: metric {metric!r}: no such key in the {output} output ({exc})"
                 ) from None
             except TypeError as exc:
                 raise KnockoutError(f"{sweep.source}: metric {metric!r}: {exc}") from None
-        out.append(PointResult(tuple(point), values))
+            if found is not None:
+                spreads[metric] = found
+        out.append(PointResult(tuple(point), values, spreads))
     return out
