@@ -90,9 +90,11 @@ def simulate_scenario(
     progress: Progress | None = None,
     warn: Warn | None = None,
     draws: int | None = None,
+    model_sd: bool = True,
 ) -> SimulationRun:
     """Monte Carlo odds of the scenario's match (two players) or bracket (more), and its exact
-    odds for comparison (with uncertain constants: over ``draws`` draws of them)."""
+    odds for comparison (with uncertain constants: over ``draws`` draws of them, unless
+    ``model_sd=False``)."""
     kwargs: dict[str, Any] = {
         "executor": executor,
         "workers": workers,
@@ -103,10 +105,10 @@ def simulate_scenario(
     if block_size is not None:
         kwargs["block_size"] = block_size
     if scenario.is_bracket:
-        exact_b = bracket_odds(scenario, draws=draws)
+        exact_b = bracket_odds(scenario, draws=draws, model_sd=model_sd)
         est_b, result_b = simulate_bracket(scenario, runs, seed, **kwargs)
         return SimulationRun(est_b, exact_b, result_b)
-    exact_m = match_odds(scenario, draws=draws)
+    exact_m = match_odds(scenario, draws=draws, model_sd=model_sd)
     est_m, result_m = simulate_match(scenario, runs, seed, **kwargs)
     return SimulationRun(est_m, exact_m, result_m)
 

@@ -20,7 +20,15 @@ from knockout.rules.bidding import (
     Regions,
 )
 from knockout.rules.match import Bid, Pairing, Position, replay
-from knockout.rules.model_sd import DRAWS, Design, ModelSd, Spread, design, spread
+from knockout.rules.model_sd import (
+    DRAWS,
+    Design,
+    ModelSd,
+    Spread,
+    design,
+    spread,
+    spread_of_values,
+)
 from knockout.rules.scenario import Scenario
 from knockout.rules.uncertainty import piecewise_normal_nodes
 
@@ -30,9 +38,11 @@ __all__ = [
     "certain_odds",
     "default_draws",
     "from_solution",
+    "match_figures_at",
     "match_odds",
     "match_odds_at",
     "match_spread",
+    "solution_figures",
     "solve_chunked",
     "sudden_death_of",
     "sudden_deaths",
@@ -250,6 +260,70 @@ def match_odds(
     return odds
 
 
+def solution_figures(
+    sol: MatchSolution,
+    players: tuple[str, str],
+    pairing: Pairing,
+    *,
+    games_played: int = 0,
+    bid: Bid | None = None,
+    nodes: tuple[Pairing, MatchSolution, FloatArray] | None = None,
+) -> dict[str, FloatArray]:
+    """Every figure of :func:`from_solution`'s JSON for all pairs of ``pairing`` at once, by its
+    path (``win.NAME``, ``match.decided.STAGE``, ``match.sudden_death.as_chooser.NAME.BRANCH``,
+    ...; NaN where the JSON has null, and at ``match.bidding`` and ``match.sudden_death``
+    for a format without a bidding stage): what a sweep reads at many points without building
+    an answer per pair. ``nodes``: the quadrature nodes' pairing, solution and weights
+    ``(pairs, nodes)`` that ``sol`` averages (rating uncertainty), for the laid-open game."""
+    a, b = players
+    reached = sol.bidding_reached
+    nan = np.full(pairing.size, np.nan)
+
+    def cond(joint: FloatArray) -> FloatArray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.asarray(np.where(reached > 0, joint / reached, np.nan), dtype=np.float64)
+
+    out: dict[str, FloatArray] = {f"win.{a}": sol.win[:, 0], f"win.{b}": sol.win[:, 1]}
+    for k, name in enumerate(sol.stage_names):
+        out[f"match.decided.{name}"] = sol.decided[:, k].sum(axis=-1)
+    out["match.chooser_advances"] = cond(sol.chooser_advances)
+    for k, p in sorted(sol.games.items()):
+        out[f"match.games.{games_played + k}"] = p
+    game = pairing.bidding_game
+    if game is None:
+        out["match.bidding"] = nan
+    else:
+        out["match.bidding.announce_red"] = cond(sol.announce_red)
+        out["match.bidding.object"] = cond(sol.objects)
+    out["match.sudden_death_reached"] = reached
+    out["match.unresolved"] = sol.unresolved
+    if game is None:
+        out["match.sudden_death"] = nan
+        return out
+    if nodes is None:
+        figures = _laid_open(pairing, sol, bid)
+    else:
+        node_pairing, node_sol, weights = nodes
+        figures = {
+            k: block_average(v, pairing.size, weights)
+            for k, v in _laid_open(node_pairing, node_sol, bid).items()
+        }
+    where = "match.sudden_death"
+    out[f"{where}.reached"] = reached
+    chooser_a = cond(sol.chooser_is_a)
+    out[f"{where}.chooser.{a}"] = chooser_a
+    out[f"{where}.chooser.{b}"] = 1.0 - chooser_a
+    shares = (figures["a_chooses"], figures["reached"] - figures["a_chooses"])
+    wins = (figures["a_wins"], figures["all_wins"] - figures["a_wins"])
+    for side, name in enumerate(players):
+        for j, key in enumerate(BRANCH_NAMES):
+            out[f"{where}.as_chooser.{name}.{key}"] = figures[f"v{side}"][:, j]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            advances = np.where(shares[side] > 0, wins[side] / shares[side], np.nan)
+        out[f"{where}.as_chooser.{name}.advances"] = np.asarray(advances, dtype=np.float64)
+    return out
+
+
 def _plain_match_odds(scenario: Scenario, *, rating_sd: bool) -> MatchOdds:
     """:func:`match_odds` at the central constants."""
     if len(scenario.players) != 2:
@@ -388,6 +462,45 @@ def _solve_uncertain_vector(
     return solve_chunked(expanded, start=start), expanded, weights
 
 
+def match_figures_at(
+    scenario: Scenario, des: Design, *, rating_sd: bool = True
+) -> dict[str, FloatArray] | None:
+    """Every figure of the plain answer at every point of ``des``, by path, read off one
+    vectorised solution (:func:`solution_figures`); None where the draws cannot be vectorised
+    or the match is decided already (then :func:`match_odds_at`)."""
+    if not vectorises(scenario):
+        return None
+    a, b = scenario.players
+    names = (a.name, b.name)
+    n = des.size
+    rep = replay(scenario.format, a.name, b.name, scenario.played)
+    pairing = Pairing.of(
+        scenario.format,
+        [a] * n,
+        [b] * n,
+        model=des.model(scenario.model),
+        strategy=scenario.strategy,
+    )
+    if rep.finished is not None or scenario.event_state().walkover((1, 0), a.name, b.name):
+        return None
+    sigma = math.hypot(a.rating_sd, b.rating_sd) if rating_sd else 0.0
+    node_sol, nodes, weights = _solve_uncertain_vector(pairing, rep, sigma)
+    sol = node_sol if weights is None else node_sol.averaged(n, weights)
+    out = solution_figures(
+        sol,
+        names,
+        pairing,
+        games_played=rep.games,
+        bid=rep.bid,
+        nodes=None if weights is None else (nodes, node_sol, weights),
+    )
+    if sigma > 0:
+        exact = solve_chunked(pairing, start=rep)
+        out[f"win_if_ratings_exact.{a.name}"] = exact.win[:, 0]
+        out[f"win_if_ratings_exact.{b.name}"] = exact.win[:, 1]
+    return out
+
+
 def match_odds_at(scenario: Scenario, des: Design, *, rating_sd: bool = True) -> list[MatchOdds]:
     """The plain answer (:func:`match_odds` without the spread) at every point of ``des``."""
     center = scenario.model
@@ -453,6 +566,17 @@ def match_spread(
         draws=draws or default_draws(scenario),
         hold_each=bool(decompose),
     )
+    figures = match_figures_at(scenario, des, rating_sd=rating_sd)
+    if figures is not None:
+        return spread_of_values(
+            odds.to_json(),
+            figures,
+            des,
+            scenario.model_sd,
+            scenario.model,
+            probability=lambda path: True,
+            decompose=decompose,
+        )
     answers = match_odds_at(scenario, des, rating_sd=rating_sd)
     return spread(
         odds.to_json(),

@@ -63,9 +63,11 @@ __all__ = [
     "ModelSd",
     "Spread",
     "design",
+    "figure_summaries",
     "figure_summary",
     "flatten",
     "spread",
+    "spread_of_values",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -507,6 +509,26 @@ class Spread:
         return out
 
 
+def figure_summaries(
+    y: FloatArray, replicates: int, *, signed: bool
+) -> list[tuple[FigureSpread, FigureSpread, float] | None]:
+    """:func:`figure_summary` of each row of ``y`` (figures or points by draws) at once."""
+    out: list[tuple[FigureSpread, FigureSpread, float] | None] = [None] * len(y)
+    if not len(y):
+        return out
+    whole = np.isfinite(y).all(axis=1)
+    if whole.any():
+        rows = y[whole]
+        pooled = _stats(rows).T
+        parts = _stats(rows.reshape(len(rows), replicates, -1))
+        se = np.std(parts, axis=-1, ddof=1).T / math.sqrt(replicates)
+        for k, i in enumerate(np.flatnonzero(whole)):
+            out[i] = (_figure(pooled[k], signed), _figure(se[k], signed), 0.0)
+    for i in np.flatnonzero(~whole):
+        out[i] = figure_summary(y[i], y.shape[1], replicates, signed=signed)
+    return out
+
+
 def figure_summary(
     y: FloatArray, draws: int, replicates: int, *, signed: bool
 ) -> tuple[FigureSpread, FigureSpread, float] | None:
@@ -570,10 +592,32 @@ def spread(
     """
     paths = [p for p, v in flatten(central).items() if v is not None and keep(p)]
     table = [flatten(doc) for doc in docs]
-    y = np.array(
-        [[math.nan if (c := row.get(p)) is None else c for row in table] for p in paths],
-        dtype=np.float64,
-    ).reshape(len(paths), len(docs))
+    values = {
+        p: np.array([math.nan if (c := row.get(p)) is None else c for row in table]) for p in paths
+    }
+    return spread_of_values(
+        central, values, des, sd, center, probability=probability, keep=keep, decompose=decompose
+    )
+
+
+def spread_of_values(
+    central: Mapping[str, Any],
+    values: Mapping[str, FloatArray],
+    des: Design,
+    sd: ModelSd,
+    center: ModelParams,
+    *,
+    probability: Callable[[str], bool],
+    keep: Callable[[str], bool] = lambda path: True,
+    decompose: Sequence[str] = (),
+) -> Spread:
+    """:func:`spread` from each figure's values at the points of ``des`` (by path; NaN where
+    undefined; a path missing is undefined everywhere)."""
+    paths = [p for p, v in flatten(central).items() if v is not None and keep(p)]
+    size = des.size
+    y = np.array([values.get(p, np.full(size, np.nan)) for p in paths], dtype=np.float64).reshape(
+        len(paths), size
+    )
     n, reps = des.draws, des.replicates
     base = y[:, :n]
     defined: npt.NDArray[np.bool_] = np.asarray(np.isfinite(y), dtype=bool)

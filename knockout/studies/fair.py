@@ -49,6 +49,7 @@ __all__ = [
     "fair_rules",
     "fair_spread",
     "how_sure",
+    "seed_edges_and_splits",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -599,3 +600,16 @@ def _contributor_lines(spread: Spread) -> list[str]:
     if len(ranked) > 1:
         text += f" (next: {ranked[1]}, {max(cuts[ranked[1]], 0.0):.0%})"
     return [text + "."]
+
+
+def seed_edges_and_splits(
+    scenario: Scenario, model: ModelParams, black_minutes: float
+) -> tuple[FloatArray, FloatArray]:
+    """The seed menu's edge between equals and the fair Red clock (NaN: none) under each set
+    of constants of a vectorised model: what a sweep needs of ``fair`` at many points and
+    draws, in one pass (``chooser_advantage.seed_menu``, ``armageddon.red``)."""
+    stage, tc = _sudden_death(scenario)
+    assert stage.bidding is not None and stage.draw_winner is not None
+    game = BiddingGame(stage.bidding, stage.draw_winner, tc, model, stage.increment_seconds)
+    edges = _chooser_values(game, scenario.strategy, 0.0) - 0.5
+    return edges, _splits(stage, tc, model, black_minutes)

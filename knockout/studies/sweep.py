@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
+import numpy.typing as npt
 from pydantic import Field, ValidationError
 
 from knockout.errors import InputError, KnockoutError, Problem
@@ -45,6 +46,8 @@ from knockout.exact.odds import (
     from_solution,
     match_odds,
     match_odds_at,
+    match_spread,
+    solution_figures,
     solve_chunked,
     sudden_deaths,
 )
@@ -58,7 +61,7 @@ from knockout.rules.model_sd import (
     REPLICATES,
     FigureSpread,
     design,
-    figure_summary,
+    figure_summaries,
 )
 from knockout.rules.players import Player
 from knockout.rules.scenario import Scenario, parse_scenario
@@ -68,6 +71,7 @@ from sims.runner import Executor
 __all__ = [
     "OUTPUTS",
     "Axis",
+    "BaseSpread",
     "PointResult",
     "Sweep",
     "SweepResult",
@@ -75,6 +79,8 @@ __all__ = [
     "lookup",
     "run_sweep",
 ]
+
+FloatArray = npt.NDArray[np.float64]
 
 #: The outputs a metric can read.
 OUTPUTS = ("odds", "compare", "fair", "simulate")
@@ -412,14 +418,45 @@ class PointResult:
 
 
 @dataclass(frozen=True)
+class BaseSpread:
+    """The metrics at the study's own scenario (no grid value set) over the uncertainty of
+    all its constants, each with its variance decomposition, and the committee's sentences
+    where a metric reads ``fair``.
+
+    Attributes:
+        values: Each metric at the central constants.
+        spread: Each metric's spread (where it has one).
+        stderr: The standard errors of the spread's statistics.
+        undefined: Share of draws where a metric is undefined (where any).
+        decomposition: Per metric, per constant: ``sd_if_known`` and ``variance_cut``.
+        how_sure: The committee's sentences (:func:`knockout.studies.fair.how_sure`).
+        draws: Draws of the constants.
+        constants: The uncertain constants: value, sd, distribution.
+        seconds: How long it took.
+    """
+
+    values: dict[str, float]
+    spread: dict[str, FigureSpread]
+    stderr: dict[str, FigureSpread]
+    undefined: dict[str, float]
+    decomposition: dict[str, dict[str, dict[str, float]]]
+    how_sure: tuple[str, ...]
+    draws: int
+    constants: dict[str, dict[str, Any]]
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
 class SweepResult:
-    """Every point measured (in grid order), and whether the run was interrupted."""
+    """Every point measured (in grid order), and whether the run was interrupted; with
+    uncertain constants, the metrics at the scenario's own constants over all of them."""
 
     sweep: Sweep
     points: tuple[PointResult, ...]
     interrupted: bool = False
     seconds: float = 0.0
     notes: tuple[str, ...] = field(default=())
+    base: BaseSpread | None = None
 
 
 def _vector_model(models: Sequence[ModelParams]) -> ModelParams:
@@ -530,41 +567,135 @@ def _odds_documents(scenarios: Sequence[Scenario]) -> list[dict[str, Any]]:
     return [docs[i] for i in range(len(scenarios))]
 
 
-def _odds_draws(scenarios: Sequence[Scenario], sweep: Sweep) -> list[list[dict[str, Any]] | None]:
-    """``odds --json`` at each draw of the uncertain constants, per point (None: certain):
-    the draws of a group of points in one vectorised solver call."""
-    out: list[list[dict[str, Any]] | None] = [None] * len(scenarios)
+#: Values of a metric path at each draw of the constants, per point (None: certain constants).
+Draws = list[dict[str, FloatArray] | None]
+
+
+def _looked_up(docs: Sequence[Mapping[str, Any]], paths: Sequence[str]) -> dict[str, FloatArray]:
+    """Each path's values over a list of JSON documents (NaN where null)."""
+    return {p: np.array([lookup(d, p) for d in docs], dtype=np.float64) for p in paths}
+
+
+def _groups(scenarios: Sequence[Scenario], key: Callable[[Scenario], Any]) -> tuple[
+    dict[Any, list[int]], list[int]
+]:  # fmt: skip
+    """Points with uncertain constants grouped by ``key`` (None: alone), and those alone."""
     groups: dict[Any, list[int]] = {}
+    alone: list[int] = []
     for i, sc in enumerate(scenarios):
         if not sc.model_sd.uncertain:
             continue
-        key = _group_key(sc)
-        if key is None:
-            des = design(sc.model, sc.model_sd, draws=_draws(sc, sweep))
-            if sc.is_bracket:
-                out[i] = [x.to_json() for x in bracket_odds_at(sc, des)]
-            else:
-                out[i] = [x.to_json() for x in match_odds_at(sc, des)]
+        k = key(sc)
+        if k is None:
+            alone.append(i)
         else:
-            groups.setdefault(key, []).append(i)
+            groups.setdefault(k, []).append(i)
+    return groups, alone
+
+
+def _joined_draws(
+    scenarios: Sequence[Scenario], members: Sequence[int], sweep: Sweep
+) -> tuple[ModelParams, list[int]]:
+    """One vectorised model over every draw of every member point, and each point's draws."""
+    designs = [
+        design(scenarios[i].model, scenarios[i].model_sd, draws=sweep.model_draws) for i in members
+    ]
+    model = _joined([d.model(scenarios[i].model) for i, d in zip(members, designs, strict=True)])
+    return model, [d.size for d in designs]
+
+
+def _split_draws(
+    values: Mapping[str, FloatArray], sizes: Sequence[int]
+) -> list[dict[str, FloatArray]]:
+    """Values over joined draws, cut back into each point's."""
+    out = []
+    start = 0
+    for n in sizes:
+        out.append({p: v[start : start + n] for p, v in values.items()})
+        start += n
+    return out
+
+
+def _odds_draws(scenarios: Sequence[Scenario], sweep: Sweep, paths: Sequence[str]) -> Draws:
+    """The ``odds`` metric paths at each draw of the uncertain constants, per point: the draws
+    of a group of points in one vectorised solver call, read off the solution."""
+    out: Draws = [None] * len(scenarios)
+    groups, alone = _groups(scenarios, _group_key)
+    for i in alone:
+        sc = scenarios[i]
+        des = design(sc.model, sc.model_sd, draws=_draws(sc, sweep))
+        at = bracket_odds_at(sc, des) if sc.is_bracket else match_odds_at(sc, des)
+        out[i] = _looked_up([x.to_json() for x in at], paths)
     for members in groups.values():
-        designs = [
-            design(scenarios[i].model, scenarios[i].model_sd, draws=sweep.model_draws)
-            for i in members
-        ]
-        model = _joined(
-            [d.model(scenarios[i].model) for i, d in zip(members, designs, strict=True)]
-        )
+        model, sizes = _joined_draws(scenarios, members, sweep)
         first = scenarios[members[0]]
-        a_list = [scenarios[i].players[0] for i, d in zip(members, designs, strict=True)
-                  for _ in range(d.size)]  # fmt: skip
-        b_list = [scenarios[i].players[1] for i, d in zip(members, designs, strict=True)
-                  for _ in range(d.size)]  # fmt: skip
-        docs = _odds_json_pairs(first, a_list, b_list, model)
-        start = 0
-        for i, d in zip(members, designs, strict=True):
-            out[i] = docs[start : start + d.size]
-            start += d.size
+        a_list = [scenarios[i].players[0] for i, n in zip(members, sizes, strict=True)
+                  for _ in range(n)]  # fmt: skip
+        b_list = [scenarios[i].players[1] for i, n in zip(members, sizes, strict=True)
+                  for _ in range(n)]  # fmt: skip
+        names = (a_list[0].name, b_list[0].name)
+        rep = replay(first.format, names[0], names[1], first.played)
+        pairing = Pairing.of(first.format, a_list, b_list, model=model, strategy=first.strategy)
+        if rep.finished is not None:
+            docs = [x.to_json() for x in certain_odds(first, pairing, rep) or []]
+            values = _looked_up(docs, paths)
+        else:
+            sol = solve_chunked(pairing, start=rep)
+            figures = solution_figures(sol, names, pairing, games_played=rep.games, bid=rep.bid)
+            values = {p: figures.get(p, np.full(pairing.size, np.nan)) for p in paths}
+        for i, part in zip(members, _split_draws(values, sizes), strict=True):
+            out[i] = part
+    return out
+
+
+#: ``fair`` metrics a group of points gets in one vectorised pass (others: point by point).
+_FAIR_FAST = ("chooser_advantage.seed_menu", "armageddon.red", "armageddon.black")
+
+
+def _fair_key(sc: Scenario) -> tuple[Any, ...] | None:
+    if not sc.strategy.vectorises or sc.format.bidding_stage is None:
+        return None
+    return (sc.format, sc.strategy, sc.model.moves)
+
+
+def _fair_draws(scenarios: Sequence[Scenario], sweep: Sweep, paths: Sequence[str]) -> Draws:
+    """The ``fair`` metric paths at each draw, per point: the split and the seed menu's edge
+    of a group of points in one vectorised pass; other figures point by point."""
+    from knockout.studies.fair import fair_at, fair_rules, seed_edges_and_splits  # noqa: PLC0415
+
+    out: Draws = [None] * len(scenarios)
+    fast = all(p in _FAIR_FAST for p in paths)
+    groups, alone = _groups(scenarios, _fair_key if fast else lambda sc: None)
+    for i in alone:
+        sc = scenarios[i]
+        central = fair_rules(sc, black_minutes=sweep.black_minutes, detail=False, model_sd=False)
+        des = design(sc.model, sc.model_sd, draws=_draws(sc, sweep))
+        out[i] = _looked_up([x.to_json() for x in fair_at(sc, central, des)], paths)
+    for members in groups.values():
+        model, sizes = _joined_draws(scenarios, members, sweep)
+        first = scenarios[members[0]]
+        edges, reds = seed_edges_and_splits(first, model, sweep.black_minutes)
+        values = {
+            "chooser_advantage.seed_menu": edges,
+            "armageddon.red": reds,
+            "armageddon.black": np.where(np.isnan(reds), np.nan, sweep.black_minutes),
+        }
+        for i, part in zip(members, _split_draws(values, sizes), strict=True):
+            out[i] = {p: part[p] for p in paths}
+    return out
+
+
+def _compare_draws(scenarios: Sequence[Scenario], sweep: Sweep, paths: Sequence[str]) -> Draws:
+    """The ``compare`` metric paths at each draw, per point."""
+    from knockout.studies.compare import compare_at, resolve_formats  # noqa: PLC0415
+
+    out: Draws = [None] * len(scenarios)
+    for i, sc in enumerate(scenarios):
+        if not sc.model_sd.uncertain:
+            continue
+        des = design(sc.model, sc.model_sd, draws=_draws(sc, sweep))
+        at = compare_at(sc, resolve_formats(sc, None), des, gaps=sweep.gaps, base=sweep.base_rating)
+        out[i] = _looked_up([c.to_json() for c in at], paths)
     return out
 
 
@@ -576,32 +707,24 @@ def _draws(sc: Scenario, sweep: Sweep) -> int:
 def _other_document(
     output: str, sc: Scenario, sweep: Sweep, executor: Executor, workers: int
 ) -> dict[str, Any]:
+    """The output at the point's central constants (their spread is measured apart)."""
     if output == "compare":
         from knockout.studies.compare import compare_formats, resolve_formats  # noqa: PLC0415
 
         return compare_formats(
-            sc,
-            resolve_formats(sc, None),
-            gaps=sweep.gaps,
-            base=sweep.base_rating,
-            draws=_draws(sc, sweep),
+            sc, resolve_formats(sc, None), gaps=sweep.gaps, base=sweep.base_rating, model_sd=False
         ).to_json()
     if output == "fair":
         from knockout.studies.fair import fair_rules  # noqa: PLC0415
 
         rules = fair_rules(
-            sc,
-            black_minutes=sweep.black_minutes,
-            seed=sweep.seed,
-            detail=False,
-            draws=_draws(sc, sweep),
-            decompose=False,
+            sc, black_minutes=sweep.black_minutes, seed=sweep.seed, detail=False, model_sd=False
         )
         return rules.to_json()
     from sims.run import simulate_scenario  # noqa: PLC0415
 
     return simulate_scenario(
-        sc, sweep.runs, sweep.seed, executor=executor, workers=workers, draws=_draws(sc, sweep)
+        sc, sweep.runs, sweep.seed, executor=executor, workers=workers, model_sd=False
     ).to_json()
 
 
@@ -615,6 +738,23 @@ def _measure(
     return value, 0.0, "exact"
 
 
+def _checked(sweep: Sweep, metric: str, output: str, docs: Sequence[Mapping[str, Any]]) -> None:
+    """Refuse a metric path that is not a number of its output (at every point).
+
+    Raises:
+        KnockoutError: Naming the metric and why.
+    """
+    for doc in docs:
+        try:
+            _measure(sweep, metric, doc, output)
+        except (KeyError, IndexError) as exc:
+            raise KnockoutError(
+                f"{sweep.source}: metric {metric!r}: no such key in the {output} output ({exc})"
+            ) from None
+        except TypeError as exc:
+            raise KnockoutError(f"{sweep.source}: metric {metric!r}: {exc}") from None
+
+
 def _is_probability(output: str, path: str) -> bool:
     """Whether a metric is a probability by nature (no P(> 0) for it)."""
     if output == "fair":
@@ -624,30 +764,24 @@ def _is_probability(output: str, path: str) -> bool:
     return True
 
 
-def _spread_of(
-    sweep: Sweep,
-    metric: str,
-    output: str,
-    doc: Mapping[str, Any],
-    at_draws: list[dict[str, Any]] | None,
-) -> tuple[FigureSpread, FigureSpread, float] | None:
-    """A metric's spread over the constants at a point: from its draws (odds), else from the
-    output's own ``model_uncertainty`` (None: certain constants, or not a figure with one)."""
-    path = metric.split(".", 1)[1]
-    if at_draws is not None:
-        values = np.array([lookup(d, path) for d in at_draws], dtype=np.float64)
-        return figure_summary(
-            values, len(values), REPLICATES, signed=not _is_probability(output, path)
-        )
-    spread = doc.get("model_uncertainty")
-    if not isinstance(spread, Mapping) or path not in spread.get("figures", {}):
-        return None
-    fig, err = spread["figures"][path], spread["stderr"][path]
-    return (
-        FigureSpread(**fig),
-        FigureSpread(**err),
-        float(spread.get("undefined", {}).get(path, 0.0)),
-    )
+def _spreads(metric: str, at_draws: Draws) -> list[tuple[FigureSpread, FigureSpread, float] | None]:
+    """A metric's spread over the constants at every point of a block, from its values at the
+    draws (None: certain constants, a Monte Carlo metric, or undefined at every draw), the
+    points with as many draws summarised at once."""
+    output, path = metric.split(".", 1)
+    signed = not _is_probability(output, path)
+    out: list[tuple[FigureSpread, FigureSpread, float] | None] = [None] * len(at_draws)
+    by_size: dict[int, list[int]] = {}
+    for i, d in enumerate(at_draws):
+        if d is not None and path in d:
+            by_size.setdefault(len(d[path]), []).append(i)
+    for members in by_size.values():
+        rows = np.stack([np.asarray(at_draws[i][path]) for i in members])  # type: ignore[index]
+        for i, found in zip(
+            members, figure_summaries(rows, REPLICATES, signed=signed), strict=True
+        ):
+            out[i] = found
+    return out
 
 
 def run_sweep(
@@ -683,7 +817,88 @@ def run_sweep(
                 progress(len(done), len(points))
     except KeyboardInterrupt:
         interrupted = True
-    return SweepResult(sweep, tuple(done), interrupted, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    base = None if interrupted else base_spread(sweep)
+    return SweepResult(sweep, tuple(done), interrupted, seconds, base=base)
+
+
+def base_spread(sweep: Sweep) -> BaseSpread | None:
+    """The metrics at the study's own scenario over the uncertainty of every constant it
+    gives an sd (None when it gives none): ``odds`` and ``fair`` metrics with their variance
+    decomposition, ``compare`` metrics with their spread; ``simulate`` metrics are Monte Carlo
+    estimates at the central constants and have none."""
+    import time  # noqa: PLC0415
+
+    start = time.perf_counter()
+    sc = parse_scenario(sweep.base, source=sweep.scenario_path)
+    if not sc.model_sd.uncertain:
+        return None
+    by_output: dict[str, list[str]] = {}
+    for metric in sweep.metrics:
+        by_output.setdefault(metric.split(".", 1)[0], []).append(metric.split(".", 1)[1])
+    docs: dict[str, dict[str, Any]] = {}
+    sentences: list[str] = []
+    if "odds" in by_output:
+        if sc.is_bracket:
+            docs["odds"] = bracket_odds(sc).to_json()
+        else:
+            plain = match_odds(sc, model_sd=False)
+            spread = match_spread(sc, plain, decompose=tuple(by_output["odds"]))
+            docs["odds"] = replace(plain, model_uncertainty=spread).to_json()
+    if "fair" in by_output:
+        from knockout.studies.fair import fair_rules, how_sure  # noqa: PLC0415
+
+        rules = fair_rules(sc, black_minutes=sweep.black_minutes, seed=sweep.seed, detail=False)
+        docs["fair"] = rules.to_json()
+        sentences = how_sure(rules)
+    if "compare" in by_output:
+        from knockout.studies.compare import compare_formats, resolve_formats  # noqa: PLC0415
+
+        docs["compare"] = compare_formats(
+            sc, resolve_formats(sc, None), gaps=sweep.gaps, base=sweep.base_rating
+        ).to_json()
+    return _base_of(sweep, sc, docs, sentences, time.perf_counter() - start)
+
+
+def _base_of(
+    sweep: Sweep,
+    sc: Scenario,
+    docs: Mapping[str, Mapping[str, Any]],
+    sentences: Sequence[str],
+    seconds: float,
+) -> BaseSpread:
+    values: dict[str, float] = {}
+    spread: dict[str, FigureSpread] = {}
+    stderr: dict[str, FigureSpread] = {}
+    undefined: dict[str, float] = {}
+    decomposition: dict[str, dict[str, dict[str, float]]] = {}
+    draws = 0
+    for metric in sweep.metrics:
+        output, path = metric.split(".", 1)
+        doc = docs.get(output)
+        if doc is None:
+            continue
+        values[metric] = lookup(doc, path)
+        u = doc.get("model_uncertainty") or {}
+        draws = max(draws, int(u.get("draws", 0)))
+        if path in u.get("figures", {}):
+            spread[metric] = FigureSpread(**u["figures"][path])
+            stderr[metric] = FigureSpread(**u["stderr"][path])
+        if path in u.get("undefined", {}):
+            undefined[metric] = float(u["undefined"][path])
+        if path in u.get("decomposition", {}):
+            decomposition[metric] = u["decomposition"][path]
+    return BaseSpread(
+        values,
+        spread,
+        stderr,
+        undefined,
+        decomposition,
+        tuple(sentences),
+        draws,
+        sc.model_sd.distributions(sc.model),
+        seconds,
+    )
 
 
 def _measure_block(
@@ -695,31 +910,35 @@ def _measure_block(
 ) -> list[PointResult]:
     scenarios = [sweep.scenario_at(p) for p in block]
     docs: dict[str, list[dict[str, Any]]] = {}
-    draws: dict[str, list[list[dict[str, Any]] | None]] = {}
+    draws: dict[str, Draws] = {}
+    measured = {
+        o: [m.split(".", 1)[1] for m in sweep.metrics if m.startswith(f"{o}.")] for o in outputs
+    }
     for output in outputs:
         if output == "odds":
             docs[output] = _odds_documents(scenarios)
-            draws[output] = _odds_draws(scenarios, sweep)
         else:
             docs[output] = [
                 _other_document(output, sc, sweep, executor, workers) for sc in scenarios
             ]
-            draws[output] = [None] * len(scenarios)
+        # the central values first: a bad metric path is refused before any integration
+        for metric in sweep.metrics:
+            if metric.startswith(f"{output}."):
+                _checked(sweep, metric, output, docs[output])
+        spread_of = {"odds": _odds_draws, "fair": _fair_draws, "compare": _compare_draws}
+        maker = spread_of.get(output)
+        draws[output] = (
+            [None] * len(scenarios) if maker is None else maker(scenarios, sweep, measured[output])
+        )
+    spread_at = {m: _spreads(m, draws[m.split(".", 1)[0]]) for m in sweep.metrics}
     out = []
     for i, point in enumerate(block):
         values = {}
         spreads = {}
         for metric in sweep.metrics:
             output = metric.split(".", 1)[0]
-            try:
-                values[metric] = _measure(sweep, metric, docs[output][i], output)
-                found = _spread_of(sweep, metric, output, docs[output][i], draws[output][i])
-            except (KeyError, IndexError) as exc:
-                raise KnockoutError(
-                    f"{sweep.source}: metric {metric!r}: no such key in the {output} output ({exc})"
-                ) from None
-            except TypeError as exc:
-                raise KnockoutError(f"{sweep.source}: metric {metric!r}: {exc}") from None
+            values[metric] = _measure(sweep, metric, docs[output][i], output)
+            found = spread_at[metric][i]
             if found is not None:
                 spreads[metric] = found
         out.append(PointResult(tuple(point), values, spreads))
