@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from knockout.answers import BracketOdds, Simulated
 from knockout.dashboard.fit import Fit, fitted, table
 from knockout.dashboard.match import bar, pct, rating_text
 from knockout.dashboard.spread import interval_caption, percent_interval
@@ -19,7 +20,6 @@ from knockout.engine.event import EventRecord, ScheduleSummary
 from knockout.engine.match import MatchRecord
 from knockout.engine.ranking import KnockoutStanding
 from knockout.io.text import plural
-from knockout.odds import BracketOdds, Simulated
 from knockout.rules.bracket import Bracket, round_name
 from knockout.rules.model_sd import Spread
 from knockout.rules.scenario import Scenario

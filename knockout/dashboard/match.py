@@ -10,13 +10,13 @@ from functools import partial
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from knockout.answers import MatchOdds, SuddenDeath
 from knockout.dashboard.fit import Fit, fit_headers, fitted, table
 from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration, minutes
 from knockout.engine.match import GameRecord, LogEvent, MatchRecord
 from knockout.game import Result
 from knockout.io.text import plural
-from knockout.odds import MatchOdds, SuddenDeath
 from knockout.rules.model import TimeClass
 from knockout.rules.model_sd import Spread
 from knockout.rules.players import Player

@@ -1,4 +1,4 @@
-"""Exact odds of a two-player match (:class:`knockout.odds.MatchOdds`)."""
+"""Exact odds of a two-player match (:class:`knockout.answers.MatchOdds`)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
+from knockout.answers import MatchOdds, SuddenDeath
 from knockout.errors import KnockoutError
 from knockout.exact.solver import MatchSolution, block_average, concatenated, solve
 from knockout.game import Colour, Reply
-from knockout.odds import MatchOdds, SuddenDeath
 from knockout.rules.bidding import (
     BRANCH_NAMES,
     BRANCHES,
@@ -19,7 +19,7 @@ from knockout.rules.bidding import (
     BidProbabilities,
     Regions,
 )
-from knockout.rules.match import Bid, Pairing, Position, replay
+from knockout.rules.match import Bid, Pairing, Position
 from knockout.rules.model_sd import (
     DRAWS,
     Design,
@@ -333,7 +333,7 @@ def _plain_match_odds(scenario: Scenario, *, rating_sd: bool) -> MatchOdds:
     a, b = scenario.players
     names = (a.name, b.name)
     fmt = scenario.format
-    rep = replay(fmt, a.name, b.name, scenario.played)
+    rep = scenario.position
     pairing = Pairing.of(fmt, a, b, model=scenario.model, strategy=scenario.strategy)
     certain = certain_odds(scenario, pairing, rep)
     if certain is not None:
@@ -473,7 +473,7 @@ def match_figures_at(
     a, b = scenario.players
     names = (a.name, b.name)
     n = des.size
-    rep = replay(scenario.format, a.name, b.name, scenario.played)
+    rep = scenario.position
     pairing = Pairing.of(
         scenario.format,
         [a] * n,
@@ -515,7 +515,7 @@ def match_odds_at(scenario: Scenario, des: Design, *, rating_sd: bool = True) ->
     a, b = scenario.players
     names = (a.name, b.name)
     n = des.size
-    rep = replay(scenario.format, a.name, b.name, scenario.played)
+    rep = scenario.position
     pairing = Pairing.of(
         scenario.format, [a] * n, [b] * n, model=des.model(center), strategy=scenario.strategy
     )

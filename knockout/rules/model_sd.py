@@ -148,8 +148,14 @@ class ModelSd:
 
     def problems(self, center: ModelParams) -> list[tuple[str, str]]:
         """``(key, message)`` for each thing that keeps these from being a distribution around
-        ``center``: a log-normal ``draw_nu`` around 0, inconsistent correlations."""
+        ``center``: an sd below 0 or not finite, a log-normal ``draw_nu`` around 0, correlations
+        that are not correlations or not consistent."""
         out = [
+            (f"model.sd.{path}", f"expected a finite number >= 0, got {self.sd(path)!r}")
+            for path in PATHS
+            if not (math.isfinite(self.sd(path)) and self.sd(path) >= 0)
+        ]
+        out += [
             (
                 f"model.sd.draw_nu.{tc.value}",
                 f"expected 0: draw_nu.{tc.value} is 0 (draws impossible), and a log-normal "
@@ -158,8 +164,10 @@ class ModelSd:
             for tc in TimeClass
             if self.draw_nu[tc] > 0 and center.draw_nu[tc] == 0
         ]
+        _, bad = parse_correlation([list(c) for c in self.correlation])
+        out += bad
         mentioned = [p for p in PATHS if any(p in (a, b) for a, b, _ in self.correlation)]
-        if mentioned:
+        if mentioned and not bad:
             smallest = float(np.linalg.eigvalsh(self.matrix(mentioned))[0])
             if smallest < -1e-9:
                 out.append(

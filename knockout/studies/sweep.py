@@ -54,7 +54,7 @@ from knockout.exact.odds import (
 from knockout.io.overrides import Override, apply_overrides
 from knockout.io.text import read_text
 from knockout.io.tomlfile import load_toml
-from knockout.rules.match import Pairing, replay
+from knockout.rules.match import Pairing
 from knockout.rules.model import ModelParams, PerClass
 from knockout.rules.model_sd import (
     PATHS,
@@ -492,7 +492,7 @@ def _odds_json_group(scenarios: Sequence[Scenario]) -> list[dict[str, Any]]:
     """``odds --json`` of two-player scenarios that differ only in model constants and
     ratings, from one vectorised solver call (at the central constants)."""
     first = scenarios[0]
-    rep = replay(first.format, first.players[0].name, first.players[1].name, first.played)
+    rep = first.position
     if rep.finished is not None:
         return [match_odds(sc, model_sd=False).to_json() for sc in scenarios]
     return _odds_json_pairs(
@@ -525,7 +525,7 @@ def _odds_json_pairs(
     set of constants of the vectorised ``model``, from one vectorised solver call (a match
     decided already: its certain answer, laid open at each set of constants)."""
     names = (a_list[0].name, b_list[0].name)
-    rep = replay(first.format, names[0], names[1], first.played)
+    rep = first.position
     pairing = Pairing.of(
         first.format, list(a_list), list(b_list), model=model, strategy=first.strategy
     )
@@ -634,7 +634,7 @@ def _odds_draws(scenarios: Sequence[Scenario], sweep: Sweep, paths: Sequence[str
         b_list = [scenarios[i].players[1] for i, n in zip(members, sizes, strict=True)
                   for _ in range(n)]  # fmt: skip
         names = (a_list[0].name, b_list[0].name)
-        rep = replay(first.format, names[0], names[1], first.played)
+        rep = first.position
         pairing = Pairing.of(first.format, a_list, b_list, model=model, strategy=first.strategy)
         if rep.finished is not None:
             docs = [x.to_json() for x in certain_odds(first, pairing, rep) or []]
