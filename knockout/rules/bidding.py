@@ -595,7 +595,7 @@ class SealedBidGame:
             self.min_black_minutes,
             bids,
         )
-        return gaps, bids
+        return np.asarray(bids, dtype=np.float64)
 
     def rational_bid(self, y: npt.ArrayLike) -> FloatArray:
         """The indifference bid of a player who believes A's rating minus B's is ``y`` (with a
