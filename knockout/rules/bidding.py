@@ -896,6 +896,16 @@ class Strategy(ABC):
         """:meth:`choice_region` for a vectorised model, or None."""
         return None
 
+    def vector_decisions(self, game: BiddingGame, x: npt.ArrayLike) -> dict[str, BoolArray] | None:
+        """The decisions at the truth ``x`` under a vectorised model, found without building
+        regions (the regions' own rule evaluated at ``x``); None: read them off
+        :meth:`vector_regions`."""
+        return None
+
+    def vector_choice(self, game: ChoiceGame, x: npt.ArrayLike) -> BoolArray | None:
+        """:meth:`vector_decisions` for a colour choice (True: Red), or None."""
+        return None
+
     # --- derived -----------------------------------------------------------------------------
 
     @property
@@ -938,6 +948,10 @@ class Strategy(ABC):
         """Exact decision probabilities when 甲's true rating advantage is ``x`` (a vectorised
         model: each pair under its own constants, :meth:`vector_regions`)."""
         if game.model.size is not None:
+            found = self.vector_decisions(game, x) if self.noise == 0 else None
+            if found is not None:
+                keys = ("announce_red", "object_red", "object_black")
+                return BidProbabilities(*(found[k].astype(np.float64) for k in keys))
             b = self.vector_regions(game)
             if b is None:
                 raise ValueError(f"{self.kind} decisions need one model at a time")
@@ -976,6 +990,9 @@ class Strategy(ABC):
     def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
         """P(the chooser takes Red) when the chooser's true advantage is ``x``."""
         if game.model.size is not None:
+            red = self.vector_choice(game, x) if self.noise == 0 else None
+            if red is not None:
+                return np.asarray(red, dtype=np.float64)
             b = self.vector_choice_region(game)
             if b is None:
                 raise ValueError(f"{self.kind} decisions need one model at a time")
@@ -1051,6 +1068,12 @@ class Rational(Strategy):
     def vector_choice_region(self, game: ChoiceGame) -> FloatArray | None:
         return game.vector_red_region
 
+    def vector_decisions(self, game: BiddingGame, x: npt.ArrayLike) -> dict[str, BoolArray] | None:
+        return _branch_decisions(game, np.asarray(x, dtype=np.float64))
+
+    def vector_choice(self, game: ChoiceGame, x: npt.ArrayLike) -> BoolArray | None:
+        return game.rational_red(x)
+
 
 _EVERYWHERE = Regions(((-math.inf, math.inf),))
 _NOWHERE = Regions(())
@@ -1114,6 +1137,12 @@ class Believed(_PrivateBeliefs):
 
     def vector_choice_region(self, game: ChoiceGame) -> FloatArray | None:
         return game.vector_red_region
+
+    def vector_decisions(self, game: BiddingGame, x: npt.ArrayLike) -> dict[str, BoolArray] | None:
+        return _branch_decisions(game, np.asarray(x, dtype=np.float64))
+
+    def vector_choice(self, game: ChoiceGame, x: npt.ArrayLike) -> BoolArray | None:
+        return game.rational_red(x)
 
     def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
         return game.rational_bid
