@@ -552,10 +552,13 @@ def figure_summary(
         for part, good in zip(np.split(base, replicates), np.split(ok, replicates), strict=True)
         if good.any()
     ]
-    errors = np.std(chunks, axis=0, ddof=1) / math.sqrt(len(chunks))
+    if len(chunks) > 1:
+        errors = np.std(chunks, axis=0, ddof=1) / math.sqrt(len(chunks))
+    else:  # one replicate with values: no spread to judge the error by
+        errors = np.full(5, np.nan)
     return (
         _figure(_stats(base[ok]), signed),
-        _figure(errors if len(chunks) > 1 else errors * np.nan, signed),
+        _figure(errors, signed),
         float(1.0 - ok.mean()),
     )
 

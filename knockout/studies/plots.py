@@ -15,6 +15,7 @@ FONTS = ["DejaVu Sans", "Noto Sans CJK SC", "WenQuanYi Zen Hei", "SimHei", "Micr
 
 def pyplot() -> Any:
     """matplotlib's pyplot on the file-only Agg backend, with CJK fonts as fallbacks."""
+    import logging  # noqa: PLC0415
     import warnings  # noqa: PLC0415
 
     import matplotlib  # noqa: PLC0415  (heavy: loaded only to plot)
@@ -23,6 +24,9 @@ def pyplot() -> Any:
     import matplotlib.pyplot as plt  # noqa: PLC0415
 
     plt.rcParams["font.family"] = FONTS
+    # Each fallback font not installed is logged for every text drawn; the first one found is
+    # used, so the messages say nothing a user can act on.
+    logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
     # Without a CJK font a Chinese name is drawn as boxes; the plot is still written.
     warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font")
     warnings.filterwarnings("ignore", message=r"findfont: Font family .* not found")

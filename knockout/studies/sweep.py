@@ -685,6 +685,34 @@ def _fair_draws(scenarios: Sequence[Scenario], sweep: Sweep, paths: Sequence[str
     return out
 
 
+def _fair_documents(scenarios: Sequence[Scenario], sweep: Sweep) -> list[dict[str, Any]]:
+    """The ``fair`` figures a sweep reads in one vectorised pass per group of points (the
+    seed menu's edge and the split, this by bisection to 1e-12 minute), at the central
+    constants; points that cannot be grouped get ``knockout fair --json``'s own."""
+    from knockout.studies.fair import seed_edges_and_splits  # noqa: PLC0415
+
+    out: list[dict[str, Any] | None] = [None] * len(scenarios)
+    groups: dict[Any, list[int]] = {}
+    for i, sc in enumerate(scenarios):
+        key = _fair_key(sc)
+        if key is None:
+            out[i] = _other_document("fair", sc, sweep, "local", 1)
+        else:
+            groups.setdefault(key, []).append(i)
+    for members in groups.values():
+        model = _vector_model([scenarios[i].model for i in members])
+        edges, reds = seed_edges_and_splits(scenarios[members[0]], model, sweep.black_minutes)
+        for k, i in enumerate(members):
+            red = float(reds[k])
+            out[i] = {
+                "armageddon": None
+                if math.isnan(red)
+                else {"red": red, "black": sweep.black_minutes},
+                "chooser_advantage": {"seed_menu": float(edges[k])},
+            }
+    return [d for d in out if d is not None]
+
+
 def _compare_draws(scenarios: Sequence[Scenario], sweep: Sweep, paths: Sequence[str]) -> Draws:
     """The ``compare`` metric paths at each draw, per point."""
     from knockout.studies.compare import compare_at, resolve_formats  # noqa: PLC0415
@@ -917,6 +945,8 @@ def _measure_block(
     for output in outputs:
         if output == "odds":
             docs[output] = _odds_documents(scenarios)
+        elif output == "fair" and all(p in _FAIR_FAST for p in measured[output]):
+            docs[output] = _fair_documents(scenarios, sweep)
         else:
             docs[output] = [
                 _other_document(output, sc, sweep, executor, workers) for sc in scenarios
