@@ -101,10 +101,22 @@ def _compare_plot(result: object, path: Path) -> None:
     assert isinstance(result, Comparison)
     if not path.parent.exists():
         raise KnockoutError(f"--export: the folder {str(path.parent)!r} does not exist")
+    u = result.model_uncertainty
+    bands = None
+    if u is not None:
+        bands = {
+            r.format: (
+                [u.figures[f"rows.{r.format}.stronger_advances.{g:g}"].q025 for g in result.gaps],
+                [u.figures[f"rows.{r.format}.stronger_advances.{g:g}"].q975 for g in result.gaps],
+            )
+            for r in result.rows
+            if all(f"rows.{r.format}.stronger_advances.{g:g}" in u.figures for g in result.gaps)
+        }
     line_plot(
         path,
         list(result.gaps),
         {r.format: [r.stronger_advances[g] for g in result.gaps] for r in result.rows},
+        bands=bands,
         title=f"P(the player rated {result.base:g} beats one rated {result.base:g} - gap)",
         xlabel="rating gap (Elo)",
         ylabel="P(stronger player advances)",
