@@ -49,7 +49,9 @@ __all__ = [
     "ChoiceGame",
     "DecisionSampler",
     "Naive",
+    "PointRule",
     "Rational",
+    "Region",
     "Regions",
     "SealedBidGame",
     "Strategy",
@@ -128,6 +130,31 @@ class Regions:
         """The interval ends in order, ``[lo0, hi0, lo1, hi1, ...]``: ``y`` is inside exactly when
         an odd number of them are ``<= y`` (:func:`inside`)."""
         return np.array([end for interval in self.intervals for end in interval], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class PointRule:
+    """A decision rule given pointwise: where it holds, evaluated at each estimate (vectorised
+    over pairs and over model constants, which a :class:`Regions` of one pair cannot be). The
+    rational rule at the truth is one; rules on private estimates need :class:`Regions` (their
+    Normal masses)."""
+
+    holds: Callable[[FloatArray], BoolArray]
+
+    def contains(self, y: npt.ArrayLike) -> BoolArray:
+        """Elementwise: whether the rule holds at ``y``."""
+        return np.asarray(self.holds(np.asarray(y, dtype=np.float64)), dtype=bool)
+
+
+#: A decision region: intervals (:class:`Regions`) or a pointwise rule (:class:`PointRule`).
+Region = Regions | PointRule
+
+
+def _intervals(region: Region) -> Regions:
+    """The intervals of a region used with private estimates (Normal masses, sorted search)."""
+    if not isinstance(region, Regions):
+        raise TypeError("decisions on private estimates need a Regions (intervals)")
+    return region
 
 
 def inside(bounds: FloatArray, y: FloatArray) -> BoolArray:
@@ -721,11 +748,12 @@ class Strategy(ABC):
     # --- the hooks -------------------------------------------------------------------------
 
     @abstractmethod
-    def regions(self, game: BiddingGame) -> Mapping[str, Regions]:
-        """``announce_red``, ``object_red``, ``object_black``: regions in a player's estimate."""
+    def regions(self, game: BiddingGame) -> Mapping[str, Region]:
+        """``announce_red``, ``object_red``, ``object_black``: regions in a player's estimate
+        (intervals; a strategy on the truth may give them pointwise)."""
 
     @abstractmethod
-    def choice_region(self, game: ChoiceGame) -> Regions:
+    def choice_region(self, game: ChoiceGame) -> Region:
         """Where a chooser with that estimate takes Red."""
 
     @abstractmethod
@@ -748,11 +776,11 @@ class Strategy(ABC):
         """The scenario-file ``[strategy]`` table."""
         return {"kind": self.kind, "belief_sd": self.belief_sd}
 
-    def _mass(self, region: Regions, x: npt.ArrayLike) -> FloatArray:
+    def _mass(self, region: Region, x: npt.ArrayLike) -> FloatArray:
         """P(the deciding player's estimate of ``x`` lies in ``region``)."""
         if self.noise == 0:
             return region.contains(x).astype(np.float64)
-        return region.normal_mass(x, self.noise)
+        return _intervals(region).normal_mass(x, self.noise)
 
     def _beliefs(self, x: npt.ArrayLike, rng: np.random.Generator) -> FloatArray:
         x_arr = np.asarray(x, dtype=np.float64)
@@ -785,7 +813,8 @@ class Strategy(ABC):
         builds it once per table): the regions, searched per belief."""
         if self.noise == 0:
             return StrategySampler(self, game)
-        return BeliefSampler.of(self.regions(game), self.noise)
+        regions = {k: _intervals(v) for k, v in self.regions(game).items()}
+        return BeliefSampler.of(regions, self.noise)
 
     def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
         """P(the chooser takes Red) when the chooser's true advantage is ``x``."""
@@ -834,16 +863,21 @@ class Strategy(ABC):
 
 @dataclass(frozen=True)
 class Rational(Strategy):
-    """Both players know the model and the true ratings: the rational rule's regions
-    (:attr:`BiddingGame.regions`, the choice's and the indifference bid), at the truth."""
+    """Both players know the model and the true ratings: the rational rule at the truth,
+    pointwise (so it holds for many pairs and model constants at once), and the indifference
+    bid."""
 
     kind: ClassVar[str] = "rational"
 
-    def regions(self, game: BiddingGame) -> Mapping[str, Regions]:
-        return game.regions
+    def regions(self, game: BiddingGame) -> Mapping[str, Region]:
+        return {
+            "announce_red": PointRule(game.rational_announces_red),
+            "object_red": PointRule(functools.partial(game.rational_objects, Colour.RED)),
+            "object_black": PointRule(functools.partial(game.rational_objects, Colour.BLACK)),
+        }
 
-    def choice_region(self, game: ChoiceGame) -> Regions:
-        return game.red_region
+    def choice_region(self, game: ChoiceGame) -> Region:
+        return PointRule(game.rational_red)
 
     def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
         return game.rational_bid
@@ -860,10 +894,10 @@ class Naive(Strategy):
 
     kind: ClassVar[str] = "naive"
 
-    def regions(self, game: BiddingGame) -> Mapping[str, Regions]:
+    def regions(self, game: BiddingGame) -> Mapping[str, Region]:
         return {"announce_red": _EVERYWHERE, "object_red": _NOWHERE, "object_black": _NOWHERE}
 
-    def choice_region(self, game: ChoiceGame) -> Regions:
+    def choice_region(self, game: ChoiceGame) -> Region:
         return _EVERYWHERE
 
     def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
