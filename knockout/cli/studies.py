@@ -29,10 +29,31 @@ if TYPE_CHECKING:  # imported where a command needs it: a fast start
 
 
 def _numbers(text: str, option: str) -> list[float]:
+    """Comma-separated finite numbers, at least one."""
+    import math
+
     try:
-        return [float(x) for x in text.split(",") if x.strip()]
+        values = [float(x) for x in text.split(",") if x.strip()]
     except ValueError:
         raise KnockoutError(f"{option}: expected numbers like 0,50,100, got {text!r}") from None
+    if not values:
+        raise KnockoutError(f"{option}: expected at least one gap, like 0,50,100, got {text!r}")
+    if not all(math.isfinite(v) for v in values):
+        raise KnockoutError(f"{option}: expected finite numbers like 0,50,100, got {text!r}")
+    return values
+
+
+def _format_names(text: str | None) -> list[str] | None:
+    """The names of --formats (None: the default list)."""
+    if text is None:
+        return None
+    names = [f.strip() for f in text.split(",") if f.strip()]
+    if not names:
+        raise KnockoutError(
+            "--formats: expected at least one format (scenario, a preset name or a scenario "
+            f"file), got {text!r}"
+        )
+    return names
 
 
 @app.command()
@@ -73,7 +94,7 @@ def compare(
     with user_errors():
         check_export(export, json_out=json_out, suffixes=(".svg", ".html", ".png"))
         sc = read_scenario(scenario, encoding, sets)
-        names = None if formats is None else [f.strip() for f in formats.split(",") if f.strip()]
+        names = _format_names(formats)
         result = compare_formats(
             sc,
             resolve_formats(sc, names, encoding=encoding),
@@ -118,6 +139,14 @@ def fair(
         float,
         typer.Option("--black-minutes", help="Black's base minutes of the split (above 5)."),
     ] = 10.0,
+    max_minutes: Annotated[
+        float | None,
+        typer.Option(
+            "--max-minutes",
+            help="The largest Red clock searched for the split. Default: 10 times Black's.",
+            show_default=False,
+        ),
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option(
@@ -150,7 +179,9 @@ def fair(
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
         sc = read_scenario(scenario, encoding, sets)
-        result = fair_rules(sc, black_minutes=black_minutes, seed=used_seed)
+        result = fair_rules(
+            sc, black_minutes=black_minutes, seed=used_seed, max_minutes=max_minutes
+        )
         if json_out:
             emit_json(envelope(result.to_json(), seed=used_seed, scenario=sc.to_dict()))
             return

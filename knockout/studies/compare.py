@@ -20,6 +20,7 @@ slow and rapid stages and its sudden-death stage's ``accept`` clocks.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -204,9 +205,16 @@ def compare_formats(
     """Every format's row under the scenario's model and strategy (exact).
 
     Raises:
-        KnockoutError: Negative gaps, or a format whose colours a two-player comparison cannot
-            play (a ``choice`` stage with a named chooser).
+        KnockoutError: No gaps, gaps or a base that are not finite, negative gaps, or a
+            format whose colours a two-player comparison cannot play (a ``choice`` stage with a
+            named chooser).
     """
+    if not math.isfinite(base):
+        raise KnockoutError(f"--base: expected a finite rating, got {base:g}")
+    if not gaps:
+        raise KnockoutError("--gaps: expected at least one gap, like 0,50,100")
+    if not all(math.isfinite(g) for g in gaps):
+        raise KnockoutError(f"--gaps: expected finite numbers, got {list(gaps)}")
     if any(g < 0 for g in gaps):
         raise KnockoutError(f"--gaps: expected gaps >= 0, got {list(gaps)}")
     all_gaps = tuple(sorted({0.0, *(float(g) for g in gaps)}))

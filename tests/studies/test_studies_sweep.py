@@ -87,7 +87,8 @@ def test_study_file_problems_are_all_reported() -> None:
     lines = err.value.lines()
     assert any("metrics[0]: expected OUTPUT.key.path" in line for line in lines)
     assert any("metrics[1]" in line for line in lines)
-    assert any("grid.model.draw_nu.rapid: expected either steps or step" in line for line in lines)
+    steps = "grid.model.draw_nu.rapid: expected steps (how many values) or step"
+    assert any(steps in line for line in lines)
     assert any(
         "grid.model.elo_per_doubling.rapid: the value -5 gives an invalid scenario" in line
         for line in lines
