@@ -198,7 +198,25 @@ def test_bundled_studies_parse(name: str) -> None:
 
 
 def test_a_scenario_given_as_a_study_is_named_as_such() -> None:
+    scenario = ROOT / "scenarios" / "equal-speeds-2600-vs-2550.toml"
     with pytest.raises(InputError) as err:
-        load_sweep(STUDIES / "two-players.toml")
+        load_sweep(scenario)
     (line,) = err.value.lines()
-    assert "this looks like a scenario" in line and "two-players.toml: players:" in line
+    assert "this looks like a scenario" in line
+    assert "equal-speeds-2600-vs-2550.toml: players:" in line
+
+
+def test_study_files_and_scenarios_live_apart() -> None:
+    """Every file in scenarios/studies/ is a study file, and every scenario a study names lives
+    outside it (scenarios/), so that `knockout study` on any file of the studies folder runs."""
+    from knockout.io.scenario import load_scenario
+    from knockout.io.tomlfile import load_toml
+    from knockout.studies.scoring.study import load_study
+
+    for path in sorted(STUDIES.glob("*.toml")):
+        if "events" in load_toml(path):
+            load_study(path)
+            continue
+        sweep = load_sweep(path)
+        assert Path(sweep.scenario_path).resolve().parent == ROOT / "scenarios", path.name
+        load_scenario(sweep.scenario_path)
