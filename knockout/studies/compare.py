@@ -53,6 +53,7 @@ class SchemeRow:
         decider_reached: P(the last stage is played), equal players.
         expected_games: Expected games, equal players.
         expected_minutes: Expected playing time, equal players.
+        own: Whether it is the scenario's own format.
     """
 
     format: str
@@ -61,10 +62,13 @@ class SchemeRow:
     decider_reached: float
     expected_games: float
     expected_minutes: float
+    own: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """The row as ``knockout compare --json`` writes it."""
+        """The row as ``knockout compare --json`` writes it (``name``: ``scenario`` for the
+        scenario's own format, else the label; a study addresses a row by either)."""
         return {
+            "name": "scenario" if self.own else self.format,
             "format": self.format,
             "stronger_advances": {f"{g:g}": p for g, p in self.stronger_advances.items()},
             "decider_edge": self.decider_edge,
@@ -123,24 +127,32 @@ def _adapted(name: str, scenario: Format) -> Format:
     return preset
 
 
+def _own_label(fmt: Format) -> str:
+    """The scenario's own format's label: its preset's name while it is that preset unchanged,
+    else ``scenario`` (a changed preset is not the preset)."""
+    preset = FORMATS.get(fmt.preset)
+    return fmt.preset if preset is not None and fmt == preset else "scenario"
+
+
 def resolve_formats(
     scenario: Scenario, names: Sequence[str] | None, *, encoding: str | None = None
 ) -> list[tuple[str, Format]]:
     """The formats to compare: ``scenario`` (the scenario's own), presets, or scenario files.
 
-    Default: the scenario's own format, then every preset (each once).
+    Default: the scenario's own format, then every preset (each once). The scenario's own format
+    keeps its preset's name only while it is that preset unchanged; a changed one is labelled
+    ``scenario`` and the preset itself is a row of its own.
 
     Raises:
         KnockoutError: For a name that is neither a preset nor a readable scenario file.
     """
+    own = _own_label(scenario.format)
     if names is None:
-        own = scenario.format.preset
         names = ["scenario", *(n for n in FORMATS if n != own)]
     out: list[tuple[str, Format]] = []
     for name in names:
         if name == "scenario":
-            label = scenario.format.preset if scenario.format.preset != "custom" else "scenario"
-            out.append((label, scenario.format))
+            out.append((own, scenario.format))
         elif name in FORMATS:
             out.append((name, _adapted(name, scenario.format)))
         elif Path(name).suffix.lower() in (".toml", ".json"):
@@ -241,6 +253,7 @@ def compare_formats(
                 decider_reached=float(sol.decided[i, last].sum()),
                 expected_games=float(sum(k * p[i] for k, p in sol.games.items())),
                 expected_minutes=float(sol.expected_minutes[i]),
+                own=fmt == scenario.format,
             )
         )
     return Comparison(tuple(float(g) for g in gaps), base, tuple(rows))
