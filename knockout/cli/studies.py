@@ -25,7 +25,7 @@ from knockout.cli.match import JsonOpt, ScenarioArg
 from knockout.errors import KnockoutError
 
 if TYPE_CHECKING:  # imported where a command needs it: a fast start
-    pass
+    from knockout.studies.sweep import Sweep
 
 
 def _numbers(text: str, option: str) -> list[float]:
@@ -219,6 +219,15 @@ def study(
         Literal["local", "dask"],
         typer.Option(help="local: this process or a process pool; dask: a Dask cluster."),
     ] = "local",
+    yes: Annotated[
+        bool,
+        typer.Option(
+            "--yes",
+            help="Run a study of more than 1,000,000 grid points, or estimated at more than 10 "
+            "minutes (refused without it; a study of at most 50 x 50 points at 200,000 runs a "
+            "point never is).",
+        ),
+    ] = False,
     json_out: JsonOpt = False,
     encoding: EncodingOpt = None,
 ) -> None:
@@ -247,7 +256,7 @@ def study(
         if "events" in load_toml(study_file, encoding=encoding):
             _scoring_study(study_file, folder, seed, json_out, encoding)
             return
-        _sweep_study(study_file, folder, seed, workers, executor, json_out, encoding)
+        _sweep_study(study_file, folder, seed, workers, executor, json_out, encoding, yes)
 
 
 def _progress(total_label: str) -> Callable[[int, int], None]:
@@ -275,6 +284,7 @@ def _sweep_study(
     executor: str,
     json_out: bool,
     encoding: str | None,
+    yes: bool = False,
 ) -> None:
     from dataclasses import replace
 
@@ -290,11 +300,10 @@ def _sweep_study(
     sweep = load_sweep(path, encoding=encoding)
     if seed is not None:
         sweep = replace(sweep, seed=seed)
+    chosen: Literal["local", "dask"] = "dask" if executor == "dask" else "local"
+    chunk = _check_run_size(sweep, yes, chosen, workers)
     result = run_sweep(
-        sweep,
-        progress=_progress(sweep.name),
-        executor="dask" if executor == "dask" else "local",
-        workers=workers,
+        sweep, progress=_progress(sweep.name), executor=chosen, workers=workers, chunk=chunk
     )
     scenario = parse_scenario(sweep.base, source=sweep.scenario_path).to_dict()
     files = write_study(sweep_files(result, scenario), folder)
@@ -311,6 +320,32 @@ def _sweep_study(
         err_console.print("written: " + ", ".join(str(f) for f in files), style="dim")
     if result.interrupted:
         raise typer.Exit(130)
+
+
+def _check_run_size(
+    sweep: Sweep, yes: bool, executor: Literal["local", "dask"], workers: int
+) -> int:
+    """Refuse a run too large to start without --yes; say how long a long one will take.
+    Returns the chunk of points measured between progress lines."""
+    from knockout.dashboard.times import duration
+    from knockout.studies import estimate
+
+    est = estimate.estimate_run(sweep, executor=executor, workers=workers)
+    size = f"{est.points:,} grid points" + (
+        "" if est.runs is None else f" at {est.runs:,} runs a point"
+    )
+    how_long = "" if est.seconds is None else f", about {duration(est.seconds)} ({est.basis})"
+    if estimate.needs_yes(est) and not yes:
+        raise KnockoutError(
+            f"{sweep.source}: {size}{how_long}: a study of more than {estimate.MAX_POINTS:,} "
+            f"points or above {estimate.LONG_RUN_SECONDS / 60:g} minutes runs only with --yes "
+            "(or make the grid smaller" + ("" if est.runs is None else ", or the runs fewer") + ")"
+        )
+    if est.seconds is None or est.seconds < 60:
+        return 256
+    err_console.print(f"{sweep.name}: {size}{how_long}.", markup=False, soft_wrap=True)
+    per_point = est.seconds / max(est.points, 1)
+    return max(1, min(256, int(10 / per_point)))  # a progress line every 10 s or so
 
 
 def _scoring_study(

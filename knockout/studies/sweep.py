@@ -58,6 +58,7 @@ __all__ = [
     "SweepResult",
     "load_sweep",
     "lookup",
+    "measure_block",
     "run_sweep",
 ]
 
@@ -142,6 +143,19 @@ class Sweep:
     def points(self) -> list[tuple[Any, ...]]:
         """Every grid point (values in axis order), the last axis varying fastest."""
         return list(itertools.product(*(a.values for a in self.axes)))
+
+    @property
+    def size(self) -> int:
+        """How many grid points there are (without listing them)."""
+        return math.prod(len(a.values) for a in self.axes)
+
+    def point_at(self, index: int) -> tuple[Any, ...]:
+        """The grid point at ``index`` in the order of :attr:`points`."""
+        values = []
+        for axis in reversed(self.axes):
+            index, k = divmod(index, len(axis.values))
+            values.append(axis.values[k])
+        return tuple(reversed(values))
 
     def scenario_at(self, point: Sequence[Any]) -> Scenario:
         """The base scenario with the point's values set.
@@ -554,7 +568,7 @@ def run_sweep(
     try:
         for lo in range(0, len(points), chunk):
             block = points[lo : lo + chunk]
-            done += _measure_block(sweep, block, outputs, executor, workers)
+            done += measure_block(sweep, block, outputs, executor, workers)
             if progress is not None:
                 progress(len(done), len(points))
     except KeyboardInterrupt:
@@ -562,13 +576,18 @@ def run_sweep(
     return SweepResult(sweep, tuple(done), interrupted, time.perf_counter() - start)
 
 
-def _measure_block(
+def measure_block(
     sweep: Sweep,
     block: Sequence[tuple[Any, ...]],
     outputs: Sequence[str],
     executor: Executor,
     workers: int,
 ) -> list[PointResult]:
+    """The metrics at each point of ``block``, from the ``outputs`` they read.
+
+    Raises:
+        KnockoutError: A metric path that is not in its output, or not a number.
+    """
     scenarios = [sweep.scenario_at(p) for p in block]
     docs: dict[str, list[dict[str, Any]]] = {}
     for output in outputs:
