@@ -294,7 +294,7 @@ def _sweep_study(
     from knockout.io.envelope import envelope
     from knockout.io.scenario import parse_scenario
     from knockout.studies.output import write_study
-    from knockout.studies.report import sweep_files
+    from knockout.studies.report import plot_text, sweep_files
     from knockout.studies.sweep import load_sweep, run_sweep
 
     sweep = load_sweep(path, encoding=encoding)
@@ -307,6 +307,7 @@ def _sweep_study(
     )
     scenario = parse_scenario(sweep.base, source=sweep.scenario_path).to_dict()
     files = write_study(sweep_files(result, scenario), folder)
+    _warn_without_cjk_font([f for f in files if f.suffix == ".png"], plot_text(result))
     if json_out:
         emit_json(
             envelope(
@@ -320,6 +321,19 @@ def _sweep_study(
         err_console.print("written: " + ", ".join(str(f) for f in files), style="dim")
     if result.interrupted:
         raise typer.Exit(130)
+
+
+def _warn_without_cjk_font(plots: list[Path], text: str) -> None:
+    """One warning line when plots were drawn with Chinese text and no CJK font was found."""
+    from knockout.studies import plots as drawing
+
+    if plots and drawing.has_cjk(text) and drawing.cjk_font() is None:
+        err_console.print(
+            "warning: no CJK font found: Chinese text in the plots is drawn as boxes (pip "
+            "install noto-cjk-sans-otc, which make installs, or apt-get install fonts-noto-cjk)",
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 def _check_run_size(

@@ -410,10 +410,13 @@ def load_sweep(path: str | Path, *, encoding: str | None = None) -> Sweep:
 
 @dataclass(frozen=True)
 class PointResult:
-    """The metrics at one grid point: ``{metric: (estimate, stderr, method)}``."""
+    """The metrics at one grid point: ``{metric: (estimate, stderr, method)}``; ``why``: for a
+    metric undefined here (NaN), the output's code for why, where it gives one (``fair``'s
+    ``no_split``: ``above_cap``, ``time_worth_nothing``, ``red_ahead_without_time``)."""
 
     point: tuple[Any, ...]
     values: dict[str, tuple[float, float, str]]
+    why: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -600,15 +603,19 @@ def measure_block(
     out = []
     for i, point in enumerate(block):
         values = {}
+        why = {}
         for metric in sweep.metrics:
             output = metric.split(".", 1)[0]
             try:
                 values[metric] = _measure(sweep, metric, docs[output][i], output)
+                code = docs[output][i].get("no_split")
+                if math.isnan(values[metric][0]) and isinstance(code, str):
+                    why[metric] = code
             except (KeyError, IndexError) as exc:
                 raise KnockoutError(
                     f"{sweep.source}: metric {metric!r}: no such key in the {output} output ({exc})"
                 ) from None
             except TypeError as exc:
                 raise KnockoutError(f"{sweep.source}: metric {metric!r}: {exc}") from None
-        out.append(PointResult(tuple(point), values))
+        out.append(PointResult(tuple(point), values, why))
     return out

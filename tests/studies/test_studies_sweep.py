@@ -90,7 +90,7 @@ def test_study_file_problems_are_all_reported() -> None:
     steps = "grid.model.draw_nu.rapid: expected steps (how many values) or step"
     assert any(steps in line for line in lines)
     assert any(
-        "grid.model.elo_per_doubling.rapid: the value -5 gives an invalid scenario" in line
+        "grid.model.elo_per_doubling.rapid: expected a number >= 0, got -5" in line
         for line in lines
     )
 
