@@ -237,8 +237,10 @@ def study(
     {from, to, steps}) and metrics (key paths into the odds, compare, fair or simulate
     output). Exact where the solver applies (odds metrics of a match are solved for many grid
     points in one vectorised call); Monte Carlo metrics use the same seed at every point.
-    Writes results.csv (tidy), results.json, PNG plots (a line per metric for one swept path,
-    a heat map per metric for two, with the scenario's own values marked) and summary.md. A
+    Writes results.csv (tidy), results.json, a PNG plot per metric (a line for one swept path,
+    a heat map for two, a line per category for a path of categories; labelled in words, with
+    the scenario's own values marked) and summary.md, which says why a metric or a grid gets
+    no plot. A run of more than 1,000,000 points or estimated above 10 minutes needs --yes. A
     scoring-reform study file (with [\\[events]]) runs the Swiss/round-robin study instead.
     Ctrl-C keeps the points finished.
 

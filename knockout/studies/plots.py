@@ -253,11 +253,10 @@ def heat_figure(
     mark: tuple[float, float] | None = None,
     centre: float | None = None,
     note: str | None = None,
-    blank: str = "undefined",
 ) -> Any:
     """``z[i][j]`` at (``x[j]``, ``y[i]``) as a matplotlib figure, with the scenario's own point
-    marked; ``centre`` makes a diverging colour scale around that value; ``blank``: what a blank
-    cell means."""
+    marked; ``centre`` makes a diverging colour scale around that value (a NaN cell is blank:
+    the title says why)."""
     import numpy as np  # noqa: PLC0415
 
     plt = pyplot()
@@ -281,9 +280,6 @@ def heat_figure(
         ax.plot(*mark, marker="*", markersize=14, color="red", markeredgecolor="black",
                 linestyle="none", label="the scenario's values")  # fmt: skip
         ax.legend(fontsize=8, loc="upper right")
-    if not np.isfinite(values).all():
-        ax.text(0.01, 0.01, f"blank: {blank}", transform=ax.transAxes, fontsize=8,
-                color="dimgrey")  # fmt: skip
     if flip_x:
         ax.invert_xaxis()
     if flip_y:
@@ -311,13 +307,12 @@ def heat_map(
     mark: tuple[float, float] | None = None,
     centre: float | None = None,
     note: str | None = None,
-    blank: str = "undefined",
 ) -> Path:
     """:func:`heat_figure`, written to ``path``."""
     return save(
         heat_figure(
             x, y, z, title=title, xlabel=xlabel, ylabel=ylabel, colorbar=colorbar, mark=mark,
-            centre=centre, note=note, blank=blank,
+            centre=centre, note=note,
         ),
         path,
     )  # fmt: skip

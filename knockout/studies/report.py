@@ -165,6 +165,23 @@ def _why_words(result: SweepResult, code: str) -> str:
     return code
 
 
+_SHORT = {
+    "time_worth_nothing": "no split at any clock",
+    "red_ahead_without_time": "Red ahead without time",
+    "": "no value",
+}
+
+
+def _blank_words(result: SweepResult, metric: str) -> str:
+    """What a blank cell of the metric's heat map means, in a few words."""
+    counts = Counter(
+        pr.why.get(metric, "") for pr in result.points if math.isnan(pr.values[metric][0])
+    )
+    cap = search_cap(result.sweep.black_minutes, result.sweep.max_minutes)
+    short = _SHORT | {"above_cap": f"above the {cap:g}-minute cap"}
+    return "; ".join(f"{short.get(code, code)} ({n} points)" for code, n in counts.most_common())
+
+
 def _undefined_words(result: SweepResult, metric: str) -> str:
     """Why the metric is undefined where it is: counts by reason."""
     counts = Counter(
@@ -185,7 +202,7 @@ def _undefined_words(result: SweepResult, metric: str) -> str:
 
 def _heading(metric: str) -> str:
     words = label(metric)
-    return f"### `{metric}`" if words == metric else f"### {words} (`{metric}`)"
+    return f"### `{metric}`" if words == metric else f"### `{metric}`: {words}"
 
 
 def _metric_lines(result: SweepResult, metric: str) -> list[str]:
@@ -296,13 +313,11 @@ def summary_markdown(result: SweepResult) -> str:
             " (interrupted: the summary covers the points finished)." if result.interrupted else "."
         ),
         "",
-        "| swept path | values |",
-        "|---|---|",
+        "| swept path | in words | values |",
+        "|---|---|---|",
     ]
     for axis in sweep.axes:
-        words = label(axis.path)
-        named = f"`{axis.path}`" + ("" if words == axis.path else f" ({words})")
-        lines.append(f"| {named} | {_axis_values(axis)} |")
+        lines.append(f"| `{axis.path}` | {label(axis.path)} | {_axis_values(axis)} |")
     lines += ["", "## Metrics", ""]
     if any(m.startswith("simulate.") for m in sweep.metrics):
         lines += [
@@ -318,7 +333,7 @@ def summary_markdown(result: SweepResult) -> str:
         lines.append(f"No plots: {general}.")
     for p in plots:
         if p.file is not None:
-            lines.append(f"- `{p.file}`: {label(p.metric)} (`{p.metric}`)")
+            lines.append(f"- `{p.file}`: `{p.metric}`, {label(p.metric)}")
         else:
             lines.append(f"- no plot of `{p.metric}`: {p.reason}")
     return "\n".join(lines) + "\n"
@@ -434,20 +449,18 @@ def _heat(result: SweepResult, metric: str) -> Any:
     mark0, mark1 = _mark(ax0, own, 0), _mark(ax1, own, 1)
     finite = grid[np.isfinite(grid)]
     centre = 0.0 if finite.min() < 0 < finite.max() else None
-    undefined = int(np.isnan(grid).sum())
-    blank = "undefined" if not undefined else f"undefined ({_undefined_words(result, metric)})"
+    blank = f"; blank: {_blank_words(result, metric)}" if np.isnan(grid).any() else ""
     return heat_figure(
         list(ax1.values),
         list(ax0.values),
         grid.tolist(),
-        title=f"{label(metric)}\n({_method(result, metric)})",
+        title=f"{label(metric)}\n({_method(result, metric)}{blank})",
         xlabel=label(ax1.path),
         ylabel=label(ax0.path),
         colorbar=label(metric),
         mark=None if mark0 is None or mark1 is None else (mark1, mark0),
         centre=centre,
         note=_note(metric, [("x", ax1.path), ("y", ax0.path)]),
-        blank=blank,
     )
 
 

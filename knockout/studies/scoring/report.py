@@ -487,7 +487,6 @@ def _bar_plot(
                    label="exact, one game (equal players)")  # fmt: skip
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xticks(range(len(systems)), systems)
-    ax.set_xlabel("scoring system")
     ax.set_title(title)
     ax.set_ylabel(ylabel)
     ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=4)
