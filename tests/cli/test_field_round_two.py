@@ -128,3 +128,25 @@ def test_study_numbers_must_be_finite(tmp_path: Path, body: str, expected: str) 
     )
     line = _one_line_exit_2(["study", study, "--out", str(tmp_path / "o")])
     assert expected in line, line
+
+
+def test_an_all_undefined_metric_prints_no_numpy_warning(tmp_path: Path) -> None:
+    """As a user runs it (a process of its own, warnings shown as Python shows them)."""
+    import subprocess
+    import sys
+
+    study = _study(
+        tmp_path,
+        'metrics = ["fair.armageddon.red", "odds.win.王天一"]\n[grid]\n'
+        '"model.elo_per_doubling.rapid" = [0]\n"model.draw_nu.rapid" = [0.5, 1.0, 1.5]\n',
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", "from knockout.program import main; main()", "study", study,
+         "--out", str(tmp_path / "o")],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Warning" not in done.stderr, done.stderr
+    assert "Undefined at every point measured" in (tmp_path / "o" / "summary.md").read_text(
+        encoding="utf-8"
+    )
