@@ -44,8 +44,8 @@ import numpy as np
 from knockout.engine.match import play_match
 from knockout.errors import KnockoutError
 from knockout.exact.solver import solve
-from knockout.io.scenario import Scenario
 from knockout.rules.match import Pairing
+from knockout.rules.scenario import Scenario
 from sims.bracket import BRACKET_BLOCK, BracketJob, bracket_block
 from sims.kernel import MatchTables
 from sims.match import match_block

@@ -241,7 +241,8 @@ def study(
     a heat map for two, a line per category for a path of categories; labelled in words, with
     the scenario's own values marked) and summary.md, which says why a metric or a grid gets
     no plot. A run of more than 1,000,000 points or estimated above 10 minutes needs --yes. A
-    scoring-reform study file (with [\\[events]]) runs the Swiss/round-robin study instead.
+    scoring-reform study file (with [\\[events]]) runs the Swiss/round-robin study instead, or,
+    when every event has format = "league", seasons of seed 001's team league.
     Ctrl-C keeps the points finished.
 
     Example:
@@ -294,7 +295,7 @@ def _sweep_study(
 
     from knockout.cli.app import out_console
     from knockout.io.envelope import envelope
-    from knockout.io.scenario import parse_scenario
+    from knockout.rules.scenario import parse_scenario
     from knockout.studies.output import write_study
     from knockout.studies.report import plot_text, sweep_files
     from knockout.studies.sweep import load_sweep, run_sweep

@@ -30,12 +30,13 @@ import numpy as np
 
 from knockout.errors import KnockoutError
 from knockout.exact.solver import MatchSolution, solve
-from knockout.io.scenario import Scenario, load_scenario
+from knockout.io.scenario import load_scenario
 from knockout.rules.bidding import ChoiceGame
 from knockout.rules.formats import FORMATS, RED_HANDICAP_SHARE, Format, Stage
 from knockout.rules.match import Pairing
 from knockout.rules.model import game_probabilities
 from knockout.rules.players import Player
+from knockout.rules.scenario import Scenario
 
 __all__ = ["DEFAULT_GAPS", "Comparison", "SchemeRow", "compare_formats", "resolve_formats"]
 

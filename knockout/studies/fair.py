@@ -28,11 +28,11 @@ from scipy.optimize import brentq
 
 from knockout.errors import KnockoutError
 from knockout.game import Colour, Reply
-from knockout.io.scenario import Scenario
 from knockout.rules.bidding import BRANCHES, Believed, BiddingGame, Naive, Strategy
 from knockout.rules.formats import BiddingMenu, ColourRule, Format, Stage
 from knockout.rules.model import TimeClass
 from knockout.rules.players import Player
+from knockout.rules.scenario import Scenario
 from sims.match import simulate_match
 from sims.runner import Executor
 

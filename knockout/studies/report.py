@@ -20,12 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from knockout import __version__
 from knockout.studies.fair import search_cap
 from knockout.studies.labels import label
 from knockout.studies.output import StudyFiles
 from knockout.studies.plots import heat_figure, line_figure, save
 from knockout.studies.sweep import Axis, SweepResult
+from knockout.version import __version__
 
 __all__ = [
     "CONSTANT",

@@ -42,12 +42,12 @@ from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import from_solution, match_odds, sudden_deaths
 from knockout.exact.solver import solve
 from knockout.io.overrides import Override, apply_overrides
-from knockout.io.scenario import Scenario, parse_scenario
 from knockout.io.text import read_text
 from knockout.io.tomlfile import load_toml
-from knockout.io.validation import Table, problems_of
-from knockout.rules.match import Finished, Pairing, replay
+from knockout.rules.match import Pairing
 from knockout.rules.model import ModelParams, PerClass
+from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.validation import Table, problems_of
 from sims.runner import Executor
 
 __all__ = [
@@ -462,8 +462,8 @@ def _odds_json_group(scenarios: Sequence[Scenario]) -> list[dict[str, Any]]:
     a_list = [sc.players[0] for sc in scenarios]
     b_list = [sc.players[1] for sc in scenarios]
     names = (a_list[0].name, b_list[0].name)
-    rep = replay(first.format, names[0], names[1], first.played)
-    if isinstance(rep.position, Finished):
+    rep = first.position
+    if rep.finished is not None:
         return [match_odds(sc).to_json() for sc in scenarios]
     pairing = Pairing.of(
         first.format,
@@ -472,8 +472,7 @@ def _odds_json_group(scenarios: Sequence[Scenario]) -> list[dict[str, Any]]:
         model=_vector_model([sc.model for sc in scenarios]),
         strategy=first.strategy,
     )
-    known = None if rep.p_a_chooses is None else np.full(len(scenarios), rep.p_a_chooses)
-    sol = solve(pairing, start=rep.position, p_a_chooses=known, bid=rep.bid)
+    sol = solve(pairing, start=rep)
     laid_open = sudden_deaths(pairing, names, sol, bid=rep.bid)
     return [
         from_solution(

@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 from knockout.dashboard.bracket import reach_view
 from knockout.dashboard.fit import Fit, fitted, table
 from knockout.exact.bracket import bracket_odds
-from knockout.io.scenario import parse_scenario
 from knockout.program import app
+from knockout.rules.scenario import parse_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"
