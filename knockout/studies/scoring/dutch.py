@@ -247,9 +247,7 @@ def play_dutch(
             progress(done, total, time.perf_counter() - start)
 
     block = partial(_block, ratings, u, pairing, model)
-    run = run_blocks(
-        block, events, 0, workers=workers, block_size=1, progress=tick, adaptive=False
-    )
+    run = run_blocks(block, events, 0, workers=workers, block_size=1, progress=tick, adaptive=False)
     if run.interrupted or run.counts is None or len(run.counts.played) != events:
         raise KeyboardInterrupt  # Ctrl-C before every event was played: nothing to report
     played = [run.counts.played[i] for i in range(events)]
@@ -294,10 +292,12 @@ def simulate_dutch(
     events, earlier = ratings.shape[0], 0.0
     for k, table in enumerate(tables):
 
-        def tick(done: int, total: int, seconds: float, k: int = k) -> None:
+        def tick(
+            done: int, total: int, seconds: float, k: int = k, before: float = earlier
+        ) -> None:
             # Counted over every table's run: events done of all, seconds since the first.
             if progress is not None:
-                progress(k * events + done, len(tables) * total, earlier + seconds)
+                progress(k * events + done, len(tables) * total, before + seconds)
 
         start = time.perf_counter()
         red, black, results, byes, kept = play_dutch(

@@ -617,7 +617,7 @@ def _dutch_progress(name: str, workers: int, progress: Progress | None) -> Dutch
     def update(done: int, total: int, seconds: float) -> None:
         if progress is None or done == 0:
             return
-        if done == total or done == 1 or seconds - last[0] >= PROGRESS_SECONDS:
+        if done in (1, total) or seconds - last[0] >= PROGRESS_SECONDS:
             last[0] = seconds
             left = seconds / done * (total - done)
             progress(
