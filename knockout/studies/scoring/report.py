@@ -508,6 +508,7 @@ def _differential_lines(result: StudyResult) -> list[str]:
     lines: list[str] = []
     for e in (e for e in study.events if e.differential):
         rows = [["figure", "system", "Dutch", "simplified", "Dutch − simplified"]]
+        runs = result.value(e.name, study.baseline, "top_tie").simulations
         moved = []
         for metric, label in DIFFERENTIAL_METRICS.items():
             for s in study.systems:
@@ -524,7 +525,7 @@ def _differential_lines(result: StudyResult) -> list[str]:
                 if _significant(diff):
                     moved.append(f"{label} under {s.name} ({diff.value:+.3f})")
         lines += [
-            f"**{e.name}**: {e.simulations} events paired both ways from the same ratings and "
+            f"**{e.name}**: {runs} events paired both ways from the same ratings and "
             "game numbers (common random numbers); the difference is taken event by event, ± "
             f"one standard error. Moved by the simplification beyond {SIGNIFICANT_SE:g} "
             f"standard errors: {'; '.join(moved) or 'nothing'}.",
