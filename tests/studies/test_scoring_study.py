@@ -49,7 +49,7 @@ def small_bundled(folder: Path) -> Path:
     of 100 players takes over a minute an event."""
     text = STUDY.read_text(encoding="utf-8")
     text = text.replace("players = 100", "players = 12").replace("rounds = 11", "rounds = 5")
-    text = text.replace("simulations = 8", "simulations = 3")
+    text = text.replace("simulations = 6", "simulations = 3")
     path = folder / "scoring-reform-small.toml"
     path.write_text(text, encoding="utf-8")
     return path

@@ -186,7 +186,7 @@ def test_the_scoring_study_runs_on_the_same_runner(tmp_path: Path) -> None:
     text = (STUDIES / "scoring-reform.toml").read_text(encoding="utf-8")
     text = text.replace("players = 100", "players = 12").replace("rounds = 11", "rounds = 5")
     study = tmp_path / "scoring-reform.toml"
-    study.write_text(text.replace("simulations = 8", "simulations = 3"), encoding="utf-8")
+    study.write_text(text.replace("simulations = 6", "simulations = 3"), encoding="utf-8")
     out = tmp_path / "out"
     result = runner.invoke(app, ["study", str(study), "--out", str(out), "--workers", "2"])
     assert result.exit_code == 0, result.output
