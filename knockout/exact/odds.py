@@ -391,7 +391,7 @@ def certain_odds(scenario: Scenario, pairing: Pairing, rep: Position) -> list[Ma
 
 #: Gauss-Legendre nodes per piece of the rating integral when it is taken at every draw of
 #: the constants (12 for one answer): on the smooth pieces between decision breaks the error is
-#: below 1e-8 (tests/exact/test_model_sd.py), far below the spread over the constants.
+#: below 1e-8 (tests/exact/test_uncertain_answers.py), far below the spread over the constants.
 SPREAD_RATING_NODES = 6
 #: Pairs solved at once (memory: the solver keeps a few arrays of this length per transition).
 SOLVE_CHUNK = 2**15

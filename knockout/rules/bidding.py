@@ -49,7 +49,9 @@ __all__ = [
     "ChoiceGame",
     "DecisionSampler",
     "Naive",
+    "PointRule",
     "Rational",
+    "Region",
     "Regions",
     "SealedBidGame",
     "Strategy",
@@ -128,6 +130,31 @@ class Regions:
         """The interval ends in order, ``[lo0, hi0, lo1, hi1, ...]``: ``y`` is inside exactly when
         an odd number of them are ``<= y`` (:func:`inside`)."""
         return np.array([end for interval in self.intervals for end in interval], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class PointRule:
+    """A decision rule given pointwise: where it holds, evaluated at each estimate (vectorised
+    over pairs and over model constants, which a :class:`Regions` of one pair cannot be). The
+    rational rule at the truth is one; rules on private estimates need :class:`Regions` (their
+    Normal masses)."""
+
+    holds: Callable[[FloatArray], BoolArray]
+
+    def contains(self, y: npt.ArrayLike) -> BoolArray:
+        """Elementwise: whether the rule holds at ``y``."""
+        return np.asarray(self.holds(np.asarray(y, dtype=np.float64)), dtype=bool)
+
+
+#: A decision region: intervals (:class:`Regions`) or a pointwise rule (:class:`PointRule`).
+Region = Regions | PointRule
+
+
+def _intervals(region: Region) -> Regions:
+    """The intervals of a region used with private estimates (Normal masses, sorted search)."""
+    if not isinstance(region, Regions):
+        raise TypeError("decisions on private estimates need a Regions (intervals)")
+    return region
 
 
 def inside(bounds: FloatArray, y: FloatArray) -> BoolArray:
@@ -875,11 +902,12 @@ class Strategy(ABC):
     # --- the hooks -------------------------------------------------------------------------
 
     @abstractmethod
-    def regions(self, game: BiddingGame) -> Mapping[str, Regions]:
-        """``announce_red``, ``object_red``, ``object_black``: regions in a player's estimate."""
+    def regions(self, game: BiddingGame) -> Mapping[str, Region]:
+        """``announce_red``, ``object_red``, ``object_black``: regions in a player's estimate
+        (intervals; a strategy on the truth may give them pointwise)."""
 
     @abstractmethod
-    def choice_region(self, game: ChoiceGame) -> Regions:
+    def choice_region(self, game: ChoiceGame) -> Region:
         """Where a chooser with that estimate takes Red."""
 
     @abstractmethod
@@ -887,23 +915,13 @@ class Strategy(ABC):
         """A player's sealed bid as a function of their estimate."""
 
     def vector_regions(self, game: BiddingGame) -> dict[str, FloatArray] | None:
-        """:meth:`regions` for a vectorised model (one set of constants per pair): padded
-        bounds per set (:func:`vector_bounds`); None (the default) where the strategy's regions
-        need one model at a time."""
+        """:meth:`regions` on private estimates for a vectorised model (one set of constants
+        per pair): padded bounds per set (:func:`vector_bounds`); None (the default) where the
+        regions need one model at a time (rules on the truth need none: they are pointwise)."""
         return None
 
     def vector_choice_region(self, game: ChoiceGame) -> FloatArray | None:
-        """:meth:`choice_region` for a vectorised model, or None."""
-        return None
-
-    def vector_decisions(self, game: BiddingGame, x: npt.ArrayLike) -> dict[str, BoolArray] | None:
-        """The decisions at the truth ``x`` under a vectorised model, found without building
-        regions (the regions' own rule evaluated at ``x``); None: read them off
-        :meth:`vector_regions`."""
-        return None
-
-    def vector_choice(self, game: ChoiceGame, x: npt.ArrayLike) -> BoolArray | None:
-        """:meth:`vector_decisions` for a colour choice (True: Red), or None."""
+        """:meth:`choice_region` on private estimates for a vectorised model, or None."""
         return None
 
     # --- derived -----------------------------------------------------------------------------
@@ -911,7 +929,10 @@ class Strategy(ABC):
     @property
     def vectorises(self) -> bool:
         """Whether its exact decision probabilities take a vectorised model (one set of
-        constants per pair): the strategies with :meth:`vector_regions`."""
+        constants per pair): decisions on the truth (pointwise), and the private kinds with
+        :meth:`vector_regions`."""
+        if self.noise == 0:
+            return True
         return type(self).vector_regions is not Strategy.vector_regions
 
     @property
@@ -924,21 +945,20 @@ class Strategy(ABC):
         """True if decisions depend only on the true ratings (so can be computed per pairing)."""
         return self.noise == 0
 
+    def _rules(self) -> Strategy:
+        """Whose hooks decide: a private kind without noise knows the truth, so it decides as
+        the rational rule does (pointwise, for many pairs and model constants at once)."""
+        return Rational(self.belief_sd) if self.private and self.noise == 0 else self
+
     def to_dict(self) -> dict[str, object]:
         """The scenario-file ``[strategy]`` table."""
         return {"kind": self.kind, "belief_sd": self.belief_sd}
 
-    def _mass(self, region: Regions, x: npt.ArrayLike) -> FloatArray:
+    def _mass(self, region: Region, x: npt.ArrayLike) -> FloatArray:
         """P(the deciding player's estimate of ``x`` lies in ``region``)."""
         if self.noise == 0:
             return region.contains(x).astype(np.float64)
-        return region.normal_mass(x, self.noise)
-
-    def _vector_mass(self, bounds: FloatArray, x: npt.ArrayLike) -> FloatArray:
-        """:meth:`_mass` for padded bounds, one set of regions per pair."""
-        if self.noise == 0:
-            return bounds_contains(bounds, x).astype(np.float64)
-        return bounds_mass(bounds, x, self.noise)
+        return _intervals(region).normal_mass(x, self.noise)
 
     def _beliefs(self, x: npt.ArrayLike, rng: np.random.Generator) -> FloatArray:
         x_arr = np.asarray(x, dtype=np.float64)
@@ -946,21 +966,18 @@ class Strategy(ABC):
 
     def probabilities(self, game: BiddingGame, x: npt.ArrayLike) -> BidProbabilities:
         """Exact decision probabilities when 甲's true rating advantage is ``x`` (a vectorised
-        model: each pair under its own constants, :meth:`vector_regions`)."""
-        if game.model.size is not None:
-            found = self.vector_decisions(game, x) if self.noise == 0 else None
-            if found is not None:
-                keys = ("announce_red", "object_red", "object_black")
-                return BidProbabilities(*(found[k].astype(np.float64) for k in keys))
+        model with private estimates: each pair's regions under its own constants,
+        :meth:`vector_regions`)."""
+        if game.model.size is not None and self.noise > 0:
             b = self.vector_regions(game)
             if b is None:
                 raise ValueError(f"{self.kind} decisions need one model at a time")
             return BidProbabilities(
-                self._vector_mass(b["announce_red"], x),
-                self._vector_mass(b["object_red"], x),
-                self._vector_mass(b["object_black"], x),
+                bounds_mass(b["announce_red"], x, self.noise),
+                bounds_mass(b["object_red"], x, self.noise),
+                bounds_mass(b["object_black"], x, self.noise),
             )
-        r = self.regions(game)
+        r = self._rules().regions(game)
         return BidProbabilities(
             self._mass(r["announce_red"], x),
             self._mass(r["object_red"], x),
@@ -972,7 +989,7 @@ class Strategy(ABC):
         when players decide on estimates)."""
         x_arr = np.asarray(x, dtype=np.float64)
         if self.noise == 0:
-            r = self.regions(game)
+            r = self._rules().regions(game)
             red = r["announce_red"].contains(x_arr)
             objects = np.where(
                 red, r["object_red"].contains(x_arr), r["object_black"].contains(x_arr)
@@ -985,25 +1002,23 @@ class Strategy(ABC):
         builds it once per table): the regions, searched per belief."""
         if self.noise == 0:
             return StrategySampler(self, game)
-        return BeliefSampler.of(self.regions(game), self.noise)
+        regions = {k: _intervals(v) for k, v in self._rules().regions(game).items()}
+        return BeliefSampler.of(regions, self.noise)
 
     def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
         """P(the chooser takes Red) when the chooser's true advantage is ``x``."""
-        if game.model.size is not None:
-            red = self.vector_choice(game, x) if self.noise == 0 else None
-            if red is not None:
-                return np.asarray(red, dtype=np.float64)
+        if game.model.size is not None and self.noise > 0:
             b = self.vector_choice_region(game)
             if b is None:
                 raise ValueError(f"{self.kind} decisions need one model at a time")
-            return self._vector_mass(b, x)
-        return self._mass(self.choice_region(game), x)
+            return bounds_mass(b, x, self.noise)
+        return self._mass(self._rules().choice_region(game), x)
 
     def choice_sample(
         self, game: ChoiceGame, x: npt.ArrayLike, rng: np.random.Generator
     ) -> BoolArray:
         """Draw the chooser's colour (True = Red) for matches whose true advantages are ``x``."""
-        region = self.choice_region(game)
+        region = self._rules().choice_region(game)
         return region.contains(x if self.noise == 0 else self._beliefs(x, rng))
 
     def sealed_bids(
@@ -1011,7 +1026,7 @@ class Strategy(ABC):
     ) -> tuple[FloatArray, FloatArray]:
         """A's and B's sealed bids when A's true advantage is ``x`` (on private estimates: each
         bids on their own, A's drawn first)."""
-        bid = self.bid(game)
+        bid = self._rules().bid(game)
         x_arr = np.asarray(x, dtype=np.float64)
         if self.noise == 0:
             b = np.asarray(bid(x_arr), dtype=np.float64)
@@ -1022,25 +1037,28 @@ class Strategy(ABC):
     def sealed_bid_advances(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
         """Exact P(A advances) in the sealed-bid game."""
         if self.noise == 0:
-            b = np.asarray(self.bid(game)(np.asarray(x, dtype=np.float64)), dtype=np.float64)
+            b = np.asarray(
+                self._rules().bid(game)(np.asarray(x, dtype=np.float64)), dtype=np.float64
+            )
             return game.a_advances(x, b, b)
-        return game.believed_a_advances(x, self.noise, bid=self.bid(game))
+        return game.believed_a_advances(x, self.noise, bid=self._rules().bid(game))
 
     def lower_bid(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
         """The distribution of the lower bid (Black's clock) when A's advantage is ``x``:
         values and probabilities."""
         if self.noise == 0:
-            return np.atleast_1d(self.bid(game)(np.asarray(x, dtype=np.float64))), np.ones(1)
-        return game.believed_lower_bid(x, self.noise, bid=self.bid(game))
+            return np.atleast_1d(self._rules().bid(game)(np.asarray(x, dtype=np.float64))), np.ones(
+                1
+            )
+        return game.believed_lower_bid(x, self.noise, bid=self._rules().bid(game))
 
     def expected_black_minutes(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
         """E[Black's clock] in the sealed-bid game: the lower of the two bids (on the truth,
         both bid the same: that bid)."""
         if self.noise == 0:
-            bids = self.bid(game)(np.asarray(x, dtype=np.float64))
-            return np.asarray(bids, dtype=np.float64).reshape(
-                np.broadcast_shapes(np.shape(x), np.shape(bids))
-            )
+            bids = self._rules().bid(game)(np.asarray(x, dtype=np.float64))
+            shape = np.broadcast_shapes(np.shape(x), np.shape(bids))
+            return np.asarray(bids, dtype=np.float64).reshape(shape)
         x_arr = np.atleast_1d(np.asarray(x, dtype=np.float64))
         means = [float(np.sum(v * p)) for v, p in (self.lower_bid(game, float(xi)) for xi in x_arr)]
         return np.asarray(means, dtype=np.float64).reshape(np.shape(x))
@@ -1048,31 +1066,24 @@ class Strategy(ABC):
 
 @dataclass(frozen=True)
 class Rational(Strategy):
-    """Both players know the model and the true ratings: the rational rule's regions
-    (:attr:`BiddingGame.regions`, the choice's and the indifference bid), at the truth."""
+    """Both players know the model and the true ratings: the rational rule at the truth,
+    pointwise (so it holds for many pairs and model constants at once), and the indifference
+    bid."""
 
     kind: ClassVar[str] = "rational"
 
-    def regions(self, game: BiddingGame) -> Mapping[str, Regions]:
-        return game.regions
+    def regions(self, game: BiddingGame) -> Mapping[str, Region]:
+        return {
+            "announce_red": PointRule(game.rational_announces_red),
+            "object_red": PointRule(functools.partial(game.rational_objects, Colour.RED)),
+            "object_black": PointRule(functools.partial(game.rational_objects, Colour.BLACK)),
+        }
 
-    def choice_region(self, game: ChoiceGame) -> Regions:
-        return game.red_region
+    def choice_region(self, game: ChoiceGame) -> Region:
+        return PointRule(game.rational_red)
 
     def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
         return game.rational_bid
-
-    def vector_regions(self, game: BiddingGame) -> dict[str, FloatArray] | None:
-        return game.vector_regions
-
-    def vector_choice_region(self, game: ChoiceGame) -> FloatArray | None:
-        return game.vector_red_region
-
-    def vector_decisions(self, game: BiddingGame, x: npt.ArrayLike) -> dict[str, BoolArray] | None:
-        return _branch_decisions(game, np.asarray(x, dtype=np.float64))
-
-    def vector_choice(self, game: ChoiceGame, x: npt.ArrayLike) -> BoolArray | None:
-        return game.rational_red(x)
 
 
 _EVERYWHERE = Regions(((-math.inf, math.inf),))
@@ -1086,25 +1097,14 @@ class Naive(Strategy):
 
     kind: ClassVar[str] = "naive"
 
-    def regions(self, game: BiddingGame) -> Mapping[str, Regions]:
+    def regions(self, game: BiddingGame) -> Mapping[str, Region]:
         return {"announce_red": _EVERYWHERE, "object_red": _NOWHERE, "object_black": _NOWHERE}
 
-    def choice_region(self, game: ChoiceGame) -> Regions:
+    def choice_region(self, game: ChoiceGame) -> Region:
         return _EVERYWHERE
 
     def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
         return lambda y: np.full(np.shape(y), game.naive_bid)
-
-    def vector_regions(self, game: BiddingGame) -> dict[str, FloatArray] | None:
-        n = game.model.size or 1
-        return {
-            "announce_red": np.tile(_EVERYWHERE.bounds, (n, 1)),
-            "object_red": np.full((n, 2), np.inf),
-            "object_black": np.full((n, 2), np.inf),
-        }
-
-    def vector_choice_region(self, game: ChoiceGame) -> FloatArray | None:
-        return np.tile(_EVERYWHERE.bounds, (game.model.size or 1, 1))
 
 
 @dataclass(frozen=True)
@@ -1129,20 +1129,14 @@ class Believed(_PrivateBeliefs):
     def regions(self, game: BiddingGame) -> Mapping[str, Regions]:
         return game.regions
 
-    def choice_region(self, game: ChoiceGame) -> Regions:
-        return game.red_region
-
     def vector_regions(self, game: BiddingGame) -> dict[str, FloatArray] | None:
         return game.vector_regions
 
     def vector_choice_region(self, game: ChoiceGame) -> FloatArray | None:
         return game.vector_red_region
 
-    def vector_decisions(self, game: BiddingGame, x: npt.ArrayLike) -> dict[str, BoolArray] | None:
-        return _branch_decisions(game, np.asarray(x, dtype=np.float64))
-
-    def vector_choice(self, game: ChoiceGame, x: npt.ArrayLike) -> BoolArray | None:
-        return game.rational_red(x)
+    def choice_region(self, game: ChoiceGame) -> Regions:
+        return game.red_region
 
     def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
         return game.rational_bid

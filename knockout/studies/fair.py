@@ -3,9 +3,10 @@
 For the scenario's model and sudden-death stage (its increment, its draw winner and its time
 class, held fixed while searching):
 
-* the fixed Armageddon split: the Red minutes R in (0, 10 x B] at which equal players have
+* the fixed Armageddon split: the Red minutes R in (0, cap] at which equal players have
   P(Red advances) = 1/2 against Black's B minutes, found with Brent's method to 0.01 minute (or
-  none, with the reason);
+  none, with the reason: Red ahead even without time, the split above the cap, or clocks that
+  do not change the odds); the cap is 10 x B unless ``max_minutes`` sets it;
 * the seed-shaped menu built on it: ``accept`` [R, B], ``object_red`` [B, R], ``object_black``
   [R + 5, B - 5];
 * the chooser's advantage, P(甲 advances | sudden death) - 1/2 for equal players under the
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -43,12 +44,15 @@ __all__ = [
     "DECOMPOSED",
     "GAPS",
     "MIN_BLACK_MINUTES",
+    "SEARCH_FACTOR",
     "VERIFY_RUNS",
     "FairRules",
+    "NoSplit",
     "fair_at",
     "fair_rules",
     "fair_spread",
     "how_sure",
+    "search_cap",
     "seed_edges_and_splits",
 ]
 
@@ -61,8 +65,15 @@ MIN_BLACK_MINUTES = 5.0
 VERIFY_RUNS = 2**18
 #: Rating gaps of the table of 甲's chances.
 GAPS = (0.0, 50.0, 100.0, 150.0, 200.0)
-#: The Red clock is searched in (0, SEARCH_FACTOR x Black].
+#: The Red clock is searched in (0, SEARCH_FACTOR x Black] unless the cap is given.
 SEARCH_FACTOR = 10.0
+#: P(Red advances) that moves by no more than this from almost no time to the cap does not
+#: depend on the clock (time is worth nothing): no split exists at any cap.
+FLAT = 1e-12
+
+#: Why there is no fair split: Red is ahead even with almost no time; the split lies above the
+#: search cap (more time still helps Red); or the clocks do not change the odds at all.
+NoSplit = Literal["red_ahead_without_time", "above_cap", "time_worth_nothing"]
 
 
 @dataclass(frozen=True)
@@ -73,6 +84,8 @@ class FairRules:
         black: Black's minutes of the split (the ``--black-minutes`` asked for).
         red: The Red minutes that make the split fair, or None.
         reason: Why there is none (None when there is one).
+        no_split: The reason's code (None when there is a split).
+        max_minutes: The cap of the search: Red's clock was searched in (0, max_minutes].
         time_class: The sudden-death game's time class, held fixed.
         seed_menu: The scenario's own menu.
         fair_menu: The seed-shaped menu on the split (None without a split).
@@ -97,6 +110,8 @@ class FairRules:
     by_gap: dict[str, dict[str, dict[float, tuple[float, float]]]]
     verified: tuple[int, float, float] | None
     seed: int
+    no_split: NoSplit | None = None
+    max_minutes: float = SEARCH_FACTOR * 10.0
     model_uncertainty: Spread | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -107,6 +122,8 @@ class FairRules:
         }
         if self.reason is not None:
             out["reason"] = self.reason
+            out["no_split"] = self.no_split
+        out["max_minutes"] = self.max_minutes
         out["time_class"] = self.time_class.value
         out["menu"] = None if self.fair_menu is None else _menu_json(self.fair_menu)
         out["chooser_advantage"] = dict(self.advantage)
@@ -160,28 +177,47 @@ def _red_advances(
 
 
 def _split(
-    stage: Stage, tc: TimeClass, scenario: Scenario, black: float
-) -> tuple[float | None, str | None]:
-    """The fair Red minutes, or None and the reason."""
+    stage: Stage, tc: TimeClass, scenario: Scenario, black: float, cap: float
+) -> tuple[float | None, NoSplit | None, str | None]:
+    """The fair Red minutes in (0, cap], or None with why there is none (a code and words)."""
 
     def f(red: float) -> float:
         return _red_advances(stage, tc, scenario, red, black) - 0.5
 
-    lo, hi = 1e-9, SEARCH_FACTOR * black
-    f_lo, f_hi = f(lo), f(hi)
+    lo = 1e-9
+    f_lo, f_hi = f(lo), f(cap)
     if f_lo == 0.0:
-        return lo, None
+        return lo, None, None
     if f_lo > 0:
-        return None, (
-            f"Red advances {100 * (f_lo + 0.5):.2f} % even with almost no time against "
-            f"{black:g} minutes: no split is fair"
+        return (
+            None,
+            "red_ahead_without_time",
+            (
+                f"Red advances {100 * (f_lo + 0.5):.2f} % even with almost no time against "
+                f"{black:g} minutes: no split is fair"
+            ),
         )
     if f_hi < 0:
-        return None, (
-            f"Red advances only {100 * (f_hi + 0.5):.2f} % even with {hi:g} minutes "
-            f"({SEARCH_FACTOR:g} times Black's {black:g}): no split is fair"
+        if f_hi - f_lo <= FLAT:
+            return (
+                None,
+                "time_worth_nothing",
+                (
+                    f"Red advances only {100 * (f_hi + 0.5):.2f} % even with {cap:g} minutes "
+                    f"against {black:g}, as with any clock (more time does not change the odds "
+                    "here): no split is fair"
+                ),
+            )
+        return (
+            None,
+            "above_cap",
+            (
+                f"Red advances only {100 * (f_hi + 0.5):.2f} % with {cap:g} minutes against "
+                f"{black:g}, and more time helps: the fair split lies above the {cap:g}-minute cap "
+                "(raise it with --max-minutes)"
+            ),
         )
-    return float(brentq(f, lo, hi, xtol=1e-10)), None
+    return float(brentq(f, lo, cap, xtol=1e-10)), None, None
 
 
 def _chooser_value(game: BiddingGame, strategy: Strategy, x: float) -> float:
@@ -237,9 +273,11 @@ def _by_gap_at(
     ]
 
 
-def _splits(stage: Stage, tc: TimeClass, model: ModelParams, black: float) -> FloatArray:
+def _splits(
+    stage: Stage, tc: TimeClass, model: ModelParams, black: float, cap: float
+) -> FloatArray:
     """The fair Red minutes under each set of constants of a vectorised model (NaN where no
-    split is fair): P(Red advances) rises with Red's clock, so bisection on ``(0, 10 B]``
+    split is fair): P(Red advances) rises with Red's clock, so bisection on ``(0, cap]``
     finds the split to far below 1e-10 minutes (60 halvings)."""
     n = model.size or 1
     red_draws = stage.draw_winner is Colour.RED
@@ -256,7 +294,7 @@ def _splits(stage: Stage, tc: TimeClass, model: ModelParams, black: float) -> Fl
         )
         return np.asarray(p.red + (p.draw if red_draws else 0.0) - 0.5, dtype=np.float64)
 
-    lo, hi = np.full(n, 1e-9), np.full(n, SEARCH_FACTOR * black)
+    lo, hi = np.full(n, 1e-9), np.full(n, cap)
     f_lo, f_hi = excess(lo), excess(hi)
     for _ in range(60):
         mid = 0.5 * (lo + hi)
@@ -309,6 +347,7 @@ def fair_rules(
     executor: Executor = "local",
     workers: int = 1,
     detail: bool = True,
+    max_minutes: float | None = None,
     model_sd: bool = True,
     verify: bool = True,
     draws: int | None = None,
@@ -318,14 +357,17 @@ def fair_rules(
     with uncertain constants (``[model.sd]``) their spread (:func:`fair_spread`).
 
     ``detail=False`` leaves out the table across gaps and the Monte Carlo check (a sweep
-    measuring the split at many points needs neither); ``verify=False`` only the check.
+    measuring the split at many points needs neither); ``verify=False`` only the check. Red's
+    clock is searched up to ``max_minutes`` (default :func:`search_cap`: 10 times Black's).
     ``draws``: draws of the constants (default: :func:`knockout.exact.odds.default_draws`);
     ``decompose=False`` leaves out the variance decomposition.
 
     Raises:
-        KnockoutError: Without a bidding stage, or with ``black_minutes`` not above 5.
+        KnockoutError: Without a bidding stage, with ``black_minutes`` not a finite number above
+            5, or ``max_minutes`` not a finite number above 0.
     """
-    plain = _plain_fair(scenario, black_minutes, seed, executor, workers, detail, verify)
+    cap = search_cap(black_minutes, max_minutes)
+    plain = _plain_fair(scenario, black_minutes, seed, executor, workers, detail, verify, cap)
     if model_sd and scenario.model_sd.uncertain:
         spread = fair_spread(scenario, plain, draws=draws, decompose=decompose)
         plain = replace(plain, model_uncertainty=spread)
@@ -340,16 +382,12 @@ def _plain_fair(
     workers: int,
     detail: bool,
     verify: bool,
+    cap: float,
 ) -> FairRules:
     """:func:`fair_rules` at the central constants."""
-    if not black_minutes > MIN_BLACK_MINUTES:
-        raise KnockoutError(
-            f"--black-minutes: expected more than {MIN_BLACK_MINUTES:g} (the menu's Black "
-            f"objection takes 5 minutes off), got {black_minutes:g}"
-        )
     stage, tc = _sudden_death(scenario)
     assert stage.bidding is not None
-    red, reason = _split(stage, tc, scenario, black_minutes)
+    red, no_split, reason = _split(stage, tc, scenario, black_minutes, cap)
     seed_menu = stage.bidding
     fair_menu = (
         None
@@ -389,6 +427,8 @@ def _plain_fair(
         by_gap=_by_gap(games, strategies) if detail else {},
         verified=verified,
         seed=seed,
+        no_split=no_split,
+        max_minutes=cap,
     )
 
 
@@ -415,7 +455,7 @@ def fair_at(scenario: Scenario, central: FairRules, des: Design) -> list[FairRul
             for i in range(des.size)
         ]
     model = des.model(scenario.model)
-    reds = _splits(stage, tc, model, central.black)
+    reds = _splits(stage, tc, model, central.black, central.max_minutes)
     menus = {"seed_menu": central.seed_menu}
     if central.fair_menu is not None:
         menus["fair_menu"] = central.fair_menu
@@ -456,7 +496,7 @@ def fair_at(scenario: Scenario, central: FairRules, des: Design) -> list[FairRul
 def _fixed_menus(scenario: Scenario, central: FairRules, detail: bool) -> FairRules:
     """One draw, solved on its own: the split found again, the central menus evaluated."""
     stage, tc = _sudden_death(scenario)
-    red, _ = _split(stage, tc, scenario, central.black)
+    red, _, _ = _split(stage, tc, scenario, central.black, central.max_minutes)
     games = {"seed_menu": _game(stage, tc, scenario, central.seed_menu)}
     if central.fair_menu is not None:
         games["fair_menu"] = _game(stage, tc, scenario, central.fair_menu)
@@ -568,7 +608,7 @@ def _split_lines(f: FairRules, spread: Spread) -> list[str]:
     if missing > 0:
         text += (
             f" where a split exists (in {missing:.1%} of the draws no Red clock up to "
-            f"{SEARCH_FACTOR * f.black:g} minutes is fair)"
+            f"{f.max_minutes:g} minutes is fair)"
         )
     text += f"; the seed's {seed_red:g} minutes lies {where} that interval."
     out = [text]
@@ -603,7 +643,7 @@ def _contributor_lines(spread: Spread) -> list[str]:
 
 
 def seed_edges_and_splits(
-    scenario: Scenario, model: ModelParams, black_minutes: float
+    scenario: Scenario, model: ModelParams, black_minutes: float, cap: float | None = None
 ) -> tuple[FloatArray, FloatArray]:
     """The seed menu's edge between equals and the fair Red clock (NaN: none) under each set
     of constants of a vectorised model: what a sweep needs of ``fair`` at many points and
@@ -612,4 +652,27 @@ def seed_edges_and_splits(
     assert stage.bidding is not None and stage.draw_winner is not None
     game = BiddingGame(stage.bidding, stage.draw_winner, tc, model, stage.increment_seconds)
     edges = _chooser_values(game, scenario.strategy, 0.0) - 0.5
-    return edges, _splits(stage, tc, model, black_minutes)
+    return edges, _splits(stage, tc, model, black_minutes, search_cap(black_minutes, cap))
+
+
+def search_cap(black_minutes: float, max_minutes: float | None = None) -> float:
+    """The largest Red clock searched: ``max_minutes``, or 10 times Black's minutes.
+
+    Raises:
+        KnockoutError: ``black_minutes`` not a finite number above 5, or ``max_minutes`` not a
+            finite number above 0.
+    """
+    if not (math.isfinite(black_minutes) and black_minutes > MIN_BLACK_MINUTES):
+        raise KnockoutError(
+            f"--black-minutes: expected a finite number more than {MIN_BLACK_MINUTES:g} (the "
+            f"menu's Black objection takes 5 minutes off), got {black_minutes:g}"
+        )
+    if max_minutes is None:
+        return SEARCH_FACTOR * black_minutes
+    if not math.isfinite(max_minutes):
+        raise KnockoutError(
+            f"--max-minutes: expected a finite number of Red minutes, got {max_minutes:g}"
+        )
+    if not max_minutes > 0:
+        raise KnockoutError(f"--max-minutes: expected a number > 0, got {max_minutes:g}")
+    return float(max_minutes)

@@ -16,8 +16,8 @@ from knockout.rules.bidding import (
     SealedBidGame,
     get_strategy,
 )
-from knockout.rules.model_sd import ModelSd, design
 from knockout.rules.model import PerClass
+from knockout.rules.model_sd import ModelSd, design
 
 SD = ModelSd(
     red_advantage=PerClass(0.0, 30.0, 30.0),

@@ -15,7 +15,7 @@ from knockout.io.scenario import load_scenario
 from knockout.rules.model_sd import FigureSpread
 from knockout.studies.fair import SETTLED, fair_rules, how_sure
 from tests.conftest import SCENARIOS
-from tests.exact.test_model_sd import assert_matches, brute_constants
+from tests.exact.test_uncertain_answers import assert_matches, brute_constants
 
 FloatArray = npt.NDArray[np.float64]
 HOW_SURE = SCENARIOS / "final-how-sure.toml"

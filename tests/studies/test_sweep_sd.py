@@ -17,7 +17,7 @@ from knockout.studies.output import write_study
 from knockout.studies.report import sweep_files
 from knockout.studies.sweep import load_sweep, run_sweep
 from tests.conftest import SCENARIOS
-from tests.exact.test_model_sd import assert_matches, brute_constants, vector_model
+from tests.exact.test_uncertain_answers import assert_matches, brute_constants, vector_model
 from tests.studies.test_fair_sd import seed_edge
 
 STUDY = """

@@ -127,7 +127,7 @@ SD = ModelSd(
     correlation=(
         ("red_advantage.classical", "red_advantage.rapid", 0.55),
         ("draw_nu.rapid", "elo_per_doubling.rapid", -0.4),
-    ),  # fmt: skip
+    ),
 )
 CENTER = DEFAULT_MODEL.with_overrides(elo_per_doubling={"rapid": 60.0})
 
