@@ -392,6 +392,8 @@ def _heat_with_bounds(
     if flips[1]:
         axes[0].invert_yaxis()
     fig.suptitle(_wrap(title, 110), fontsize=10)
+    if note:  # room at the foot for the keys
+        fig.get_layout_engine().set(rect=(0, 0.04, 1, 0.96))
     bar = fig.colorbar(mesh, ax=list(axes), label=colorbar, shrink=0.9, pad=0.01)
     bar.formatter.set_useOffset(False)
     _footnote(fig, note)
