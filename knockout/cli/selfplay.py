@@ -36,11 +36,11 @@ Writes GAMES.csv (calibration rows: equal ratings, the --time-class stated, the 
 in their ratio), GAMES-detail.csv (one row a game: opening, moves in UCI, result, reason,
 budgets) and GAMES-run.json (engine, settings, dates, CPU time). Interrupted, it keeps the
 finished games; the same command again plays the rest. Needs the engine (Debian: apt-get install
-fairy-stockfish) and pip install 'knockout[selfplay]'. See docs/selfplay.md.
+fairy-stockfish) and pip install 'knockout\\[selfplay]'. See docs/selfplay.md.
 
 [bold]Example[/bold]:
 
-knockout selfplay --nodes 2000 --odds 1:1 --odds 2:1 --games 300 --seed 1 --jobs 2 --out g.csv"""
+    knockout selfplay --nodes 2000 --odds 2:1 --games 300 --seed 1 --out g.csv"""
 
 
 def _budget(
