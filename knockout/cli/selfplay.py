@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+import signal
 import sys
 import time
 from pathlib import Path
@@ -107,6 +108,11 @@ def _progress() -> tuple[Callable[[Progress], None], Callable[[], None]]:
             sys.stderr.flush()
 
     return show, end
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM handler: raise KeyboardInterrupt in the main thread."""
+    raise KeyboardInterrupt
 
 
 def _report(summary: RunSummary) -> None:
@@ -233,6 +239,8 @@ def selfplay(
             err_console.print(f"seed {config.seed}", markup=False)
         command = shlex.join(["knockout", *sys.argv[1:]])
         show, end = _progress()
+        # A kill (SIGTERM) stops the run as Ctrl-C does: engines stopped, finished games kept.
+        previous = signal.signal(signal.SIGTERM, _interrupt)
         try:
             summary = play(config, out, progress=show, command=command)
         except KeyboardInterrupt:
@@ -247,5 +255,7 @@ def selfplay(
         except BaseException:
             end()
             raise
+        finally:
+            signal.signal(signal.SIGTERM, previous)
         end()
         _report(summary)

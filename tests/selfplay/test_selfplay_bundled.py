@@ -64,6 +64,28 @@ def test_each_file_fits_as_the_doc_reports(path: Path) -> None:
         assert cell == want, name
 
 
+def test_the_pooled_fit_is_as_the_doc_reports(tmp_path: Path) -> None:
+    nodes = [p for p in FILES if p.stem.startswith("selfplay-nodes")]
+    lines = [nodes[0].read_text(encoding="utf-8").splitlines()[0]]
+    for path in nodes:
+        lines += path.read_text(encoding="utf-8").splitlines()[1:]
+    pooled = tmp_path / "pooled.csv"
+    pooled.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    fit = calibrate(read_games(pooled)).to_json()["rapid"]
+    row = next(
+        line
+        for line in DOC.read_text(encoding="utf-8").splitlines()
+        if line.startswith("| all three files together |")
+    )
+    cells = [c.strip() for c in row.strip("|").split("|")][1:]
+    assert cells[0] == str(len(lines) - 1)
+    for cell, name, digits in zip(
+        cells[2:5], ("red_advantage", "draw_nu", "elo_per_doubling"), (1, 3, 1), strict=True
+    ):
+        e = fit[name]
+        assert cell == f"{e['estimate']:.{digits}f} ± {e['stderr']:.{digits}f}", name
+
+
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_the_calibration_rows_are_the_detail_rows(path: Path) -> None:
     with path.open(encoding="utf-8") as f:

@@ -212,8 +212,9 @@ def _children(pid: int) -> set[int]:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list processes")
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "kill"])
 def test_ctrl_c_keeps_the_games_and_leaves_no_engine_running(
-    fake_engine: MakeEngine, tmp_path: Path
+    fake_engine: MakeEngine, tmp_path: Path, stop: signal.Signals
 ) -> None:
     out = tmp_path / "games.csv"
     code = "import sys; from knockout.cli import main; sys.argv[0] = 'knockout'; main()"
@@ -247,7 +248,7 @@ def test_ctrl_c_keeps_the_games_and_leaves_no_engine_running(
         time.sleep(0.05)
     engines = _children(proc.pid)
     assert len(engines) == 4  # two games at once, two engines each
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(stop)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "interrupted: the finished games are kept" in err
