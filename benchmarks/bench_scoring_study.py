@@ -10,7 +10,7 @@ import time
 import numpy as np
 
 from knockout.points import get_scoring
-from sims.swiss.events import PointsTable, draw_ratings, scale_for, simulate_swiss
+from knockout.studies.scoring.events import PointsTable, draw_ratings, scale_for, simulate_swiss
 
 NAMES = ("traditional", "difference", "ratio", "ratio-computed", "3-1-0")
 

@@ -30,6 +30,7 @@ by :func:`scoring_from_dict`, which validates every value and reports every prob
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
@@ -39,6 +40,7 @@ from knockout.game import Colour, Result
 __all__ = [
     "ATTACKING_VALUES",
     "DIFFERENCE",
+    "GENERAL_TIEBREAK",
     "KNOCKOUT",
     "KNOCKOUT_SUDDEN_DEATH",
     "LEAGUE_BOARD",
@@ -48,11 +50,13 @@ __all__ = [
     "ROUND_ROBIN",
     "SCORING",
     "THREE_ONE_ZERO",
+    "TIEBREAK_CODES",
     "TRADITIONAL",
     "GameDetails",
     "MaterialDraws",
     "ScoringSystem",
     "attacking_material",
+    "canonical_tiebreak",
     "format_points",
     "get_scoring",
     "knockout_points",
@@ -357,3 +361,31 @@ def knockout_points(result: Result, *, draw_winner: Colour | None) -> tuple[Deci
         return red, black
     system = KNOCKOUT if draw_winner is None else KNOCKOUT_SUDDEN_DEATH
     return system.points(result)
+
+
+# --- tie-break codes: the vocabulary (the functions are in knockout.standings.tiebreaks) -----
+
+#: The fixed tie-break codes, in the order the help lists them.
+TIEBREAK_CODES: tuple[str, ...] = (
+    "DE", "BH", "BH-C1", "BH-M1", "SB", "SB-C1", "PS", "WIN", "WON", "BWG", "BPG", "RWG", "BDG",
+    "RDG", "lots",
+)  # fmt: skip
+#: The codes built for any k: BH-Ck, BH-Mk, SB-Ck, SB-Mk and PS-Ck.
+GENERAL_TIEBREAK = re.compile(r"(BH|SB)-([CM])([1-9][0-9]?)|PS-C([1-9][0-9]?)")
+
+
+def canonical_tiebreak(code: str) -> str:
+    """The tie-break code as the registry spells it (case-insensitive input).
+
+    >>> canonical_tiebreak(" bh-c2 ")
+    'BH-C2'
+
+    Raises:
+        ValueError: For an unknown code.
+    """
+    wanted = code.strip()
+    canonical = "lots" if wanted.lower() == "lots" else wanted.upper()
+    if canonical in TIEBREAK_CODES or GENERAL_TIEBREAK.fullmatch(canonical):
+        return canonical
+    known = ", ".join([*TIEBREAK_CODES, "BH-Ck", "BH-Mk", "SB-Ck", "SB-Mk", "PS-Ck"])
+    raise ValueError(f"unknown tie-break: {code!r} (known: {known})")

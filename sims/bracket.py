@@ -21,11 +21,11 @@ import numpy.typing as npt
 
 from knockout.exact.bracket import all_pairs, progress_solution
 from knockout.exact.solver import solve
-from knockout.io.scenario import Scenario
 from knockout.odds import BracketOdds, BracketTally, Simulated
 from knockout.rules.bracket import Bracket, round_name
-from knockout.rules.match import Bid, MatchState, Pairing
+from knockout.rules.match import Pairing, Position
 from knockout.rules.progress import THIRD_PLACE
+from knockout.rules.scenario import Scenario
 from knockout.rules.walkover import NO_WALKOVER, walkover_sides
 from sims.kernel import MatchTables, simulate
 from sims.runner import Executor, Progress, RunResult, Warn, Workers, block_rng, run_blocks
@@ -52,15 +52,15 @@ class FixedMatch:
         games: Per outcome, the match's games (those already played included).
         walkover: Decided by walkover (not counted as an upset).
         progress: A match in progress, for redrawing its distribution per event when ratings
-            are uncertain: its pairing, where it stands, P(A is 甲), the games played and
-            its recorded sudden-death bid.
+            are uncertain: its pairing, its position (where it stands, with what its games
+            fix for the next game) and the games played.
     """
 
     cuts: npt.NDArray[np.float64]
     upper_wins: npt.NDArray[np.bool_]
     games: npt.NDArray[np.int64]
     walkover: bool = False
-    progress: tuple[Pairing, MatchState, float | None, int, Bid | None] | None = None
+    progress: tuple[Pairing, Position, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -169,18 +169,12 @@ class BracketJob:
             ]
             weights = np.array([w for _, _, w in outcomes])
             cdf = np.cumsum(weights / weights.sum())
-            assert p.replayed is not None and isinstance(p.replayed.position, MatchState)
+            assert p.replayed is not None and p.replayed.finished is None
             fixed[key] = FixedMatch(
                 cdf[:-1],
                 np.array([side == 0 for _, side, _ in outcomes]),
                 np.array([played + g for g, _, _ in outcomes]),
-                progress=(
-                    _pair(scenario, p.players),
-                    p.replayed.position,
-                    p.replayed.p_a_chooses,
-                    played,
-                    p.replayed.bid,
-                ),
+                progress=(_pair(scenario, p.players), p.replayed, played),
             )
         return cls(
             lines=np.array([-1 if x is None else index[x] for x in bracket.lines], dtype=np.intp),
@@ -357,14 +351,8 @@ def _fixed_outcomes(
     if fixed.progress is None:  # decided: the same in every event
         outcome = (u[:, None] >= fixed.cuts[None, :]).sum(axis=1)
         return fixed.upper_wins[outcome], fixed.games[outcome]
-    pairing, start, p_a, played, bid = fixed.progress
-    n = shift.size
-    sol = solve(
-        pairing.expanded(np.zeros(n, dtype=np.intp), shift),
-        start=start,
-        p_a_chooses=None if p_a is None else np.full(n, p_a),
-        bid=bid,
-    )
+    pairing, start, played = fixed.progress
+    sol = solve(pairing.expanded(np.zeros(shift.size, dtype=np.intp), shift), start=start)
     keys = sorted(sol.games_by_winner)
     probs = np.stack([sol.games_by_winner[g][:, side] for g in keys for side in (0, 1)], axis=1)
     cdf = np.cumsum(probs / probs.sum(axis=1, keepdims=True), axis=1)[:, :-1]

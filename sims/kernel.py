@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import assert_never
 
 import numpy as np
 import numpy.typing as npt
@@ -29,7 +30,17 @@ import numpy.typing as npt
 from knockout.exact.solver import stage_exits
 from knockout.game import Colour
 from knockout.rules.bidding import BRANCHES, BiddingGame, DecisionSampler, SealedBidGame, Strategy
-from knockout.rules.match import Bid, MatchState, Pairing, Side
+from knockout.rules.decisions import (
+    Bidding,
+    Choice,
+    Decision,
+    Fixed,
+    Lot,
+    SealedBids,
+    Side,
+    decide,
+)
+from knockout.rules.match import MatchState, Pairing, Position
 
 __all__ = [
     "BiddingTable",
@@ -167,36 +178,23 @@ class MatchTables:
     bidding_class: str | None = None
 
     @classmethod
-    def from_pairing(
-        cls,
-        pairing: Pairing,
-        *,
-        start: MatchState | None = None,
-        p_a_chooses: float | None = None,
-        bid: Bid | None = None,
-    ) -> MatchTables:
+    def from_pairing(cls, pairing: Pairing, *, start: Position | None = None) -> MatchTables:
         """Build the tables for every pair held by ``pairing``.
 
-        ``start``: a match in progress (one pair) continues from this state, ``p_a_chooses``
-        being P(A is 甲) if the bidding game comes next and the previous game's times fix it,
-        and ``bid`` its choice if it is recorded (the stage's exits then hold that choice only);
-        the tables then cover the stages from ``start.stage`` on (earlier stages get an empty
-        table) and count games from there.
+        ``start``: a match in progress (one pair) continues from its position (with what its
+        played games fix for the next game: 甲 from the times, a recorded bid or colour
+        choice); the tables then cover the stages from its stage on (earlier stages get an
+        empty table) and count games from there.
         """
         stages: list[StageTable | BiddingTable | SealedBidTable] = []
-        first = 0 if start is None else start.stage
-        known = None if p_a_chooses is None else np.array([p_a_chooses])
+        first = 0 if start is None or not isinstance(start.state, MatchState) else start.state.stage
         for s, stage in enumerate(pairing.fmt.playable):
             if s < first:
                 stages.append(_empty_table())
-            elif start is not None and s == first and (start.game > 0 or stage.is_bidding):
-                stages.append(_stage_table(pairing, s, start=start, p_a_chooses=known, bid=bid))
-            elif stage.is_bidding and not pairing.strategy.is_deterministic:
-                stages.append(_bidding_table(pairing, s))
-            elif stage.is_sealed_bid and not pairing.strategy.is_deterministic:
-                stages.append(SealedBidTable(pairing.sealed_bid_gap()))
+            elif start is not None and s == first:
+                stages.append(_stage_table(pairing, s, start=start))
             else:
-                stages.append(_stage_table(pairing, s))
+                stages.append(_table(pairing, s, decide(stage, game=0, last_red=None)))
         offsets: list[int] = []
         winner: list[int] = []
         stage_of: list[int] = []
@@ -248,6 +246,26 @@ class MatchTables:
         )
 
 
+def _table(
+    pairing: Pairing, s: int, decision: Decision
+) -> StageTable | BiddingTable | SealedBidTable:
+    """The table of stage ``s``, by how its first game is set up: the exact exit distribution,
+    or, where players decide on private beliefs, decision by decision per match."""
+    per_match = not pairing.strategy.is_deterministic
+    match decision:
+        case Bidding():
+            return _bidding_table(pairing, s) if per_match else _stage_table(pairing, s)
+        case SealedBids():
+            return (
+                SealedBidTable(pairing.sealed_bid_gap()) if per_match else _stage_table(pairing, s)
+            )
+        case Fixed() | Lot() | Choice():
+            # a colour choice is the stage's only decision: its exact marginal is enough
+            return _stage_table(pairing, s)
+        case _:
+            assert_never(decision)
+
+
 def _branch_values(pairing: Pairing) -> FloatArray | None:
     """The bidding branches' values per pair and 甲: ``(n_pairs, 2, 4)``."""
     game = pairing.bidding_game
@@ -272,17 +290,10 @@ def _empty_table() -> StageTable:
     )
 
 
-def _stage_table(
-    pairing: Pairing,
-    s: int,
-    *,
-    start: MatchState | None = None,
-    p_a_chooses: FloatArray | None = None,
-    bid: Bid | None = None,
-) -> StageTable:
+def _stage_table(pairing: Pairing, s: int, *, start: Position | None = None) -> StageTable:
     if start is not None:
         # A match in progress: every entry code means "from ``start``".
-        table = stage_exits(pairing, start, p_a_chooses=p_a_chooses, bid=bid)
+        table = stage_exits(pairing, start)
         per_entry = dict.fromkeys(ENTRIES, table)
         reachable: tuple[Side | None, ...] = ENTRIES
     else:

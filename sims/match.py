@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.odds import MatchOdds, MatchTally, Simulated, branch_units
-from knockout.rules.match import Bid, Finished, MatchState, Pairing, replay
+from knockout.rules.match import Pairing, Position
 from sims.kernel import MatchOutcomes, MatchTables, simulate
 from sims.runner import (
     BLOCK_SIZE,
@@ -32,7 +32,7 @@ from sims.runner import (
 )
 
 if TYPE_CHECKING:  # workers unpickling match_block need not import pydantic
-    from knockout.io.scenario import Scenario
+    from knockout.rules.scenario import Scenario
 
 __all__ = ["UncertainMatch", "match_block", "simulate_match", "tally", "uncertain_block"]
 
@@ -136,16 +136,12 @@ class UncertainMatch:
     Attributes:
         pairing: The pair, with the ratings as given.
         sd: The two players' rating sds.
-        start: Where the match stands (games already played), or None.
-        p_a_chooses: P(A is 甲) when the played games' times fix it.
-        bid: The sudden-death choice recorded for the next game, if any.
+        start: The match's position after its played games, or None before the first.
     """
 
     pairing: Pairing
     sd: tuple[float, float]
-    start: MatchState | None
-    p_a_chooses: float | None
-    bid: Bid | None = None
+    start: Position | None
 
 
 def uncertain_block(job: UncertainMatch, index: int, size: int, seed: int) -> MatchTally:
@@ -154,9 +150,7 @@ def uncertain_block(job: UncertainMatch, index: int, size: int, seed: int) -> Ma
     rng = block_rng(seed, index)
     delta = rng.normal(0.0, job.sd[0], size) - rng.normal(0.0, job.sd[1], size)
     pairing = job.pairing.expanded(np.zeros(size, dtype=np.intp), delta)
-    tables = MatchTables.from_pairing(
-        pairing, start=job.start, p_a_chooses=job.p_a_chooses, bid=job.bid
-    )
+    tables = MatchTables.from_pairing(pairing, start=job.start)
     out = simulate(tables, size, rng, pair=np.arange(size))
     return tally(out, len(tables.stages), per_match=True)
 
@@ -186,17 +180,18 @@ def simulate_match(
     a, b = scenario.players
     fmt = scenario.format
     names = (a.name, b.name)
-    rep = replay(fmt, a.name, b.name, scenario.played)
+    rep = scenario.position
     pairing = Pairing.of(fmt, a, b, model=scenario.model, strategy=scenario.strategy)
     walkover = scenario.event_state().walkover((1, 0), a.name, b.name)
-    if walkover is not None or isinstance(rep.position, Finished):
+    finished = rep.finished
+    if walkover is not None or finished is not None:
         # Nothing left to simulate: the result is known.
         bid = fmt.bidding_stage
         if walkover is not None:
             side, stage = names.index(walkover), -1
         else:
-            assert isinstance(rep.position, Finished)
-            side, stage = rep.position.winner, rep.position.stage
+            assert finished is not None
+            side, stage = finished.winner, finished.stage
         decided = tuple(
             (runs if (k == stage and side == 0) else 0, runs if (k == stage and side == 1) else 0)
             for k in range(len(fmt.playable))
@@ -211,14 +206,12 @@ def simulate_match(
         )
         known = RunResult(counts, runs, runs, (), False)
         return counts.estimate(names, fmt.stage_names, seed), known
-    start = rep.position if rep.games else None
+    start = None if rep.is_fresh else rep
     if a.rating_sd > 0 or b.rating_sd > 0:
-        job = UncertainMatch(pairing, (a.rating_sd, b.rating_sd), start, rep.p_a_chooses, rep.bid)
+        job = UncertainMatch(pairing, (a.rating_sd, b.rating_sd), start)
         block: Callable[[int, int, int], MatchTally] = partial(uncertain_block, job)
     else:
-        tables = MatchTables.from_pairing(
-            pairing, start=start, p_a_chooses=rep.p_a_chooses, bid=rep.bid
-        )
+        tables = MatchTables.from_pairing(pairing, start=start)
         block = partial(match_block, tables)
     result = run_blocks(
         block,

@@ -10,8 +10,8 @@ from typing import Any
 
 from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
-from knockout.io.scenario import Scenario
 from knockout.odds import BracketOdds, MatchOdds, Simulated
+from knockout.rules.scenario import Scenario
 from sims.bracket import BRACKET_BLOCK, simulate_bracket
 from sims.match import simulate_match
 from sims.runner import BLOCK_SIZE, Executor, Progress, RunResult, Warn, Workers

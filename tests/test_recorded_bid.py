@@ -23,9 +23,9 @@ from knockout.engine.match import play_scenario_match
 from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
 from knockout.game import Colour, Reply
-from knockout.io.scenario import Scenario, parse_scenario
 from knockout.rules.bidding import BRANCHES
 from knockout.rules.model import TimeClass, game_probabilities
+from knockout.rules.scenario import Scenario, parse_scenario
 from sims.bracket import simulate_bracket
 from sims.match import simulate_match
 

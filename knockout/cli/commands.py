@@ -3,6 +3,7 @@
 from knockout.cli import (
     calibrate,
     event,
+    hall,
     match,
     scoring,
     selfplay,
@@ -17,6 +18,7 @@ reflow_help(app)  # after every command is registered
 __all__ = [
     "calibrate",
     "event",
+    "hall",
     "match",
     "scoring",
     "selfplay",

@@ -11,6 +11,7 @@ import typer
 
 from knockout.cli.app import app, check_seed, emit_json, err_console, out_console, user_errors
 from knockout.errors import InputError, Problem
+from knockout.points import TIEBREAK_CODES
 
 if TYPE_CHECKING:  # imported where a command needs it: a fast start
     from knockout.standings.conventions import (
@@ -95,10 +96,6 @@ def _chosen_tiebreaks(text: str, lots: bool) -> tuple[TieBreak, ...]:
 
 #: The registry's codes (knockout.standings.tiebreaks.TIEBREAKS), spelled out for the help so that
 #: starting the CLI does not import the registry and numpy (tests/test_startup.py keeps them equal).
-TIEBREAK_CODES = (
-    "DE", "BH", "BH-C1", "BH-M1", "SB", "SB-C1", "PS", "WIN", "WON", "BWG", "BPG", "RWG", "BDG",
-    "RDG", "lots",
-)  # fmt: skip
 
 
 @app.command("standings")

@@ -68,7 +68,7 @@ def compare(
         knockout compare scenarios/final-2600-vs-2550.toml --gaps 0,50,100,200,300
     """
     from knockout.io.envelope import envelope
-    from sims.studies.compare import compare_formats, resolve_formats
+    from knockout.studies.compare import compare_formats, resolve_formats
 
     with user_errors():
         check_export(export, json_out=json_out, suffixes=(".svg", ".html", ".png"))
@@ -95,8 +95,8 @@ def compare(
 
 
 def _compare_plot(result: object, path: Path) -> None:
-    from sims.studies.compare import Comparison
-    from sims.studies.plots import line_plot
+    from knockout.studies.compare import Comparison
+    from knockout.studies.plots import line_plot
 
     assert isinstance(result, Comparison)
     if not path.parent.exists():
@@ -145,7 +145,7 @@ def fair(
     """
     from knockout.cli.app import fresh_seed
     from knockout.io.envelope import envelope
-    from sims.studies.fair import fair_rules
+    from knockout.studies.fair import fair_rules
 
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
@@ -199,7 +199,8 @@ def study(
     points in one vectorised call); Monte Carlo metrics use the same seed at every point.
     Writes results.csv (tidy), results.json, PNG plots (a line per metric for one swept path,
     a heat map per metric for two, with the scenario's own values marked) and summary.md. A
-    scoring-reform study file (with [\\[events]]) runs the Swiss/round-robin study instead.
+    scoring-reform study file (with [\\[events]]) runs the Swiss/round-robin study instead, or,
+    when every event has format = "league", seasons of seed 001's team league.
     Ctrl-C keeps the points finished.
 
     Example:
@@ -251,10 +252,10 @@ def _sweep_study(
 
     from knockout.cli.app import out_console
     from knockout.io.envelope import envelope
-    from knockout.io.scenario import parse_scenario
-    from sims.studies.output import write_study
-    from sims.studies.report import sweep_files
-    from sims.studies.sweep import load_sweep, run_sweep
+    from knockout.rules.scenario import parse_scenario
+    from knockout.studies.output import write_study
+    from knockout.studies.report import sweep_files
+    from knockout.studies.sweep import load_sweep, run_sweep
 
     sweep = load_sweep(path, encoding=encoding)
     if seed is not None:

@@ -17,10 +17,10 @@ from knockout.dashboard.times import duration
 from knockout.engine.event import EventRecord, ScheduleSummary
 from knockout.engine.match import MatchRecord
 from knockout.engine.ranking import KnockoutStanding
-from knockout.io.scenario import Scenario
 from knockout.io.text import plural
 from knockout.odds import BracketOdds, Simulated
 from knockout.rules.bracket import Bracket, round_name
+from knockout.rules.scenario import Scenario
 
 __all__ = [
     "bracket_entrant",

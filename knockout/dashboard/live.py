@@ -28,9 +28,9 @@ from knockout.dashboard.fit import fitted, table
 from knockout.dashboard.times import duration
 from knockout.engine.event import EventRecord, EventRun
 from knockout.engine.match import LiveGame, LogEvent, MatchRecord
-from knockout.io.scenario import Scenario
 from knockout.io.text import plural
 from knockout.rules.bracket import round_name
+from knockout.rules.scenario import Scenario
 
 __all__ = ["UPGRADES", "Layout", "LiveEvent"]
 

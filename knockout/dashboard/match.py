@@ -14,11 +14,11 @@ from knockout.dashboard.fit import Fit, fit_headers, fitted, table
 from knockout.dashboard.times import duration, minutes
 from knockout.engine.match import GameRecord, LogEvent, MatchRecord
 from knockout.game import Result
-from knockout.io.scenario import Scenario
 from knockout.io.text import plural
 from knockout.odds import MatchOdds, SuddenDeath
 from knockout.rules.model import TimeClass
 from knockout.rules.players import Player
+from knockout.rules.scenario import Scenario
 
 __all__ = [
     "bar",
@@ -247,7 +247,14 @@ def match_record_view(record: MatchRecord, *, title: str | None = None) -> Rende
                     f"{minutes(g.clock[1])} min v {g.red} Red on {minutes(g.clock[0])} min"
                 )
             )
-        if g.chooser is not None:
+        if g.chooser is not None and g.colour is not None:
+            notes.append(
+                Text(
+                    f"Game {g.number}: {g.chooser} chose {g.colour.value}: {g.red} Red "
+                    f"{minutes(g.clock[0])} min v {g.black} Black {minutes(g.clock[1])} min"
+                )
+            )
+        elif g.chooser is not None:
             bidder = b if g.chooser == a else a
             notes.append(
                 Text(

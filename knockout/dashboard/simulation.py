@@ -6,23 +6,20 @@ import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 from rich.text import Text
 
 from knockout.dashboard.bracket import simulated_reach_view
 from knockout.dashboard.fit import fit_headers, table
 from knockout.dashboard.match import pct
 from knockout.dashboard.times import duration
-from knockout.io.scenario import Scenario
 from knockout.io.text import plural
 from knockout.odds import BracketOdds, MatchOdds, Simulated
-from sims.bench import BenchFigures
+from knockout.rules.scenario import Scenario
 from sims.run import SimulationRun
 
 __all__ = [
-    "bench_view",
     "estimate_line",
     "progress_bar",
     "progress_lines",
@@ -154,29 +151,3 @@ def estimate_line(seconds: float, runs: int, workers: int) -> str:
         f"{plural(runs, 'run')} on {on} will take about {duration(seconds)} "
         "(timed on a short pilot); Ctrl-C stops and keeps the blocks done"
     )
-
-
-def bench_view(f: BenchFigures) -> RenderableType:
-    """The goals (measured ratio beside target) and the figures, as two tables."""
-    goals = Table(
-        title=f"Benchmark goals: {f.scenario} ({f.cores} CPUs visible)", title_justify="left"
-    )
-    goals.add_column("Goal", overflow="fold")
-    goals.add_column("Measured", justify="right", no_wrap=True)
-    goals.add_column("Target", justify="right", no_wrap=True)
-    goals.add_column("Met", justify="center", no_wrap=True)
-    goals.add_column("From", overflow="fold")
-    for g in f.goals:
-        met = {True: Text("yes", style="green"), False: Text("no", style="red"), None: Text("-")}
-        measured = "-" if g.measured is None else f"{g.measured:.2f}"
-        goals.add_row(g.label, measured, g.target_text, met[g.met], g.figures)
-    figures = Table(title="Figures", title_justify="left")
-    figures.add_column("Measure", overflow="fold")
-    figures.add_column("Figure", justify="right", overflow="fold")
-    for measure, figure in f.rows():
-        figures.add_row(measure, figure)
-    note = Text(
-        f"Block size {f.block_size:,}. Each ratio's two sides are measured in this run, "
-        "interleaved, best of several repeats; absolute figures depend on the machine and its load."
-    )
-    return Group(goals, figures, note)

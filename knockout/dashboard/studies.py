@@ -8,8 +8,8 @@ from rich.table import Table
 from rich.text import Text
 
 from knockout.dashboard.match import pct
-from sims.studies.compare import Comparison
-from sims.studies.fair import FairRules
+from knockout.studies.compare import Comparison
+from knockout.studies.fair import FairRules
 
 __all__ = ["comparison_view", "fair_view"]
 

@@ -22,9 +22,9 @@ import numpy as np
 import simpy
 
 from knockout.engine.match import LiveGame, LogEvent, MatchEngine, MatchRecord, Observer
-from knockout.io.scenario import Scenario
 from knockout.rules.bracket import Bracket, round_name
 from knockout.rules.progress import THIRD_PLACE, EventState
+from knockout.rules.scenario import Scenario
 from knockout.rules.uncertainty import draw_strengths
 
 __all__ = [
@@ -183,7 +183,8 @@ def _start_match(
     if winner is not None:
         return engine.walkover((up, down), winner, played)
     players = {p.name: p for p in scenario.players}
-    return env.process(engine.match(players[up], players[down], played))
+    position = None if progress is None else progress.replayed
+    return env.process(engine.match(players[up], players[down], played, position))
 
 
 def _record(slot: MatchRecord | simpy.Process) -> MatchRecord:

@@ -1,14 +1,16 @@
 """The SimPy match engine: plays a match game by game, move by move, in simulated time.
 
 The engine walks the same chain as the exact solver (:mod:`knockout.rules.match`): at each state it
-asks :func:`~knockout.rules.match.colour_rule` who is Red, draws the game's result **from the
-model**, plays the game out on two clocks, then asks :func:`~knockout.rules.match.advance` where the
-result leads. Clocks never decide results: a player's time used is drawn as ``base * Normal(mean,
-sd)`` (their ``speed``), independent of the result, and the number of moves is chosen so that the
-clocks are consistent with the result. A loser whose drawn time exceeds what the clock allows is
-recorded as losing on time (flag fall); a player who does not lose never flags. The only place the
-engine can differ from the exact layer is when a speed distribution puts mass below zero time or
-above the clock's capacity (clipped), which the default speeds never do in practice.
+asks :func:`~knockout.rules.match.next_decision` how the next game is set up (a typed decision of
+:mod:`knockout.rules.decisions`: one handler, :meth:`MatchEngine._settle`, draws and narrates
+each kind), draws the game's result **from the model**, plays the game out on two clocks, then
+asks :func:`~knockout.rules.match.advance` where the result leads. Clocks never decide results: a
+player's time used is drawn as ``base * Normal(mean, sd)`` (their ``speed``), independent of the
+result, and the number of moves is chosen so that the clocks are consistent with the result. A
+loser whose drawn time exceeds what the clock allows is recorded as losing on time (flag fall); a
+player who does not lose never flags. The only place the engine can differ from the exact layer is
+when a speed distribution puts mass below zero time or above the clock's capacity (clipped), which
+the default speeds never do in practice.
 
 Simulated time is in seconds. Everything is deterministic for a given ``rng`` seed.
 """
@@ -19,29 +21,40 @@ import math
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Any, Literal, assert_never
 
 import numpy as np
 import simpy
 
 from knockout.game import Colour, Reply, Result
-from knockout.io.scenario import Scenario
 from knockout.io.text import plural
 from knockout.points import knockout_points
 from knockout.rules.bidding import Strategy
+from knockout.rules.decisions import (
+    Bid,
+    Bidding,
+    Choice,
+    Decision,
+    Fixed,
+    Lot,
+    SealedBids,
+    Side,
+    other,
+)
 from knockout.rules.formats import Format, Stage
 from knockout.rules.match import (
     MatchState,
     Pairing,
     PlayedGame,
-    Side,
+    Position,
     advance,
-    colour_rule,
+    next_decision,
     p_chooser_from_times,
     replay,
 )
 from knockout.rules.model import DEFAULT_MODEL, GameProbabilities, ModelParams
 from knockout.rules.players import Player
+from knockout.rules.scenario import Scenario
 from knockout.rules.uncertainty import draw_strengths
 
 __all__ = [
@@ -92,6 +105,8 @@ class GameRecord:
         chooser: 甲's name (sudden-death game only).
         announce: 甲's announcement (sudden-death game only).
         reply: 乙's reply (sudden-death game only).
+        colour: The colour the chooser took, in a game whose colours a player chose (the
+            chooser is then ``chooser``).
         replayed: Played before the simulation started (from the scenario's ``[[played]]``).
         bids: Sealed Armageddon bids (minutes each would take as Black), by name.
     """
@@ -114,6 +129,7 @@ class GameRecord:
     reply: Reply | None = None
     replayed: bool = False
     bids: dict[str, float] | None = None
+    colour: Colour | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The ``games[]`` entry of ``knockout play --json``."""
@@ -128,7 +144,9 @@ class GameRecord:
             },
             "points": {k: _number(v) for k, v in self.points.items()},
         }
-        if self.chooser is not None:
+        if self.chooser is not None and self.colour is not None:
+            out |= {"chooser": self.chooser, "colour": self.colour.value}
+        elif self.chooser is not None:
             assert self.announce is not None and self.reply is not None
             out |= {
                 "chooser": self.chooser,
@@ -148,8 +166,32 @@ class GameRecord:
         return out
 
 
+def _chooser_name(
+    names: tuple[str, str],
+    bid: tuple[Side, Colour, Reply] | None,
+    choice: tuple[Side, Colour] | None,
+) -> str | None:
+    """Who decided the game's colours: 甲 of a bid, or the player who chose them."""
+    if bid is not None:
+        return names[bid[0]]
+    return None if choice is None else names[choice[0]]
+
+
 def _number(value: Decimal) -> int | float:
     return int(value) if value == value.to_integral_value() else float(value)
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """How the engine's next game is set up: who has Red, the base clocks, the outcome
+    probabilities, and the decisions that led there (for the record)."""
+
+    red: Side
+    clocks: tuple[float, float]
+    probs: GameProbabilities
+    bid: tuple[Side, Colour, Reply] | None = None
+    sealed: dict[str, float] | None = None
+    choice: tuple[Side, Colour] | None = None
 
 
 @dataclass(frozen=True)
@@ -294,11 +336,16 @@ class MatchEngine:
             self.observer(event)
 
     def match(
-        self, a: Player, b: Player, played: tuple[PlayedGame, ...] = ()
+        self,
+        a: Player,
+        b: Player,
+        played: tuple[PlayedGame, ...] = (),
+        position: Position | None = None,
     ) -> Generator[simpy.Event, Any, MatchRecord]:
         """SimPy process: play a match between ``a`` and ``b``; returns its record.
 
-        ``played``: games already played (``[[played]]``); the match continues from there. A
+        ``played``: games already played (``[[played]]``); the match continues from there
+        (``position``: where they leave it, when the scenario has placed them already). A
         sudden-death bid recorded there without its game is the choice of that game: it is
         played on the colours and clocks the bid gives.
         """
@@ -309,35 +356,18 @@ class MatchEngine:
         start = float(self.env.now)
         self._emit("match_start", f"Match {a.name} v {b.name} begins", names)
         games = self._replayed_records(played)
-        replayed = replay(fmt, a.name, b.name, played)
-        state = replayed.position
+        replayed = replay(fmt, a.name, b.name, played) if position is None else position
+        state = replayed.state
         while isinstance(state, MatchState):
             stage = fmt.playable[state.stage]
-            rule = colour_rule(stage, state)
-            bid: tuple[Side, Colour, Reply] | None = None
-            sealed: dict[str, float] | None = None
-            if rule == "bidding" and replayed.bid is not None:
-                recorded = replayed.bid
-                bid, red, clocks, probs = self._bid(
-                    pairing, recorded.chooser, names, (recorded.announce, recorded.reply)
-                )
-            elif rule == "bidding":
-                chooser = self._chooser(stage, games[-1], names, pairing, state)
-                bid, red, clocks, probs = self._bid(pairing, chooser, names)
-            elif rule == "sealed-bid":
-                sealed, red, clocks = self._sealed_bids(pairing, names)
-                probs = pairing.game_with_clocks(state.stage, red, clocks)
-            else:
-                red = self._colours(pairing, state, rule, names)
-                clocks = stage.minutes
-                probs = pairing.game(state.stage, red)
-            result = _draw_result(probs, self.rng)
+            decision = next_decision(fmt, state, replayed)
+            setup = self._settle(decision, pairing, state, games, names)
+            red = setup.red
+            result = _draw_result(setup.probs, self.rng)
             if games and self.gap_seconds > 0 and not games[-1].replayed:
                 yield self.env.timeout(self.gap_seconds)
             record = yield self.env.process(
-                self._game(
-                    len(games) + 1, state.stage, stage, players, red, clocks, result, bid, sealed
-                )
+                self._game(len(games) + 1, state.stage, stage, players, setup, result)
             )
             games.append(record)
             state = advance(fmt, state, red, result)
@@ -400,6 +430,7 @@ class MatchEngine:
             chooser=g.chooser,
             announce=g.announce,
             reply=g.reply,
+            colour=g.colour,
             replayed=True,
         )
 
@@ -411,39 +442,77 @@ class MatchEngine:
             return 1
         return 0 if self.rng.random() < p_first else 1
 
-    def _colours(
-        self, pairing: Pairing, state: MatchState, rule: Side | str, names: tuple[str, str]
-    ) -> Side:
-        """Who has Red: a side the rules fix, a lot, or the colour a chooser takes."""
-        if rule == 0 or rule == 1:  # noqa: PLR1714  (narrows the Literal)
-            return rule
-        if rule == "lot":
-            return self._lot(0.5)
-        chooser = self._lot(float(pairing.colour_chooser[state.stage][0]))
+    def _settle(
+        self,
+        decision: Decision,
+        pairing: Pairing,
+        state: MatchState,
+        games: list[GameRecord],
+        names: tuple[str, str],
+    ) -> _Setup:
+        """The next game's colours, clocks and outcome probabilities, by how it is set up: a
+        side the rules fix, a lot, the players' decisions (drawn under the strategy, or as
+        recorded), each narrated in the log."""
+        stage = self.fmt.playable[state.stage]
+        match decision:
+            case Fixed(red=red):
+                return _Setup(red, stage.minutes, pairing.game(state.stage, red))
+            case Lot():
+                red = self._lot(0.5)
+                return _Setup(red, stage.minutes, pairing.game(state.stage, red))
+            case Choice():
+                return self._choice(decision, pairing, state, names)
+            case Bidding():
+                chooser = (
+                    decision.made.chooser
+                    if decision.made is not None
+                    else self._chooser(decision, games[-1], names, pairing, state)
+                )
+                return self._bid(pairing, chooser, names, decision.made)
+            case SealedBids():
+                sealed, red, clocks = self._sealed_bids(pairing, names)
+                probs = pairing.game_with_clocks(state.stage, red, clocks)
+                return _Setup(red, clocks, probs, sealed=sealed)
+            case _:
+                assert_never(decision)
+
+    def _choice(
+        self, decision: Choice, pairing: Pairing, state: MatchState, names: tuple[str, str]
+    ) -> _Setup:
+        """A colour choice: who chooses (the named player, or a lot), the colour taken under
+        the strategy (or as recorded), then the game on the stage's clocks."""
         game = pairing.choice_game(state.stage)
-        x = pairing.choice_advantage(state.stage, chooser)
-        takes_red = bool(self.strategy.choice_sample(game, x, self.rng)[0])
-        red: Side = chooser if takes_red else (1 if chooser == 0 else 0)
+        if decision.made is not None:
+            chooser, colour = decision.made.chooser, decision.made.colour
+        else:
+            chooser = self._lot(float(pairing.colour_chooser[state.stage][0]))
+            x = pairing.choice_advantage(state.stage, chooser)
+            takes_red = bool(self.strategy.choice_sample(game, x, self.rng)[0])
+            colour = Colour.RED if takes_red else Colour.BLACK
+        red: Side = chooser if colour is Colour.RED else other(chooser)
         self._emit(
             "bid",
-            f"{names[chooser]} chooses {'Red' if takes_red else 'Black'}: {names[red]} Red "
-            f"{game.clocks[0]:g} min v {names[1 - red]} Black {game.clocks[1]:g} min",
+            f"{names[chooser]} chooses {colour.value.capitalize()}: {names[red]} Red "
+            f"{game.clocks[0]:g} min v {names[1 - red]} Black {game.clocks[1]:g} min"
+            f"{' (recorded)' if decision.made is not None else ''}",
             names,
         )
-        return red
+        return _Setup(red, game.clocks, pairing.game(state.stage, red), choice=(chooser, colour))
 
     def _chooser(
         self,
-        stage: Stage,
+        decision: Bidding,
         previous: GameRecord,
         names: tuple[str, str],
         pairing: Pairing,
         state: MatchState,
     ) -> Side:
-        """甲 by the priority rule from the previous game's times (the model's odds if unknown)."""
-        assert stage.bidding is not None
-        used = previous.time_used
-        p_a = p_chooser_from_times(stage.bidding, used[names[0]], used[names[1]])
+        """甲 by the priority rule from the previous game's times (as replayed, or as just
+        played; the model's odds if they are unknown)."""
+        p_a = decision.p_a_chooses
+        if p_a is None:
+            used = previous.time_used
+            p_a = p_chooser_from_times(decision.menu, used[names[0]], used[names[1]])
         if p_a is None:  # a game played before the simulation, its times not given
             p_a = float(pairing.p_a_chooses(state)[0])
         return self._lot(p_a)
@@ -472,12 +541,8 @@ class MatchEngine:
         return {names[0]: bid_a, names[1]: bid_b}, red, clocks
 
     def _bid(
-        self,
-        pairing: Pairing,
-        chooser: Side,
-        names: tuple[str, str],
-        recorded: tuple[Colour, Reply] | None = None,
-    ) -> tuple[tuple[Side, Colour, Reply], Side, tuple[float, float], GameProbabilities]:
+        self, pairing: Pairing, chooser: Side, names: tuple[str, str], recorded: Bid | None
+    ) -> _Setup:
         """The sudden-death choice under the strategy (or the ``recorded`` one) and the game it
         gives: the bid, who has Red, the clocks and the outcome probabilities."""
         game = pairing.bidding_game
@@ -487,7 +552,7 @@ class MatchEngine:
             announce = Colour.RED if bool(sample.announce_red[0]) else Colour.BLACK
             reply = Reply.OBJECT if bool(sample.objects[0]) else Reply.ACCEPT
         else:
-            announce, reply = recorded
+            announce, reply = recorded.announce, recorded.reply
         colour, clocks = game.menu.assignment(announce, reply)
         red: Side = chooser if colour is Colour.RED else (1 if chooser == 0 else 0)
         bidder = names[1 - chooser]
@@ -499,7 +564,7 @@ class MatchEngine:
             names,
         )
         probs = pairing.bidding_game_probabilities(chooser, colour, clocks)
-        return (chooser, announce, reply), red, clocks, probs
+        return _Setup(red, clocks, probs, bid=(chooser, announce, reply))
 
     def _game(
         self,
@@ -507,12 +572,10 @@ class MatchEngine:
         stage_index: int,
         stage: Stage,
         players: tuple[Player, Player],
-        red_side: Side,
-        clocks: tuple[float, float],
+        setup: _Setup,
         result: Result,
-        bid: tuple[Side, Colour, Reply] | None,
-        sealed: dict[str, float] | None = None,
     ) -> Generator[simpy.Event, Any, GameRecord]:
+        red_side, clocks, bid, choice = setup.red, setup.clocks, setup.bid, setup.choice
         red, black = players[red_side], players[1 - red_side]
         names = (players[0].name, players[1].name)
         # Later stages first: a playoff game takes the next free board before a new match.
@@ -567,10 +630,15 @@ class MatchEngine:
             else (red if plan.flag_fall is Colour.RED else black).name,
             start=start,
             end=float(self.env.now),
-            chooser=None if bid is None else names[bid[0]],
+            chooser=names[bid[0]]
+            if bid is not None
+            else None
+            if choice is None
+            else names[choice[0]],
             announce=None if bid is None else bid[1],
             reply=None if bid is None else bid[2],
-            bids=sealed,
+            colour=None if choice is None else choice[1],
+            bids=setup.sealed,
         )
         self._emit("game_end", f"Game {number} ({stage.name}): {_result_text(record)}", names)
         del self.live[names]
@@ -688,10 +756,12 @@ def play_match(
     rng: np.random.Generator | None = None,
     observer: Observer | None = None,
     played: tuple[PlayedGame, ...] = (),
+    position: Position | None = None,
 ) -> tuple[MatchRecord, list[LogEvent]]:
     """Play one match in a fresh SimPy environment; returns the record and the event log.
 
-    ``played``: games already played; the match continues from where they leave it.
+    ``played``: games already played; the match continues from where they leave it
+    (``position``, when already computed).
 
     Raises:
         ValueError: Given both ``seed`` and ``rng``.
@@ -707,7 +777,7 @@ def play_match(
         rng if rng is not None else np.random.default_rng(seed),
         observer=observer,
     )
-    process = env.process(engine.match(a, b, played))
+    process = env.process(engine.match(a, b, played, position))
     env.run()
     record = process.value
     assert isinstance(record, MatchRecord)
@@ -739,4 +809,5 @@ def play_scenario_match(
         rng=rng,
         observer=observer,
         played=scenario.played,
+        position=scenario.position,
     )

@@ -15,9 +15,9 @@ import numpy as np
 from knockout.engine.event import EventRecord
 from knockout.engine.match import MatchRecord
 from knockout.game import Colour
-from knockout.io.scenario import Scenario
 from knockout.odds import BracketTally, MatchTally, branch_units
 from knockout.rules.match import Pairing
+from knockout.rules.scenario import Scenario
 
 __all__ = ["tally_events", "tally_matches"]
 
@@ -51,7 +51,7 @@ def tally_matches(records: Iterable[MatchRecord], scenario: Scenario) -> MatchTa
         if r.decided_in in stage_index:
             decided[stage_index[r.decided_in]][side] += 1
         games[len(r.games)] += 1
-        bid = next((g for g in r.games if g.chooser is not None), None)
+        bid = next((g for g in r.games if g.announce is not None), None)
         if bid is not None:
             reached += 1
             chooser_a += bid.chooser == players[0]

@@ -18,21 +18,32 @@ import difflib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal, assert_never
 
 import numpy as np
 
 from knockout.errors import ScenarioError
+from knockout.event.checks import name_key
 from knockout.event.database import EventHeader, EventRows
 from knockout.event.errors import refused
-from knockout.event.journal import Entry
+from knockout.event.journal import UNDOABLE, Entry
+from knockout.event.roster import renamed, roster
 from knockout.game import Colour, Reply, Result
-from knockout.io.scenario import Scenario, parse_scenario
 from knockout.rules.bracket import round_name
+from knockout.rules.decisions import (
+    Bidding,
+    Choice,
+    Decision,
+    DecisionKind,
+    Fixed,
+    Lot,
+    SealedBids,
+    Side,
+)
 from knockout.rules.formats import Stage
-from knockout.rules.match import Finished, MatchState, PlayedGame, Side, colour_rule
+from knockout.rules.match import Finished, MatchState, PlayedGame, next_decision
 from knockout.rules.progress import THIRD_PLACE, EventState, MatchProgress
-from knockout.standings.records import normalise_name
+from knockout.rules.scenario import Scenario, parse_scenario
 
 __all__ = [
     "THIRD_ID",
@@ -41,7 +52,9 @@ __all__ = [
     "MatchKey",
     "NextGame",
     "PendingBid",
+    "PendingChoice",
     "RecordedBid",
+    "RecordedChoice",
     "RecordedGame",
     "assign_boards",
     "lot_red",
@@ -132,18 +145,21 @@ class RecordedGame:
             at=e.at,
         )
 
-    def played(self, bid: RecordedBid | None = None) -> PlayedGame:
+    def played(
+        self, bid: RecordedBid | None = None, choice: RecordedChoice | None = None
+    ) -> PlayedGame:
         """The game as a scenario's ``[[played]]`` entry (a sudden-death game with the
-        ``bid`` that set its colours and clocks)."""
+        ``bid`` that set its colours and clocks; a chosen game with its ``choice``)."""
         return PlayedGame(
             self.red,
             self.black,
             self.stage,
             self.result,
             dict(self.time_used) or None,
-            None if bid is None else bid.chooser,
+            bid.chooser if bid is not None else None if choice is None else choice.chooser,
             None if bid is None else bid.announce,
             None if bid is None else bid.reply,
+            None if choice is None else choice.colour,
         )
 
 
@@ -210,6 +226,69 @@ class RecordedBid:
 
 
 @dataclass(frozen=True)
+class RecordedChoice:
+    """A colour choice in the journal (a ``choice`` stage's game).
+
+    Attributes:
+        seq: Its journal entry.
+        match: Match ID.
+        stage: The stage whose game it sets up.
+        number: That game's number within the match.
+        chooser: Who chose.
+        colour: The colour the chooser took.
+        red: Who has Red in the game.
+        black: Who has Black.
+        clock: ``(Red, Black)`` base minutes (the stage's).
+        chosen_by: How the chooser was found: ``rule`` (the format names them) or ``lot`` (the
+            arbiter's lot).
+    """
+
+    seq: int
+    match: str
+    stage: str
+    number: int
+    chooser: str
+    colour: Colour
+    red: str
+    black: str
+    clock: tuple[float, float]
+    chosen_by: Literal["rule", "lot"]
+
+    @classmethod
+    def from_entry(cls, e: Entry) -> RecordedChoice:
+        """The choice of a ``choice`` entry."""
+        d = e.fields
+        assert e.match is not None and e.game is not None
+        return cls(
+            seq=e.seq,
+            match=e.match,
+            stage=d["stage"],
+            number=e.game,
+            chooser=d["chooser"],
+            colour=Colour(d["colour"]),
+            red=d["red"],
+            black=d["black"],
+            clock=(float(d["clock"][0]), float(d["clock"][1])),
+            chosen_by=d["chosen_by"],
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"match", "game", "chooser", "colour"}``."""
+        return {
+            "match": self.match,
+            "game": self.number,
+            "chooser": self.chooser,
+            "colour": self.colour.value,
+        }
+
+    def played(self) -> PlayedGame:
+        """The choice as a scenario's ``[[played]]`` decision entry (its game not played)."""
+        return PlayedGame(
+            self.red, self.black, self.stage, None, None, self.chooser, colour=self.colour
+        )
+
+
+@dataclass(frozen=True)
 class Match:
     """A match of the draw (byes are not matches).
 
@@ -221,6 +300,7 @@ class Match:
         progress: Where the rules place it (None: not started and no walkover).
         games: Its recorded games, in order.
         bid: Its recorded sudden-death choice.
+        choices: Its recorded colour choices, by game number.
         board: Its board while it is playable (None: waiting for a free board, or not
             playable). Boards are given when a match becomes playable and kept until it is
             decided (:func:`assign_boards`).
@@ -233,6 +313,7 @@ class Match:
     progress: MatchProgress | None
     games: tuple[RecordedGame, ...] = ()
     bid: RecordedBid | None = None
+    choices: Mapping[int, RecordedChoice] = field(default_factory=dict)
     board: int | None = None
 
     @property
@@ -259,7 +340,7 @@ class Match:
             return "walkover"
         if self.progress is None or self.progress.replayed is None:
             return None
-        position = self.progress.replayed.position
+        position = self.progress.replayed.state
         return None if not isinstance(position, Finished) else self.games[-1].stage
 
     @property
@@ -267,7 +348,14 @@ class Match:
         """Where the match chain stands (the initial state before the first game)."""
         if self.progress is None or self.progress.replayed is None:
             return MatchState(stage=0)
-        return self.progress.replayed.position
+        return self.progress.replayed.state
+
+    def next_decision(self, event: Event) -> Decision | None:
+        """How the match's next game is set up, with what its played games fix (None once
+        decided)."""
+        if self.progress is not None and self.progress.replayed is not None:
+            return self.progress.replayed.decision(event.scenario.format)
+        return next_decision(event.scenario.format, MatchState(stage=0))
 
     @property
     def playable(self) -> bool:
@@ -289,8 +377,8 @@ class NextGame:
         clock: ``(Red, Black)`` base minutes.
         increment_seconds: Added after each move.
         board: Board number (None: waiting for a free board).
-        colours: How the colours were set: ``rule`` (they alternate), ``lot`` (the event's lot)
-            or ``bid`` (the sudden-death choice).
+        colours: How the colours were set: ``rule`` (they alternate), ``lot`` (the event's lot),
+            ``bid`` (the sudden-death choice) or ``choice`` (a player's colour choice).
     """
 
     match: str
@@ -302,7 +390,7 @@ class NextGame:
     clock: tuple[float, float]
     increment_seconds: float
     board: int | None
-    colours: Literal["rule", "lot", "bid"]
+    colours: Literal["rule", "lot", "bid", "choice"]
 
     def to_json(self) -> dict[str, Any]:
         """``{"match", "game", "stage", "red", "black", "clock", "board"}``."""
@@ -328,6 +416,7 @@ class PendingBid:
             arbiter's lot decides (``--chooser``).
         bidder: 乙, when 甲 is known.
         number: The sudden-death game's number within the match.
+        stage: The sudden-death game's stage.
         times: The previous game's recorded time used, by name.
         why: ``less-time`` (甲 used less time), ``tie`` (equal times: lot), ``lot`` (the rule is
             a lot) or ``unknown`` (times not recorded: lot).
@@ -339,13 +428,86 @@ class PendingBid:
     chooser: str | None
     bidder: str | None
     number: int
+    stage: str
     times: Mapping[str, float]
     why: Literal["less-time", "tie", "lot", "unknown"]
     board: int | None
 
+    kind: ClassVar[DecisionKind] = "bid"
+
     def to_json(self) -> dict[str, Any]:
         """``{"match", "chooser", "bidder"}``."""
         return {"match": self.match, "chooser": self.chooser, "bidder": self.bidder}
+
+    def decision_json(self) -> dict[str, Any]:
+        """``{"match", "game", "kind", "chooser"}`` (``chooser`` null: the lot names 甲)."""
+        return {
+            "match": self.match,
+            "game": self.number,
+            "kind": self.kind,
+            "chooser": self.chooser,
+        }
+
+    def game_json(self) -> dict[str, Any]:
+        """The game in ``next --json``'s ``games``: colours and clocks null until the bid."""
+        return _pending_game_json(self.match, self.number, self.stage, None, self.board)
+
+
+@dataclass(frozen=True)
+class PendingChoice:
+    """A match at a game whose colours a player chooses, the choice still to be recorded.
+
+    Attributes:
+        match: Match ID.
+        players: The two players.
+        chooser: Who chooses, when the format names a player of the match; None when a lot
+            decides who chooses (the arbiter's lot: ``--chooser``).
+        number: The game's number within the match.
+        stage: The game's stage.
+        clock: ``(Red, Black)`` base minutes of the game.
+        board: The board the match holds.
+    """
+
+    match: str
+    players: tuple[str, str]
+    chooser: str | None
+    number: int
+    stage: str
+    clock: tuple[float, float]
+    board: int | None
+
+    kind: ClassVar[DecisionKind] = "choice"
+
+    def decision_json(self) -> dict[str, Any]:
+        """``{"match", "game", "kind", "chooser"}`` (``chooser`` null: the lot names them)."""
+        return {
+            "match": self.match,
+            "game": self.number,
+            "kind": self.kind,
+            "chooser": self.chooser,
+        }
+
+    def game_json(self) -> dict[str, Any]:
+        """The game in ``next --json``'s ``games``: colours null until the choice."""
+        return _pending_game_json(self.match, self.number, self.stage, self.clock, self.board)
+
+
+#: A decision the arbiter must record before the game is played.
+PendingDecision = PendingBid | PendingChoice
+
+
+def _pending_game_json(
+    match: str, number: int, stage: str, clock: tuple[float, float] | None, board: int | None
+) -> dict[str, Any]:
+    return {
+        "match": match,
+        "game": number,
+        "stage": stage,
+        "red": None,
+        "black": None,
+        "clock": None if clock is None else [clock[0], clock[1]],
+        "board": board,
+    }
 
 
 @dataclass(frozen=True)
@@ -359,13 +521,18 @@ class Event:
         federations: Federation (or None) by player, in entry-list order.
         entries: The whole journal, in order.
         undone: For each undone entry, the entry that undid it.
-        games: Recorded games still in force, in journal order.
+        games: Recorded games still in force (a correction in the place of the game it
+            corrects), in the journal order of their first entries.
         bids: Recorded sudden-death choices still in force, by match ID.
+        choices: Recorded colour choices still in force, by match ID and game number.
         withdrawn: Players who withdrew, in journal order.
         scenario: ``base`` with the games (and the bids whose game is not recorded yet) as
             ``[[played]]`` and the withdrawals.
         state: The rules' placement of the games and walkovers.
         matches: Every match, round by round, the match for third place last.
+        former: Former names (changed by ``amend``, or replaced) to the entry that changed them.
+        pinned: The draw is pinned to the seeds it was made with (a changed rating would have
+            seeded it differently).
     """
 
     source: str
@@ -376,10 +543,13 @@ class Event:
     undone: Mapping[int, int]
     games: tuple[RecordedGame, ...]
     bids: Mapping[str, RecordedBid]
+    choices: Mapping[tuple[str, int], RecordedChoice]
     withdrawn: tuple[str, ...]
     scenario: Scenario
     state: EventState
     matches: tuple[Match, ...] = field(default=())
+    former: Mapping[str, Entry] = field(default_factory=dict)
+    pinned: bool = False
 
     @classmethod
     def replay(cls, source: str, rows: EventRows) -> Event:
@@ -388,18 +558,25 @@ class Event:
         Raises:
             EventRefused: If the rules cannot place the journal's games (a refused entry).
         """
-        base = parse_scenario(rows.header.scenario, source=source)
+        first = parse_scenario(rows.header.scenario, source=source)
         undone = {e.undoes: e.seq for e in rows.entries if e.undoes is not None}
         live = [e for e in rows.entries if e.seq not in undone]
-        games = tuple(RecordedGame.from_entry(e) for e in live if e.kind == "game")
+        players = roster(first, rows.federations, live)
+        base = players.base
+        live = [renamed(e, players.names) for e in live]
+        games = tuple(RecordedGame.from_entry(e) for e in _games_in_force(live))
         bids = {e.match: RecordedBid.from_entry(e) for e in live if e.kind == "bid" and e.match}
+        choices = {
+            (c.match, c.number): c
+            for c in (RecordedChoice.from_entry(e) for e in live if e.kind == "choice")
+        }
         withdrawn = tuple(e.player for e in live if e.kind == "withdraw" and e.player)
-        scenario = replace(
-            base,
-            players=tuple(replace(p, withdrawn=p.name in withdrawn) for p in base.players),
-            played=_played(base, games, bids),
-        )
         try:
+            scenario = replace(
+                base,
+                players=tuple(replace(p, withdrawn=p.name in withdrawn) for p in base.players),
+                played=_played(base, games, bids, choices),
+            )
             state = scenario.event_state()
         except ScenarioError as exc:
             reasons = "; ".join(p.message for p in exc.problems)
@@ -409,14 +586,17 @@ class Event:
             source,
             rows.header,
             base,
-            rows.federations,
+            players.federations,
             rows.entries,
             undone,
             games,
             bids,
+            choices,
             withdrawn,
             scenario,
             state,
+            former=players.former,
+            pinned=players.pinned,
         )
         return replace(event, matches=_with_boards(event, _matches(event)))
 
@@ -464,9 +644,9 @@ class Event:
         third = self.third_place
         return self.champion is not None and (third is None or third.winner is not None)
 
-    def steps(self) -> tuple[NextGame | PendingBid, ...]:
-        """What can happen next in each playable match: a game, or a bid to record."""
-        out: list[NextGame | PendingBid] = []
+    def steps(self) -> tuple[NextGame | PendingDecision, ...]:
+        """What can happen next in each playable match: a game, or a decision to record."""
+        out: list[NextGame | PendingDecision] = []
         for m in self.matches:
             step = self.next_step(m)
             if step is not None:
@@ -481,52 +661,74 @@ class Event:
         """Matches at their sudden-death game whose bid is still to be recorded."""
         return tuple(s for s in self.steps() if isinstance(s, PendingBid))
 
-    def next_step(self, m: Match) -> NextGame | PendingBid | None:
-        """The next game of ``m`` (or its bid still to be made); None if it is not playable."""
+    def pending_choices(self) -> tuple[PendingChoice, ...]:
+        """Matches at a game whose colour choice is still to be recorded."""
+        return tuple(s for s in self.steps() if isinstance(s, PendingChoice))
+
+    def pending_decisions(self) -> tuple[PendingDecision, ...]:
+        """Every decision the arbiter must record before its game (bids and colour choices)."""
+        return tuple(s for s in self.steps() if isinstance(s, PendingBid | PendingChoice))
+
+    def next_step(self, m: Match) -> NextGame | PendingDecision | None:
+        """The next game of ``m`` (or the decision still to be made before it); None if it is
+        not playable.
+
+        One handler per kind of decision (:mod:`knockout.rules.decisions`): the rules and the
+        event's lots set the colours, or the arbiter records what the players decided.
+        """
         position = m.position
+        decision = m.next_decision(self)
         if not m.playable or m.players is None or not isinstance(position, MatchState):
             return None
+        assert decision is not None
         stage = self.scenario.format.playable[position.stage]
-        rule = colour_rule(stage, position)
         number = len(m.games) + 1
         a, b = m.players
-        if rule == "bidding":
-            if m.bid is None:
-                return self._pending_bid(m, number)
+
+        def game(red: str, black: str, clock: tuple[float, float], colours: Any) -> NextGame:
             return NextGame(
                 m.id,
                 m.key,
                 number,
                 stage.name,
-                m.bid.red,
-                m.bid.black,
-                m.bid.clock,
+                red,
+                black,
+                clock,
                 stage.increment_seconds,
                 m.board,
-                "bid",
+                colours,
             )
-        if rule == "sealed-bid":
-            return None  # refused when the event is created
-        side = lot_red(self.seed, m.key, number) if rule == "lot" else rule
-        red, black = (a, b) if side == 0 else (b, a)
-        return NextGame(
-            m.id,
-            m.key,
-            number,
-            stage.name,
-            red,
-            black,
-            stage.minutes,
-            stage.increment_seconds,
-            m.board,
-            "lot" if rule == "lot" else "rule",
-        )
 
-    def _pending_bid(self, m: Match, number: int) -> PendingBid:
+        match decision:
+            case Fixed(red=side):
+                return game(*((a, b) if side == 0 else (b, a)), stage.minutes, "rule")
+            case Lot():
+                side = lot_red(self.seed, m.key, number)
+                return game(*((a, b) if side == 0 else (b, a)), stage.minutes, "lot")
+            case Choice(made=None):
+                return self._pending_choice(m, number, stage, decision)
+            case Choice():
+                made = m.choices[number]
+                return game(made.red, made.black, stage.minutes, "choice")
+            case Bidding() if m.bid is None:
+                return self._pending_bid(m, number, stage)
+            case Bidding():
+                assert m.bid is not None
+                return game(m.bid.red, m.bid.black, m.bid.clock, "bid")
+            case SealedBids():
+                return None  # refused when the event is created
+            case _:
+                assert_never(decision)
+
+    def _pending_choice(self, m: Match, number: int, stage: Stage, rule: Choice) -> PendingChoice:
+        assert m.players is not None
+        chooser = rule.chooser if rule.chooser in m.players else None
+        return PendingChoice(m.id, m.players, chooser, number, stage.name, stage.minutes, m.board)
+
+    def _pending_bid(self, m: Match, number: int, stage: Stage) -> PendingBid:
         assert m.players is not None and m.progress is not None
         assert m.progress.replayed is not None
         a, b = m.players
-        stage = self.stage_at(m)
         assert stage.bidding is not None
         times = m.games[-1].time_used if m.games else {}
         p_a = m.progress.replayed.p_a_chooses
@@ -539,7 +741,7 @@ class Event:
         else:
             why = "less-time" if chooser is not None else "tie"
         bidder = None if chooser is None else (b if chooser == a else a)
-        return PendingBid(m.id, (a, b), chooser, bidder, number, times, why, m.board)
+        return PendingBid(m.id, (a, b), chooser, bidder, number, stage.name, times, why, m.board)
 
     def stage_at(self, m: Match) -> Stage:
         """The stage of ``m``'s next game (its last stage once decided)."""
@@ -570,21 +772,49 @@ class Event:
         raise refused(self.source, "match", f"expected a match ID {expected}, found {text!r}")
 
     def find_player(self, text: str, key: str) -> str:
-        """The player called ``text`` (exact, or the same once spaces and case are normalised).
+        """The player called ``text``: exact, or the one name equal to it once both are tidied
+        and compared ignoring case and invisible characters
+        (:func:`~knockout.event.checks.name_key`).
 
         Raises:
-            EventRefused: For a name not in the event.
+            EventRefused: For a name not in the event, one that matches more than one player
+                (ambiguous), part of a name, or a former name.
         """
         names = [p.name for p in self.base.players]
         if text in names:
             return text
-        wanted = normalise_name(text).casefold()
-        same = [n for n in names if normalise_name(n).casefold() == wanted]
+        wanted = name_key(text)
+        same = [n for n in names if name_key(n) == wanted]
         if len(same) == 1:
             return same[0]
-        close = difflib.get_close_matches(text, names, n=1)
+        if len(same) > 1:
+            listed = " and ".join(repr(n) for n in same)
+            raise refused(
+                self.source, key, f"ambiguous: {text!r} matches {listed}; type the name exactly"
+            )
+        former = {name_key(n): (n, e) for n, e in self.former.items()}
+        if wanted in former:
+            old, e = former[wanted]
+            how = "was replaced by" if e.kind == "replace" else "was renamed"
+            now = next((n for n in names if n == e.fields.get("name")), e.fields.get("name"))
+            raise refused(
+                self.source,
+                key,
+                f"expected a player of this event, found {old!r}, which {how} {now!r} "
+                f"(entry #{e.seq})",
+            )
+        part = [n for n in names if wanted and wanted in name_key(n)]
+        if len(part) > 1:
+            listed = ", ".join(repr(n) for n in part[:6]) + (", ..." if len(part) > 6 else "")
+            raise refused(
+                self.source,
+                key,
+                f"ambiguous: {text!r} is part of {len(part)} names ({listed}); type the full name",
+            )
+        close = part or difflib.get_close_matches(text, names, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise refused(self.source, key, f"expected a player of this event, found {text!r}{hint}")
+        shown = repr(text) if len(text) <= 80 else f"{text[:40]!r}... ({len(text)} characters)"
+        raise refused(self.source, key, f"expected a player of this event, found {shown}{hint}")
 
     def match_of(self, name: str) -> Match | None:
         """``name``'s current match: playable, or waiting for an opponent; None if they have no
@@ -615,26 +845,52 @@ class Event:
                 return m
         return None
 
-    def last_undoable(self) -> Entry | None:
-        """The entry ``undo`` would reverse: the last game, bid or withdrawal still in force."""
+    def last_undoable(self, match: str | None = None) -> Entry | None:
+        """The entry ``undo`` would reverse: the last entry still in force that an undo can
+        take back (a game, bid, colour choice, withdrawal, correction or change of player);
+        with ``match``, the last one of that match."""
         for e in reversed(self.entries):
-            if e.kind in ("game", "bid", "withdraw") and e.seq not in self.undone:
+            undoable = e.kind in UNDOABLE and e.seq not in self.undone
+            if undoable and (match is None or e.match == match):
                 return e
         return None
 
 
+def _games_in_force(live: Sequence[Entry]) -> list[Entry]:
+    """The ``game`` and ``correct`` entries in force, each game once (a correction in place of
+    the entry it replaces), in the order of the games they record."""
+    by_seq = {e.seq: e for e in live}
+    superseded = {int(e.fields["corrects"]) for e in live if e.kind == "correct"}
+
+    def root(e: Entry) -> int:
+        while e.kind == "correct" and int(e.fields["corrects"]) in by_seq:
+            e = by_seq[int(e.fields["corrects"])]
+        return e.seq
+
+    kept = [e for e in live if e.kind in ("game", "correct") and e.seq not in superseded]
+    return sorted(kept, key=root)
+
+
 def _played(
-    base: Scenario, games: Sequence[RecordedGame], bids: Mapping[str, RecordedBid]
+    base: Scenario,
+    games: Sequence[RecordedGame],
+    bids: Mapping[str, RecordedBid],
+    choices: Mapping[tuple[str, int], RecordedChoice],
 ) -> tuple[PlayedGame, ...]:
-    """The scenario's ``[[played]]``: every game (a sudden-death game with its bid), then each
-    bid whose game is not recorded yet as a bid entry, so the rules place it and the odds of
-    the event start from the game the bid sets up."""
+    """The scenario's ``[[played]]``: every game (a sudden-death game with its bid, a chosen
+    game with its choice), then each decision whose game is not recorded yet as a decision
+    entry, so the rules place it and the odds of the event start from the game it set up."""
     bidding = base.format.bidding_stage
     stage = None if bidding is None else bidding.name
-    out = [g.played(bids.get(g.match) if g.stage == stage else None) for g in games]
+    out = [
+        g.played(bids.get(g.match) if g.stage == stage else None, choices.get((g.match, g.number)))
+        for g in games
+    ]
     played_bids = {g.match for g in games if g.stage == stage}
     if stage is not None:
         out += [b.played(stage) for m, b in bids.items() if m not in played_bids]
+    played_games = {(g.match, g.number) for g in games}
+    out += [c.played() for k, c in choices.items() if k not in played_games]
     return tuple(out)
 
 
@@ -662,7 +918,8 @@ def _matches(event: Event) -> list[Match]:
         mid = match_id(key, rounds)
         games = tuple(by_match.get(mid, ()))
         progress = state.progress.get(key)
-        out.append(Match(key, mid, label, players, progress, games, event.bids.get(mid)))
+        chosen = {n: c for (match, n), c in event.choices.items() if match == mid}
+        out.append(Match(key, mid, label, players, progress, games, event.bids.get(mid), chosen))
 
     for k in range(1, rounds + 1):
         for m in range(bracket.size >> k):

@@ -15,11 +15,11 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.exact.solver import MatchSolution, solve
-from knockout.io.scenario import Scenario
 from knockout.odds import BracketOdds
 from knockout.rules.bracket import round_name
-from knockout.rules.match import Finished, Pairing
+from knockout.rules.match import Pairing
 from knockout.rules.progress import THIRD_PLACE, EventState, MatchProgress
+from knockout.rules.scenario import Scenario
 from knockout.rules.uncertainty import bracket_nodes, normal_nodes
 from knockout.rules.walkover import walkover_sides
 
@@ -73,18 +73,10 @@ def progress_solution(
     pairing = Pairing.of(
         scenario.format, players[a], players[b], model=scenario.model, strategy=scenario.strategy
     )
-    assert progress.replayed is not None and not isinstance(progress.replayed.position, Finished)
-    known = progress.replayed.p_a_chooses
-    n = 1
+    assert progress.replayed is not None and progress.replayed.finished is None
     if a_offset is not None:
-        n = len(a_offset)
-        pairing = pairing.expanded(np.zeros(n, dtype=np.intp), a_offset)
-    return solve(
-        pairing,
-        start=progress.replayed.position,
-        p_a_chooses=None if known is None else np.full(n, known),
-        bid=progress.replayed.bid,
-    )
+        pairing = pairing.expanded(np.zeros(len(a_offset), dtype=np.intp), a_offset)
+    return solve(pairing, start=progress.replayed)
 
 
 def _nodes(scenario: Scenario, uncertain: bool) -> tuple[FloatArray, FloatArray]:

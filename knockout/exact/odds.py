@@ -11,7 +11,6 @@ import numpy.typing as npt
 from knockout.errors import KnockoutError
 from knockout.exact.solver import MatchSolution, solve
 from knockout.game import Colour, Reply
-from knockout.io.scenario import Scenario
 from knockout.odds import MatchOdds, SuddenDeath
 from knockout.rules.bidding import (
     BRANCH_NAMES,
@@ -20,7 +19,8 @@ from knockout.rules.bidding import (
     BidProbabilities,
     Regions,
 )
-from knockout.rules.match import Bid, Finished, MatchState, Pairing, replay
+from knockout.rules.match import Bid, Pairing, Position
+from knockout.rules.scenario import Scenario
 from knockout.rules.uncertainty import piecewise_normal_nodes
 
 FloatArray = npt.NDArray[np.float64]
@@ -174,20 +174,19 @@ def from_solution(
 
 
 def _solve_uncertain(
-    pairing: Pairing, start: MatchState, known: FloatArray | None, sigma: float, bid: Bid | None
+    pairing: Pairing, start: Position, sigma: float
 ) -> tuple[MatchSolution, Pairing, FloatArray | None]:
     """Solve a one-pair match, averaged over rating uncertainty ``sigma`` (the sd of the
     difference of the two players' strength draws) by piecewise Gauss-Legendre; returns the
     averaged solution, the node pairing and the weights (None when there is no uncertainty).
     The integral is split where a rational decision flips (:func:`_decision_breaks`; nowhere
-    once the ``bid`` is recorded: the one game left is smooth in the strengths)."""
+    once a bid or colour choice is recorded: the one game left is smooth in the strengths)."""
     if sigma == 0:
-        return solve(pairing, start=start, p_a_chooses=known, bid=bid), pairing, None
-    delta, w = piecewise_normal_nodes(sigma, [] if bid is not None else _decision_breaks(pairing))
+        return solve(pairing, start=start), pairing, None
+    recorded = start.bid is not None or start.choice is not None
+    delta, w = piecewise_normal_nodes(sigma, [] if recorded else _decision_breaks(pairing))
     nodes = pairing.expanded(np.zeros(len(delta), dtype=np.intp), delta)
-    p_a = None if known is None else np.full(len(delta), float(known[0]))
-    sol = solve(nodes, start=start, p_a_chooses=p_a, bid=bid)
-    return sol, nodes, w
+    return solve(nodes, start=start), nodes, w
 
 
 def _decision_breaks(pairing: Pairing) -> list[float]:
@@ -232,16 +231,17 @@ def match_odds(scenario: Scenario, *, rating_sd: bool = True) -> MatchOdds:
     a, b = scenario.players
     names = (a.name, b.name)
     fmt = scenario.format
-    rep = replay(fmt, a.name, b.name, scenario.played)
+    rep = scenario.position
     pairing = Pairing.of(fmt, a, b, model=scenario.model, strategy=scenario.strategy)
     walkover = scenario.event_state().walkover((1, 0), a.name, b.name)
-    if walkover is not None or isinstance(rep.position, Finished):
+    finished = rep.finished
+    if walkover is not None or finished is not None:
         if walkover is not None:
             winner, stage = walkover, None
         else:
-            assert isinstance(rep.position, Finished)
-            winner = names[rep.position.winner]
-            stage = fmt.playable[rep.position.stage].name
+            assert finished is not None
+            winner = names[finished.winner]
+            stage = fmt.playable[finished.stage].name
         return MatchOdds.certain(
             names,
             winner,
@@ -250,9 +250,8 @@ def match_odds(scenario: Scenario, *, rating_sd: bool = True) -> MatchOdds:
             games=rep.games,
             sudden_death=sudden_death_of(pairing, names),
         )
-    known = None if rep.p_a_chooses is None else np.array([rep.p_a_chooses])
     sigma = math.hypot(a.rating_sd, b.rating_sd) if rating_sd else 0.0
-    node_sol, nodes, weights = _solve_uncertain(pairing, rep.position, known, sigma, rep.bid)
+    node_sol, nodes, weights = _solve_uncertain(pairing, rep, sigma)
     sol = node_sol if weights is None else node_sol.averaged(1, weights)
     laid_open = sudden_deaths(nodes, names, node_sol, weights=weights, bid=rep.bid)
     odds = from_solution(

@@ -14,22 +14,32 @@ arrays of shape ``(n,)``, which is how a bracket's match matrix is computed in o
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import assert_never
 
 import numpy as np
 import numpy.typing as npt
 
 from knockout.game import Colour, Reply, Result
-from knockout.rules.match import (
+from knockout.rules.decisions import (
     Bid,
+    Bidding,
+    Choice,
+    Fixed,
+    Lot,
+    SealedBids,
+    Side,
+    other,
+)
+from knockout.rules.match import (
     Finished,
     MatchState,
     Pairing,
-    Side,
+    Position,
     advance,
-    colour_rule,
     initial_state,
+    next_decision,
 )
 
 __all__ = ["BidTag", "MatchSolution", "StageExit", "solve", "stage_exits", "transitions"]
@@ -46,56 +56,73 @@ Transition = tuple[FloatArray, MatchState | Finished, BidTag | None, FloatArray]
 
 
 def transitions(
-    pairing: Pairing,
-    state: MatchState,
-    p_a_chooses: FloatArray | None = None,
-    bid: Bid | None = None,
+    pairing: Pairing, state: MatchState, start: Position | None = None
 ) -> Iterator[Transition]:
     """Every way the next game can go from ``state``: ``(probability, next, bid tag, minutes)``.
 
-    Colour lots, the choice of 甲 and the bidding decisions are folded into the game's step, so
+    Colour lots, the choice of 甲 and the players' decisions are folded into the game's step, so
     each transition is exactly one game. ``minutes`` is the game's expected duration on its
-    colours and clocks (:meth:`Pairing.game_minutes`). ``bid``: the sudden-death choice already
-    recorded for a bidding game at ``state`` (its 甲 and branch then have probability 1).
+    colours and clocks (:meth:`Pairing.game_minutes`). ``start``: the match's position after
+    its played games; at that state, what they fix (the previous game's times, a recorded bid
+    or colour choice) has probability 1.
     """
-    fmt = pairing.fmt
-    stage = fmt.playable[state.stage]
-    rule = colour_rule(stage, state)
-    if rule == "bidding":
-        yield from _bidding_transitions(pairing, state, p_a_chooses, bid)
-        return
-    if rule == "sealed-bid":
-        # The last game: only who advances matters, integrated over the bids.
-        sealed = pairing.sealed_bid_game
-        assert sealed is not None
-        p_a = pairing.strategy.sealed_bid_advances(sealed, pairing.sealed_bid_gap())
-        minutes = pairing.sealed_bid_minutes(state.stage)
-        yield np.asarray(p_a), Finished(0, state.stage), None, minutes
-        yield np.asarray(1.0 - p_a), Finished(1, state.stage), None, minutes
-        return
-    if rule == "choice":
-        yield from _choice_transitions(pairing, state)
-        return
-    reds: list[tuple[float, Side]] = [(0.5, 0), (0.5, 1)] if rule == "lot" else [(1.0, rule)]
+    decision = next_decision(pairing.fmt, state, start)
+    match decision:
+        case Fixed(red=red):
+            yield from _games(pairing, state, [(1.0, red)])
+        case Lot():
+            yield from _games(pairing, state, [(0.5, 0), (0.5, 1)])
+        case Choice():
+            yield from _choice_transitions(pairing, state, decision)
+        case Bidding():
+            yield from _bidding_transitions(pairing, state, decision)
+        case SealedBids():
+            yield from _sealed_bid_transitions(pairing, state)
+        case _:
+            assert_never(decision)
+
+
+def _games(
+    pairing: Pairing,
+    state: MatchState,
+    reds: Sequence[tuple[float | FloatArray, Side]],
+    tag: BidTag | None = None,
+) -> Iterator[Transition]:
+    """One game on the stage's clocks, Red being ``red`` with each probability."""
+    stage = pairing.fmt.playable[state.stage]
     for p_colour, red in reds:
         probs = pairing.game(state.stage, red)
         minutes = pairing.game_minutes(state.stage, red, stage.minutes)
         for result, p_result in zip(Result, probs, strict=True):
-            yield p_colour * p_result, advance(fmt, state, red, result), None, minutes
+            yield p_colour * p_result, advance(pairing.fmt, state, red, result), tag, minutes
+
+
+def _sealed_bid_transitions(pairing: Pairing, state: MatchState) -> Iterator[Transition]:
+    """The last game: only who advances matters, integrated over the bids."""
+    sealed = pairing.sealed_bid_game
+    assert sealed is not None
+    p_a = pairing.strategy.sealed_bid_advances(sealed, pairing.sealed_bid_gap())
+    minutes = pairing.sealed_bid_minutes(state.stage)
+    yield np.asarray(p_a), Finished(0, state.stage), None, minutes
+    yield np.asarray(1.0 - p_a), Finished(1, state.stage), None, minutes
 
 
 def _bidding_transitions(
-    pairing: Pairing, state: MatchState, p_a_chooses: FloatArray | None, bid: Bid | None
+    pairing: Pairing, state: MatchState, decision: Bidding
 ) -> Iterator[Transition]:
     """The sudden-death game: who is 甲, the choice under the strategy (or the recorded
-    ``bid``), then the game on the colours and clocks the bidding rule gives."""
+    bid), then the game on the colours and clocks the bidding rule gives."""
     game = pairing.bidding_game
     assert game is not None
     choices: list[tuple[Bid, FloatArray]] = []
-    if bid is not None:
-        choices.append((bid, np.ones(pairing.size)))
+    if decision.made is not None:
+        choices.append((decision.made, np.ones(pairing.size)))
     else:
-        p_a = pairing.p_a_chooses(state) if p_a_chooses is None else p_a_chooses
+        p_a = (
+            pairing.p_a_chooses(state)
+            if decision.p_a_chooses is None
+            else np.full(pairing.size, decision.p_a_chooses)
+        )
         for chooser, p_chooser in ((0, p_a), (1, 1.0 - p_a)):
             side: Side = 0 if chooser == 0 else 1
             bids = pairing.strategy.probabilities(game, pairing.advantage(side)).joint()
@@ -103,34 +130,31 @@ def _bidding_transitions(
                 choices.append((Bid(side, announce, reply), p_chooser * p_bid))
     for tag, p_choice in choices:
         colour, clocks = game.menu.assignment(tag.announce, tag.reply)
-        red: Side = tag.chooser if colour is Colour.RED else _other_side(tag.chooser)
+        red: Side = tag.chooser if colour is Colour.RED else other(tag.chooser)
         probs = pairing.bidding_game_probabilities(tag.chooser, colour, clocks)
         minutes = pairing.game_minutes(state.stage, red, clocks)
         for result, p_result in zip(Result, probs, strict=True):
             yield p_choice * p_result, advance(pairing.fmt, state, red, result), tag, minutes
 
 
-def _choice_transitions(pairing: Pairing, state: MatchState) -> Iterator[Transition]:
+def _choice_transitions(
+    pairing: Pairing, state: MatchState, decision: Choice
+) -> Iterator[Transition]:
     """A ``choice`` stage's first game: who chooses (a lot or a named player), then the colour
-    the chooser takes under the strategy, then the game."""
+    the chooser takes under the strategy (or the recorded choice), then the game."""
+    if decision.made is not None:
+        yield from _games(pairing, state, [(1.0, decision.made.red)])
+        return
     game = pairing.choice_game(state.stage)
     p_a = pairing.colour_chooser[state.stage]
+    reds: list[tuple[FloatArray, Side]] = []
     for chooser, p_chooser in ((0, p_a), (1, 1.0 - p_a)):
         side: Side = 0 if chooser == 0 else 1
         p_red = pairing.strategy.choice_probability(
             game, pairing.choice_advantage(state.stage, side)
         )
-        for red_taken, p_pick in ((True, p_red), (False, 1.0 - p_red)):
-            red: Side = side if red_taken else _other_side(side)
-            probs = pairing.game(state.stage, red)
-            minutes = pairing.game_minutes(state.stage, red, game.clocks)
-            for result, p_result in zip(Result, probs, strict=True):
-                p = p_chooser * p_pick * p_result
-                yield p, advance(pairing.fmt, state, red, result), None, minutes
-
-
-def _other_side(side: Side) -> Side:
-    return 1 if side == 0 else 0
+        reds += [(p_chooser * p_red, side), (p_chooser * (1.0 - p_red), other(side))]
+    yield from _games(pairing, state, reds)
 
 
 @dataclass(frozen=True)
@@ -227,9 +251,7 @@ class _BidMass:
 def solve(
     pairing: Pairing,
     *,
-    start: MatchState | None = None,
-    p_a_chooses: FloatArray | None = None,
-    bid: Bid | None = None,
+    start: Position | None = None,
     tolerance: float = 1e-15,
     max_games: int = 100_000,
 ) -> MatchSolution:
@@ -237,11 +259,9 @@ def solve(
 
     Args:
         pairing: Players, format, model and strategy (arrays of ``n`` pairs).
-        start: Where the match stands (after games already played); default: before game 1.
-            ``games`` then counts the games still to play.
-        p_a_chooses: P(A is 甲) when the bidding game comes next and is already known (0 or 1).
-        bid: The sudden-death choice already recorded when ``start`` is the bidding game
-            (:attr:`knockout.rules.match.Replayed.bid`): 甲 and the branch are then certain.
+        start: Where the match stands after games already played (its position, with what
+            they fix for the next game: 甲 from the times, a recorded bid or colour choice);
+            default: before game 1. ``games`` then counts the games still to play.
         tolerance: Stop a repeating stage once less than this mass is still in play.
         max_games: Hard cap on the number of games walked.
     """
@@ -254,7 +274,7 @@ def solve(
     bids = _BidMass(n)
     expected_minutes = np.zeros(n)
     memo: dict[MatchState, list[Transition]] = {}
-    first = initial_state() if start is None else start
+    first = initial_state() if start is None else _unfinished(start)
     frontier: dict[MatchState, FloatArray] = {first: np.ones(n)}
     k = 0
     while frontier:
@@ -264,8 +284,7 @@ def solve(
         ended_by = np.zeros((n, 2))
         for state, mass in frontier.items():
             if state not in memo:
-                known, fixed = (p_a_chooses, bid) if state == first else (None, None)
-                memo[state] = list(transitions(pairing, state, known, fixed))
+                memo[state] = list(transitions(pairing, state, start))
             for prob, outcome, tag, minutes in memo[state]:
                 m = mass * prob
                 expected_minutes += m * minutes
@@ -325,17 +344,15 @@ class StageExit:
 
 def stage_exits(
     pairing: Pairing,
-    start: MatchState,
+    start: MatchState | Position,
     *,
-    p_a_chooses: FloatArray | None = None,
-    bid: Bid | None = None,
     tolerance: float = 1e-16,
 ) -> dict[StageExit, FloatArray]:
     """Exact distribution of how the stage of ``start`` ends, from ``start``.
 
-    ``start`` is usually a stage's entry (``game = 0``, ``score = 0``); a match in progress can
-    start mid-stage. ``p_a_chooses`` fixes P(A is 甲) for a bidding game that comes next, and
-    ``bid`` the whole choice when it is recorded.
+    ``start`` is usually a stage's entry (``game = 0``, ``score = 0``); a match in progress
+    starts from its :class:`~knockout.rules.match.Position`, possibly mid-stage, with what its
+    played games fix for the next game.
 
     This is :func:`solve` restricted to one stage: the Monte Carlo kernel draws one outcome per
     stage from it. For the bidding stage the exits also say who was 甲 and what was decided (the
@@ -347,15 +364,16 @@ def stage_exits(
     """
     n = pairing.size
     exits: dict[StageExit, FloatArray] = defaultdict(lambda: np.zeros(n))
-    stage_index = start.stage
-    frontier: dict[MatchState, FloatArray] = {start: np.ones(n)}
+    position = start if isinstance(start, Position) else None
+    first = _unfinished(start) if isinstance(start, Position) else start
+    stage_index = first.stage
+    frontier: dict[MatchState, FloatArray] = {first: np.ones(n)}
     k = 0
     while frontier:
         k += 1
         nxt: dict[MatchState, FloatArray] = defaultdict(lambda: np.zeros(n))
         for state, mass in frontier.items():
-            known, fixed = (p_a_chooses, bid) if state == start else (None, None)
-            for prob, outcome, tag, _ in transitions(pairing, state, known, fixed):
+            for prob, outcome, tag, _ in transitions(pairing, state, position):
                 m = mass * prob
                 chooser, red, objects = (
                     (-1, False, False)
@@ -374,3 +392,10 @@ def stage_exits(
             break
     total = sum(exits.values(), np.zeros(n))
     return {e: p / total for e, p in sorted(exits.items()) if np.any(p > 0)}
+
+
+def _unfinished(position: Position) -> MatchState:
+    """The state of a match still in play (a decided match has nothing left to solve)."""
+    if not isinstance(position.state, MatchState):
+        raise ValueError("the match is already decided")
+    return position.state

@@ -2,10 +2,13 @@
 
 A :class:`MatchState` is where a match stands before a game: which stage, how many games of the
 current block are played, the score in that block and who had Red in the previous game. From a
-state, :func:`colour_rule` says how Red is chosen for the next game and :func:`advance` says where a
-game's result leads: to another state, or to a :class:`Finished` match. Those two functions are the
-whole rule book; :mod:`knockout.exact.solver` enumerates them, :mod:`knockout.engine.match` samples
-them game by game in simulated time, and ``sims`` samples them for many matches at once.
+state, :func:`next_decision` says how the next game's colours and clocks are settled (a typed
+decision of :mod:`knockout.rules.decisions`) and :func:`advance` says where a game's result leads:
+to another state, or to a :class:`Finished` match. Those two functions are the whole rule book;
+:mod:`knockout.exact.solver` enumerates them, :mod:`knockout.engine.match` samples them game by
+game in simulated time, ``sims`` samples them for many matches at once, and organiser mode asks
+the arbiter for the decisions the players take. :func:`replay` walks the games already played
+once, giving the match's :class:`Position`, which every walker starts from.
 
 :class:`Pairing` holds what a match needs from the model for one pair of players (or, with arrays,
 for many pairs at once): per-game outcome probabilities for each stage and colour assignment, and
@@ -20,14 +23,24 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from knockout.game import Colour, Reply, Result
 from knockout.rules.bidding import BiddingGame, ChoiceGame, SealedBidGame, Strategy
-from knockout.rules.formats import BiddingMenu, ColourRule, Format, Stage
+from knockout.rules.decisions import (
+    Bid,
+    Bidding,
+    Choice,
+    ChoiceMade,
+    Decision,
+    Fixed,
+    Side,
+    decide,
+    other,
+)
+from knockout.rules.formats import BiddingMenu, Format, Stage
 from knockout.rules.model import (
     DEFAULT_MODEL,
     GameProbabilities,
@@ -40,23 +53,23 @@ from knockout.rules.players import Player
 
 __all__ = [
     "Bid",
+    "ChoiceMade",
     "Finished",
     "MatchState",
     "Pairing",
     "PlayedGame",
+    "Position",
     "ReplayError",
-    "Replayed",
     "Side",
     "advance",
     "bid_colours",
-    "colour_rule",
     "initial_state",
     "match_points",
+    "next_decision",
     "p_chooser_from_times",
     "replay",
 ]
 
-Side = Literal[0, 1]
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -90,27 +103,24 @@ def initial_state() -> MatchState:
     return MatchState(stage=0)
 
 
-ColourDecision = Side | Literal["lot", "bidding", "sealed-bid", "choice"]
+def next_decision(fmt: Format, state: MatchState, start: Position | None = None) -> Decision:
+    """How the next game from ``state`` is set up (:mod:`knockout.rules.decisions`).
 
-
-def colour_rule(stage: Stage, state: MatchState) -> ColourDecision:
-    """Who is Red in the next game: a side, ``"lot"`` (fair coin), ``"bidding"``,
-    ``"sealed-bid"`` or ``"choice"`` (the players' decisions).
-
-    Later games of a stage or block swap colours; the first follows the stage's rule.
+    ``start``: the match's position after its played games; when ``state`` is that position,
+    what they fix for the next game (the previous game's times, a recorded bid or colour
+    choice) rides on the decision.
     """
-    if state.game > 0:
-        assert state.last_red is not None
-        return _other(state.last_red)
-    if stage.colours is ColourRule.BIDDING:
-        return "bidding"
-    if stage.colours is ColourRule.SEALED_BID:
-        return "sealed-bid"
-    if stage.colours is ColourRule.CHOICE:
-        return "choice"
-    if stage.colours is ColourRule.ALTERNATE and state.last_red is not None:
-        return _other(state.last_red)
-    return "lot"
+    stage = fmt.playable[state.stage]
+    if start is not None and start.state == state:
+        return decide(
+            stage,
+            game=state.game,
+            last_red=state.last_red,
+            p_a_chooses=start.p_a_chooses,
+            bid=start.bid,
+            choice=start.choice,
+        )
+    return decide(stage, game=state.game, last_red=state.last_red)
 
 
 def match_points(stage: Stage, red: Side, result: Result) -> int:
@@ -121,7 +131,7 @@ def match_points(stage: Stage, red: Side, result: Result) -> int:
         winning_colour = stage.draw_winner
     else:
         winning_colour = Colour(result.value)
-    winner = red if winning_colour is Colour.RED else _other(red)
+    winner = red if winning_colour is Colour.RED else other(red)
     return 1 if winner == 0 else -1
 
 
@@ -141,10 +151,6 @@ def advance(fmt: Format, state: MatchState, red: Side, result: Result) -> MatchS
         return MatchState(state.stage, played, score, red)
     next_stage = state.stage if stage.repeat else state.stage + 1
     return MatchState(next_stage, 0, 0, red)
-
-
-def _other(side: Side) -> Side:
-    return 1 if side == 0 else 0
 
 
 def _p_first_chooses(chooser: str, a: str, b: str) -> float:
@@ -383,30 +389,22 @@ class ReplayError(ValueError):
 
 
 @dataclass(frozen=True)
-class Bid:
-    """A sudden-death choice already made: who was 甲 (a side of the pairing), 甲's
-    announcement and 乙's reply. The bidding rule then fixes the game's colours and clocks."""
-
-    chooser: Side
-    announce: Colour
-    reply: Reply
-
-
-@dataclass(frozen=True)
 class PlayedGame:
     """A game already played, as given in a scenario's ``[[played]]`` list; or, without a
-    result, the sudden-death choice of a game not played yet (a *bid entry*: the last entry of
-    its match, at the bidding stage, its colours those the bid gives).
+    result, a decision recorded for a game not played yet (a *decision entry*: the last entry
+    of its match; its colours those the decision gives): the sudden-death bid (``chooser``,
+    ``announce``, ``reply``) or a colour choice (``chooser``, ``colour``).
 
     Attributes:
         red: Red player's name.
         black: Black player's name.
         stage: Stage name.
-        result: Over-the-board result (None: a bid entry, the game is still to be played).
+        result: Over-the-board result (None: a decision entry, the game is still to be played).
         time_used: Seconds each player used, if known (decides 甲 for a following bidding game).
-        chooser: 甲's name, for a sudden-death game whose choice is recorded.
-        announce: 甲's announcement, with ``chooser``.
-        reply: 乙's reply, with ``chooser``.
+        chooser: 甲's name (a bid), or the player who chose the colours (a choice).
+        announce: 甲's announcement, for a bid.
+        reply: 乙's reply, for a bid.
+        colour: The colour the chooser took, for a choice.
     """
 
     red: str
@@ -417,24 +415,40 @@ class PlayedGame:
     chooser: str | None = None
     announce: Colour | None = None
     reply: Reply | None = None
+    colour: Colour | None = None
 
     @property
     def is_bid(self) -> bool:
-        """A bid entry: the sudden-death choice of a game not played yet."""
+        """A decision entry: the recorded choice of a game not played yet."""
         return self.result is None
+
+    @property
+    def is_decision(self) -> bool:
+        """A decision entry (a bid or a colour choice without its result)."""
+        return self.result is None
+
+    @property
+    def records_bid(self) -> bool:
+        """The entry carries a sudden-death bid."""
+        return self.announce is not None or self.reply is not None
+
+    @property
+    def records_choice(self) -> bool:
+        """The entry carries a colour choice."""
+        return self.colour is not None
 
 
 def bid_colours(
-    menu: BiddingMenu, chooser: str, other: str, announce: Colour, reply: Reply
+    menu: BiddingMenu, chooser: str, other_name: str, announce: Colour, reply: Reply
 ) -> tuple[str, str]:
     """``(Red, Black)`` by the bidding rule when ``chooser`` (甲) announces ``announce`` and
-    ``other`` (乙) replies ``reply``.
+    ``other_name`` (乙) replies ``reply``.
 
     >>> bid_colours(BiddingMenu(), "A", "B", Colour.RED, Reply.OBJECT)
     ('B', 'A')
     """
     colour, _ = menu.assignment(announce, reply)
-    return (chooser, other) if colour is Colour.RED else (other, chooser)
+    return (chooser, other_name) if colour is Colour.RED else (other_name, chooser)
 
 
 def p_chooser_from_times(
@@ -459,58 +473,82 @@ def p_chooser_from_times(
 
 
 @dataclass(frozen=True)
-class Replayed:
-    """Where a match stands after its played games.
+class Position:
+    """Where a match stands after its played games: computed once (:func:`replay`) and handed
+    to every walker.
 
     Attributes:
-        position: The next state, or the finished match.
-        games: Games replayed (a bid entry is not a game).
+        state: The next state, or the finished match.
+        games: Games replayed (a decision entry is not a game).
         p_a_chooses: P(A is 甲) for a bidding game that comes next, when the previous game's
             times (or a recorded bid) fix it (``None``: the model's probability applies).
-        bid: The sudden-death choice recorded for the next game (a bid entry), if any: the
+        bid: The sudden-death choice recorded for the next game (a decision entry), if any: the
             game's colours and clocks are then fixed, and ``p_a_chooses`` is 1 or 0.
+        choice: The colour choice recorded for the next game (a decision entry), if any.
     """
 
-    position: MatchState | Finished
+    state: MatchState | Finished
     games: int
     p_a_chooses: float | None = None
     bid: Bid | None = None
+    choice: ChoiceMade | None = None
+
+    @property
+    def is_fresh(self) -> bool:
+        """Nothing played or recorded yet: the match starts from its first game."""
+        return self.games == 0 and self.bid is None and self.choice is None
+
+    @property
+    def finished(self) -> Finished | None:
+        """The finished match, if the played games decided it."""
+        return self.state if isinstance(self.state, Finished) else None
+
+    def decision(self, fmt: Format) -> Decision | None:
+        """How the next game is set up (None once the match is decided)."""
+        if isinstance(self.state, Finished):
+            return None
+        return next_decision(fmt, self.state, self)
 
 
-def replay(fmt: Format, a: str, b: str, games: Sequence[PlayedGame]) -> Replayed:
+def replay(fmt: Format, a: str, b: str, games: Sequence[PlayedGame]) -> Position:
     """Walk the chain through the games already played between ``a`` and ``b``.
 
-    The last entry may be a bid entry (no result): the sudden-death choice of the next game,
-    which must be the bidding stage's game.
+    The last entry may be a decision entry (no result): the recorded bid or colour choice of
+    the next game, which must be a game whose players decide (bidding, choice).
 
     Raises:
         ReplayError: A game that cannot have happened (wrong stage, wrong colours, a game after
-            the match was decided, a bid that does not fit the bidding rule or comes too early,
-            an entry after a bid entry).
+            the match was decided, a decision that does not fit the rule or comes too early,
+            an entry after a decision entry).
     """
     state: MatchState | Finished = initial_state()
-    bid: Bid | None = None
+    pending: Bid | ChoiceMade | None = None
     played = 0
     for n, game in enumerate(games):
-        if bid is not None:
+        if pending is not None:
+            what = "bid" if isinstance(pending, Bid) else "colour choice"
             raise ReplayError(
                 n - 1,
-                f"a bid without a result must be the last entry of its match ({a} v {b}), "
+                f"a {what} without a result must be the last entry of its match ({a} v {b}), "
                 f"got a {game.stage} entry after it",
                 key="result",
             )
         if isinstance(state, Finished):
             raise ReplayError(n, f"the match {a} v {b} was already decided")
         red = _entry_red(fmt, state, n, game, (a, b))
-        recorded = None
-        if game.chooser is not None or game.is_bid:
-            stage = fmt.playable[state.stage]
-            recorded = _recorded_bid(n, stage, game, (a, b), games[n - 1] if n else None)
+        recorded = _recorded_decision(fmt, state, n, game, (a, b), games[n - 1] if n else None, red)
         if game.result is None:
-            bid = recorded
+            if recorded is None:
+                stage = fmt.playable[state.stage]
+                raise ReplayError(
+                    n, f"{stage.name} has no decision to record before its game", key="result"
+                )
+            pending = recorded
             continue
         state = advance(fmt, state, red, game.result)
         played += 1
+    bid = pending if isinstance(pending, Bid) else None
+    choice = pending if isinstance(pending, ChoiceMade) else None
     p_a: float | None = None
     if bid is not None:
         p_a = 1.0 if bid.chooser == 0 else 0.0
@@ -519,7 +557,7 @@ def replay(fmt: Format, a: str, b: str, games: Sequence[PlayedGame]) -> Replayed
         used = games[-1].time_used or {}
         if menu is not None:
             p_a = p_chooser_from_times(menu, used.get(a), used.get(b))
-    return Replayed(state, played, p_a, bid)
+    return Position(state, played, p_a, bid, choice)
 
 
 def _entry_red(
@@ -532,32 +570,53 @@ def _entry_red(
         raise ReplayError(n, f"players {game.red!r} and {game.black!r} are not {a!r} v {b!r}")
     stage = fmt.playable[state.stage]
     if game.stage != stage.name:
-        if game.is_bid:
+        if game.is_decision:
             raise ReplayError(
                 n,
                 f"expected a {stage.name} game here: the match {a} v {b} has not reached "
-                f"the {game.stage} stage, so its bid cannot be recorded yet",
+                f"the {game.stage} stage, so its "
+                f"{'colour choice' if game.records_choice else 'bid'} cannot be recorded yet",
                 key="stage",
             )
         raise ReplayError(n, f"expected a {stage.name} game here, got {game.stage!r}")
     red: Side = 0 if game.red == a else 1
-    rule = colour_rule(stage, state)
-    if (rule == 0 or rule == 1) and rule != red:  # noqa: PLR1714  (narrows the Literal)
-        raise ReplayError(n, f"{names[rule]} must have Red in this game (colours alternate)")
+    decision = next_decision(fmt, state)
+    if isinstance(decision, Fixed) and decision.red != red:
+        raise ReplayError(
+            n, f"{names[decision.red]} must have Red in this game (colours alternate)"
+        )
     return red
 
 
-def _recorded_bid(
-    n: int, stage: Stage, game: PlayedGame, names: tuple[str, str], previous: PlayedGame | None
-) -> Bid:
-    """The bid of entry ``n`` (a bid entry, or a sudden-death game with its choice), checked
-    against the bidding rule: 甲 is a player of the match (the one the previous game's times
-    name, if they do), and Red is who the bid gives Red to."""
-    if stage.bidding is None or not stage.is_bidding:
-        key = "result" if game.is_bid else "chooser"
-        raise ReplayError(n, f"{stage.name} has no sudden-death bid", key=key)
-    if game.chooser is None or game.announce is None or game.reply is None:
-        raise ReplayError(n, "a bid needs chooser, announce and reply", key="chooser")
+def _recorded_decision(
+    fmt: Format,
+    state: MatchState,
+    n: int,
+    game: PlayedGame,
+    names: tuple[str, str],
+    previous: PlayedGame | None,
+    red: Side,
+) -> Bid | ChoiceMade | None:
+    """The decision entry ``n`` records (a bid or a colour choice), checked against the rule
+    of the game it belongs to; None for a game that records none."""
+    decision = next_decision(fmt, state)
+    stage = fmt.playable[state.stage]
+    if game.records_bid or (game.chooser is not None and isinstance(decision, Bidding)):
+        if not isinstance(decision, Bidding):
+            key = "result" if game.is_decision else "chooser"
+            raise ReplayError(n, f"{stage.name} has no sudden-death bid", key=key)
+        return _recorded_bid(n, decision.menu, game, names, previous)
+    if game.records_choice or (game.chooser is not None and isinstance(decision, Choice)):
+        if not isinstance(decision, Choice):
+            key = "colour" if game.records_choice else "chooser"
+            raise ReplayError(n, f"{stage.name} has no colour choice to record", key=key)
+        return _recorded_choice(n, decision, game, names, red)
+    if game.chooser is not None:
+        raise ReplayError(n, f"{stage.name} has no decision with a chooser", key="chooser")
+    return None
+
+
+def _chooser_side(n: int, game: PlayedGame, names: tuple[str, str]) -> Side:
     chooser = game.chooser
     if chooser not in names:
         raise ReplayError(
@@ -565,10 +624,50 @@ def _recorded_bid(
             f"expected {names[0]!r} or {names[1]!r} (the players of this match), got {chooser!r}",
             key="chooser",
         )
-    side: Side = 0 if chooser == names[0] else 1
-    other = names[1 - side]
+    return 0 if chooser == names[0] else 1
+
+
+def _recorded_choice(
+    n: int, decision: Choice, game: PlayedGame, names: tuple[str, str], red: Side
+) -> ChoiceMade:
+    """A colour choice, checked: a chooser who may choose, and colours that follow from it."""
+    if game.chooser is None or game.colour is None:
+        raise ReplayError(n, "a colour choice needs chooser and colour", key="chooser")
+    side = _chooser_side(n, game, names)
+    if decision.chooser != "lot" and decision.chooser in names and decision.chooser != game.chooser:
+        raise ReplayError(
+            n,
+            f"expected {decision.chooser!r} (the format names who chooses), got {game.chooser!r}",
+            key="chooser",
+        )
+    made = ChoiceMade(side, game.colour)
+    if made.red != red:
+        raise ReplayError(
+            n,
+            f"expected {names[made.red]!r}: {game.chooser} chose {game.colour.value}, "
+            f"got {game.red!r}",
+            key="red",
+        )
+    return made
+
+
+def _recorded_bid(
+    n: int,
+    menu: BiddingMenu,
+    game: PlayedGame,
+    names: tuple[str, str],
+    previous: PlayedGame | None,
+) -> Bid:
+    """The bid of entry ``n`` (a decision entry, or a sudden-death game with its choice),
+    checked against the bidding rule: 甲 is a player of the match (the one the previous game's
+    times name, if they do), and Red is who the bid gives Red to."""
+    if game.chooser is None or game.announce is None or game.reply is None:
+        raise ReplayError(n, "a bid needs chooser, announce and reply", key="chooser")
+    chooser = game.chooser
+    side = _chooser_side(n, game, names)
+    other_name = names[1 - side]
     used = (previous.time_used if previous is not None else None) or {}
-    p_a = p_chooser_from_times(stage.bidding, used.get(names[0]), used.get(names[1]))
+    p_a = p_chooser_from_times(menu, used.get(names[0]), used.get(names[1]))
     if p_a in (0.0, 1.0) and names[0 if p_a == 1.0 else 1] != chooser:
         faster = names[0 if p_a == 1.0 else 1]
         times = ", ".join(f"{name} {used[name]:g} s" for name in names)
@@ -578,12 +677,12 @@ def _recorded_bid(
             f"got {chooser!r}",
             key="chooser",
         )
-    red, _ = bid_colours(stage.bidding, chooser, other, game.announce, game.reply)
+    red, _ = bid_colours(menu, chooser, other_name, game.announce, game.reply)
     if game.red != red:
         raise ReplayError(
             n,
             f"expected {red!r}: the bid gives Red to {red} (甲 {chooser} announces "
-            f"{game.announce.value}, 乙 {other} {game.reply.value}s), got {game.red!r}",
+            f"{game.announce.value}, 乙 {other_name} {game.reply.value}s), got {game.red!r}",
             key="red",
         )
     return Bid(side, game.announce, game.reply)

@@ -18,8 +18,8 @@ from pydantic import BeforeValidator, Field, ValidationError
 
 from knockout.errors import InputError, Problem
 from knockout.io.tomlfile import load_toml
-from knockout.io.validation import Table, problems_of
 from knockout.points import SCORING, ScoringSystem
+from knockout.validation import Table, problems_of
 
 __all__ = ["custom_systems", "read_scoring_file", "scoring_from_dict"]
 

@@ -41,7 +41,6 @@ every tie-break works under any scoring system. See ``docs/tiebreaks.md``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -52,6 +51,7 @@ import numpy as np
 
 from knockout.errors import Problem
 from knockout.game import Colour
+from knockout.points import GENERAL_TIEBREAK, TIEBREAK_CODES, canonical_tiebreak
 from knockout.standings.conventions import Conventions, Rules
 from knockout.standings.records import CrossTable, Entry, Kind, Outcome
 
@@ -581,7 +581,7 @@ TIEBREAKS: Mapping[str, TieBreak] = MappingProxyType({tb.code: tb for tb in _FIX
 """The named tie-breaks; :func:`get_tiebreak` also builds ``BH-Ck``, ``BH-Mk``, ``SB-Ck``,
 ``SB-Mk`` and ``PS-Ck`` for any k."""
 
-_GENERAL = re.compile(r"(BH|SB)-([CM])([1-9][0-9]?)|PS-C([1-9][0-9]?)")
+assert tuple(TIEBREAKS) == TIEBREAK_CODES, "the registry and the vocabulary (knockout.points)"
 
 
 def get_tiebreak(code: str) -> TieBreak:
@@ -593,14 +593,11 @@ def get_tiebreak(code: str) -> TieBreak:
     Raises:
         ValueError: For an unknown code.
     """
-    wanted = code.strip()
-    canonical = "lots" if wanted.lower() == "lots" else wanted.upper()
+    canonical = canonical_tiebreak(code)
     if canonical in TIEBREAKS:
         return TIEBREAKS[canonical]
-    match = _GENERAL.fullmatch(canonical)
-    if match is None:
-        known = ", ".join([*TIEBREAKS, "BH-Ck", "BH-Mk", "SB-Ck", "SB-Mk", "PS-Ck"])
-        raise ValueError(f"unknown tie-break: {code!r} (known: {known})")
+    match = GENERAL_TIEBREAK.fullmatch(canonical)
+    assert match is not None
     if match.group(4):
         return _progressive_cut(int(match.group(4)))
     return _buchholz_like(canonical)

@@ -9,8 +9,8 @@ from conftest import run_json
 from typer.testing import CliRunner
 
 from knockout import __version__
-from knockout.cli import app
 from knockout.io.scenario import load_scenario
+from knockout.program import app
 from knockout.rules.model import DEFAULT_DRAW_NU, DEFAULT_RED_ADVANTAGE
 
 SEED_GAMES = str(Path(__file__).resolve().parents[2] / "scenarios" / "data" / "seed000-games.csv")

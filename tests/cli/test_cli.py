@@ -9,7 +9,7 @@ from conftest import run_json
 from typer.testing import CliRunner
 
 from knockout import __version__
-from knockout.cli import app
+from knockout.program import app
 
 ROOT = Path(__file__).resolve().parents[2]
 FINAL = str(ROOT / "scenarios" / "final-2600-vs-2550.toml")

@@ -8,7 +8,7 @@ import pytest
 from conftest import run_json
 from typer.testing import CliRunner
 
-from knockout.cli import app
+from knockout.program import app
 
 ROOT = Path(__file__).resolve().parents[2]
 OPEN12 = str(ROOT / "scenarios" / "open-12-in-progress.toml")

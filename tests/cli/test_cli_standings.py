@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from knockout import __version__
-from knockout.cli import app
+from knockout.program import app
 
 DATA = Path(__file__).resolve().parents[2] / "scenarios" / "data"
 CSV = DATA / "swiss-9.csv"

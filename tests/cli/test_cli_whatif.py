@@ -9,7 +9,7 @@ import pytest
 from conftest import run_json
 from typer.testing import CliRunner
 
-from knockout.cli import app
+from knockout.program import app
 
 FINAL = "scenarios/final-2600-vs-2550.toml"
 runner = CliRunner()

@@ -15,7 +15,7 @@ from rich.errors import StyleSyntaxError
 from rich.style import Style
 from typer.testing import CliRunner
 
-from knockout.cli import app
+from knockout.program import app
 
 ROOT = Path(__file__).resolve().parents[2]
 FINAL = str(ROOT / "scenarios" / "final-2600-vs-2550.toml")

@@ -13,11 +13,11 @@ from rich.console import Console
 from rich.table import Table
 from typer.testing import CliRunner
 
-from knockout.cli import app
 from knockout.dashboard.bracket import reach_view
 from knockout.dashboard.fit import Fit, fitted, table
 from knockout.exact.bracket import bracket_odds
-from knockout.io.scenario import parse_scenario
+from knockout.program import app
+from knockout.rules.scenario import parse_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"

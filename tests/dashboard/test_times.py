@@ -11,12 +11,12 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from knockout.cli import app
 from knockout.dashboard.live import LiveEvent
 from knockout.dashboard.match import clock_text
 from knockout.dashboard.times import duration
 from knockout.engine.event import EventRun
 from knockout.io.scenario import load_scenario
+from knockout.program import app
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"

@@ -154,7 +154,7 @@ def test_engine_agrees_with_exact_solver(
         stages[record.decided_in] += 1
         games[len(record.games)] += 1
         last = record.games[-1]
-        if last.chooser is not None:
+        if last.announce is not None:  # the sudden-death bid (a colour choice has none)
             sd_reached += 1
             chooser_won += last.chooser == record.winner
     p = float(exact.win[0, 0])

@@ -13,18 +13,21 @@ from conftest import run_json
 from event_helpers import CUP_PLAYERS, CUP_SCENARIO, ROOT
 from typer.testing import CliRunner, Result
 
-from knockout.cli import app
 from knockout.event.store import load_event
 from knockout.game import Colour
-from knockout.io.scenario import Scenario, load_scenario
+from knockout.io.scenario import load_scenario
+from knockout.program import app
 from knockout.rules.model import game_probabilities
+from knockout.rules.scenario import Scenario
 
 runner = CliRunner()
 CUP_SCENARIO_WITH_PLAYERS = ROOT / "scenarios" / "example.toml"
 
-NEXT_KEYS = {"version", "games", "bids", "finished", "champion"}
+NEXT_KEYS = {"version", "games", "bids", "decisions", "byes", "finished", "champion"}
 GAME_KEYS = {"match", "game", "stage", "red", "black", "clock", "board"}
-EXPORT_KEYS = {"version", "event", "games", "bids", "ranking"}
+EXPORT_KEYS = {
+    "version", "event", "games", "bids", "ranking", "matches", "withdrawn", "scenario",
+}  # fmt: skip
 EXPORT_GAME_KEYS = {"match", "game", "stage", "red", "black", "clock", "result", "time_used"}
 
 
@@ -263,7 +266,14 @@ def test_pending_bid_is_part_of_the_scenario_export(tmp_path: Path) -> None:
     ok("record", db, "R1-M1", "3", "1/2")  # no times: 甲 by the arbiter's lot
     data = next_json(db)
     assert data["bids"] == [{"match": "R1-M1", "chooser": None, "bidder": None}]
-    assert "R1-M1" not in [g["match"] for g in data["games"]]
+    pending = next(g for g in data["games"] if g["match"] == "R1-M1")
+    assert (pending["game"], pending["red"], pending["black"], pending["clock"]) == (
+        4,
+        None,
+        None,
+        None,
+    )
+    assert data["decisions"] == [{"match": "R1-M1", "game": 4, "kind": "bid", "chooser": None}]
     refused(db, "bid", db, "R1-M1", "--announce", "black", "--reply", "accept", says="--chooser")
     before = run_json("event", "odds", db, "--json")
     ok("bid", db, "R1-M1", "--announce", "black", "--reply", "accept", "--chooser", black)
@@ -346,9 +356,9 @@ def test_every_event_command_has_help_with_an_example() -> None:
     group = typer.main.get_command(app)
     event_group = group.commands["event"]  # type: ignore[attr-defined]
     names = sorted(event_group.commands)
-    assert names == sorted(
-        ["new", "next", "record", "bid", "withdraw", "show", "odds", "undo", "log", "export"]
-    )
+    expected = ["new", "next", "record", "correct", "bid", "choose", "withdraw", "amend"]
+    expected += ["replace", "show", "odds", "undo", "log", "export", "check", "publish", "serve"]
+    assert names == sorted(expected)
     result = runner.invoke(app, ["event", "--help"])
     assert result.exit_code == 0 and "Example" in result.stdout
     for name in names:
@@ -370,3 +380,47 @@ def test_export_formats_on_a_new_event(tmp_path: Path, fmt: str) -> None:
         path = tmp_path / "s.toml"
         path.write_text(text, encoding="utf-8")
         assert run_json("odds", str(path), "--json")["players"]
+
+
+def test_the_official_deciders_colour_choice_is_asked_and_recorded(tmp_path: Path) -> None:
+    """The official playoff's decider: a lot decides who chooses the colours; organiser mode
+    asks for that choice (it does not hand Red to anyone), records it, and every walker
+    honours it (the export's knockout odds equal event odds)."""
+    db = str(tmp_path / "op.db")
+    ok("new", db, "--scenario", str(ROOT / "scenarios" / "official-playoff.toml"))
+    for game in (1, 2, 3, 4):
+        ok("record", db, "R1-M1", str(game), "1/2")
+    data = next_json(db)
+    assert data["decisions"] == [{"match": "R1-M1", "game": 5, "kind": "choice", "chooser": None}]
+    (pending,) = data["games"]
+    assert (pending["game"], pending["stage"], pending["red"], pending["black"]) == (
+        5,
+        "decider",
+        None,
+        None,
+    )
+    assert "knockout event choose" in ok("next", db)
+    refused(db, "choose", db, "R1-M1", "black", says="--chooser")
+    refused(db, "record", db, "R1-M1", "5", "1-0", says="colour choice first")
+    refused(db, "bid", db, "R1-M1", "--announce", "red", "--reply", "accept", says="game 5")
+    refused(db, "choose", db, "R1-M1", "green", "--chooser", "洪智", says="red or black")
+    said = ok("choose", db, "R1-M1", "black", "--chooser", "洪智")
+    assert "洪智 chooses black: 蒋川 Red 6 min v 洪智 Black 4 min" in said
+    game = next_json(db)["games"][0]
+    assert (game["red"], game["black"], game["clock"]) == ("蒋川", "洪智", [6.0, 4.0])
+    assert next_json(db)["decisions"] == []
+    refused(db, "choose", db, "R1-M1", "red", "--chooser", "洪智", says="already recorded")
+    toml = tmp_path / "now.toml"
+    toml.write_text(ok("export", db, "--format", "scenario"), encoding="utf-8")
+    exported = tomllib.loads(toml.read_text(encoding="utf-8"))["played"][-1]
+    assert {k: exported[k] for k in ("stage", "chooser", "colour")} == {
+        "stage": "decider",
+        "chooser": "洪智",
+        "colour": "black",
+    }
+    assert run_json("event", "odds", db, "--json") == run_json("odds", str(toml), "--json")
+    ok("record", db, "R1-M1", "5", "1/2")  # a draw: Black (洪智) advances
+    assert next_json(db)["champion"] == "洪智"
+    ok("undo", db)
+    ok("undo", db)  # the choice is undone like any entry
+    assert next_json(db)["decisions"][0]["kind"] == "choice"

@@ -1,18 +1,19 @@
-"""The match chain: colour rules and where a result leads."""
+"""The match chain: how each game is set up (decisions) and where a result leads."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from knockout.game import Colour, Result
+from knockout.rules.decisions import Bidding, Choice, Fixed, Lot
 from knockout.rules.formats import FORMATS, ColourRule, Format, Stage, get_format
 from knockout.rules.match import (
     Finished,
     MatchState,
     advance,
-    colour_rule,
     initial_state,
     match_points,
+    next_decision,
 )
 from knockout.rules.model import TimeClass
 
@@ -20,11 +21,10 @@ XQ = get_format("xq-bidding")
 
 
 def test_slow_games_lot_then_swap() -> None:
-    slow = XQ.playable[0]
-    assert colour_rule(slow, initial_state()) == "lot"
+    assert next_decision(XQ, initial_state()) == Lot()
     after = advance(XQ, initial_state(), 1, Result.RED)
     assert after == MatchState(stage=0, game=1, score=-1, last_red=1)
-    assert colour_rule(slow, after) == 0
+    assert next_decision(XQ, after) == Fixed(0)
 
 
 def test_two_slow_games_cannot_end_after_one() -> None:
@@ -37,10 +37,10 @@ def test_level_slow_stage_goes_to_rapid_then_sudden_death() -> None:
     assert isinstance(s, MatchState)
     s = advance(XQ, s, 1, Result.RED)  # B wins with Red: 1-1
     assert s == MatchState(stage=1, game=0, score=0, last_red=1)
-    assert colour_rule(XQ.playable[1], s) == "lot"
+    assert next_decision(XQ, s) == Lot()
     s = advance(XQ, s, 0, Result.DRAW)
     assert s == MatchState(stage=2, game=0, score=0, last_red=0)
-    assert colour_rule(XQ.playable[2], s) == "bidding"
+    assert isinstance(next_decision(XQ, s), Bidding)
 
 
 def test_sudden_death_draw_is_a_match_win_for_black() -> None:
@@ -67,13 +67,15 @@ def test_repeat_stage_starts_a_new_block_when_level() -> None:
     s = MatchState(stage=1, game=1, score=1, last_red=0)
     level = advance(fmt, s, 1, Result.RED)  # B wins the 2nd game of the pair: 1-1
     assert level == MatchState(stage=1, game=0, score=0, last_red=1)
-    assert colour_rule(fmt.playable[1], level) == "lot"
+    assert next_decision(fmt, level) == Lot()
 
 
 def test_alternate_rule_swaps_from_previous_game() -> None:
     fmt = get_format("official-playoff")
     s = MatchState(stage=1, game=0, score=0, last_red=1)
-    assert colour_rule(fmt.playable[1], s) == 0
+    assert next_decision(fmt, s) == Fixed(0)
+    decider = MatchState(stage=3, game=0, score=0, last_red=0)
+    assert next_decision(fmt, decider) == Choice("lot")
 
 
 def test_presets_are_valid_formats() -> None:

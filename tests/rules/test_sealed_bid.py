@@ -7,12 +7,12 @@ import pytest
 
 from knockout.exact.solver import solve
 from knockout.game import Colour
-from knockout.io.scenario import parse_scenario
 from knockout.rules.bidding import Believed, Naive, Rational, SealedBidGame
 from knockout.rules.formats import get_format
 from knockout.rules.match import Pairing
 from knockout.rules.model import ModelParams, PerClass
 from knockout.rules.players import Player
+from knockout.rules.scenario import parse_scenario
 
 GAME = SealedBidGame(10.0, 1.0, Colour.BLACK)
 

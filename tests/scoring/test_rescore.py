@@ -24,10 +24,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from knockout.cli import app
 from knockout.errors import InputError
 from knockout.game import Colour, Result
 from knockout.points import DIFFERENCE, RATIO, ROUND_ROBIN, TRADITIONAL, get_scoring
+from knockout.program import app
 from knockout.scoring.rescore import compare, rescore, to_json
 from knockout.scoring.results import Results, parse_results, read_results
 from knockout.standings.records import Outcome

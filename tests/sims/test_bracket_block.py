@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from knockout.io.scenario import Scenario, parse_scenario
 from knockout.odds import BracketTally
+from knockout.rules.scenario import Scenario, parse_scenario
 from sims.bracket import BracketJob, bracket_block
 from tests.sims.bracket_reference import reference_block
 

@@ -10,9 +10,9 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from knockout.cli import app
 from knockout.dashboard.simulation import estimate_line, progress_lines
 from knockout.io.scenario import load_scenario
+from knockout.program import app
 from sims.run import run_time_estimate
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,10 +12,10 @@ from types import SimpleNamespace
 import pytest
 from typer.testing import CliRunner
 
-from knockout.cli import app
 from knockout.errors import KnockoutError
 from knockout.io.scenario import load_scenario
 from knockout.odds import MatchTally
+from knockout.program import app
 from knockout.rules.match import Pairing
 from sims import runner
 from sims.kernel import MatchTables

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 import knockout.dashboard.standings
 import knockout.standings.records
 import knockout.standings.tiebreaks
-from knockout.cli import app
+from knockout.program import app
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,0 +1,741 @@
+"""Benchmark figures and the performance goals, measured in one run.
+
+Nothing here asserts a speed: :func:`run_benchmark` returns figures and goals (each with its
+measured ratio beside its target) for ``knockout bench`` to print. Ratios are what to trust on a
+shared machine: both sides of a ratio are measured in the same run, interleaved, best of several
+repeats, so that a spell of load hits both alike.
+
+The goals:
+
+* ``kernel``: one block of the match kernel (simulate and tally) against the time numpy needs
+  just to draw 4 uniform doubles per match: at most 3.
+* ``processes``: the speed-up of a long run (at least 2 s on one process) with every CPU over
+  one process, as a share of this machine's own ceiling for the same work (warm processes, no
+  runner, measured in the same passes): at least 0.90.
+* ``never_slower``: wall time with every CPU allowed over one process, for runs of every size
+  (in this process, and the whole ``knockout simulate`` command): at most 1.10 at the worst.
+* ``startup``: ``knockout --version`` as a whole process against ``python -c "import numpy"``:
+  at most 2.5.
+* ``bracket``: time per match of the bracket Monte Carlo (64 players) against the single-match
+  kernel with the same format and strategy: at most 3.
+* ``dask``: the speed-up of a run on a local Dask cluster (scheduler and workers in their own
+  processes, once started) as a share of the ceiling, i.e. scheduler overhead is a small share:
+  at least 0.90.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import multiprocessing
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import asdict, dataclass, field, replace
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from knockout.engine.match import play_match
+from knockout.errors import KnockoutError
+from knockout.exact.solver import solve
+from knockout.rules.match import Pairing
+from knockout.rules.scenario import Scenario
+from sims.bracket import BRACKET_BLOCK, BracketJob, bracket_block
+from sims.kernel import MatchTables
+from sims.match import match_block
+from sims.runner import (
+    BLOCK_SIZE,
+    available_cpus,
+    dask_workers,
+    default_start_method,
+    keep_freed_memory,
+    run_blocks,
+)
+
+__all__ = [
+    "BenchFigures",
+    "BenchSettings",
+    "Goal",
+    "Timed",
+    "goals",
+    "run_benchmark",
+]
+
+Say = Callable[[str], None]
+
+#: Run sizes checked for "never slower" in this process: one block, 16 blocks, the issue's 10 M.
+SMALL_RUNS = (BLOCK_SIZE, 16 * BLOCK_SIZE, 10_000_000)
+#: A long run is one that takes at least this long on one process.
+LONG_RUN_SECONDS = 2.0
+#: Matches timed per side for a short run (1-2 s): a run of 1-200 ms is repeated up to 50
+#: times, since its best time is what a spell of load hides.
+SMALL_MATCHES = 100_000_000
+
+
+@dataclass(frozen=True)
+class Goal:
+    """A performance goal with its measured ratio.
+
+    Attributes:
+        key: Short name (``kernel``, ``processes``, ...).
+        label: What is measured.
+        measured: The measured ratio (None if not measured in this run).
+        target: The target.
+        at_most: True if the ratio must be at most the target (else at least).
+        figures: The figures behind the ratio.
+    """
+
+    key: str
+    label: str
+    measured: float | None
+    target: float
+    at_most: bool
+    figures: str
+
+    @property
+    def met(self) -> bool | None:
+        """Whether the target is met (None if not measured)."""
+        if self.measured is None:
+            return None
+        return self.measured <= self.target if self.at_most else self.measured >= self.target
+
+    @property
+    def target_text(self) -> str:
+        """``<= 3`` or ``>= 0.90``."""
+        return f"{'<=' if self.at_most else '>='} {self.target:g}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "label": self.label,
+            "measured": self.measured,
+            "target": self.target,
+            "at_most": self.at_most,
+            "met": self.met,
+            "figures": self.figures,
+        }
+
+
+@dataclass(frozen=True)
+class Timed:
+    """The same run with one process and with more allowed.
+
+    Attributes:
+        runs: Simulations in the run.
+        one: Wall seconds with one process (best of the repeats).
+        many: Wall seconds with every allowed process (best of the repeats).
+        processes: Processes the runner used in the ``many`` run (None: not known, e.g. in
+            another process).
+    """
+
+    runs: int
+    one: float
+    many: float
+    processes: int | None
+
+    @property
+    def ratio(self) -> float:
+        """``many / one``: below 1 is faster with more processes."""
+        return self.many / self.one
+
+    @property
+    def speedup(self) -> float:
+        """``one / many``."""
+        return self.one / self.many
+
+
+@dataclass(frozen=True)
+class BenchFigures:
+    """What ``knockout bench`` reports (every figure in seconds or per second).
+
+    Attributes:
+        scenario: Name of the benchmarked match scenario.
+        cores: CPUs visible to this process.
+        workers: Processes compared with one (every CPU by default).
+        block_size: Matches per kernel block.
+        kernel_per_second: Matches per second of one block (kernel and tally), one core.
+        floor_per_second: Matches per second if all we did was draw 4 uniform doubles each.
+        scaling: The long run, one process against ``workers``.
+        ceiling: This machine's own speed-up with ``workers`` processes on this work.
+        small: Runs of other sizes, in this process, one process against ``workers``.
+        cli: The whole ``knockout simulate`` command (10 M matches), one against ``workers``.
+        version_seconds: ``knockout --version``, whole process.
+        numpy_seconds: ``python -c "import numpy"``, whole process.
+        bracket_scenario: Name of the bracket scenario.
+        bracket_match_seconds: Seconds per match of a bracket block.
+        kernel_match_seconds: Seconds per match of the single-match kernel, same strategy.
+        bracket_events_per_second: Bracket events per second, one core.
+        dask: A run on a local Dask cluster of ``workers`` (started beforehand) against one
+            local process.
+        dask_startup: Seconds to start that cluster.
+        engine_per_second: SimPy engine matches per second.
+        exact_per_second: Exact-solver matches per second (one pair per call).
+        load: The machine's 1-minute load average at the start and at the end (other work on a
+            shared machine; 0 where not available).
+        goals: The goals, each with its measured ratio.
+    """
+
+    scenario: str
+    cores: int
+    workers: int
+    block_size: int
+    kernel_per_second: float
+    floor_per_second: float
+    scaling: Timed | None
+    ceiling: float | None
+    small: tuple[Timed, ...]
+    cli: Timed | None
+    version_seconds: float | None
+    numpy_seconds: float | None
+    bracket_scenario: str | None
+    bracket_match_seconds: float | None
+    kernel_match_seconds: float | None
+    bracket_events_per_second: float | None
+    dask: Timed | None
+    dask_startup: float | None
+    engine_per_second: float
+    exact_per_second: float
+    load: tuple[float, float] = (0.0, 0.0)
+    goals: tuple[Goal, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """Every figure and ratio, and the goals."""
+        out = asdict(self)
+        out["goals"] = [g.to_json() for g in self.goals]
+        for key in ("scaling", "cli", "dask"):
+            timed = getattr(self, key)
+            if timed is not None:
+                out[key] |= {"ratio": timed.ratio, "speedup": timed.speedup}
+        out["small"] = [asdict(t) | {"ratio": t.ratio} for t in self.small]
+        out["kernel_ratio"] = self.floor_per_second / self.kernel_per_second
+        return out
+
+    def rows(self) -> list[tuple[str, str]]:
+        """``(measure, figure)`` rows of the figures table."""
+        rows = [
+            ("kernel, one core", f"{self.kernel_per_second / 1e6:,.1f} M matches/s"),
+            ("floor: 4 uniform doubles per match", f"{self.floor_per_second / 1e6:,.1f} M/s"),
+        ]
+        if self.scaling is not None:
+            s = self.scaling
+            rows.append(
+                (
+                    f"{s.runs:,} matches, 1 process",
+                    f"{s.one:.2f} s ({s.runs / s.one / 1e6:,.1f} M/s)",
+                )
+            )
+            rows.append(
+                (
+                    f"{s.runs:,} matches, up to {self.workers} processes",
+                    f"{s.many:.2f} s ({s.runs / s.many / 1e6:,.1f} M/s), x{s.speedup:.2f}, "
+                    f"{s.processes} used",
+                )
+            )
+        if self.ceiling is not None:
+            rows.append(
+                (f"this machine's ceiling, {self.workers} processes", f"x{self.ceiling:.2f}")
+            )
+        for t in (*self.small, *(() if self.cli is None else (self.cli,))):
+            where = "knockout simulate (whole command)" if t is self.cli else "in this process"
+            used = "" if t.processes is None else f" ({t.processes} used)"
+            rows.append(
+                (
+                    f"{t.runs:,} matches, {where}",
+                    f"{t.one:.3f} s vs {t.many:.3f} s with up to {self.workers}{used}: "
+                    f"x{t.ratio:.2f} of the time",
+                )
+            )
+        if self.version_seconds is not None and self.numpy_seconds is not None:
+            rows.append(
+                (
+                    "knockout --version vs python -c 'import numpy'",
+                    f"{self.version_seconds:.3f} s vs {self.numpy_seconds:.3f} s",
+                )
+            )
+        if self.bracket_match_seconds is not None and self.kernel_match_seconds is not None:
+            rows.append(
+                (
+                    f"bracket Monte Carlo: {self.bracket_scenario}",
+                    f"{self.bracket_events_per_second or 0:,.0f} events/s; "
+                    f"{self.bracket_match_seconds * 1e9:.1f} ns/match vs "
+                    f"{self.kernel_match_seconds * 1e9:.1f} ns/match in the kernel",
+                )
+            )
+        if self.dask is not None:
+            d = self.dask
+            rows.append(
+                (
+                    f"{d.runs:,} matches, Dask local cluster of {self.workers}",
+                    f"{d.many:.2f} s vs {d.one:.2f} s in 1 process: x{d.speedup:.2f} "
+                    f"(cluster start-up {self.dask_startup or 0:.1f} s, not counted)",
+                )
+            )
+        rows.append(
+            (
+                "machine load (1-minute average), start and end",
+                f"{self.load[0]:.2f}, {self.load[1]:.2f} on {self.cores} CPUs",
+            )
+        )
+        rows.append(("SimPy engine", f"{self.engine_per_second:,.0f} matches/s"))
+        rows.append(("exact solver (one pair per call)", f"{self.exact_per_second:,.0f} matches/s"))
+        return rows
+
+    def markdown(self) -> str:
+        """The goals and the figures as Markdown tables (the README's performance section)."""
+        lines = ["| goal | measured | target | met |", "|---|---|---|---|"]
+        for g in self.goals:
+            measured = "not measured" if g.measured is None else f"**{g.measured:.2f}**"
+            met = {True: "yes", False: "**no**", None: "-"}[g.met]
+            lines.append(f"| {g.label} | {measured} | {g.target_text} | {met} |")
+        lines += ["", "| measure | figure |", "|---|---|"]
+        lines += [f"| {m} | {f} |" for m, f in self.rows()]
+        return "\n".join(lines) + "\n"
+
+
+def _best(f: Callable[[], object], repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        f()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _interleaved(fs: Sequence[Callable[[], object]], repeats: int) -> list[float]:
+    """Best time of each function, the functions taking turns (noise hits all alike)."""
+    best = [float("inf")] * len(fs)
+    for _ in range(repeats):
+        for i, f in enumerate(fs):
+            best[i] = min(best[i], _best(f, 1))
+    return best
+
+
+# ---------------------------------------------------------------------------------------------
+# The machine's own ceiling
+
+
+def _timed_blocks(job: tuple[MatchTables, int]) -> float:
+    """Time ``count`` blocks in this (worker) process: a unit of work with no runner around it."""
+    tables, count = job
+    keep_freed_memory()
+    match_block(tables, 0, BLOCK_SIZE, 1)  # warm up
+    start = time.perf_counter()
+    for i in range(count):
+        match_block(tables, i, BLOCK_SIZE, 1)
+    return time.perf_counter() - start
+
+
+def _ceiling_pass(tables: MatchTables, workers: int, count: int) -> tuple[float, float]:
+    """One pass of the ceiling: seconds for ``count`` blocks in one warm pool process alone, and
+    for ``count`` blocks in each of ``workers`` at once. The pool lives for this pass only (its
+    threads in this process would slow this process's own runs)."""
+    context = multiprocessing.get_context(default_start_method())
+    with context.Pool(workers) as pool:
+        pool.map(_timed_blocks, [(tables, 1)] * workers)  # start and warm every pool process
+        alone = float(pool.apply(_timed_blocks, ((tables, count),)))
+        start = time.perf_counter()
+        pool.map(_timed_blocks, [(tables, count)] * workers, chunksize=1)
+        return alone, time.perf_counter() - start
+
+
+@contextmanager
+def _dask_cluster(workers: int, say: Say) -> Iterator[tuple[str, float] | None]:
+    """A local Dask cluster run as other processes (``dask scheduler`` and ``dask worker``, as
+    one started by hand), so that no scheduler threads live in this process and slow its own
+    runs; its address and the seconds until every worker had joined. None without the
+    ``[distributed]`` extra, or if the cluster did not come up within a minute."""
+    if importlib.util.find_spec("distributed") is None:
+        yield None
+        return
+    say(f"starting a local Dask cluster of {workers} processes")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    scheduler_args = ["--host", "127.0.0.1", "--port", str(port), "--no-dashboard"]
+    worker_args = [address, "--nworkers", str(workers), "--nthreads", "1", "--no-dashboard"]
+    start = time.perf_counter()
+    scheduler, worker = (
+        subprocess.Popen(
+            [sys.executable, "-m", f"distributed.cli.dask_{kind}", *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for kind, args in (("scheduler", scheduler_args), ("worker", worker_args))
+    )
+    try:
+        yield (address, time.perf_counter() - start) if _joined(address, workers) else None
+    finally:
+        for process in (worker, scheduler):
+            process.terminate()
+            process.wait()
+
+
+def _joined(address: str, workers: int, timeout: float = 60.0) -> bool:
+    """Wait until ``workers`` workers are connected to the scheduler at ``address``."""
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        try:
+            if dask_workers(address) >= workers:
+                return True
+        except KnockoutError:
+            pass  # the scheduler is not listening yet
+        time.sleep(0.2)
+    return False
+
+
+@dataclass(frozen=True)
+class _Long:
+    """The long run with one process and many, on a Dask cluster, and the machine's ceiling."""
+
+    scaling: Timed
+    ceiling: float
+    dask: Timed | None
+    dask_startup: float | None
+
+
+def _long_runs(tables: MatchTables, workers: int, cfg: BenchSettings, say: Say) -> _Long:
+    """Each pass runs, in turn: one process, up to ``workers`` processes, the Dask cluster,
+    then the ceiling (warm pool processes with no runner: ``count`` blocks in one alone, then in
+    each at once). Best of each: every ratio's sides had the same spells of load."""
+    block = partial(match_block, tables)
+    runs = cfg.scaling_runs
+    best: dict[str, float] = {}
+    used: list[int] = []
+
+    def keep(key: str, seconds: float) -> None:
+        best[key] = min(best.get(key, float("inf")), seconds)
+
+    with ExitStack() as stack:
+        cluster = stack.enter_context(_dask_cluster(workers, say)) if cfg.dask else None
+        address = None if cluster is None else cluster[0]
+        if address is not None:
+            run_blocks(block, 4 * BLOCK_SIZE, 1, executor="dask", scheduler=address)  # warm up
+        for repeat in range(cfg.scaling_repeats):
+            say(f"{runs:,} matches: 1 process, up to {workers}, Dask, ceiling (pass {repeat + 1})")
+            keep("one", _best(lambda: run_blocks(block, runs, 7, workers=1), 1))
+            start = time.perf_counter()
+            used.append(run_blocks(block, runs, 7, workers=workers).processes)
+            keep("many", time.perf_counter() - start)
+            if address is not None:
+                keep(
+                    "dask",
+                    _best(
+                        lambda: run_blocks(block, runs, 7, executor="dask", scheduler=address), 1
+                    ),
+                )
+            alone, together = _ceiling_pass(tables, workers, cfg.ceiling_blocks)
+            keep("alone", alone)
+            keep("together", together)
+    dask = None if cluster is None else Timed(runs, best["one"], best["dask"], workers)
+    return _Long(
+        scaling=Timed(runs, best["one"], best["many"], max(used)),
+        ceiling=workers * best["alone"] / best["together"],
+        dask=dask,
+        dask_startup=None if cluster is None else cluster[1],
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Measurements
+
+
+def _kernel_vs_floor(tables: MatchTables, repeats: int) -> tuple[float, float]:
+    rng = np.random.default_rng(1)
+    n = BLOCK_SIZE
+    kernel, floor = _interleaved(
+        [lambda: match_block(tables, 0, n, 1), lambda: rng.random((n, 4))], repeats
+    )
+    return n / kernel, n / floor
+
+
+def _repeats_for(runs: int, least: int) -> int:
+    """Repeats for a run of ``runs`` matches: short runs are cheap and noisy, so up to 50."""
+    return max(least, min(50, SMALL_MATCHES // runs))
+
+
+def _runner(tables: MatchTables, runs: int, workers: int, repeats: int, seed: int = 7) -> Timed:
+    block = partial(match_block, tables)
+    used: list[int] = []
+
+    def many() -> None:
+        used.append(run_blocks(block, runs, seed, workers=workers).processes)
+
+    one, many_s = _interleaved([lambda: run_blocks(block, runs, seed, workers=1), many], repeats)
+    return Timed(runs, one, many_s, max(used))
+
+
+def _command(args: list[str]) -> Callable[[], object]:
+    """A whole ``knockout`` command in a fresh interpreter (as the console script runs it)."""
+    code = "import sys\nfrom knockout.program import main\nsys.exit(main())"
+    argv = [sys.executable, "-c", code, *args]
+    return lambda: subprocess.run(argv, check=True, capture_output=True)
+
+
+def _startup(repeats: int) -> tuple[float, float]:
+    version, numpy_s = _interleaved(
+        [
+            _command(["--version"]),
+            lambda: subprocess.run([sys.executable, "-c", "import numpy"], check=True),
+        ],
+        repeats,
+    )
+    return version, numpy_s
+
+
+def _cli(path: Path, runs: int, workers: int, repeats: int) -> Timed:
+    args = ["simulate", str(path), "--runs", str(runs), "--seed", "1", "--json", "--workers"]
+    one, many = _interleaved([_command([*args, "1"]), _command([*args, str(workers)])], repeats)
+    return Timed(runs, one, many, None)
+
+
+def _bracket(scenario: Scenario, repeats: int) -> tuple[float, float, float]:
+    """Seconds per match of a bracket block and of the single-match kernel (same strategy, the
+    two highest-rated players), interleaved; and bracket events per second."""
+    job = BracketJob.from_scenario(scenario)
+    a, b = sorted(scenario.players, key=lambda p: -p.rating)[:2]
+    pairing = Pairing.of(scenario.format, a, b, model=scenario.model, strategy=scenario.strategy)
+    tables = MatchTables.from_pairing(pairing)
+    events = BRACKET_BLOCK
+    bracket_block(job, 0, events, 1)  # warm up (and build what the job caches)
+    match_block(tables, 0, BLOCK_SIZE, 1)
+    bracket_s, kernel_s = _interleaved(
+        [lambda: bracket_block(job, 1, events, 1), lambda: match_block(tables, 1, BLOCK_SIZE, 1)],
+        repeats,
+    )
+    matches = events * _matches_per_event(job)
+    return bracket_s / matches, kernel_s / BLOCK_SIZE, events / bracket_s
+
+
+def _matches_per_event(job: BracketJob) -> int:
+    """Matches with two players in every event (byes not counted; third place counted)."""
+    plans, third = job.plans
+    return sum(
+        int(p.fixed.size) + (len(job.lines) >> p.round if p.played is None else int(p.played.size))
+        for p in (*plans, *(() if third is None else (third,)))
+    )
+
+
+def _engine_and_exact(scenario: Scenario, engine_matches: int) -> tuple[float, float]:
+    a, b = scenario.players[:2]
+    rng = np.random.default_rng(3)
+
+    def engine_run() -> None:
+        for _ in range(engine_matches):
+            play_match(
+                scenario.format, a, b, strategy=scenario.strategy, model=scenario.model, rng=rng
+            )
+
+    engine = _best(engine_run, 1)
+    exact_reps = 50
+
+    def exact_run() -> None:
+        for _ in range(exact_reps):
+            solve(
+                Pairing.of(scenario.format, a, b, model=scenario.model, strategy=scenario.strategy)
+            )
+
+    return engine_matches / engine, exact_reps / _best(exact_run, 3)
+
+
+@dataclass(frozen=True)
+class BenchSettings:
+    """How much to measure (the defaults are ``knockout bench``'s).
+
+    Attributes:
+        repeats: Kernel and floor blocks timed (interleaved, best of).
+        scaling_runs: Matches in the long run (at least 2 s on one process here).
+        scaling_repeats: Passes of the long run (one process, many, Dask, the ceiling).
+        small_runs: Sizes of the shorter runs timed in this process.
+        small_repeats: Their repeats.
+        cli_runs: Matches in the timed ``knockout simulate`` commands (0: not timed).
+        cli_repeats: Their repeats.
+        startup_repeats: Repeats of ``knockout --version`` and of ``import numpy`` (0: not timed).
+        bracket_repeats: Bracket and kernel blocks timed.
+        ceiling_blocks: Blocks per process in the ceiling measurement.
+        dask: Time a local Dask cluster too (the long run).
+        engine_matches: SimPy engine matches timed.
+    """
+
+    repeats: int = 30
+    scaling_runs: int = 2**28
+    scaling_repeats: int = 3
+    small_runs: tuple[int, ...] = SMALL_RUNS
+    small_repeats: int = 5
+    cli_runs: int = 10_000_000
+    cli_repeats: int = 5
+    startup_repeats: int = 10
+    bracket_repeats: int = 30
+    ceiling_blocks: int = 400
+    dask: bool = True
+    engine_matches: int = 300
+
+
+def run_benchmark(
+    scenario: Scenario,
+    *,
+    path: Path | None = None,
+    bracket: Scenario | None = None,
+    workers: int | None = None,
+    settings: BenchSettings | None = None,
+    progress: Say | None = None,
+) -> BenchFigures:
+    """Measure every figure and goal in one run.
+
+    Args:
+        scenario: A two-player scenario (the kernel, the runner, the engine, the solver).
+        path: Its file, for timing the whole ``knockout simulate`` command (None: not timed).
+        bracket: A bracket scenario (None: no bracket figures).
+        workers: Processes to compare with one (default: every CPU).
+        settings: How much to measure.
+        progress: Called with a short text before each measurement.
+    """
+    cfg = settings or BenchSettings()
+    say = progress or (lambda _text: None)
+    load_start = _load()
+    keep_freed_memory()
+    cores = available_cpus()
+    n = workers or cores
+    a, b = scenario.players[:2]
+    pairing = Pairing.of(scenario.format, a, b, model=scenario.model, strategy=scenario.strategy)
+    tables = MatchTables.from_pairing(pairing)
+    say("kernel vs random-number floor")
+    kernel, floor = _kernel_vs_floor(tables, cfg.repeats)
+    long = None if n < 2 else _long_runs(tables, n, cfg, say)
+    say("shorter runs")
+    small = tuple(
+        _runner(tables, runs, n, _repeats_for(runs, cfg.small_repeats)) for runs in cfg.small_runs
+    )
+    cli = None
+    if path is not None and cfg.cli_runs > 0:
+        say(f"knockout simulate --runs {cfg.cli_runs:,}, --workers 1 and {n}")
+        cli = _cli(path, cfg.cli_runs, n, cfg.cli_repeats)
+    version = numpy_s = None
+    if cfg.startup_repeats > 0:
+        say("start-up: knockout --version and python -c 'import numpy'")
+        version, numpy_s = _startup(cfg.startup_repeats)
+    per_match = None
+    if bracket is not None:
+        say(f"bracket Monte Carlo: {bracket.name}")
+        per_match = _bracket(bracket, cfg.bracket_repeats)
+    say(f"SimPy engine ({cfg.engine_matches} matches) and exact solver")
+    engine, exact = _engine_and_exact(scenario, cfg.engine_matches)
+    figures = BenchFigures(
+        scenario=scenario.name,
+        cores=cores,
+        workers=n,
+        block_size=BLOCK_SIZE,
+        kernel_per_second=kernel,
+        floor_per_second=floor,
+        scaling=None if long is None else long.scaling,
+        ceiling=None if long is None else long.ceiling,
+        small=small,
+        cli=cli,
+        version_seconds=version,
+        numpy_seconds=numpy_s,
+        bracket_scenario=None if bracket is None else bracket.name,
+        bracket_match_seconds=None if per_match is None else per_match[0],
+        kernel_match_seconds=None if per_match is None else per_match[1],
+        bracket_events_per_second=None if per_match is None else per_match[2],
+        dask=None if long is None else long.dask,
+        dask_startup=None if long is None else long.dask_startup,
+        engine_per_second=engine,
+        exact_per_second=exact,
+        load=(load_start, _load()),
+    )
+    return replace(figures, goals=goals(figures))
+
+
+def _load() -> float:
+    """The 1-minute load average (0 where not available)."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return 0.0
+
+
+def goals(f: BenchFigures) -> tuple[Goal, ...]:
+    """The issue's goals from the figures, each with its measured ratio."""
+    out = [
+        Goal(
+            "kernel",
+            "kernel time / random-number floor time, one core",
+            f.floor_per_second / f.kernel_per_second,
+            3.0,
+            True,
+            f"{f.kernel_per_second / 1e6:.1f} vs {f.floor_per_second / 1e6:.1f} M matches/s",
+        )
+    ]
+    s, c = f.scaling, f.ceiling
+    long_enough = s is not None and s.one >= LONG_RUN_SECONDS
+    out.append(
+        Goal(
+            "processes",
+            f"{f.workers} processes vs 1, share of the machine's ceiling (run of 2 s or more)",
+            s.speedup / c if s is not None and c is not None and long_enough else None,
+            0.90,
+            False,
+            "not measured (one CPU, or the run was under 2 s)"
+            if s is None or c is None or not long_enough
+            else f"x{s.speedup:.2f} of a ceiling of x{c:.2f} ({s.runs:,} matches, {s.one:.1f} s)",
+        )
+    )
+    timed = [*f.small, *(() if f.cli is None else (f.cli,))]
+    worst = max(timed, key=lambda t: t.ratio, default=None)
+    out.append(
+        Goal(
+            "never_slower",
+            f"up to {f.workers} processes vs 1, time, worst run size",
+            None if worst is None else worst.ratio,
+            1.10,
+            True,
+            "not measured"
+            if worst is None
+            else ", ".join(f"{t.runs:,}: x{t.ratio:.2f}" for t in timed)
+            + ("" if f.cli is None else " (the last: the whole simulate command)"),
+        )
+    )
+    v, np_s = f.version_seconds, f.numpy_seconds
+    out.append(
+        Goal(
+            "startup",
+            "knockout --version / python -c 'import numpy', whole process",
+            None if v is None or np_s is None else v / np_s,
+            2.5,
+            True,
+            "not measured" if v is None or np_s is None else f"{v:.3f} s vs {np_s:.3f} s",
+        )
+    )
+    bm, km = f.bracket_match_seconds, f.kernel_match_seconds
+    out.append(
+        Goal(
+            "bracket",
+            "bracket Monte Carlo / single-match kernel, time per match, same strategy",
+            None if bm is None or km is None else bm / km,
+            3.0,
+            True,
+            "not measured"
+            if bm is None or km is None
+            else f"{bm * 1e9:.1f} vs {km * 1e9:.1f} ns/match ({f.bracket_scenario})",
+        )
+    )
+    d = f.dask
+    out.append(
+        Goal(
+            "dask",
+            f"Dask local cluster of {f.workers} vs 1 process, share of the machine's ceiling",
+            None if d is None or c is None else d.speedup / c,
+            0.90,
+            False,
+            "not measured (no [distributed] extra, or one CPU)"
+            if d is None or c is None
+            else f"x{d.speedup:.2f} of a ceiling of x{c:.2f} ({d.runs:,} matches)",
+        )
+    )
+    return tuple(out)

@@ -1,0 +1,179 @@
+"""How the next game's colours and clocks are settled: a small closed set of typed decisions.
+
+From where a match stands (:class:`~knockout.rules.match.MatchState`), :func:`decide` says how
+the next game is set up, as one of five decision objects:
+
+=================  ==========================================================================
+:class:`Fixed`      the rules name Red (a later game of a stage, or ``alternate``)
+:class:`Lot`        a fair lot gives Red
+:class:`Choice`     one player chooses the colour, on the stage's clocks (``choice``)
+:class:`Bidding`    甲 announces a colour, 乙 accepts or objects; the menu sets the clocks
+:class:`SealedBids` each player bids Black's minutes; the lower bid plays Black (``sealed-bid``)
+=================  ==========================================================================
+
+Each walker has one exhaustive handler over :data:`Decision` (``match`` with
+:func:`typing.assert_never` in the default case, so a kind a walker forgets fails ``mypy``): the
+exact solver sums over a decision's outcomes, the Monte Carlo kernel samples them, the SimPy
+engine draws and narrates one, and organiser mode asks the arbiter for what is still open
+(:attr:`Choice.kind`, :attr:`Bidding.kind`). A new colour rule is a new class here, a case in
+:func:`decide`, and one handler per walker.
+
+A decision already taken (recorded in ``[[played]]``: a bid, or a colour choice) rides on the
+decision as ``made``; the walkers then follow it instead of the strategy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from knockout.game import Colour, Reply
+from knockout.rules.formats import BiddingMenu, ColourRule, SealedBid, Stage
+
+__all__ = [
+    "Bid",
+    "Bidding",
+    "Choice",
+    "ChoiceMade",
+    "Decision",
+    "DecisionKind",
+    "Fixed",
+    "Lot",
+    "SealedBids",
+    "Side",
+    "decide",
+    "other",
+]
+
+Side = Literal[0, 1]
+#: What an arbiter records for a decision the players take (organiser mode).
+DecisionKind = Literal["bid", "choice", "sealed-bid"]
+
+
+def other(side: Side) -> Side:
+    """The other side of a pairing."""
+    return 1 if side == 0 else 0
+
+
+@dataclass(frozen=True)
+class Bid:
+    """A sudden-death choice already made: who was 甲 (a side of the pairing), 甲's
+    announcement and 乙's reply. The bidding rule then fixes the game's colours and clocks."""
+
+    chooser: Side
+    announce: Colour
+    reply: Reply
+
+
+@dataclass(frozen=True)
+class ChoiceMade:
+    """A colour choice already made: who chose (a side of the pairing) and the colour taken."""
+
+    chooser: Side
+    colour: Colour
+
+    @property
+    def red(self) -> Side:
+        """Who has Red in the game."""
+        return self.chooser if self.colour is Colour.RED else other(self.chooser)
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """The rules give Red to ``red``: later games of a stage swap colours, and so does the first
+    game of an ``alternate`` stage."""
+
+    red: Side
+
+
+@dataclass(frozen=True)
+class Lot:
+    """A fair lot gives Red (the first game of a ``lot`` stage, or of each block)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One player chooses the colour of a game on the stage's clocks.
+
+    Attributes:
+        chooser: The stage's rule for who chooses: ``lot`` (a fair lot names the chooser) or a
+            player's name.
+        made: The choice, when it is recorded.
+    """
+
+    chooser: str
+    made: ChoiceMade | None = None
+
+    kind: ClassVar[DecisionKind] = "choice"
+
+
+@dataclass(frozen=True)
+class Bidding:
+    """The sudden-death bidding rule: 甲 (by the menu's priority rule) announces, 乙 replies.
+
+    Attributes:
+        menu: The clocks of each branch and the priority rule.
+        p_a_chooses: P(A is 甲) when the previous game's recorded times (or a lot rule) fix it;
+            None: the model's probability (times unknown, or not played yet).
+        made: The bid, when it is recorded (甲, announcement, reply).
+    """
+
+    menu: BiddingMenu
+    p_a_chooses: float | None = None
+    made: Bid | None = None
+
+    kind: ClassVar[DecisionKind] = "bid"
+
+
+@dataclass(frozen=True)
+class SealedBids:
+    """Sealed Armageddon bids: each player bids the minutes they would take as Black; the lower
+    bid plays Black on that clock against Red's fixed clock (equal bids: a lot)."""
+
+    sealed: SealedBid
+
+    kind: ClassVar[DecisionKind] = "sealed-bid"
+
+
+#: Every way the next game's colours and clocks can be settled.
+Decision = Fixed | Lot | Choice | Bidding | SealedBids
+
+
+def decide(
+    stage: Stage,
+    *,
+    game: int,
+    last_red: Side | None,
+    p_a_chooses: float | None = None,
+    bid: Bid | None = None,
+    choice: ChoiceMade | None = None,
+) -> Decision:
+    """How the next game of ``stage`` is set up: its ``game``-th game (from 0) of the stage's
+    current block, after a game in which ``last_red`` had Red (None before the first game).
+
+    ``p_a_chooses``, ``bid`` and ``choice``: what the played games already fix for this game
+    (the previous game's times, a recorded bid or colour choice).
+
+    >>> from knockout.rules.formats import FORMATS
+    >>> decide(FORMATS["xq-bidding"].stage("slow"), game=1, last_red=0)
+    Fixed(red=1)
+    """
+    if game > 0:
+        if last_red is None:
+            raise ValueError("a later game of a stage needs the previous game's colours")
+        return Fixed(other(last_red))
+    match stage.colours:
+        case ColourRule.BIDDING:
+            if stage.bidding is None:
+                raise ValueError(f"stage {stage.name!r} has no bidding menu")
+            return Bidding(stage.bidding, p_a_chooses, bid)
+        case ColourRule.SEALED_BID:
+            if stage.sealed_bid is None:
+                raise ValueError(f"stage {stage.name!r} has no sealed-bid clocks")
+            return SealedBids(stage.sealed_bid)
+        case ColourRule.CHOICE:
+            return Choice(stage.chooser, choice)
+        case ColourRule.ALTERNATE if last_red is not None:
+            return Fixed(other(last_red))
+        case ColourRule.ALTERNATE | ColourRule.LOT:
+            return Lot()

@@ -1,0 +1,589 @@
+"""Outputs of the scoring-reform study: a tidy CSV, PNG plots and a Markdown summary.
+
+The summary states, claim by claim, whether seed 000's claims hold under the model, with the
+figures (and standard errors) that decide it. The verdict rules are fixed here, so the words follow
+the numbers: a simulated difference counts only beyond three standard errors, and the colour
+balance is judged on the exact expectation between equal players (no sampling noise).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from scipy.optimize import brentq
+
+from knockout import __version__
+from knockout.rules.model import TimeClass
+from knockout.studies.output import StudyFiles, write_study
+from knockout.studies.scoring.study import (
+    CSV_COLUMNS,
+    Study,
+    StudyResult,
+    TidyRow,
+    exact_probabilities,
+    exact_value,
+)
+
+__all__ = [
+    "Claim",
+    "balance_point",
+    "claims",
+    "study_files",
+    "summary_markdown",
+    "write_outputs",
+    "write_plots",
+]
+
+#: Exact Red-over-Black value (points per game, equal players) below which a system "balances".
+BALANCED = 0.01
+#: A simulated difference counts only beyond this many standard errors.
+SIGNIFICANT_SE = 3.0
+#: A Red edge below this share of a win's points is called small.
+SMALL_EDGE = 0.10
+#: "Greatly reduces ties": the new system's P(tie for first) at most this share of the baseline's.
+FEWER_TIES = 0.5
+#: Rank correlation with the baseline order at or above which a system "keeps" it ...
+KEEPS_ORDER = 0.95
+#: ... and below which it "overturns" it.
+OVERTURNS_ORDER = 0.8
+#: How close 11 games' expected points must be to 22 to "tend to 22".
+TOTAL_TOLERANCE = 0.05
+#: Seed 000's methods: the two it proposes, and the ratio as first computed.
+PROPOSED = ("difference", "ratio")
+SEED_METHODS = (*PROPOSED, "ratio-computed")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of the seed and the study's verdict.
+
+    Attributes:
+        quote: The seed's words (Chinese) and where they are.
+        claim: The claim in English.
+        verdict: ``holds``, ``does not hold``, ``partly holds`` or ``not shown (noise)``.
+        evidence: The figures behind the verdict.
+    """
+
+    quote: str
+    claim: str
+    verdict: str
+    evidence: str
+
+
+def _fmt(row: TidyRow, digits: int = 3) -> str:
+    if math.isnan(row.value):
+        return "n/a"
+    return f"{row.value:.{digits}f} ± {row.se:.{digits}f}"
+
+
+def _exact(result: StudyResult, system: str, metric: str) -> float:
+    for row in result.rows:
+        if (row.event, row.method, row.system, row.metric) == ("model", "exact", system, metric):
+            return row.value
+    raise KeyError((system, metric))
+
+
+def _significant(row: TidyRow) -> bool:
+    return abs(row.value) > SIGNIFICANT_SE * row.se
+
+
+def _beyond(a: TidyRow, b: TidyRow) -> bool:
+    """``a`` exceeds ``b`` by more than SIGNIFICANT_SE combined standard errors."""
+    return a.value - b.value > SIGNIFICANT_SE * math.hypot(a.se, b.se)
+
+
+def _events(result: StudyResult, fmt: str) -> list[str]:
+    return [e.name for e in result.study.events if e.format == fmt]
+
+
+def _noise(row: TidyRow) -> str:
+    return (
+        f" (beyond {SIGNIFICANT_SE:g} standard errors)"
+        if _significant(row)
+        else f" (within {SIGNIFICANT_SE:g} standard errors: noise)"
+    )
+
+
+def _claim_extra_red(result: StudyResult, rr: list[str]) -> Claim | None:
+    """1. An extra Red pays under the traditional scoring."""
+    study, base = result.study, result.study.baseline
+    if not rr or base not in [s.name for s in study.systems]:
+        return None
+    row = result.value(rr[0], base, "extra_red_points")
+    rank = result.value(rr[0], base, "extra_red_rank")
+    exact = _exact(result, base, "red_minus_black")
+    win = float(study.system(base).red_win)
+    share = exact / win
+    size = "small" if abs(share) < SMALL_EDGE else "large"
+    return Claim(
+        "采用传统的无差异计分方法时，11轮比赛6先5后比5先6后占有明显的优势 (八.4)",
+        f"Under the {base} scoring, 6 Reds and 5 Blacks beat 5 Reds and 6 Blacks.",
+        "holds" if exact > BALANCED else "does not hold",
+        f"The exact value of Red over Black between equal players is {exact:.3f} points a game "
+        f"({100 * share:.1f} % of a win; {size}: the line is {100 * SMALL_EDGE:.0f} %). "
+        f"Simulated, {rr[0]}: the players with 6 Reds score {_fmt(row)} points more than those "
+        f"with 5 Reds{_noise(row)} and rank {_fmt(rank, 2)} places higher.",
+    )
+
+
+def _claim_balance(result: StudyResult, rr: list[str], methods: list[str]) -> Claim | None:
+    """2. The new scoring balances Red and Black completely."""
+    if not methods:
+        return None
+    base = result.study.baseline
+    trad = _exact(result, base, "red_minus_black")
+    parts, balanced, kept = [], [], []
+    for name in methods:
+        exact = _exact(result, name, "red_minus_black")
+        share = f" ({100 * exact / trad:.0f} % of {base}'s)" if trad else ""
+        sim = f", simulated {_fmt(result.value(rr[0], name, 'extra_red_points'))}" if rr else ""
+        parts.append(f"{name} {exact:+.3f} a game{share}{sim}")
+        if abs(exact) <= BALANCED:
+            balanced.append(name)
+        elif trad:
+            kept.append(f"{name} keeps {100 * exact / trad:.0f} %")
+    proposed = [m for m in PROPOSED if m in methods]
+    verdict = "holds" if all(m in balanced for m in proposed) else "does not hold"
+    return Claim(
+        "采用本计分方法，彻底平衡了红方和黑方的关系，持先手与持后手完全均势 (八.4)",
+        "The proposed scoring (difference 1.9 / 2.1, ratio 1.7 / 2.3) balances Red and Black "
+        "completely.",
+        verdict,
+        "Value of Red over Black, exact between equal players, and the simulated gain of one "
+        f"extra Red{' in ' + rr[0] if rr else ''}: {'; '.join(parts)}. Balanced (within "
+        f"{BALANCED} a game): {', '.join(balanced) or 'none'}. Of {base}'s Red edge, "
+        f"{', '.join(kept) or 'no method keeps any'}.",
+    )
+
+
+def _claim_ties(result: StudyResult, methods: list[str], others: list[str]) -> Claim | None:
+    """3. Fewer equal scores."""
+    if not methods:
+        return None
+    base, events = result.study.baseline, [e.name for e in result.study.events]
+    pairs = [
+        (result.value(e, name, "top_tie"), result.value(e, base, "top_tie"))
+        for e in events
+        for name in methods
+    ]
+    k, h = SIGNIFICANT_SE, FEWER_TIES
+    fewer = all(r.value + k * r.se < h * (b.value - k * b.se) for r, b in pairs)
+    not_fewer = any(r.value - k * r.se > h * (b.value + k * b.se) for r, b in pairs)
+    sharing = [
+        f"{e}: {result.value(e, base, 'top8_sharing').value:.2f} -> "
+        + ", ".join(f"{n} {result.value(e, n, 'top8_sharing').value:.2f}" for n in others)
+        for e in events
+    ]
+    ties = [
+        f"{e}: {base} {_fmt(result.value(e, base, 'top_tie'))}, "
+        + ", ".join(f"{n} {_fmt(result.value(e, n, 'top_tie'))}" for n in others)
+        for e in events
+    ]
+    after = max(result.value(e, base, "top_tie_after_progressive").value for e in events)
+    return Claim(
+        "可以极大降低局分相同的情况 (五)",
+        f"The new scoring greatly reduces equal scores (ties for first at most {100 * h:.0f} % "
+        f"of {base}'s).",
+        "holds" if fewer else "does not hold" if not_fewer else "not shown (noise)",
+        f"P(a tie for first on points): {'; '.join(ties)}. Top-eight players sharing their score "
+        f"with another of the eight (seed 000: six, then two): {'; '.join(sharing)}. (The "
+        f"progressive score already breaks nearly every tie for first: at most "
+        f"{100 * after:.1f} % remain under {base}.)",
+    )
+
+
+def _claim_order(result: StudyResult, shared: list[str], others: list[str]) -> Claim | None:
+    """4. Difference keeps the traditional order; ratio overturns it."""
+    if not shared or "difference" not in others or "ratio" not in others:
+        return None
+    base, e = result.study.baseline, shared[0]
+    diff = result.value(e, "difference", "spearman_vs_baseline")
+    ratio = result.value(e, "ratio", "spearman_vs_baseline")
+    w_diff = result.value(e, "difference", "winner_changed_vs_baseline")
+    w_ratio = result.value(e, "ratio", "winner_changed_vs_baseline")
+    keeps, overturns = diff.value >= KEEPS_ORDER, ratio.value < OVERTURNS_ORDER
+    verdict = "holds" if keeps and overturns else "partly holds" if keeps else "does not hold"
+    ratio_does = "overturns" if overturns else "does not overturn"
+    return Claim(
+        "差额法…与传统计分格局没有大的变化；比值法…完全颠覆了传统计分格局 (四.4.3)",
+        f"The difference method keeps the {base} order; the ratio method overturns it.",
+        verdict,
+        f"{e} (the same games under every system): rank correlation with the {base} order "
+        f"{_fmt(diff)} (difference) and {_fmt(ratio)} (ratio); the winner changes in "
+        f"{100 * w_diff.value:.1f} % and {100 * w_ratio.value:.1f} % of events. The difference "
+        f"method {'keeps' if keeps else 'does not keep'} the order (a correlation of at least "
+        f"{KEEPS_ORDER} keeps it); the ratio method {ratio_does} it (below {OVERTURNS_ORDER} "
+        "would).",
+    )
+
+
+def _claim_objective(result: StudyResult, others: list[str]) -> Claim | None:
+    """5. The ratio method is the objective one."""
+    if "ratio" not in others:
+        return None
+    base, events = result.study.baseline, [e.name for e in result.study.events]
+    diffs = {
+        (e, n): result.value(e, n, "spearman_strength_minus_baseline")
+        for e in events
+        for n in others
+    }
+    ratio_rows = [diffs[e, "ratio"] for e in events]
+    better = all(r.value > SIGNIFICANT_SE * r.se for r in ratio_rows)
+    worse = any(r.value < -SIGNIFICANT_SE * r.se for r in ratio_rows)
+    closer = [f"{n} ({e})" for (e, n), r in diffs.items() if r.value > SIGNIFICANT_SE * r.se]
+    further = [f"{n} ({e})" for (e, n), r in diffs.items() if r.value < -SIGNIFICANT_SE * r.se]
+    detail = "; ".join(
+        f"{e}: " + ", ".join(f"{n} {_fmt(diffs[e, n], 4)}" for n in others) for e in events
+    )
+    reading = (
+        "Weighting a win by its colour ranks players further from their strength."
+        if worse
+        else "Weighting a win by its colour ranks players closer to their strength."
+        if better
+        else f"No difference beyond {SIGNIFICANT_SE:g} standard errors in every event."
+    )
+    return Claim(
+        "若追求比赛的客观公正…则宜选用比值法 (七.2)",
+        "The ratio method ranks players more objectively (closer to their true strength).",
+        "holds" if better else "does not hold" if worse else "not shown (noise)",
+        f"Rank correlation with true strength minus the {base}'s, event by event (common random "
+        f"numbers): {detail}. Closer to true strength than {base}: {', '.join(closer) or 'none'}."
+        f" Further: {', '.join(further) or 'none'}. {reading}",
+    )
+
+
+def _claim_total(result: StudyResult) -> Claim | None:
+    """6. The total tends to 22 points."""
+    study = result.study
+    if "ratio" not in [s.name for s in study.systems]:
+        return None
+    events = [e.name for e in study.events]
+    per_game = _exact(result, "ratio", "points_per_game")
+    ratio = study.system("ratio")
+    red_w, black_w = float(ratio.red_win), float(ratio.black_win)
+    p_red, _, p_black = exact_probabilities(study.model)
+    simulated = [result.value(e, "ratio", "points_per_game") for e in events]
+    more = "Red" if p_red > p_black else "Black"
+    return Claim(
+        "统计的人数越多，越接近总局分22分 (八.2)",
+        "Under the ratio method the points of 11 games tend to 22 (2 a game).",
+        "holds" if abs(11 * per_game - 22) < TOTAL_TOLERANCE else "does not hold",
+        f"Exactly {per_game:.4f} a game between equal players ({11 * per_game:.2f} for 11 games;"
+        f" 22 within {TOTAL_TOLERANCE} counts): a Red win is worth {red_w:g} and a Black win "
+        f"{black_w:g}, and {more} wins are the more frequent ({100 * p_red:.1f} % v "
+        f"{100 * p_black:.1f} %). Simulated: "
+        + ", ".join(f"{r.event} {_fmt(r, 4)}" for r in simulated)
+        + ".",
+    )
+
+
+def _claim_swiss_example(result: StudyResult, rr: list[str]) -> Claim | None:
+    """7. The seed's example of 6-Red players at the top of a score group."""
+    study, base = result.study, result.study.baseline
+    swiss = [e for e in study.events if e.format == "swiss" and e.pairing != "own"]
+    if not swiss or not rr:
+        return None
+    e = swiss[0].name
+    assoc = result.value(e, base, "extra_red_points")
+    causal = result.value(rr[0], base, "extra_red_points")
+    verdict = (
+        "holds"
+        if assoc.value > SIGNIFICANT_SE * assoc.se
+        else "does not hold"
+        if assoc.value < -SIGNIFICANT_SE * assoc.se
+        else "not shown (noise)"
+    )
+    if _beyond(assoc, causal):
+        times = f"{assoc.value / causal.value:.1f} times " if causal.value > 0 else "more than "
+        reading = (
+            f"That is {times}the {_fmt(causal)} one extra Red is worth in a round robin, where "
+            "colours are fixed in advance: in a Swiss event colours follow results, so the "
+            "association overstates the colour's effect, and the seed's example is evidence of "
+            "the association only."
+        )
+    else:
+        reading = (
+            f"That is not beyond {SIGNIFICANT_SE:g} standard errors of the {_fmt(causal)} one "
+            "extra Red is worth in a round robin (colours fixed in advance): the association "
+            "does not overstate the colour's effect here."
+        )
+    return Claim(
+        "积分为15分的第二集团6人中，排前两位的赵国荣和王天一都是6先5后 (八.4)",
+        "In a Swiss event, players with more Reds finish higher (the seed's evidence).",
+        verdict,
+        f"{e}: players with more Reds score {_fmt(assoc)} points more under {base}"
+        f"{_noise(assoc)}. {reading}",
+    )
+
+
+def claims(result: StudyResult) -> list[Claim]:
+    """The verdict on each of seed 000's claims the study can test.
+
+    Every verdict and sentence is computed from the figures, with the thresholds named in this
+    module (``BALANCED``, ``SIGNIFICANT_SE``, ``SMALL_EDGE``, ``FEWER_TIES``, ``KEEPS_ORDER``,
+    ``OVERTURNS_ORDER``, ``TOTAL_TOLERANCE``) stated in the text.
+    """
+    study = result.study
+    others = [s.name for s in study.systems if s.name != study.baseline]
+    rr = _events(result, "round-robin")
+    shared = [e.name for e in study.events if e.shares_games]
+    methods = [m for m in SEED_METHODS if m in others]
+    found = [
+        _claim_extra_red(result, rr),
+        _claim_balance(result, rr, methods),
+        _claim_ties(result, methods, others),
+        _claim_order(result, shared, others),
+        _claim_objective(result, others),
+        _claim_total(result),
+        _claim_swiss_example(result, rr),
+    ]
+    return [c for c in found if c is not None]
+
+
+def balance_point(study: Study, system: str, draw_nu: float) -> float | None:
+    """The classical Red advantage (Elo, within +-800) at which ``system`` gives Red and Black
+    equal expected points between equal players, or None if there is none."""
+    scoring = study.system(system)
+
+    def gap(advantage: float) -> float:
+        model = study.model.with_overrides(
+            red_advantage={"classical": advantage}, draw_nu={"classical": draw_nu}
+        )
+        return exact_value(scoring, model)[0]
+
+    lo, hi = -800.0, 800.0
+    if gap(lo) * gap(hi) > 0:
+        return None
+    return float(brentq(gap, lo, hi, xtol=1e-6))
+
+
+def _table(rows: Sequence[Sequence[str]]) -> str:
+    head, *body = rows
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(r) + " |" for r in body]
+    return "\n".join(lines)
+
+
+def _setup_lines(study: Study) -> list[str]:
+    adv = study.model.red_advantage[TimeClass.CLASSICAL]
+    nu = study.model.draw_nu[TimeClass.CLASSICAL]
+    lines = [
+        f"# {study.name}",
+        "",
+        f"Study file `{study.source}`, seed {study.seed}. Classical games under the shared model "
+        f"(Red advantage {adv:.1f} Elo, draw_nu {nu:.3f}). Systems: "
+        f"{', '.join(s.name for s in study.systems)}; baseline {study.baseline}. Figures are means "
+        "over simulated events ± one standard error; final order by points, then progressive "
+        "score.",
+        "",
+        "| event | format | players | rounds | simulations | ratings | pairing |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for e in study.events:
+        pairing = e.pairing if e.format == "swiss" else "Berger tables"
+        lines.append(
+            f"| {e.name} | {e.format} | {e.players} | {e.rounds} | {e.simulations} | "
+            f"N({e.rating_mean:g}, {e.rating_sd:g}) | {pairing} |"
+        )
+    return lines
+
+
+def _figure_lines(result: StudyResult) -> list[str]:
+    systems = [s.name for s in result.study.systems]
+    metrics = (
+        "extra_red_points",
+        "red_game_value",
+        "top_tie",
+        "top8_sharing",
+        "spearman_strength",
+        "winner_changed_vs_baseline",
+    )
+    lines = ["## Key figures", ""]
+    for e in result.study.events:
+        rows = [["metric", *systems]]
+        for metric in metrics:
+            try:
+                rows.append([metric, *(_fmt(result.value(e.name, s, metric)) for s in systems)])
+            except KeyError:
+                continue
+        lines += [f"**{e.name}**", "", _table(rows), ""]
+    return lines
+
+
+def _sensitivity_lines(result: StudyResult) -> list[str]:
+    study = result.study
+    systems = [s.name for s in study.systems]
+    nu = study.model.draw_nu[TimeClass.CLASSICAL]
+    exact = [r for r in result.rows if r.event == "sensitivity" and r.metric == "red_minus_black"]
+    table_nu = min({r.draw_nu for r in exact}, key=lambda x: (abs(x - nu), x), default=nu)
+    grid = [r for r in exact if r.draw_nu == table_nu]
+    advantages = sorted({r.red_advantage for r in grid})
+    if len(advantages) < 2:
+        return []
+    rows = [["system", *(f"{a:g} Elo" for a in advantages)]]
+    for s in systems:
+        values = {r.red_advantage: r.value for r in grid if r.system == s}
+        rows.append([s, *(f"{values[a]:+.3f}" for a in advantages)])
+    points = ((s, balance_point(study, s, table_nu)) for s in systems)
+    return [
+        "## Sensitivity",
+        "",
+        "Exact value of Red over Black between equal players (points a game) as the model's "
+        f"Red advantage varies (draw_nu {table_nu:g}; the tidy CSV also varies draw_nu). "
+        "Each system balances Red and Black at one Red advantage only: "
+        + ", ".join(f"{s} at {a:.0f} Elo" if a is not None else f"{s} nowhere" for s, a in points)
+        + ".",
+        "",
+        _table(rows),
+        "",
+    ]
+
+
+def summary_markdown(result: StudyResult) -> str:
+    """The study's Markdown summary: setup, verdicts, key figures, sensitivity."""
+    lines = [*_setup_lines(result.study), "", "## The seed's claims", ""]
+    for c in claims(result):
+        lines += [f"- **{c.verdict.upper()}**: {c.claim} ({c.quote})", f"  {c.evidence}", ""]
+    lines += _figure_lines(result)
+    lines += _sensitivity_lines(result)
+    rematches = [r for r in result.rows if r.metric == "rematches" and r.value > 0]
+    lines.append(
+        "Swiss pairings: no rematch was needed."
+        if not rematches
+        else f"Swiss pairings kept rematches in {len(rematches)} event/system cells."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def _bar_plot(
+    plt: Any, result: StudyResult, metric: str, title: str, ylabel: str, path: Path
+) -> Path:
+    """One bar per system and event, ± 2 standard errors."""
+    systems = [s.name for s in result.study.systems]
+    events = [e.name for e in result.study.events]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    width = 0.8 / len(events)
+    for i, e in enumerate(events):
+        rows = [result.value(e, s, metric) for s in systems]
+        x = [j + (i - (len(events) - 1) / 2) * width for j in range(len(systems))]
+        ax.bar(x, [r.value for r in rows], width, yerr=[2 * r.se for r in rows], label=e)
+    if metric == "extra_red_points":
+        exact = [_exact(result, s, "red_minus_black") for s in systems]
+        ax.scatter(range(len(systems)), exact, color="black", marker="_", s=400, zorder=3,
+                   label="exact, one game (equal players)")  # fmt: skip
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xticks(range(len(systems)), systems)
+    ax.set_title(title)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=4)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def _sensitivity_plot(plt: Any, result: StudyResult, path: Path) -> Path | None:
+    """Exact Red-minus-Black against the Red advantage, a line per system and draw_nu."""
+    study = result.study
+    grid = [r for r in result.rows if r.event == "sensitivity" and r.metric == "red_minus_black"]
+    if len({r.red_advantage for r in grid}) < 2:
+        return None
+    nus = sorted({r.draw_nu for r in grid})
+    model_nu = study.model.draw_nu[TimeClass.CLASSICAL]
+    nu = min(nus, key=lambda x: (abs(x - model_nu), x))
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, name in enumerate(s.name for s in study.systems):
+        for n in nus:
+            pts = sorted(
+                (r.red_advantage, r.value) for r in grid if (r.system, r.draw_nu) == (name, n)
+            )
+            if len(pts) < 2:
+                continue
+            ax.plot(
+                [a for a, _ in pts],
+                [v for _, v in pts],
+                "-" if n == nu else ":",
+                color=colours[i % len(colours)],
+                label=name if n == nu else None,
+            )
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xlabel("Red advantage (Elo)")
+    ax.set_ylabel("Red minus Black, points a game")
+    dotted = ", ".join(f"{n:g}" for n in nus if n != nu)
+    ax.set_title(f"Exact, equal players (solid: draw_nu {nu:g}; dotted: {dotted})")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def write_plots(result: StudyResult, out: Path) -> list[Path]:
+    """PNG plots (matplotlib): extra Red, ties, strength, sensitivity."""
+    import matplotlib  # noqa: PLC0415  (loaded only to plot)
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    written = [
+        _bar_plot(
+            plt,
+            result,
+            "extra_red_points",
+            "More Reds than Blacks: points over the players with more Blacks (± 2 SE)",
+            "points",
+            out / "extra-red.png",
+        ),
+        _bar_plot(
+            plt,
+            result,
+            "top_tie",
+            "P(a tie for first place on points) (± 2 SE)",
+            "probability",
+            out / "ties.png",
+        ),
+        _bar_plot(
+            plt,
+            result,
+            "spearman_strength",
+            "Rank correlation of the final order with true strength (± 2 SE)",
+            "Spearman",
+            out / "strength.png",
+        ),
+    ]
+    sensitivity = _sensitivity_plot(plt, result, out / "sensitivity.png")
+    return written + ([] if sensitivity is None else [sensitivity])
+
+
+def study_files(result: StudyResult) -> StudyFiles:
+    """The scoring study's outputs, in the shape every study writes
+    (:mod:`knockout.studies.output`): the tidy CSV (one row per event, system and metric, and
+    model point for exact rows), the JSON document (every row and every claim), the PNG plots
+    and the summary."""
+    study = result.study
+    document = {
+        "version": __version__,
+        "study": study.name,
+        "source": study.source,
+        "seed": study.seed,
+        "claims": [vars(c) for c in claims(result)],
+        "rows": [dict(zip(CSV_COLUMNS, row.to_csv(), strict=True)) for row in result.rows],
+    }
+    return StudyFiles(
+        CSV_COLUMNS,
+        [row.to_csv() for row in result.rows],
+        document,
+        [partial(write_plots, result)],
+        summary_markdown(result),
+    )
+
+
+def write_outputs(result: StudyResult, out: Path) -> list[Path]:
+    """Write ``results.csv``, ``results.json``, the PNG plots and ``summary.md`` into ``out``."""
+    return write_study(study_files(result), out)

@@ -1,0 +1,67 @@
+"""``knockout bench``: every goal is reported with its measured ratio and target (nothing timed
+is asserted: the figures depend on the machine)."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from knockout.bench.figures import BenchSettings, Goal, run_benchmark
+from knockout.io.scenario import load_scenario
+from knockout.program import app
+from tests.sims.test_runner import FINAL, ROOT
+
+TINY = BenchSettings(
+    repeats=2,
+    scaling_runs=4 * 4096,
+    scaling_repeats=1,
+    small_runs=(4096,),
+    small_repeats=1,
+    cli_runs=0,
+    startup_repeats=1,
+    bracket_repeats=1,
+    ceiling_blocks=2,
+    dask=False,
+    engine_matches=2,
+)
+KEYS = ["kernel", "processes", "never_slower", "startup", "bracket", "dask"]
+
+
+def test_every_goal_has_a_ratio_or_says_why_not() -> None:
+    figures = run_benchmark(
+        load_scenario(FINAL),
+        bracket=load_scenario(ROOT / "scenarios" / "national-64.toml"),
+        workers=2,
+        settings=TINY,
+    )
+    assert [g.key for g in figures.goals] == KEYS
+    by_key = {g.key: g for g in figures.goals}
+    for key in ("kernel", "never_slower", "startup", "bracket"):
+        assert by_key[key].measured is not None and by_key[key].measured > 0, key
+    # A tiny run is not a long run, and Dask was not asked for: said, not guessed.
+    assert by_key["processes"].measured is None and by_key["processes"].met is None
+    assert "not measured" in by_key["processes"].figures
+    assert by_key["dask"].measured is None
+    data = json.loads(json.dumps(figures.to_json()))
+    assert [g["key"] for g in data["goals"]] == KEYS
+    assert data["scaling"]["runs"] == 4 * 4096 and "speedup" in data["scaling"]
+    table = figures.markdown()
+    assert table.count("\n| ") >= len(KEYS) + len(figures.rows())
+    assert "| goal | measured | target | met |" in table
+
+
+def test_goal_directions() -> None:
+    at_most = Goal("k", "label", 2.0, 3.0, True, "")
+    at_least = Goal("p", "label", 0.8, 0.9, False, "")
+    assert at_most.met is True and at_most.target_text == "<= 3"
+    assert at_least.met is False and at_least.target_text == ">= 0.9"
+
+
+def test_bench_refuses_the_wrong_kind_of_scenario() -> None:
+    runner = CliRunner()
+    bracket = str(ROOT / "scenarios" / "national-64.toml")
+    result = runner.invoke(app, ["bench", bracket])
+    assert result.exit_code == 2 and "needs a two-player scenario" in result.stderr
+    result = runner.invoke(app, ["bench", str(FINAL), "--bracket", str(FINAL)])
+    assert result.exit_code == 2 and "not a bracket" in result.stderr

@@ -1,0 +1,92 @@
+"""knockout fair: the fair Armageddon split, its menu, and the check by simulation."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from conftest import run_json
+from typer.testing import CliRunner
+
+from knockout.io.scenario import load_scenario
+from knockout.program import app
+from knockout.rules.model import DEFAULT_RED_ADVANTAGE
+from knockout.studies.fair import fair_rules
+
+FINAL = "scenarios/final-2600-vs-2550.toml"
+runner = CliRunner()
+
+
+def davidson(d: float, nu: float) -> tuple[float, float, float]:
+    g = 10 ** (d / 400)
+    z = g + 1 + nu * math.sqrt(g)
+    return g / z, nu * math.sqrt(g) / z, 1 / z
+
+
+def test_the_split_makes_red_an_even_bet_by_hand() -> None:
+    sc = load_scenario(FINAL)
+    f = fair_rules(sc, black_minutes=10.0, seed=3)
+    assert f.red is not None and f.reason is None
+    # Red on R + 10 s v Black on 10 + 10 s (60 moves), a rapid game; a draw goes to Black
+    d = DEFAULT_RED_ADVANTAGE + 120 * math.log2((f.red + 10) / 20)
+    assert davidson(d, 1.0)[0] == pytest.approx(0.5, abs=1e-9)
+
+    # to 0.01 minute: a hundredth less is short of an even bet, a hundredth more beyond it
+    def red(minutes: float) -> float:
+        return davidson(DEFAULT_RED_ADVANTAGE + 120 * math.log2((minutes + 10) / 20), 1.0)[0]
+
+    assert red(f.red - 0.01) < 0.5 < red(f.red + 0.01)
+    menu = f.fair_menu
+    assert menu is not None
+    assert menu.accept == (f.red, 10.0) and menu.object_red == (10.0, f.red)
+    assert menu.object_black == (f.red + 5, 5.0)
+
+
+def test_under_rational_the_fair_menu_leaves_the_chooser_nothing() -> None:
+    f = fair_rules(load_scenario(FINAL), seed=1)
+    assert f.advantage["seed_menu"] == pytest.approx(0.0169612, abs=1e-6)
+    assert f.advantage["fair_menu"] == pytest.approx(0.0, abs=1e-9)
+    # under private beliefs and with a rating gap the menus differ
+    rows = f.by_gap["fair_menu"]["believed"]
+    # (a mistaken reply on a private belief can only help 甲: a hair above 1/2 at gap 0)
+    assert 0.5 <= rows[0.0][0] < 0.5001 and rows[200.0][0] > 0.6
+
+
+def test_the_split_is_verified_by_simulation_within_4_standard_errors() -> None:
+    f = fair_rules(load_scenario(FINAL), seed=11)
+    assert f.verified is not None
+    runs, p, se = f.verified
+    assert se < 0.001 and runs >= 250_000
+    assert abs(p - 0.5) <= 4 * se
+
+
+def test_no_split_when_time_is_worth_nothing() -> None:
+    sc = load_scenario(FINAL, overrides=["model.elo_per_doubling.rapid=0"])
+    f = fair_rules(sc, seed=1)
+    assert f.red is None and f.fair_menu is None and f.verified is None
+    assert f.reason is not None and "even with 100 minutes" in f.reason
+    data = run_json(
+        "fair", FINAL, "--set", "model.elo_per_doubling.rapid=0", "--seed", "1", "--json"
+    )
+    assert data["armageddon"] is None and "reason" in data
+
+
+def test_cli_json_keys() -> None:
+    data = run_json("fair", FINAL, "--black-minutes", "12", "--seed", "4", "--json")
+    keys = ("armageddon", "menu", "chooser_advantage", "verified", "seed", "version", "scenario")
+    assert all(key in data for key in keys)
+    assert data["armageddon"]["black"] == 12.0  # type: ignore[index]
+    assert set(data["verified"]) == {"runs", "red_advances", "stderr"}  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["--black-minutes", "5"], "error: --black-minutes: expected more than 5"),
+        (["--set", "format.preset=official-playoff"], "needs a format with a bidding"),
+    ],
+)
+def test_cli_refusals(args: list[str], line: str) -> None:
+    result = runner.invoke(app, ["fair", FINAL, *args])
+    assert result.exit_code == 2
+    assert line in result.stderr

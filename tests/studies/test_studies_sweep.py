@@ -1,0 +1,203 @@
+"""knockout study: grids over --set paths, metrics from every output, files and summaries."""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from knockout.errors import InputError
+from knockout.exact.odds import match_odds
+from knockout.program import app
+from knockout.studies.output import write_study
+from knockout.studies.report import summary_markdown, sweep_files
+from knockout.studies.sweep import Axis, Sweep, load_sweep, parse_sweep, run_sweep
+
+ROOT = Path(__file__).resolve().parents[2]
+STUDIES = ROOT / "scenarios" / "studies"
+runner = CliRunner()
+
+
+def small(metrics: list[str], grid: dict[str, object], **extra: object) -> Sweep:
+    data = {
+        "name": "small",
+        "scenario": "../final-2600-vs-2550.toml",
+        "metrics": metrics,
+        "grid": grid,
+        **extra,
+    }
+    return parse_sweep(data, source="s.toml", folder=STUDIES)
+
+
+def test_the_vectorised_grid_equals_one_solve_per_point() -> None:
+    sweep = small(
+        ["odds.match.chooser_advances", "odds.win.王天一", "odds.match.sudden_death.reached"],
+        {"model.elo_per_doubling.rapid": [0, 60, 200], "model.draw_nu.rapid": [0.4, 1.7]},
+    )
+    result = run_sweep(sweep)
+    assert len(result.points) == 6
+    for pr in result.points:
+        odds = match_odds(sweep.scenario_at(pr.point))
+        assert pr.values["odds.win.王天一"][0] == pytest.approx(odds.win["王天一"], abs=1e-12)
+        assert pr.values["odds.match.chooser_advances"][0] == pytest.approx(
+            odds.chooser_advances, abs=1e-12
+        )
+        assert pr.values["odds.win.王天一"][1:] == (0.0, "exact")
+
+
+def test_ranges_and_lists() -> None:
+    sweep = small(
+        ["odds.win.王天一"],
+        {"model.draw_nu.rapid": {"from": 0.5, "to": 1.0, "step": 0.25}, "strategy.kind": ["naive"]},
+    )
+    axes = sweep.axes
+    assert axes == (
+        Axis("model.draw_nu.rapid", (0.5, 0.75, 1.0)),
+        Axis("strategy.kind", ("naive",)),
+    )
+    assert not axes[1].numeric
+
+
+def test_study_file_problems_are_all_reported() -> None:
+    with pytest.raises(InputError) as err:
+        parse_sweep(
+            {
+                "scenario": "../final-2600-vs-2550.toml",
+                "metrics": ["odds", "golf.win"],
+                "grid": {
+                    "model.draw_nu.rapid": {"from": 0, "to": 1},
+                    "model.elo_per_doubling.rapid": [-5],
+                },
+                "colour": 1,
+            },
+            source="s.toml",
+            folder=STUDIES,
+        )
+    keys = sorted(p.key for p in err.value.problems)
+    assert keys == ["colour"]  # structure first: the unknown key stops the rest
+    with pytest.raises(InputError) as err:
+        small(
+            ["odds", "golf.win"],
+            {"model.draw_nu.rapid": {"from": 0, "to": 1}, "model.elo_per_doubling.rapid": [-5]},
+        )
+    lines = err.value.lines()
+    assert any("metrics[0]: expected OUTPUT.key.path" in line for line in lines)
+    assert any("metrics[1]" in line for line in lines)
+    assert any("grid.model.draw_nu.rapid: expected either steps or step" in line for line in lines)
+    assert any(
+        "grid.model.elo_per_doubling.rapid: the value -5 gives an invalid scenario" in line
+        for line in lines
+    )
+
+
+def test_a_metric_that_is_not_in_its_output_says_so() -> None:
+    from knockout.errors import KnockoutError
+
+    sweep = small(["odds.match.nope"], {"model.draw_nu.rapid": [1.0]})
+    with pytest.raises(KnockoutError, match=r"metric 'odds\.match\.nope': no such key"):
+        run_sweep(sweep)
+
+
+def test_monte_carlo_metrics_use_common_random_numbers() -> None:
+    sweep = small(
+        ["simulate.win.王天一", "odds.win.王天一"],
+        {"players.郑惟桐.rating": [2550, 2550.0001]},
+        runs=20_000,
+        seed=4,
+    )
+    a, b = run_sweep(sweep).points
+    (va, sa, ma), (vb, _, _) = a.values["simulate.win.王天一"], b.values["simulate.win.王天一"]
+    assert ma == "monte-carlo" and sa > 0
+    assert va == vb  # a hair's change in rating, the same random numbers: the same estimate
+    assert abs(va - a.values["odds.win.王天一"][0]) <= 4 * sa
+
+
+def test_interrupted_runs_keep_the_points_finished(tmp_path: Path) -> None:
+    sweep = small(["odds.win.王天一"], {"model.draw_nu.rapid": [0.5, 0.75, 1.0, 1.25]})
+
+    def stop_after_first(done: int, total: int) -> None:
+        if done >= 2:
+            raise KeyboardInterrupt
+
+    result = run_sweep(sweep, progress=stop_after_first, chunk=2)
+    assert result.interrupted and len(result.points) == 2
+    files = write_study(sweep_files(result, {}), tmp_path)
+    assert "(interrupted: the summary covers the points finished)" in files[-1].read_text(
+        encoding="utf-8"
+    )
+
+
+def test_the_summary_follows_the_numbers() -> None:
+    sweep = small(["fair.chooser_advantage.seed_menu"], {"model.draw_nu.rapid": [0.5, 1.0, 2.0]})
+    result = run_sweep(sweep)
+    text = summary_markdown(result)
+    assert "Above zero at 2 of 3 points, below zero at 1" in text
+    flipped = replace(
+        result,
+        points=tuple(
+            replace(pr, values={k: (-v, se, m) for k, (v, se, m) in pr.values.items()})
+            for pr in result.points
+        ),
+    )
+    assert "Above zero at 1 of 3 points, below zero at 2" in summary_markdown(flipped)
+
+
+def test_cli_writes_every_file(tmp_path: Path) -> None:
+    study = tmp_path / "s.toml"
+    study.write_text(
+        f'scenario = "{ROOT / "scenarios" / "final-2600-vs-2550.toml"}"\n'
+        'metrics = ["odds.match.chooser_advances", "compare.rows.xq-bidding.decider_edge"]\n'
+        '[grid]\n"model.elo_per_doubling.rapid" = [0, 120, 200]\n'
+        '"model.draw_nu.rapid" = [0.5, 1.0]\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["study", str(study), "--out", str(out), "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in out.iterdir())
+    assert names == [
+        "compare-rows-xq-bidding-decider_edge.png".replace("_", "-"),
+        "odds-match-chooser-advances.png",
+        "results.csv",
+        "results.json",
+        "summary.md",
+    ]
+    with (out / "results.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert list(rows[0]) == [
+        "model.elo_per_doubling.rapid",
+        "model.draw_nu.rapid",
+        "metric",
+        "estimate",
+        "stderr",
+        "method",
+    ]
+    assert len(rows) == 12 and {r["method"] for r in rows} == {"exact"}
+    doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert doc["seed"] == 3 and len(doc["points"]) == 6 and doc["interrupted"] is False
+
+
+def test_the_scoring_study_runs_on_the_same_runner(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["study", str(STUDIES / "scoring-reform.toml"), "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    names = {p.name for p in tmp_path.iterdir()}
+    assert {"results.csv", "results.json", "summary.md"} <= names
+
+
+@pytest.mark.parametrize("name", ["chooser-edge", "fair-split", "schemes", "beliefs"])
+def test_bundled_studies_parse(name: str) -> None:
+    sweep = load_sweep(STUDIES / f"{name}.toml")
+    assert sweep.points and sweep.metrics
+
+
+def test_a_scenario_given_as_a_study_is_named_as_such() -> None:
+    with pytest.raises(InputError) as err:
+        load_sweep(STUDIES / "two-players.toml")
+    (line,) = err.value.lines()
+    assert "this looks like a scenario" in line and "two-players.toml: players:" in line

@@ -1,0 +1,155 @@
+"""One contract over every registry entry: each format preset and strategy kind, through every
+walker (exact solver, Monte Carlo, SimPy engine) and organiser mode.
+
+Shape and exact checks run for every entry; statistical agreement runs on a fixed sample that
+covers each kind of decision (:mod:`knockout.rules.decisions`), so ``make test`` stays fast.
+"""
+
+from __future__ import annotations
+
+import math
+import typing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from knockout.engine.match import play_scenario_match
+from knockout.errors import KnockoutError
+from knockout.event.export import event_odds, to_scenario_toml
+from knockout.event.state import NextGame, PendingBid, PendingChoice
+from knockout.event.store import (
+    create_event,
+    load_event,
+    record_bid,
+    record_choice,
+    record_game,
+)
+from knockout.exact.odds import match_odds
+from knockout.io.scenario import load_scenario
+from knockout.rules.bidding import STRATEGIES
+from knockout.rules.decisions import Decision, SealedBids, decide
+from knockout.rules.formats import FORMATS
+from knockout.rules.match import MatchState, next_decision
+from knockout.rules.scenario import Scenario, parse_scenario
+from sims.match import simulate_match
+
+
+def _scenario(preset: str, kind: str = "rational", belief_sd: float = 150.0) -> Scenario:
+    return parse_scenario(
+        {
+            "name": f"{preset} {kind}",
+            "format": {"preset": preset},
+            "strategy": {"kind": kind, "belief_sd": belief_sd},
+            "players": [{"name": "A", "rating": 2560}, {"name": "B", "rating": 2500}],
+        }
+    )
+
+
+def _decision_kinds(preset: str) -> set[type]:
+    """The kinds of decision a preset's games can meet (first game of each stage, and later)."""
+    fmt = FORMATS[preset]
+    kinds: set[type] = set()
+    for s, stage in enumerate(fmt.playable):
+        for last_red in (None, 0):
+            if s == 0 and last_red is not None:
+                continue
+            kinds.add(type(next_decision(fmt, MatchState(s, 0, 0, last_red))))
+        if stage.games > 1:
+            kinds.add(type(decide(stage, game=1, last_red=0)))
+    return kinds
+
+
+def test_the_presets_exercise_every_kind_of_decision() -> None:
+    every = set(typing.get_args(Decision))
+    reached = set().union(*(_decision_kinds(p) for p in FORMATS))
+    assert reached == every
+
+
+@pytest.mark.parametrize("kind", sorted(STRATEGIES))
+@pytest.mark.parametrize("preset", sorted(FORMATS))
+def test_every_preset_and_strategy_walks_to_one_answer(preset: str, kind: str) -> None:
+    sc = _scenario(preset, kind)
+    exact = match_odds(sc)
+    assert math.isclose(sum(exact.win.values()) + exact.unresolved, 1.0, abs_tol=1e-9)
+    est, _ = simulate_match(sc, 2048, 3)
+    assert est is not None
+    assert set(est.to_json()) >= set(exact.to_json()) - {"win_if_ratings_exact"}
+    record = play_scenario_match(sc, seed=1)[0]
+    assert record.winner in ("A", "B")
+    assert record.decided_in in FORMATS[preset].stage_names
+
+
+#: A fixed sample covering each decision kind under each family of strategies.
+SAMPLE = [
+    ("official-playoff", "believed"),  # a colour choice on private beliefs
+    ("xq-bidding", "bayesian"),  # the bidding rule on private beliefs
+    ("armageddon-bid", "believed"),  # sealed bids drawn per match
+    ("blitz-pairs", "rational"),  # lots and a repeating stage
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("preset", "kind"), SAMPLE)
+def test_monte_carlo_and_engine_agree_with_exact(preset: str, kind: str) -> None:
+    sc = _scenario(preset, kind)
+    p = match_odds(sc).win["A"]
+    runs = 200_000
+    est, _ = simulate_match(sc, runs, 11)
+    assert est is not None
+    assert abs(est.value.win["A"] - p) <= 4 * est.stderr.win["A"]
+    plays = 600
+    wins = sum(play_scenario_match(sc, seed=s)[0].winner == "A" for s in range(plays))
+    assert abs(wins / plays - p) <= 4 * math.sqrt(p * (1 - p) / plays)
+
+
+def _answer(step: PendingBid | PendingChoice) -> dict[str, Any]:
+    """The arbiter's answer to a decision: a bid or a colour choice, naming the chooser when
+    the rules leave it to the arbiter's lot."""
+    chooser = step.chooser if step.chooser is not None else step.players[1]
+    return {"chooser": None if step.chooser is not None else chooser}
+
+
+@pytest.mark.parametrize("preset", sorted(FORMATS))
+def test_organiser_mode_asks_for_every_decision_of_every_preset(
+    preset: str, tmp_path: Path
+) -> None:
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(
+        f'name = "{preset}"\n[format]\npreset = "{preset}"\n'
+        '[[players]]\nname = "A"\nrating = 2560\n[[players]]\nname = "B"\nrating = 2500\n',
+        encoding="utf-8",
+    )
+    db = tmp_path / "e.db"
+    if SealedBids in _decision_kinds(preset):
+        with pytest.raises(KnockoutError, match="sealed"):
+            create_event(db, scenario, command="test", seed=5)
+        return
+    create_event(db, scenario, command="test", seed=5)
+    asked: set[str] = set()
+    for _ in range(60):
+        ev = load_event(db)
+        m = ev.find_match("R1-M1")
+        if m.winner is not None:
+            break
+        step = ev.next_step(m)
+        rule = m.next_decision(ev)
+        assert step is not None and rule is not None
+        if isinstance(step, PendingBid | PendingChoice):
+            assert step.kind == rule.kind  # organiser mode asks exactly the open decision
+            asked.add(step.kind)
+            if isinstance(step, PendingBid):
+                record_bid(db, "R1-M1", announce="black", reply="object", **_answer(step))
+            else:
+                record_choice(db, "R1-M1", colour="black", **_answer(step))
+            ev = load_event(db)
+            exported = tmp_path / "export.toml"
+            exported.write_text(to_scenario_toml(ev), encoding="utf-8")
+            assert match_odds(load_scenario(exported)).win == event_odds(ev).win
+            continue
+        assert isinstance(step, NextGame)
+        record_game(db, "R1-M1", step.number, "1/2")
+    expected = {
+        k.kind for k in _decision_kinds(preset) if hasattr(k, "kind") and k is not SealedBids
+    }
+    assert asked == expected
