@@ -848,7 +848,9 @@ class Strategy(ABC):
     def sealed_bid_advances(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
         """Exact P(A advances) in the sealed-bid game."""
         if self.noise == 0:
-            b = np.asarray(self._rules().bid(game)(np.asarray(x, dtype=np.float64)), dtype=np.float64)
+            b = np.asarray(
+                self._rules().bid(game)(np.asarray(x, dtype=np.float64)), dtype=np.float64
+            )
             return game.a_advances(x, b, b)
         return game.believed_a_advances(x, self.noise, bid=self._rules().bid(game))
 
@@ -856,7 +858,9 @@ class Strategy(ABC):
         """The distribution of the lower bid (Black's clock) when A's advantage is ``x``:
         values and probabilities."""
         if self.noise == 0:
-            return np.atleast_1d(self._rules().bid(game)(np.asarray(x, dtype=np.float64))), np.ones(1)
+            return np.atleast_1d(self._rules().bid(game)(np.asarray(x, dtype=np.float64))), np.ones(
+                1
+            )
         return game.believed_lower_bid(x, self.noise, bid=self._rules().bid(game))
 
     def expected_black_minutes(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
