@@ -897,6 +897,9 @@ class Strategy(ABC):
     kind: ClassVar[str]
     #: Whether decisions are taken on private noisy estimates (``belief_sd``).
     private: ClassVar[bool] = False
+    #: Whether :meth:`regions` and :meth:`choice_region` are the rational rule's (then a
+    #: vectorised model finds them per set of constants, :meth:`vector_regions`).
+    rational_regions: ClassVar[bool] = False
     belief_sd: float = 100.0
 
     # --- the hooks -------------------------------------------------------------------------
@@ -914,26 +917,25 @@ class Strategy(ABC):
     def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
         """A player's sealed bid as a function of their estimate."""
 
+    # --- derived -----------------------------------------------------------------------------
+
     def vector_regions(self, game: BiddingGame) -> dict[str, FloatArray] | None:
         """:meth:`regions` on private estimates for a vectorised model (one set of constants
-        per pair): padded bounds per set (:func:`vector_bounds`); None (the default) where the
-        regions need one model at a time (rules on the truth need none: they are pointwise)."""
-        return None
+        per pair): padded bounds per set (:func:`vector_bounds`), for a kind whose regions are
+        the rational rule's (:attr:`rational_regions`); None where the regions need one model
+        at a time (rules on the truth need none: they are pointwise)."""
+        return game.vector_regions if self.rational_regions else None
 
     def vector_choice_region(self, game: ChoiceGame) -> FloatArray | None:
         """:meth:`choice_region` on private estimates for a vectorised model, or None."""
-        return None
-
-    # --- derived -----------------------------------------------------------------------------
+        return game.vector_red_region if self.rational_regions else None
 
     @property
     def vectorises(self) -> bool:
         """Whether its exact decision probabilities take a vectorised model (one set of
-        constants per pair): decisions on the truth (pointwise), and the private kinds with
-        :meth:`vector_regions`."""
-        if self.noise == 0:
-            return True
-        return type(self).vector_regions is not Strategy.vector_regions
+        constants per pair): decisions on the truth (pointwise), and the private kinds whose
+        regions are the rational rule's."""
+        return self.noise == 0 or self.rational_regions
 
     @property
     def noise(self) -> float:
@@ -1125,15 +1127,10 @@ class Believed(_PrivateBeliefs):
     """
 
     kind: ClassVar[str] = "believed"
+    rational_regions: ClassVar[bool] = True
 
     def regions(self, game: BiddingGame) -> Mapping[str, Regions]:
         return game.regions
-
-    def vector_regions(self, game: BiddingGame) -> dict[str, FloatArray] | None:
-        return game.vector_regions
-
-    def vector_choice_region(self, game: ChoiceGame) -> FloatArray | None:
-        return game.vector_red_region
 
     def choice_region(self, game: ChoiceGame) -> Regions:
         return game.red_region
