@@ -40,9 +40,15 @@ from knockout.rules.bidding import Strategy, get_strategy
 from knockout.rules.formats import FORMATS, BiddingMenu, ColourRule, Format, SealedBid, Stage
 from knockout.rules.match import PlayedGame, ReplayError, bid_colours, replay
 from knockout.rules.model import DEFAULT_MODEL, DEFAULT_MOVES, ModelParams, TimeClass
+from knockout.rules.pace import DEFAULT_PACE_MIN
 from knockout.rules.players import Player, Speed
 from knockout.rules.progress import EventState
-from knockout.rules.settings import BracketSettings, RankingSettings, ScheduleSettings
+from knockout.rules.settings import (
+    BracketSettings,
+    IncentiveSettings,
+    RankingSettings,
+    ScheduleSettings,
+)
 from knockout.validation import Table, dedupe, problems_of, unknown_key
 
 __all__ = ["Scenario", "format_to_dict", "parse_scenario"]
@@ -92,6 +98,12 @@ class _RankingIn(Table):
     tiebreaks: list[str] = Field(default_factory=lambda: ["WON", "BWG"])
     lots: bool = False
     rules: Literal["2024", "2026"] = "2026"
+
+
+class _IncentivesIn(Table):
+    """``[incentives]``: the pace game (``knockout incentives``)."""
+
+    pace_min: Annotated[float, Field(strict=True, gt=0, le=1)] = DEFAULT_PACE_MIN
 
 
 class _PlayedIn(Table):
@@ -174,6 +186,7 @@ class _ScenarioIn(Table):
     bracket: _BracketIn = _BracketIn()
     schedule: _ScheduleIn = _ScheduleIn()
     ranking: _RankingIn = _RankingIn()
+    incentives: _IncentivesIn = _IncentivesIn()
     played: list[_PlayedIn] = Field(default_factory=list)
 
 
@@ -192,6 +205,7 @@ class Scenario:
         bracket: ``[bracket]`` settings (more than two players).
         schedule: ``[schedule]`` settings for the event engine.
         ranking: ``[ranking]`` settings for the final ranking.
+        incentives: ``[incentives]`` settings for the pace game (``knockout incentives``).
         played: Games already played (``[[played]]``), in order.
         source: Where the scenario came from (for messages).
     """
@@ -206,6 +220,7 @@ class Scenario:
     bracket: BracketSettings = field(default_factory=BracketSettings)
     schedule: ScheduleSettings = field(default_factory=ScheduleSettings)
     ranking: RankingSettings = field(default_factory=RankingSettings)
+    incentives: IncentiveSettings = field(default_factory=IncentiveSettings)
     played: tuple[PlayedGame, ...] = ()
     source: str = field(default="<scenario>", compare=False)
 
@@ -242,6 +257,7 @@ class Scenario:
             "bracket": self.bracket.to_dict(),
             "schedule": self.schedule.to_dict(),
             "ranking": self.ranking.to_dict(),
+            "incentives": self.incentives.to_dict(),
             "played": [_played_to_dict(g) for g in self.played],
         }
 
@@ -386,6 +402,7 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
         ranking=RankingSettings(
             tuple(parsed.ranking.tiebreaks), parsed.ranking.lots, parsed.ranking.rules
         ),
+        incentives=IncentiveSettings(parsed.incentives.pace_min),
         played=played,
         source=source,
     )
