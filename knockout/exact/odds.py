@@ -25,7 +25,7 @@ from knockout.rules.uncertainty import piecewise_normal_nodes
 
 FloatArray = npt.NDArray[np.float64]
 
-__all__ = ["from_solution", "match_odds", "sudden_death_of", "sudden_deaths"]
+__all__ = ["from_solution", "match_odds", "rating_nodes", "sudden_death_of", "sudden_deaths"]
 
 
 def _laid_open(
@@ -183,10 +183,17 @@ def _solve_uncertain(
     once a bid or colour choice is recorded: the one game left is smooth in the strengths)."""
     if sigma == 0:
         return solve(pairing, start=start), pairing, None
-    recorded = start.bid is not None or start.choice is not None
-    delta, w = piecewise_normal_nodes(sigma, [] if recorded else _decision_breaks(pairing))
+    delta, w = rating_nodes(pairing, start, sigma)
     nodes = pairing.expanded(np.zeros(len(delta), dtype=np.intp), delta)
     return solve(nodes, start=start), nodes, w
+
+
+def rating_nodes(pairing: Pairing, start: Position, sigma: float) -> tuple[FloatArray, FloatArray]:
+    """The quadrature of a one-pair match over rating uncertainty ``sigma``: shifts of A's
+    strength and their weights (piecewise Gauss-Legendre, split where a rational decision
+    flips; nowhere once a bid or colour choice is recorded)."""
+    recorded = start.bid is not None or start.choice is not None
+    return piecewise_normal_nodes(sigma, [] if recorded else _decision_breaks(pairing))
 
 
 def _decision_breaks(pairing: Pairing) -> list[float]:
