@@ -15,9 +15,13 @@ A study file names a base scenario, a grid over any ``--set`` paths, and metrics
 
 A metric is an output and a key path into its JSON: ``odds.`` (``knockout odds --json``),
 ``compare.`` (``knockout compare --json``; rows are addressed by format name, e.g.
-``compare.rows.xq-bidding.decider_edge``), ``fair.`` (``knockout fair --json``) or ``simulate.``
+``compare.rows.xq-bidding.decider_edge``), ``fair.`` (``knockout fair --json``),
+``incentives.`` (``knockout incentives --json``, on a grid of ``pace_grid`` paces a player; e.g.
+``incentives.manipulation_gain``, ``incentives.equilibria.0.chooser_advances``) or ``simulate.``
 (``knockout simulate --json``: a Monte Carlo estimate with its standard error, the same seed at
-every point, so differences between points are common-random-number differences).
+every point, so differences between points are common-random-number differences). A list entry
+is addressed by its ``name`` or ``format``, or by its position from 0; a position past the end
+of the list at some point (no equilibrium there) is undefined there (NaN).
 
 Exact where the solver applies: ``odds`` metrics of a two-player match under a deterministic
 strategy are computed for a whole group of grid points in one vectorised solver call (the model
@@ -47,6 +51,7 @@ from knockout.io.tomlfile import load_toml
 from knockout.rules.match import Pairing, replay
 from knockout.rules.model import ModelParams, PerClass
 from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.studies.incentives import DEFAULT_GRID, MAX_GRID, MIN_GRID
 from knockout.validation import Table, problems_of
 from sims.runner import Executor
 
@@ -62,7 +67,7 @@ __all__ = [
 ]
 
 #: The outputs a metric can read.
-OUTPUTS = ("odds", "compare", "fair", "simulate")
+OUTPUTS = ("odds", "compare", "fair", "incentives", "simulate")
 
 Progress = Callable[[int, int], None]
 
@@ -87,6 +92,7 @@ class _SweepIn(Table):
         default_factory=lambda: [0.0, 50.0, 100.0, 200.0]
     )
     base: Annotated[float, Field(strict=True)] = 2500.0
+    pace_grid: Annotated[int, Field(ge=MIN_GRID, le=MAX_GRID)] = DEFAULT_GRID
 
 
 @dataclass(frozen=True)
@@ -118,6 +124,7 @@ class Sweep:
         black_minutes: Black's minutes for ``fair.`` metrics.
         gaps: Rating gaps for ``compare.`` metrics.
         base_rating: The stronger player's rating for ``compare.`` metrics.
+        pace_grid: Paces a player on the grid of ``incentives.`` metrics.
     """
 
     name: str
@@ -131,6 +138,7 @@ class Sweep:
     black_minutes: float = 10.0
     gaps: tuple[float, ...] = (0.0, 50.0, 100.0, 200.0)
     base_rating: float = 2500.0
+    pace_grid: int = DEFAULT_GRID
 
     @property
     def points(self) -> list[tuple[Any, ...]]:
@@ -185,8 +193,8 @@ def _pick(rows: list[Any], part: str, where: Sequence[str]) -> Any:
     for row in rows:
         if isinstance(row, dict) and part in (row.get("name"), row.get("format")):
             return row
-    if part.isdigit() and int(part) < len(rows):
-        return rows[int(part)]
+    if part.isdigit():
+        return rows[int(part)] if int(part) < len(rows) else None
     raise KeyError(f"no entry {part!r} under {'.'.join(where)}")
 
 
@@ -292,6 +300,7 @@ def parse_sweep(data: Mapping[str, Any], *, source: str, folder: Path) -> Sweep:
         black_minutes=parsed.black_minutes,
         gaps=tuple(parsed.gaps),
         base_rating=parsed.base,
+        pace_grid=parsed.pace_grid,
     )
     problems += _grid_problems(sweep)
     if problems:
@@ -461,6 +470,11 @@ def _other_document(
 
         rules = fair_rules(sc, black_minutes=sweep.black_minutes, seed=sweep.seed, detail=False)
         return rules.to_json()
+    if output == "incentives":
+        from knockout.studies.incentives import incentives  # noqa: PLC0415
+
+        fairness = any(m.startswith("incentives.sequential_fairness") for m in sweep.metrics)
+        return incentives(sc, grid=sweep.pace_grid, fairness=fairness).to_json()
     from sims.run import simulate_scenario  # noqa: PLC0415
 
     return simulate_scenario(
