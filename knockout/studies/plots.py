@@ -93,7 +93,10 @@ def heat_map(
         kwargs |= {"cmap": "RdBu_r", "vmin": centre - span, "vmax": centre + span}
     mesh = ax.pcolormesh(np.asarray(x), np.asarray(y), values, **kwargs)
     fig.colorbar(mesh, ax=ax, label=colorbar)
-    if len(x) > 2 and len(y) > 2 and np.isfinite(values).sum() > 3:
+    finite = values[np.isfinite(values)]
+    # a map of a few levels only (a choice: natural play or the full clock) needs no contours
+    levels = len(np.unique(np.round(finite, 9)))
+    if len(x) > 2 and len(y) > 2 and finite.size > 3 and levels > 3:
         contours = ax.contour(
             np.asarray(x), np.asarray(y), values, colors="black", linewidths=0.5, alpha=0.6
         )

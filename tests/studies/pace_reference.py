@@ -64,6 +64,13 @@ class Match:
         black_accept, black_object = branch(False, 30, 10), branch(True, 35, 5)
         return max(min(red_accept, red_object), min(black_accept, black_object))
 
+    def chooser_advances(self, pace_a: float, pace_b: float) -> float:
+        """P(甲 advances | sudden death) at the paces (the deciding game's result does not
+        change who is 甲 or what being 甲 is worth, only whether the sudden death comes)."""
+        gap = self.rating_a - self.rating_b
+        q = float(ndtr((pace_b - pace_a) / math.hypot(self.sd_a, self.sd_b)))
+        return q * self.chooser_value(gap) + (1 - q) * self.chooser_value(-gap)
+
     def win(self, pace_a: np.ndarray, pace_b: np.ndarray) -> np.ndarray:
         """P(A advances) at the pace pairs."""
         pa, pb = np.broadcast_arrays(np.asarray(pace_a, float), np.asarray(pace_b, float))

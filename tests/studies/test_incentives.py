@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -341,3 +342,51 @@ metrics = ["incentives.manipulation_gain", "incentives.equilibria.0.chooser_adva
             assert math.isnan(chooser)
     assert any(math.isnan(p.values["incentives.equilibria.0.chooser_advances"][0])
                for p in result.points)  # fmt: skip
+
+
+def test_the_bundled_study_agrees_with_the_model_written_out() -> None:
+    """docs/studies/incentives: at every point the manipulation gain is the brute-force one, and
+    the challenger's equilibrium pace with the favourite's best reply to it is an equilibrium of
+    the model written out, with the chooser's chance the study reports."""
+    root = Path(__file__).resolve().parents[2]
+    document = json.loads((root / "docs/studies/incentives/results.json").read_text("utf-8"))
+    fine = _fine(0.2, 0.8, 8001)
+    fine = np.unique(np.append(fine, 0.7))
+    assert len(document["points"]) == 441
+    for point in document["points"]:
+        where, metrics = point["point"], point["metrics"]
+        ref = Match(
+            2600, 2550, 0.8, 0.7,
+            epd_rapid=where["model.elo_per_doubling.rapid"],
+            nu_rapid=where["model.draw_nu.rapid"],
+        )  # fmt: skip
+        gain_a = ref.win(fine, 0.7).max() - ref.win(0.8, 0.7)
+        gain_b = (1 - ref.win(0.8, fine)).max() - (1 - ref.win(0.8, 0.7))
+        reported = metrics["incentives.manipulation_gain"]["estimate"]
+        assert reported == pytest.approx(max(gain_a, gain_b), abs=1e-9)
+        b = metrics[f"incentives.equilibria.0.pace.{B}"]["estimate"]
+        a = float(fine[np.argmax(ref.win(fine, b))])
+        assert (1 - ref.win(a, fine)).max() - (1 - ref.win(a, b)) <= TOLERANCE
+        chooser = metrics["incentives.equilibria.0.chooser_advances"]["estimate"]
+        assert chooser == pytest.approx(ref.chooser_advances(a, b), abs=1e-9)
+
+
+def test_the_figures_the_readme_and_the_model_page_give() -> None:
+    base = incentives(load_scenario(FINAL))
+    assert [round(100 * x, 2) for x in base.roles[0]] == [56.53, 53.29]  # type: ignore[arg-type]
+    assert base.manipulation_gain == 0.0 and [e.pace for e in base.equilibria] == [(0.8, 0.7)]
+    assert base.fairness is not None and base.fairness.chooser_advances is not None
+    assert round(100 * base.fairness.chooser_advances, 2) == 51.70
+    draws = incentives(_scenario(["model.draw_nu.rapid=2"]), fairness=False)
+    assert round(100 * draws.best_response[1].gain, 2) == 1.06
+    assert [e.pace for e in draws.equilibria] == [(1.0, 1.0)]
+    assert round(100 * _solved("stall").best_response[1].gain, 2) == 4.82
+    root = Path(__file__).resolve().parents[2]
+    document = json.loads((root / "docs/studies/incentives/results.json").read_text("utf-8"))
+    gains = [p["metrics"]["incentives.manipulation_gain"]["estimate"] for p in document["points"]]
+    paces = [
+        p["metrics"][f"incentives.equilibria.0.pace.{B}"]["estimate"] for p in document["points"]
+    ]
+    assert sum(g == 0.0 for g in gains) == 267 and sum(p == 1.0 for p in paces) == 174
+    assert sum(g >= 0.001 for g in gains) == 164 and round(100 * max(gains), 2) == 4.82
+    assert min(paces) == 0.7  # nobody hurries anywhere on the grid
