@@ -20,8 +20,8 @@ import typer
 from rich.console import Console, RenderableType
 from typer.core import TyperOption
 
-from knockout import __version__
 from knockout.errors import InputError, KnockoutError
+from knockout.version import __version__
 
 if TYPE_CHECKING:
     from knockout.rules.scenario import Scenario
@@ -41,6 +41,7 @@ __all__ = [
     "read_scenario",
     "reflow_help",
     "show",
+    "usage_line",
     "user_errors",
 ]
 
@@ -238,6 +239,42 @@ def emit_json(payload: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=2, allow_nan=False) + "\n")
 
 
+def _click_exceptions() -> Any:
+    """The click exceptions module typer raises from (newer typer versions vendor click)."""
+    import importlib
+
+    try:
+        return importlib.import_module("typer._click.exceptions")
+    except ImportError:  # a typer that uses click itself
+        return importlib.import_module("click.exceptions")
+
+
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point.
+
+    A usage error (an unknown option, a value out of range, a missing argument) is one line on
+    stderr and exit code 2, like every other refusal, instead of click's boxed message.
+    """
+    errors = _click_exceptions()
+    no_args = getattr(errors, "NoArgsIsHelpError", ())
+    try:
+        code = app(standalone_mode=False)
+    except no_args:  # the help, printed as the error is made; exit 2 as click does
+        sys.exit(2)
+    except errors.ClickException as exc:
+        err_console.print(f"error: {usage_line(exc)}", markup=False, soft_wrap=True)
+        sys.exit(exc.exit_code)
+    except (typer.Abort, getattr(errors, "Abort", typer.Abort)):
+        err_console.print("Aborted.", markup=False)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def usage_line(exc: Exception) -> str:
+    """A click error as one line: the command, what is wrong, where the help is."""
+    format_message = getattr(exc, "format_message", None)
+    message = " ".join((format_message() if callable(format_message) else str(exc)).split())
+    ctx = getattr(exc, "ctx", None)
+    if ctx is None:
+        return message
+    return f"{ctx.command_path}: {message} (see {ctx.command_path} --help)"

@@ -3,6 +3,7 @@
 from knockout.cli import (
     calibrate,
     event,
+    hall,
     incentives,
     match,
     scoring,
@@ -17,6 +18,7 @@ reflow_help(app)  # after every command is registered
 __all__ = [
     "calibrate",
     "event",
+    "hall",
     "incentives",
     "match",
     "scoring",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -11,7 +12,16 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.text import Text
 
-from knockout.cli.app import ExportOpt, app, emit_json, out_console, show, user_errors
+from knockout.cli.app import (
+    ExportOpt,
+    app,
+    check_seed,
+    emit_json,
+    err_console,
+    out_console,
+    show,
+    user_errors,
+)
 from knockout.errors import KnockoutError
 
 if TYPE_CHECKING:  # imported where a command needs it: a fast start
@@ -46,6 +56,43 @@ MatchArg = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Write JSON to stdout instead of tables.")]
+DryRunOpt = Annotated[
+    bool,
+    typer.Option("--dry-run", help="Check the entry and show what it would record; write nothing."),
+]
+TimeUsedOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--time-used",
+        help="NAME=SECONDS (or NAME=m:ss, NAME=h:mm:ss; minutes and seconds below 60) used on "
+        "the clock; once per player. The sudden-death 甲 is the one who used less in the game "
+        "before it.",
+        show_default=False,
+    ),
+]
+MovesOpt = Annotated[
+    int | None,
+    typer.Option(
+        help="Moves made (each player's), 1 to 1000; bounds the time used: base clock + "
+        "increment x moves (default 300 moves).",
+        show_default=False,
+    ),
+]
+ResultArg = Annotated[
+    str | None,
+    typer.Argument(
+        help="1-0 (Red won), 0-1 (Black won), 1/2 (draw); or red, black, draw. Or leave it out "
+        "and give --winner NAME or --draw.",
+        show_default=False,
+    ),
+]
+WinnerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--winner", help="Who won the game, by name (as the slip says it).", show_default=False
+    ),
+]
+DrawOpt = Annotated[bool, typer.Option("--draw", help="The game was drawn.")]
 
 
 def _command(name: str, *parts: str) -> str:
@@ -102,6 +149,38 @@ def _recorded(entry: Entry, event: Event) -> None:
     _say(f"Recorded #{entry.seq}: {describe(entry, by_seq)}")
 
 
+def _warn(text: str) -> None:
+    err_console.print(f"warning: {text}", markup=False, highlight=False, soft_wrap=True)
+
+
+def _preview(entries: tuple[Entry, ...], after: Event, *, dry_run: bool) -> None:
+    """The line printed before anything is written: what the entries will record."""
+    from knockout.dashboard.event import entry_preview
+
+    for line in entry_preview(entries, after, dry_run=dry_run):
+        _say(line)
+
+
+def _confirm(dry_run: bool) -> Callable[[tuple[Entry, ...], Event], None]:
+    def confirm(entries: tuple[Entry, ...], after: Event) -> None:
+        _preview(entries, after, dry_run=dry_run)
+
+    return confirm
+
+
+def _after_game(entry: Entry, event: Event) -> None:
+    """The warning when the game that decides 甲 of the sudden death has not both times."""
+    from knockout.dashboard.event import chooser_warning
+
+    warning = chooser_warning(entry, event)
+    if warning is not None:
+        _warn(warning)
+
+
+def _dry_run_done() -> None:
+    _say("Nothing written (--dry-run).")
+
+
 @event_app.command("new")
 def new(
     event: EventArg,
@@ -127,6 +206,16 @@ def new(
         str | None,
         typer.Option(help="Encoding of the players CSV (default UTF-8; e.g. gb18030)."),
     ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            help="The event's seed (colour lots, and a random draw without its own draw_seed), "
+            "0 or more; default: drawn at random and printed.",
+            show_default=False,
+            callback=check_seed,
+        ),
+    ] = None,
 ) -> None:
     """Create the event file from a scenario and (optionally) a CSV entry list.
 
@@ -136,7 +225,7 @@ def new(
 
     Example:
 
-        knockout event new cup.db --scenario cup.toml --players players.csv
+        knockout event new cup.db --scenario cup.toml --players players.csv --seed 2026
     """
     from knockout.dashboard.event import next_view
     from knockout.event.store import create_event
@@ -145,6 +234,7 @@ def new(
     parts = [str(event), "--scenario", str(scenario)]
     parts += [] if players is None else ["--players", str(players)]
     parts += [] if encoding is None else ["--encoding", encoding]
+    parts += [] if seed is None else ["--seed", str(seed)]
     with user_errors():
         ev = create_event(
             event,
@@ -152,6 +242,7 @@ def new(
             players_path=players,
             encoding=encoding,
             command=_command("new", *parts),
+            seed=seed,
         )
         bracket = ev.scenario.bracket
         draw = f"{bracket.seeding} seeding"
@@ -172,17 +263,18 @@ def next_games(event: EventArg, json_out: JsonOpt = False) -> None:
     For each game: board, colours and clocks. For a match at its sudden-death game: who is 甲
     (from the recorded time used), what to ask, and the command that records the bid; at a game
     whose colours a player chooses, who chooses and the command that records it. Each match
-    shows its next game only. JSON: {"version", "games": [{"match", "game", "stage", "red",
-    "black", "clock", "board"}], "bids": [{"match", "chooser", "bidder"}], "decisions":
-    [{"match", "game", "kind", "chooser"}], "finished", "champion"}: a game whose decision is
-    still open is in games with red and black null (and clock null before a bid); kind is bid
-    or choice; chooser is null when a lot must name them.
+    shows its next game only. Players with a bye are listed with the match they wait for.
+    JSON: {"version", "games": [{"match", "game", "stage", "red", "black", "clock",
+    "board"}], "bids": [{"match", "chooser", "bidder"}], "decisions": [{"match", "game",
+    "kind", "chooser"}], "byes": [{"player", "match"}], "finished", "champion"}: a game whose
+    decision is still open is in games with red and black null (and clock null before a bid);
+    kind is bid or choice; chooser is null when a lot must name them.
 
     Example:
 
         knockout event next cup.db --json
     """
-    from knockout.dashboard.event import next_view
+    from knockout.dashboard.event import next_view, waiting_byes
     from knockout.event.state import NextGame
     from knockout.event.store import load_event
     from knockout.io.envelope import envelope
@@ -196,6 +288,7 @@ def next_games(event: EventArg, json_out: JsonOpt = False) -> None:
                 ],
                 "bids": [b.to_json() for b in ev.pending_bids()],
                 "decisions": [d.decision_json() for d in ev.pending_decisions()],
+                "byes": [{"player": n, "match": m} for n, m in waiting_byes(ev)],
                 "finished": ev.finished,
                 "champion": ev.champion,
             }
@@ -211,45 +304,34 @@ def record(
     game: Annotated[
         int, typer.Argument(help="Game number within the match, from 1.", show_default=False)
     ],
-    result: Annotated[
-        str,
-        typer.Argument(
-            help="1-0 (Red won), 0-1 (Black won), 1/2 (draw); or red, black, draw.",
-            show_default=False,
-        ),
-    ],
-    time_used: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--time-used",
-            help="NAME=SECONDS (or NAME=m:ss, NAME=h:mm:ss) used on the clock; once per "
-            "player. The sudden-death 甲 is the one who used less in the game before it.",
-            show_default=False,
-        ),
-    ] = None,
-    moves: Annotated[
-        int | None,
-        typer.Option(
-            help="Moves made (each player's); bounds the time used: base clock + increment x "
-            "moves (default 300 moves).",
-            show_default=False,
-        ),
-    ] = None,
+    result: ResultArg = None,
+    winner: WinnerOpt = None,
+    draw: DrawOpt = False,
+    time_used: TimeUsedOpt = None,
+    moves: MovesOpt = None,
+    dry_run: DryRunOpt = False,
 ) -> None:
-    """Record a game's result.
+    """Record a game's result: RESULT (Red's score first), or --winner NAME, or --draw.
 
-    It must be the match's next game (see knockout event next), with the colours listed there; a
-    game that already has a result is refused: undo back to it instead. Time used above the base
-    clock plus the increment for every move is refused.
+    It must be the match's next game (see knockout event next), with the colours listed there.
+    Before writing, one line says what is recorded: the winner, the colours and the stage
+    (--dry-run: only that line). A game that already has a result is refused: correct it with
+    knockout event correct. Time used above the base clock plus the increment for every move
+    is refused; the game that decides 甲 of a sudden death recorded without both times gets a
+    warning.
 
     Example:
 
-        knockout event record cup.db R1-M3 1 1-0 --time-used 王天一=2400 --time-used 郑惟桐=2710
+        knockout event record cup.db R1-M3 1 --winner 王天一 --time-used 王天一=40:00
+
+        knockout event record cup.db R1-M3 1 1-0 --time-used 郑惟桐=45:10 --dry-run
     """
     from knockout.event.store import record_game
 
     times = list(time_used or [])
-    parts = [str(event), match, str(game), result]
+    parts = [str(event), match, str(game)] + ([] if result is None else [result])
+    parts += [] if winner is None else ["--winner", winner]
+    parts += ["--draw"] if draw else []
     parts += [f"--time-used={t}" for t in times]
     parts += [] if moves is None else ["--moves", str(moves)]
     with user_errors():
@@ -260,11 +342,101 @@ def record(
             result,
             time_used=times,
             moves=moves,
+            winner=winner,
+            draw=draw,
             command=_command("record", *parts),
+            confirm=_confirm(dry_run),
+            dry_run=dry_run,
         )
+        if dry_run:
+            _dry_run_done()
+            _after_game(entry, ev)
+            return
         _recorded(entry, ev)
         assert entry.match is not None
         _say(_step_line(ev, entry.match))
+        _after_game(entry, ev)
+
+
+@event_app.command("correct")
+def correct(
+    event: EventArg,
+    match: MatchArg,
+    game: Annotated[int, typer.Argument(help="The game to correct, from 1.", show_default=False)],
+    result: ResultArg = None,
+    winner: WinnerOpt = None,
+    draw: DrawOpt = False,
+    time_used: TimeUsedOpt = None,
+    moves: MovesOpt = None,
+    cascade: Annotated[
+        bool,
+        typer.Option(
+            "--cascade",
+            help="Also undo the later entries the correction invalidates (they are listed).",
+        ),
+    ] = False,
+    dry_run: DryRunOpt = False,
+) -> None:
+    """Correct the result of a game already recorded (and its times or moves).
+
+    A new journal entry replaces the game's result in place; the times and moves not given are
+    kept. Only that game changes: the entries after it stay as they are. A correction that
+    would invalidate later entries (the match went on past a decision the correction changes,
+    or a later round used the winner) is refused, naming exactly those entries; with --cascade
+    they are undone too, in the same write, and listed.
+
+    Example:
+
+        knockout event correct cup.db R1-M3 1 0-1 --time-used "Li Ming=41:20"
+    """
+    from knockout.event.store import correct_game
+
+    times = list(time_used or [])
+    parts = [str(event), match, str(game)] + ([] if result is None else [result])
+    parts += [] if winner is None else ["--winner", winner]
+    parts += ["--draw"] if draw else []
+    parts += [f"--time-used={t}" for t in times]
+    parts += [] if moves is None else ["--moves", str(moves)]
+    parts += ["--cascade"] if cascade else []
+    with user_errors():
+        entries, ev = correct_game(
+            event,
+            match,
+            game,
+            result,
+            time_used=times,
+            moves=moves,
+            winner=winner,
+            draw=draw,
+            cascade=cascade,
+            command=_command("correct", *parts),
+            confirm=_confirm(dry_run),
+            dry_run=dry_run,
+        )
+        if dry_run:
+            _dry_run_done()
+            _after_game(entries[-1], ev)
+            return
+        _written(entries, ev)
+        _after_game(entries[-1], ev)
+
+
+def _written(entries: tuple[Entry, ...], event: Event) -> None:
+    """The lines after a change of several entries (a cascade's undos, then the change)."""
+    from knockout.event.entries import describe
+
+    by_seq = {e.seq: e for e in event.entries}
+    for e in entries:
+        if e.kind == "undo" and e.undoes is not None:
+            _say(f"Undid #{e.undoes} (entry #{e.seq}): {describe(by_seq[e.undoes], by_seq)}")
+        else:
+            _recorded(e, event)
+    last = entries[-1]
+    matches = dict.fromkeys(
+        m for m in [last.match, *(e.match for e in entries[:-1])] if m is not None
+    )
+    for m in matches:
+        _say(_step_line(event, m))
 
 
 @event_app.command("bid")
@@ -429,6 +601,7 @@ def odds(event: EventArg, json_out: JsonOpt = False) -> None:
 
         knockout event odds cup.db --json
     """
+    from knockout.answers import BracketOdds
     from knockout.dashboard.bracket import reach_view
     from knockout.dashboard.match import odds_view
     from knockout.event.export import (
@@ -436,7 +609,6 @@ def odds(event: EventArg, json_out: JsonOpt = False) -> None:
         odds_json,
     )
     from knockout.event.store import load_event
-    from knockout.odds import BracketOdds
 
     with user_errors():
         ev = load_event(event)
@@ -451,28 +623,281 @@ def odds(event: EventArg, json_out: JsonOpt = False) -> None:
 
 
 @event_app.command("undo")
-def undo_last(event: EventArg) -> None:
-    """Reverse the last game, bid or withdrawal still in force.
+def undo_last(
+    event: EventArg,
+    match: Annotated[
+        str | None,
+        typer.Option(
+            "--match",
+            help="Take back this match's last entry only (R1-M3), not the last of the event.",
+            show_default=False,
+        ),
+    ] = None,
+    cascade: Annotated[
+        bool,
+        typer.Option(
+            "--cascade",
+            help="With --match: also undo the later entries that depend on it (listed).",
+        ),
+    ] = False,
+    dry_run: DryRunOpt = False,
+) -> None:
+    """Reverse the last entry still in force, or (--match) one match's last entry.
 
-    The undo is itself a journal entry. To correct a result further back, undo back to it
-    (knockout event log marks what undo takes back next), then record again.
+    The undo is itself a journal entry. Without --match it takes back the event's last entry,
+    whichever terminal wrote it; with --match MATCH only that match's, so another arbiter's
+    entries for other boards stay. If later entries depend on it (a later round used the
+    winner), the undo is refused naming them, unless --cascade. To change an earlier result,
+    correct it instead (knockout event correct).
 
     Example:
 
-        knockout event undo cup.db
+        knockout event undo cup.db --match R1-M3
     """
-    from knockout.event.entries import describe
-    from knockout.event.store import undo
+    from knockout.event.store import undo_entries
+
+    parts = [str(event)] + ([] if match is None else ["--match", match])
+    parts += ["--cascade"] if cascade else []
+    with user_errors():
+        if cascade and match is None:
+            raise KnockoutError("--cascade goes with --match (the last entry has none after it)")
+        entries, ev = undo_entries(
+            event,
+            command=_command("undo", *parts),
+            match=match,
+            cascade=cascade,
+            confirm=_confirm(dry_run),
+            dry_run=dry_run,
+        )
+        if dry_run:
+            _dry_run_done()
+            return
+        _written(entries, ev)
+
+
+@event_app.command("amend")
+def amend(
+    event: EventArg,
+    name: Annotated[
+        str, typer.Argument(help="The player, as the event has them.", show_default=False)
+    ],
+    new_name: Annotated[
+        str | None,
+        typer.Option("--name", help="The name as it should be spelt.", show_default=False),
+    ] = None,
+    rating: Annotated[
+        str | None,
+        typer.Option("--rating", help="Classical rating (0 to 4000).", show_default=False),
+    ] = None,
+    rating_rapid: Annotated[
+        str | None, typer.Option("--rating-rapid", help="Rapid rating.", show_default=False)
+    ] = None,
+    rating_blitz: Annotated[
+        str | None, typer.Option("--rating-blitz", help="Blitz rating.", show_default=False)
+    ] = None,
+    federation: Annotated[
+        str | None,
+        typer.Option("--federation", help="Federation, club or province.", show_default=False),
+    ] = None,
+    dry_run: DryRunOpt = False,
+) -> None:
+    """Correct a player's name, ratings or federation (a late change at check-in).
+
+    Before the player's first game anything may change; after it, only what cannot change a
+    recorded result: the name's spelling and the federation (a rating is refused). The draw
+    stays as it was made: a rating that would seed it differently leaves the pairings, match
+    IDs and boards where they are. A new name is checked like the entry list's.
+
+    Example:
+
+        knockout event amend cup.db "Chen Hoa" --name "Chen Hao" --rating 2561
+    """
+    from knockout.event.store import amend_player
+
+    ratings = {"rating": rating, "rating_rapid": rating_rapid, "rating_blitz": rating_blitz}
+    parts = [str(event), name]
+    for flag, value in (
+        ("--name", new_name),
+        ("--rating", rating),
+        ("--rating-rapid", rating_rapid),
+        ("--rating-blitz", rating_blitz),
+        ("--federation", federation),
+    ):
+        parts += [] if value is None else [flag, value]
+    with user_errors():
+        entry, ev = amend_player(
+            event,
+            name,
+            new_name=new_name,
+            ratings=ratings,
+            federation=federation,
+            command=_command("amend", *parts),
+            confirm=_confirm(dry_run),
+            dry_run=dry_run,
+        )
+        if dry_run:
+            _dry_run_done()
+            return
+        _recorded(entry, ev)
+        _pinned_note(ev, entry)
+
+
+def _pinned_note(event: Event, entry: Entry) -> None:
+    if event.pinned and any(k.startswith("rating") for k in entry.fields):
+        _say(
+            "The draw stays as it was made (seeds pinned): the changed rating does not move "
+            "any pairing."
+        )
+
+
+@event_app.command("replace")
+def replace_player(
+    event: EventArg,
+    out: Annotated[
+        str, typer.Argument(help="The player who is out (has not played).", show_default=False)
+    ],
+    reserve: Annotated[
+        str,
+        typer.Argument(metavar="IN", help="The reserve who takes their place.", show_default=False),
+    ],
+    rating: Annotated[
+        str,
+        typer.Option(
+            "--rating", help="The reserve's classical rating (0 to 4000).", show_default=False
+        ),
+    ],
+    rating_rapid: Annotated[
+        str | None, typer.Option("--rating-rapid", help="Rapid rating.", show_default=False)
+    ] = None,
+    rating_blitz: Annotated[
+        str | None, typer.Option("--rating-blitz", help="Blitz rating.", show_default=False)
+    ] = None,
+    federation: Annotated[
+        str | None,
+        typer.Option("--federation", help="The reserve's federation.", show_default=False),
+    ] = None,
+    dry_run: DryRunOpt = False,
+) -> None:
+    """Replace a no-show by a reserve, before the no-show's first game.
+
+    The reserve takes the same line of the draw: the same match, colours by the same lot, the
+    same board. A player who has played cannot be replaced (a player who leaves withdraws:
+    knockout event withdraw; a no-show can also withdraw, and the opponent goes through by
+    walkover).
+
+    Example:
+
+        knockout event replace cup.db "Zhang Wei" "Liu Yang" --rating 2380
+    """
+    from knockout.event.store import replace_player as replace_in_event
+
+    ratings = {"rating": rating, "rating_rapid": rating_rapid, "rating_blitz": rating_blitz}
+    parts = [str(event), out, reserve, "--rating", rating]
+    for flag, value in (
+        ("--rating-rapid", rating_rapid),
+        ("--rating-blitz", rating_blitz),
+        ("--federation", federation),
+    ):
+        parts += [] if value is None else [flag, value]
+    with user_errors():
+        entry, ev = replace_in_event(
+            event,
+            out,
+            reserve,
+            ratings=ratings,
+            federation=federation,
+            command=_command("replace", *parts),
+            confirm=_confirm(dry_run),
+            dry_run=dry_run,
+        )
+        if dry_run:
+            _dry_run_done()
+            return
+        _recorded(entry, ev)
+        _pinned_note(ev, entry)
+        m = ev.match_of(str(entry.fields["name"]))
+        if m is not None:
+            _say(_step_line(ev, m.id))
+
+
+@event_app.command("check")
+def check(
+    event: EventArg,
+    salvage: Annotated[
+        Path | None,
+        typer.Option(
+            "--salvage",
+            help="Write what a damaged file still holds as a scenario file (TOML), from which "
+            "knockout event new carries the event on.",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Check the event file: SQLite's full integrity check, the journal and its replay.
+
+    Writing commands run SQLite's quick check each time and refuse a damaged file; this runs
+    the full one. A sound file: one line, exit 0. A damaged one: what is wrong (exit 2); with
+    --salvage FILE the games and withdrawals that can still be read are saved as a scenario.
+
+    Example:
+
+        knockout event check cup.db --salvage rescue.toml
+    """
+    from knockout.event.database import file_health
+    from knockout.event.export import to_scenario_toml
+    from knockout.event.store import load_event
+    from knockout.event.store import salvage as salvage_file
+    from knockout.io.text import plural
 
     with user_errors():
-        entry, ev = undo(event, command=_command("undo", str(event)))
-        by_seq = {e.seq: e for e in ev.entries}
-        assert entry.undoes is not None
+        health = file_health(event)
+        if salvage is not None:
+            if salvage.exists():
+                raise KnockoutError(f"{salvage}: already exists: choose another file name")
+            ev, lost, dropped = salvage_file(event)
+            try:
+                salvage.write_text(to_scenario_toml(ev), encoding="utf-8")
+            except OSError as exc:
+                raise KnockoutError(f"{salvage}: cannot write: {exc.strerror}") from None
+            lost_text = f"; unreadable: #{', #'.join(map(str, lost))}" if lost else ""
+            left = (
+                f"; {plural(dropped, 'entry', 'entries')} at the end left out (the rules "
+                "cannot place them)"
+                if dropped
+                else ""
+            )
+            _say(
+                f"Salvaged {plural(len(ev.entries), 'journal entry', 'journal entries')} "
+                f"({plural(len(ev.games), 'game')} in force{lost_text}{left}) into {salvage}; "
+                f"carry on with: knockout event new NEW.db --scenario {salvage}"
+            )
+        if not health.sound:
+            raise KnockoutError(_damage_line(str(event), health))
+        ev = load_event(event)
         _say(
-            f"Undid #{entry.undoes} (entry #{entry.seq}): {describe(by_seq[entry.undoes], by_seq)}"
+            f"{event}: sound: integrity check ok, schema {health.version}, "
+            f"{plural(health.entries, 'journal entry', 'journal entries')} numbered 1 to "
+            f"{health.entries} without gaps, replayed through the rules "
+            f"({plural(len(ev.games), 'game')} in force)."
         )
-        if entry.match is not None:
-            _say(_step_line(ev, entry.match))
+
+
+def _damage_line(source: str, health: object) -> str:
+    from knockout.event.database import FileHealth
+
+    assert isinstance(health, FileHealth)
+    parts = []
+    if health.pages:
+        more = f" (and {len(health.pages) - 1} more)" if len(health.pages) > 1 else ""
+        parts.append(f"SQLite's integrity check finds: {health.pages[0]}{more}")
+    if health.foreign_keys:
+        parts.append(f"{health.foreign_keys} broken references")
+    if health.gaps:
+        parts.append(f"journal entries missing: #{', #'.join(map(str, health.gaps[:10]))}")
+    return (
+        f"{source}: damaged: {'; '.join(parts)}. Save what can be read: knockout event check "
+        f"{source} --salvage RESCUE.toml, then knockout event new NEW.db --scenario RESCUE.toml"
+    )
 
 
 @event_app.command("log")
@@ -498,42 +923,93 @@ class ExportFormat(StrEnum):
     JSON = "json"
     CSV = "csv"
     SCENARIO = "scenario"
+    PGN = "pgn"
+    TRF = "trf"
+
+
+class ExportTable(StrEnum):
+    """Which table ``event export --format csv`` writes."""
+
+    GAMES = "games"
+    MATCHES = "matches"
+
+
+def _choice(option: str, enum: type[StrEnum], value: str) -> str:
+    """``value`` if it is one of ``enum``'s, else one line on stderr and exit code 2."""
+    allowed = [e.value for e in enum]
+    if value.lower() not in allowed:
+        from knockout.cli.app import err_console
+
+        err_console.print(
+            f"error: {option}: expected {', '.join(allowed[:-1])} or {allowed[-1]}, "
+            f"found {value!r}",
+            markup=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(2)
+    return value.lower()
 
 
 @event_app.command("export")
 def export_event(
     event: EventArg,
     fmt: Annotated[
-        ExportFormat,
+        str,
         typer.Option(
             "--format",
-            help="json: games, bids and ranking; csv: the games; scenario: a TOML scenario with "
-            "[\\[played]] games and withdrawals, for knockout odds, simulate and play.",
+            help="json: a results file (games, matches with who won and how, withdrawals, "
+            "bids, ranking, and the scenario, which knockout odds reads); csv: the games (or "
+            "--table matches); scenario: a TOML scenario with [\\[played]] games and "
+            "withdrawals, for knockout odds, simulate and play; pgn: one PGN game per game "
+            "played; trf: TRF-16, for knockout standings.",
+            callback=lambda v: _choice("--format", ExportFormat, v),
         ),
-    ] = ExportFormat.JSON,
+    ] = ExportFormat.JSON.value,
+    table: Annotated[
+        str,
+        typer.Option(
+            "--table",
+            help="With --format csv: games (one line per game) or matches (one line per "
+            "match: players, seeds, points, winner, how it was decided, withdrawals).",
+            callback=lambda v: _choice("--table", ExportTable, v),
+        ),
+    ] = ExportTable.GAMES.value,
 ) -> None:
-    """Write the event to stdout as JSON, CSV or a scenario file.
+    """Write the event to stdout as JSON, CSV, a scenario file, PGN or TRF-16.
 
     JSON: {"version", "event", "games": [{"match", "game", "stage", "red", "black", "clock",
     "result" (null until played), "time_used"}], "bids": [{"match", "chooser", "announce",
-    "reply"}], "ranking": [{"name", "rank", "points"}]}.
+    "reply"}], "ranking": [{"name", "rank", "points"}], "matches": [{"match", "players",
+    "games", "winner", "decided_in", "how", "walkover", "sudden_death_draw", "withdrawn", ...}],
+    "withdrawn": [{"name", "match"}], "scenario"}; knockout odds on the file gives what
+    knockout event odds gives. In CSV, a text cell that starts like a spreadsheet formula (=,
+    +, -, @) gets a leading '.
 
     Example:
 
         knockout event export cup.db --format scenario > cup-now.toml
+
+        knockout event export cup.db --format csv --table matches > matches.csv
     """
     from knockout.event.export import (
         to_csv,
         to_json,
         to_scenario_toml,
     )
+    from knockout.event.resultfiles import to_pgn, to_trf_text
     from knockout.event.store import load_event
 
     with user_errors():
         ev = load_event(event)
-        if fmt is ExportFormat.JSON:
+        if fmt != ExportFormat.CSV and table != ExportTable.GAMES:
+            raise KnockoutError(f"--table {table}: only with --format csv, found --format {fmt}")
+        if fmt == ExportFormat.JSON:
             emit_json(to_json(ev))
-        elif fmt is ExportFormat.CSV:
-            sys.stdout.write(to_csv(ev))
+        elif fmt == ExportFormat.CSV:
+            sys.stdout.write(to_csv(ev, table))
+        elif fmt == ExportFormat.PGN:
+            sys.stdout.write(to_pgn(ev))
+        elif fmt == ExportFormat.TRF:
+            sys.stdout.write(to_trf_text(ev))
         else:
             sys.stdout.write(to_scenario_toml(ev))

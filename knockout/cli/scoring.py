@@ -10,6 +10,7 @@ import typer
 
 from knockout.cli.app import (
     EncodingOpt,
+    SetOpt,
     app,
     check_seed,
     emit_json,
@@ -27,7 +28,7 @@ if TYPE_CHECKING:  # imported where a command needs it: a fast start
 if TYPE_CHECKING:  # numpy and the scoring modules are imported where a command needs them
     import numpy as np
 
-__all__ = ["league", "rescore_command", "scoring_study"]
+__all__ = ["league", "league_odds", "rescore_command", "scoring_study"]
 
 _ENCODING = typer.Option(
     "--encoding",
@@ -273,10 +274,60 @@ def league(
     out_console.print(league_view(table))
 
 
+_LEAGUE_ODDS_HELP = (
+    "Exact odds of one match of seed 001's team league, for each colour of the home captain."
+    "\n\n"
+    "TEAMS is a TOML file: captain_colour (red, black or best: the home side picks the colour "
+    "with more expected match points), four [\\[home]] and four [\\[away]] players (name, rating; "
+    "rating_rapid and rating_blitz optional), board 1 (the captain) first; optional \\[clocks] "
+    "(minutes per board, default 60, 40, 40, 40; increment_seconds, default 10), \\[model] as in a "
+    "scenario, home_team and away_team. Each board's time class follows from its clock (60+10 "
+    "classical, 40+10 rapid). The 81 outcomes of the four boards are enumerated, nothing is "
+    "sampled; see docs/scoring.md."
+    "\n\n"
+    "Prints each board's odds, each side's chance of 3 : 0, 1 : 0.5, 0.5 : 1 and 0 : 3, expected "
+    "match and board points, and the colour the home side should pick."
+    "\n\n"
+    "[bold]Example[/bold]: knockout league-odds scenarios/league-teams.toml --set "
+    "model.red_advantage.rapid=0"
+)
+
+
+@app.command(name="league-odds", help=_LEAGUE_ODDS_HELP)
+def league_odds(
+    teams_file: Annotated[
+        Path,
+        typer.Argument(
+            help="Team-match file (TOML, or a league-odds --json output).",
+            show_default=False,
+            metavar="TEAMS",
+        ),
+    ],
+    json: Annotated[bool, _JSON] = False,
+    encoding: EncodingOpt = None,
+    sets: SetOpt = None,
+) -> None:
+    """Exact odds of a team match (``knockout league-odds``)."""
+    from knockout.io.envelope import envelope
+    from knockout.io.teams import load_team_match
+    from knockout.studies.scoring.team_match import odds_json, team_match_odds
+
+    with user_errors():
+        teams = load_team_match(teams_file, encoding=encoding, overrides=sets or ())
+    odds = team_match_odds(teams)
+    if json:
+        emit_json(envelope(odds_json(odds), scenario=teams.to_dict()))
+        return
+    from knockout.dashboard.scoring import league_odds_view
+
+    out_console.print(league_odds_view(odds))
+
+
 _STUDY_HELP = (
     "Simulate Swiss and round-robin events under several scoring systems and test seed 000's "
     "claims (does an extra Red still pay, how often are there ties at the top, how far is the "
-    "final order from true strength)."
+    'final order from true strength); or, for a file whose events all have format = "league", '
+    "seasons of seed 001's team league (is the team whose captain has Red favoured?)."
     "\n\n"
     "STUDY is a TOML study file (systems, events, model, sensitivity grid); see "
     "docs/scoring-study.md. Writes results.csv (tidy: one row per event, system and metric, with "
@@ -335,10 +386,15 @@ def run_scoring_study(
     from rich.markdown import Markdown
 
     from knockout.io.envelope import envelope
+    from knockout.io.tomlfile import load_toml
+    from knockout.studies.scoring.league_study import is_league_study
     from knockout.studies.scoring.report import claims, summary_markdown, write_outputs
     from knockout.studies.scoring.study import load_study, run_study
 
     with user_errors():
+        if is_league_study(load_toml(study_file, encoding=encoding)):
+            _league_study(study_file, out, simulations, seed, json, encoding)
+            return
         study = load_study(study_file, encoding=encoding)
     if seed is not None:
         study = replace(study, seed=seed)
@@ -357,4 +413,45 @@ def run_scoring_study(
         emit_json(envelope(body, seed=study.seed))
         return
     out_console.print(Markdown(summary_markdown(result)))
+    out_console.print("written: " + ", ".join(str(f) for f in files), style="dim")
+
+
+def _league_study(
+    study_file: Path,
+    out: Path,
+    simulations: int | None,
+    seed: int | None,
+    json: bool,
+    encoding: str | None,
+) -> None:
+    """A study file of ``format = "league"`` events: seed 001's team league over seasons."""
+    from rich.markdown import Markdown
+
+    from knockout.io.envelope import envelope
+    from knockout.studies.scoring.league_report import (
+        league_claims,
+        league_summary,
+        write_league_outputs,
+    )
+    from knockout.studies.scoring.league_study import load_league_study, run_league_study
+
+    with user_errors():
+        study = load_league_study(study_file, encoding=encoding)
+    if seed is not None:
+        study = replace(study, seed=seed)
+    result = run_league_study(
+        study,
+        simulations=simulations,
+        progress=lambda message: err_console.print(message, style="dim", markup=False),
+    )
+    files = write_league_outputs(result, out)
+    if json:
+        body = {
+            "study": str(study_file),
+            "files": [str(f) for f in files],
+            "claims": [vars(c) for c in league_claims(result)],
+        }
+        emit_json(envelope(body, seed=study.seed))
+        return
+    out_console.print(Markdown(league_summary(result)))
     out_console.print("written: " + ", ".join(str(f) for f in files), style="dim")

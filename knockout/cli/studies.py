@@ -199,7 +199,8 @@ def study(
     points in one vectorised call); Monte Carlo metrics use the same seed at every point.
     Writes results.csv (tidy), results.json, PNG plots (a line per metric for one swept path,
     a heat map per metric for two, with the scenario's own values marked) and summary.md. A
-    scoring-reform study file (with [\\[events]]) runs the Swiss/round-robin study instead.
+    scoring-reform study file (with [\\[events]]) runs the Swiss/round-robin study instead, or,
+    when every event has format = "league", seasons of seed 001's team league.
     Ctrl-C keeps the points finished.
 
     Example:

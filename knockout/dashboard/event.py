@@ -19,22 +19,28 @@ from rich.table import Table
 from rich.text import Text
 
 from knockout.dashboard.bracket import bracket_tree, ranking_view
+from knockout.dashboard.event_live import EventFrame
 from knockout.dashboard.fit import fitted
 from knockout.dashboard.fit import table as fit_table
 from knockout.dashboard.match import CLOCK_NOTE, clock_text
 from knockout.dashboard.times import duration
-from knockout.event.entries import describe, result_text
+from knockout.event.entries import describe, outcome_text, result_text
+from knockout.event.journal import Entry
 from knockout.event.ranking import decided_records, standings
-from knockout.event.state import Event, Match, PendingBid, PendingChoice
-from knockout.game import Result
+from knockout.event.state import Event, Match, PendingBid, PendingChoice, RecordedGame
+from knockout.game import Colour, Result
 from knockout.io.text import plural
+from knockout.rules.bracket import round_name
 
 __all__ = [
     "LiveEventFile",
+    "chooser_warning",
+    "entry_preview",
     "event_dashboard",
     "journal_view",
     "local_time",
     "next_view",
+    "waiting_byes",
 ]
 
 #: Results listed on the dashboard (the latest first).
@@ -148,7 +154,118 @@ def next_view(event: Event) -> RenderableType:
             parts.append(choice_prompt(event, step))
     if not games and not event.pending_decisions():
         parts.append(Text("No game can be played now.", style="dim"))
+    byes = waiting_byes(event)
+    if byes:
+        listed = ", ".join(f"{name} (waits in {m})" for name, m in byes)
+        parts.append(
+            Text(f"Byes, straight to {round_name(2, event.rounds)}: {listed}", style="dim")
+        )
     return Group(*parts)
+
+
+def waiting_byes(event: Event) -> list[tuple[str, str]]:
+    """Players with a first-round bye whose round-2 match does not have both players yet,
+    with that match's ID."""
+    lines = event.state.bracket.lines
+    out = []
+    for name in event.state.bracket.byes():
+        m = event.by_key((2, lines.index(name) >> 2))
+        if m is not None and m.players is None and m.winner is None:
+            out.append((name, m.id))
+    return out
+
+
+_SCORE = {Result.RED: "1-0", Result.DRAW: "1/2", Result.BLACK: "0-1"}
+
+
+def _outcome(event: Event, d: dict[str, object] | object) -> str:
+    assert isinstance(d, dict)
+    stage = event.scenario.format.stage(str(d["stage"]))
+    red, black = str(d["red"]), str(d["black"])
+    through = None
+    if stage.draw_winner is not None:
+        name = red if stage.draw_winner is Colour.RED else black
+        through = f"{stage.draw_winner.value.capitalize()} ({name})"
+    return outcome_text(red, black, Result(str(d["result"])), stage.name, through)
+
+
+def entry_preview(entries: tuple[Entry, ...], event: Event, *, dry_run: bool) -> list[str]:
+    """The lines printed before a change is written: what each entry records, the winner,
+    colours and stage in words (``event``: the event after the change)."""
+    by_seq = {e.seq: e for e in event.entries} | {e.seq: e for e in entries}
+    out = []
+    for e in entries:
+        d = dict(e.fields)
+        if e.kind == "game":
+            board = f", board {d['board']}" if d.get("board") else ""
+            verb = "Would record" if dry_run else "Recording"
+            extra = _times(d)
+            out.append(
+                f"{verb} {e.match} game {e.game} ({d['stage']}{board}): "
+                f"{_outcome(event, d)}{extra}."
+            )
+        elif e.kind == "correct":
+            old = by_seq[int(d["corrects"])]
+            g = RecordedGame.from_entry(old)
+            was = f"{g.red} (Red) {result_text(g.result)} {g.black}"
+            verb = "Would correct" if dry_run else "Correcting"
+            out.append(
+                f"{verb} {e.match} game {e.game} ({d['stage']}): #{old.seq} has {was}; "
+                f"now {_outcome(event, d)}{_times(d)}."
+            )
+        elif e.kind == "undo" and e.undoes is not None:
+            verb = "Would undo" if dry_run else "Undoing"
+            why = f" (it no longer fits: {d['cascade']})" if d.get("cascade") else ""
+            out.append(f"{verb} #{e.undoes}{why}: {describe(by_seq[e.undoes], by_seq)}.")
+        else:
+            verb = "Would record" if dry_run else "Recording"
+            out.append(f"{verb}: {describe(e, by_seq)}.")
+    return out
+
+
+def _times(d: dict[str, object]) -> str:
+    used = d.get("time_used")
+    text = ""
+    if isinstance(used, dict) and used:
+        text += "; time used " + ", ".join(f"{n} {clock(float(t))}" for n, t in used.items())
+    if d.get("moves"):
+        text += f"; {d['moves']} moves"
+    return text
+
+
+def clock(seconds: float) -> str:
+    """Seconds as a clock shows them: ``41:20``, ``1:01:39`` (fractions kept).
+
+    >>> clock(2480), clock(3699), clock(59.5)
+    ('41:20', '1:01:39', '0:59.5')
+    """
+    whole, fraction = divmod(seconds, 1)
+    h, rest = divmod(int(whole), 3600)
+    m, s = divmod(rest, 60)
+    sec = f"{s:02d}" + (f"{fraction:g}"[1:] if fraction else "")
+    return f"{h}:{m:02d}:{sec}" if h else f"{m}:{sec}"
+
+
+def chooser_warning(entry: Entry, event: Event) -> str | None:
+    """The warning when the game just recorded decides 甲 of the sudden death (who used less
+    time) and the times of both players are not recorded (None: nothing to warn of)."""
+    if entry.kind not in ("game", "correct") or entry.match is None:
+        return None
+    m = event.find_match(entry.match)
+    step = event.next_step(m)
+    if not isinstance(step, PendingBid) or step.why != "unknown" or not m.games:
+        return None
+    g = m.games[-1]
+    if g.number != entry.game:
+        return None
+    missing = [n for n in (g.red, g.black) if n not in g.time_used]
+    listed = " and ".join(missing)
+    adds = " ".join(f"--time-used '{n}=m:ss'" for n in missing)
+    return (
+        f"{m.id} game {g.number} decides 甲 of the sudden death (who used less time), but the "
+        f"time used of {listed} is not recorded: 甲 will be drawn by lot unless you add it: "
+        f"knockout event correct {event.source} {m.id} {g.number} {_SCORE[g.result]} {adds}"
+    )
 
 
 def _score(m: Match) -> str:
@@ -308,15 +425,29 @@ class LiveEventFile:
     interval: float = 1.0
     sleep: Callable[[float], None] = time.sleep
     max_polls: int | None = None
+    screen: bool = True
 
     def watch(self, console: Console) -> Event:
         """Redraw on ``console`` until interrupted (Ctrl-C) or ``max_polls``; returns the last
-        event read."""
+        event read.
+
+        The frame (:class:`~knockout.dashboard.event_live.EventFrame`) fits the terminal's
+        height: the games to play and the decisions to ask first, then the bracket as far as
+        it fits. It is drawn on the alternate screen (``screen``) and laid out again twice a
+        second, so a resized terminal gets a frame of its new size with nothing left over.
+        """
         event = self.load()
         seen = event.entries[-1].seq
         polls = 0
+        frame = EventFrame(event, datetime.now().astimezone())
         with Live(
-            event_dashboard(event), console=console, auto_refresh=False, transient=False
+            frame,
+            console=console,
+            screen=self.screen and console.is_terminal,
+            auto_refresh=True,
+            refresh_per_second=2,
+            transient=False,
+            vertical_overflow="crop",
         ) as live:
             try:
                 while self.max_polls is None or polls < self.max_polls:
@@ -325,7 +456,8 @@ class LiveEventFile:
                     if self.head() != seen:
                         event = self.load()
                         seen = event.entries[-1].seq
-                        live.update(event_dashboard(event), refresh=True)
+                        frame = EventFrame(event, datetime.now().astimezone())
+                        live.update(frame, refresh=True)
             except KeyboardInterrupt:
                 pass
         return event

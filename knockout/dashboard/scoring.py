@@ -7,6 +7,7 @@ prints them; ``traditional``: none), from exact decimals, so no binary noise can
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import Group
@@ -14,12 +15,23 @@ from rich.table import Table
 from rich.text import Text
 
 from knockout.dashboard.fit import fitted
+from knockout.game import Colour
 from knockout.io.text import plural
 from knockout.points import ScoringSystem, format_points
 from knockout.scoring.league import LeagueTable
 from knockout.scoring.rescore import ScoreTable, Standing, compare
 
-__all__ = ["compare_table", "league_view", "player_rounds", "score_table", "scoring_line"]
+if TYPE_CHECKING:  # numpy and the model load only for league-odds
+    from knockout.studies.scoring.team_match import TeamMatchOdds
+
+__all__ = [
+    "compare_table",
+    "league_odds_view",
+    "league_view",
+    "player_rounds",
+    "score_table",
+    "scoring_line",
+]
 
 
 def scoring_line(system: ScoringSystem) -> str:
@@ -177,3 +189,68 @@ def league_view(table: LeagueTable) -> Group:
         )
     legend = Text("W/L: matches won/lost 3-0; w/l: narrow matches won/lost 1-0.5", style="dim")
     return Group(fitted(matches), fitted(teams), legend)
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.1f}%"
+
+
+def league_odds_view(odds: TeamMatchOdds) -> Group:
+    """``knockout league-odds``: each board's odds and the match's for both captain colours."""
+    teams = odds.teams
+    boards = _table(f"{teams.name}: {teams.home_team} (home) v {teams.away_team}")
+    for name in ("board", "home", "away", "clock", "class"):
+        boards.add_column(name, overflow="fold", justify="right" if name == "board" else "left")
+    for b, clock in enumerate(teams.clocks):
+        tc = odds.classes[b]
+        boards.add_row(
+            "1 captains" if b == 0 else str(b + 1),
+            f"{teams.home[b].name} {teams.home[b].rating_for(tc):g}",
+            f"{teams.away[b].name} {teams.away[b].rating_for(tc):g}",
+            f"{clock.minutes:g} min + {clock.increment_seconds:g} s",
+            str(tc),
+        )
+    games = _table("each board: the home player's chances")
+    for name in ("home captain", "board", "home has", "wins", "draws", "loses"):
+        games.add_column(name, justify="left" if name in ("home captain", "home has") else "right")
+    for colour in (Colour.RED, Colour.BLACK):
+        for b in range(len(teams.clocks)):
+            p = odds.boards[colour][b]
+            games.add_row(
+                str(colour) if b == 0 else "",
+                str(b + 1),
+                str(colour if b == 0 else colour.other),
+                *(_pct(x) for x in p),
+                end_section=b == len(teams.clocks) - 1,
+            )
+    match = _table(
+        "the match: P(each result) and expected points",
+        caption="3 : 0 more board points; 1 : 0.5 the narrow match (captains drew, the others "
+        "three draws or one win, one draw, one loss)",
+    )
+    for name in ("home captain", "side", "3 : 0", "1 : 0.5", "0.5 : 1", "0 : 3"):
+        match.add_column(name, justify="left" if name in ("home captain", "side") else "right")
+    match.add_column("match pts", justify="right", no_wrap=True)
+    match.add_column("board pts", justify="right", no_wrap=True)
+    for m in (odds.red, odds.black):
+        for label, side in ((teams.home_team, m.home), (teams.away_team, m.away)):
+            match.add_row(
+                str(m.captain) if side is m.home else "",
+                label,
+                _pct(side.win),
+                _pct(side.narrow_win),
+                _pct(side.narrow_loss),
+                _pct(side.loss),
+                f"{side.match_points:.3f}",
+                f"{side.board_points:.3f}",
+            )
+    best = odds.red if odds.best is Colour.RED else odds.black
+    other = odds.black if odds.best is Colour.RED else odds.red
+    line = Text(
+        f"best: {teams.home_team} should give its captain {odds.best} "
+        f"({best.home.match_points:.3f} expected match points against "
+        f"{other.home.match_points:.3f} with {other.captain})"
+    )
+    if teams.captain_colour != "best" and odds.chosen is not odds.best:
+        line.append(f"; the file asks for {odds.chosen}", style="yellow")
+    return Group(fitted(boards), fitted(games), fitted(match), line)

@@ -183,7 +183,8 @@ def _start_match(
     if winner is not None:
         return engine.walkover((up, down), winner, played)
     players = {p.name: p for p in scenario.players}
-    return env.process(engine.match(players[up], players[down], played))
+    position = None if progress is None else progress.replayed
+    return env.process(engine.match(players[up], players[down], played, position))
 
 
 def _record(slot: MatchRecord | simpy.Process) -> MatchRecord:

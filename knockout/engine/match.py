@@ -46,6 +46,7 @@ from knockout.rules.match import (
     MatchState,
     Pairing,
     PlayedGame,
+    Position,
     advance,
     next_decision,
     p_chooser_from_times,
@@ -335,11 +336,16 @@ class MatchEngine:
             self.observer(event)
 
     def match(
-        self, a: Player, b: Player, played: tuple[PlayedGame, ...] = ()
+        self,
+        a: Player,
+        b: Player,
+        played: tuple[PlayedGame, ...] = (),
+        position: Position | None = None,
     ) -> Generator[simpy.Event, Any, MatchRecord]:
         """SimPy process: play a match between ``a`` and ``b``; returns its record.
 
-        ``played``: games already played (``[[played]]``); the match continues from there. A
+        ``played``: games already played (``[[played]]``); the match continues from there
+        (``position``: where they leave it, when the scenario has placed them already). A
         sudden-death bid recorded there without its game is the choice of that game: it is
         played on the colours and clocks the bid gives.
         """
@@ -350,7 +356,7 @@ class MatchEngine:
         start = float(self.env.now)
         self._emit("match_start", f"Match {a.name} v {b.name} begins", names)
         games = self._replayed_records(played)
-        replayed = replay(fmt, a.name, b.name, played)
+        replayed = replay(fmt, a.name, b.name, played) if position is None else position
         state = replayed.state
         while isinstance(state, MatchState):
             stage = fmt.playable[state.stage]
@@ -750,10 +756,12 @@ def play_match(
     rng: np.random.Generator | None = None,
     observer: Observer | None = None,
     played: tuple[PlayedGame, ...] = (),
+    position: Position | None = None,
 ) -> tuple[MatchRecord, list[LogEvent]]:
     """Play one match in a fresh SimPy environment; returns the record and the event log.
 
-    ``played``: games already played; the match continues from where they leave it.
+    ``played``: games already played; the match continues from where they leave it
+    (``position``, when already computed).
 
     Raises:
         ValueError: Given both ``seed`` and ``rng``.
@@ -769,7 +777,7 @@ def play_match(
         rng if rng is not None else np.random.default_rng(seed),
         observer=observer,
     )
-    process = env.process(engine.match(a, b, played))
+    process = env.process(engine.match(a, b, played, position))
     env.run()
     record = process.value
     assert isinstance(record, MatchRecord)
@@ -801,4 +809,5 @@ def play_scenario_match(
         rng=rng,
         observer=observer,
         played=scenario.played,
+        position=scenario.position,
     )

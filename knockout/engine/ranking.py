@@ -20,6 +20,7 @@ an unplayed round "as a draw", it is worth a draw in per-game points (1).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -29,12 +30,20 @@ import numpy as np
 from knockout.engine.event import EventRecord
 from knockout.game import Colour
 from knockout.points import KNOCKOUT, knockout_points
+from knockout.rules.bracket import Bracket, round_name
 from knockout.rules.scenario import Scenario
 from knockout.standings.conventions import Conventions
 from knockout.standings.records import CrossTable, Entry, Kind, Outcome
 from knockout.standings.tiebreaks import json_number, rank_players
 
-__all__ = ["KnockoutStanding", "event_crosstable", "final_ranking"]
+__all__ = [
+    "Decided",
+    "KnockoutStanding",
+    "event_crosstable",
+    "final_ranking",
+    "how_far",
+    "rank_knockout",
+]
 
 _DRAW = (KNOCKOUT.red_draw + KNOCKOUT.black_draw) / 2
 """A draw in per-game points: what an unplayed round "evaluated as a draw" is worth."""
@@ -107,28 +116,44 @@ def event_crosstable(record: EventRecord, scenario: Scenario) -> CrossTable:
     )
 
 
-def _reached(record: EventRecord) -> dict[str, tuple[int, str]]:
-    """Per player: a sort key (larger is better) and a label."""
-    rounds = record.bracket.rounds
-    out: dict[str, tuple[int, str]] = {}
-    for r in record.rounds:
-        for m in r.matches:
-            out[m.loser] = (2 * r.number, r.name if r.number < rounds else "final")
-    for name in record.bracket.players:
-        out.setdefault(name, (0, "round 1"))  # a bye into a walkover loss keeps round 1
-    out[record.champion] = (2 * rounds + 2, "champion")
-    if record.third_place is not None:
-        out[record.third_place.winner] = (2 * rounds - 1, "third place")
-        out[record.third_place.loser] = (2 * rounds - 2, "fourth place")
+#: A decided match for the ranking: its round, whether it is the match for third place, the
+#: winner and the loser.
+Decided = tuple[int, bool, str, str]
+
+
+def how_far(bracket: Bracket, decided: Iterable[Decided]) -> dict[str, tuple[int, str]]:
+    """The knockout ranking rule: per player, a sort key (larger is further) and a label.
+
+    One rule for a finished event and for one still running: lost in round ``k``: ``2k``
+    (the label is the round's name, ``final`` for the runner-up); still in at round ``k``:
+    ``2k + 1`` (``in <round>``; a first-round bye: in round 2); the champion ``2R + 2``; with
+    a match for third place its winner ``2R - 1`` and its loser ``2R - 2``.
+    """
+    rounds = bracket.rounds
+    out = {
+        name: (5, f"in {round_name(2, rounds)}")
+        if bracket.has_bye(name) and rounds >= 2
+        else (3, f"in {round_name(1, rounds)}")
+        for name in bracket.players
+    }
+    for k, third, winner, loser in sorted(decided, key=lambda d: (d[0], d[1])):
+        if third:
+            out[winner] = (2 * rounds - 1, "third place")
+            out[loser] = (2 * rounds - 2, "fourth place")
+        elif k == rounds:
+            out[winner] = (2 * rounds + 2, "champion")
+            out[loser] = (2 * rounds, "final")
+        else:
+            out[loser] = (2 * k, round_name(k, rounds))
+            out[winner] = (2 * k + 3, f"in {round_name(k + 1, rounds)}")
     return out
 
 
-def final_ranking(
-    record: EventRecord, scenario: Scenario, *, seed: int = 0
+def rank_knockout(
+    table: CrossTable, reached: Mapping[str, tuple[int, str]], scenario: Scenario, *, seed: int
 ) -> tuple[KnockoutStanding, ...]:
-    """Rank every player of a finished event (lots, if asked for, drawn from ``seed``)."""
-    table = event_crosstable(record, scenario)
-    reached = _reached(record)
+    """Order players by how far they came, then per-game points, then the scenario's
+    ``[ranking]`` tie-breaks under the FIDE rules it names (lots, if asked for, from ``seed``)."""
     codes = list(scenario.ranking.tiebreaks) + (["lots"] if scenario.ranking.lots else [])
     standings = rank_players(
         table,
@@ -140,4 +165,20 @@ def final_ranking(
     return tuple(
         KnockoutStanding(s.name, s.rank, reached[s.name][1], s.points, dict(s.tiebreaks))
         for s in standings.players
+    )
+
+
+def final_ranking(
+    record: EventRecord, scenario: Scenario, *, seed: int = 0
+) -> tuple[KnockoutStanding, ...]:
+    """Rank every player of a finished event (lots, if asked for, drawn from ``seed``)."""
+    decided: list[Decided] = [
+        (r.number, False, m.winner, m.loser) for r in record.rounds for m in r.matches
+    ]
+    if record.third_place is not None:
+        decided.append(
+            (record.bracket.rounds, True, record.third_place.winner, record.third_place.loser)
+        )
+    return rank_knockout(
+        event_crosstable(record, scenario), how_far(record.bracket, decided), scenario, seed=seed
     )

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from knockout.event.errors import refused
-from knockout.event.journal import Entry, EntryKind
+from knockout.event.journal import ENTRY_KINDS, UNDOABLE, Entry, EntryKind
 
 __all__ = [
     "APPLICATION_ID",
@@ -40,10 +40,17 @@ __all__ = [
     "SCHEMA_VERSION",
     "EventHeader",
     "EventRows",
+    "FileHealth",
     "append",
+    "check_pages",
     "connect",
     "create_file",
+    "damaged_message",
+    "file_health",
+    "read_only_message",
     "read_rows",
+    "salvage_rows",
+    "stale_shm_message",
     "write_transaction",
 ]
 
@@ -54,51 +61,59 @@ SCHEMA_VERSION = 2
 #: How long a writer waits for another terminal's write to finish.
 BUSY_SECONDS = 30.0
 
-#: Journal entry kinds the schema accepts, and those an ``undo`` may reverse.
-JOURNAL_KINDS: tuple[str, ...] = ("new", "game", "bid", "choice", "withdraw", "undo")
-UNDOABLE_KINDS: tuple[str, ...] = ("game", "bid", "choice", "withdraw")
+#: The journal's entry kinds, and whether an undo can reverse them (schema 2: a table, so a
+#: later schema adds a kind with one INSERT).
+_KINDS = tuple((kind, int(kind in UNDOABLE)) for kind in ENTRY_KINDS)
 
 
-def _quoted(kinds: tuple[str, ...]) -> str:
-    return ", ".join(f"'{k}'" for k in kinds)
-
-
-def _journal_table(name: str = "journal") -> str:
+def _journal_table(name: str) -> str:
     return f"""CREATE TABLE {name} (
         seq INTEGER PRIMARY KEY CHECK (seq >= 1),
         at TEXT NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ({_quoted(JOURNAL_KINDS)})),
+        kind TEXT NOT NULL REFERENCES entry_kinds (kind),
         match TEXT,
         game INTEGER,
         player TEXT,
         data TEXT NOT NULL,
         command TEXT NOT NULL,
-        undoes INTEGER UNIQUE REFERENCES {name} (seq),
+        undoes INTEGER UNIQUE REFERENCES journal (seq),
         CHECK ((kind = 'undo') = (undoes IS NOT NULL))
     )"""
 
 
-def _journal_triggers() -> tuple[str, ...]:
-    return (
-        """CREATE TRIGGER journal_in_order BEFORE INSERT ON journal
-        WHEN NEW.seq != (SELECT COALESCE(MAX(seq), 0) + 1 FROM journal)
-        BEGIN SELECT RAISE(ABORT, 'journal entries are appended in order'); END""",
-        f"""CREATE TRIGGER journal_undo_target BEFORE INSERT ON journal
-        WHEN NEW.kind = 'undo' AND NOT EXISTS (
-            SELECT 1 FROM journal WHERE seq = NEW.undoes AND kind IN ({_quoted(UNDOABLE_KINDS)}))
-        BEGIN SELECT RAISE(ABORT, 'an undo reverses a game, a bid, a choice or a withdrawal');
-        END""",
-        *_frozen("journal"),
-    )
+_KIND_TABLE: tuple[str, ...] = (
+    """CREATE TABLE entry_kinds (
+        kind TEXT PRIMARY KEY,
+        undoable INTEGER NOT NULL CHECK (undoable IN (0, 1))
+    )""",
+    *(f"INSERT INTO entry_kinds (kind, undoable) VALUES ('{k}', {u})" for k, u in _KINDS),
+)
+
+_NEVER_CHANGED = ("journal", "event", "players", "entry_kinds")
 
 
-def _frozen(table: str) -> tuple[str, ...]:
+def _never_changed(tables: Sequence[str]) -> tuple[str, ...]:
     return tuple(
         f"""CREATE TRIGGER {table}_no_{verb} BEFORE {verb.upper()} ON {table}
         BEGIN SELECT RAISE(ABORT, '{table} rows are never changed'); END"""
+        for table in tables
         for verb in ("update", "delete")
     )
 
+
+_JOURNAL_TRIGGERS: tuple[str, ...] = (
+    """CREATE TRIGGER journal_in_order BEFORE INSERT ON journal
+        WHEN NEW.seq != (SELECT COALESCE(MAX(seq), 0) + 1 FROM journal)
+        BEGIN SELECT RAISE(ABORT, 'journal entries are appended in order'); END""",
+    """CREATE TRIGGER journal_kind_known BEFORE INSERT ON journal
+        WHEN NOT EXISTS (SELECT 1 FROM entry_kinds WHERE kind = NEW.kind)
+        BEGIN SELECT RAISE(ABORT, 'not a kind of journal entry'); END""",
+    """CREATE TRIGGER journal_undo_target BEFORE INSERT ON journal
+        WHEN NEW.kind = 'undo' AND NOT EXISTS (
+            SELECT 1 FROM journal AS j JOIN entry_kinds AS k ON k.kind = j.kind
+            WHERE j.seq = NEW.undoes AND k.undoable = 1)
+        BEGIN SELECT RAISE(ABORT, 'an undo reverses an entry that can be undone'); END""",
+)
 
 SCHEMA: tuple[str, ...] = (
     """CREATE TABLE event (
@@ -114,29 +129,33 @@ SCHEMA: tuple[str, ...] = (
         name TEXT NOT NULL UNIQUE,
         federation TEXT
     )""",
-    _journal_table(),
-    *_journal_triggers(),
-    *_frozen("event"),
-    *_frozen("players"),
+    *_KIND_TABLE,
+    _journal_table("journal"),
+    *_JOURNAL_TRIGGERS,
+    *_never_changed(_NEVER_CHANGED),
 )
 
-
-def _rebuild_journal() -> tuple[str, ...]:
-    """Statements that rebuild the journal under the current kinds (SQLite cannot change a
-    CHECK constraint in place): copy it into a new table, swap, recreate its triggers."""
-    return (
-        _journal_table("journal_next"),
-        "INSERT INTO journal_next SELECT seq, at, kind, match, game, player, data, command, "
-        "undoes FROM journal",
-        "DROP TABLE journal",
-        "ALTER TABLE journal_next RENAME TO journal",
-        *_journal_triggers(),
-    )
-
-
 #: ``MIGRATIONS[v]``: the statements that take a schema-``v`` file to schema ``v + 1``.
-#: Schema 2 adds the ``choice`` entry (a colour choice).
-MIGRATIONS: dict[int, tuple[str, ...]] = {1: _rebuild_journal()}
+#: Schema 2 keeps the entry kinds in a table (corrections and changes of player are new kinds);
+#: SQLite cannot change a CHECK constraint, so the journal is copied into a new table.
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (
+        *_KIND_TABLE,
+        *(
+            f"DROP TRIGGER {t}"
+            for t in ("journal_in_order", "journal_undo_target", "journal_no_update")
+        ),
+        "DROP TRIGGER journal_no_delete",
+        _journal_table("journal_v2"),
+        "INSERT INTO journal_v2 (seq, at, kind, match, game, player, data, command, undoes) "
+        "SELECT seq, at, kind, match, game, player, data, command, undoes FROM journal "
+        "ORDER BY seq",
+        "DROP TABLE journal",
+        "ALTER TABLE journal_v2 RENAME TO journal",
+        *_JOURNAL_TRIGGERS,
+        *_never_changed(("journal", "entry_kinds")),
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -172,43 +191,159 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
     return "locked" in str(exc) or "busy" in str(exc)
 
 
+def _is_read_only(exc: sqlite3.Error) -> bool:
+    return "readonly" in str(exc) or "read-only" in str(exc)
+
+
+def _writable(path: Path) -> bool:
+    """The file and its folder can be written (WAL mode creates files beside the event)."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+def _side_file(path: Path, suffix: str) -> Path:
+    return path.with_name(f"{path.name}-{suffix}")
+
+
+def read_only_message(path: Path) -> str:
+    """Why ``path`` cannot be written, and what still works."""
+    what = "its folder" if not os.access(path.parent, os.W_OK) else "the file"
+    return (
+        f"cannot write: {what} is read-only (read-only media such as a locked USB stick or a "
+        f"share, or its permissions); nothing was written. Reading still works (next, show, "
+        f"export); to record, copy the event to a writable folder or make it writable"
+    )
+
+
+def stale_shm_message(shm: Path) -> str:
+    """The refusal for a ``-shm`` file this process cannot write, next to a writable event."""
+    return (
+        f"cannot write: {shm.name} beside it is read-only (left by a run without write access); "
+        f"nothing was written. When no other terminal has the event open, delete it "
+        f"(rm {shm}) or make it writable (chmod u+w {shm}), then try again"
+    )
+
+
+def damaged_message(source: str, detail: str) -> str:
+    """The refusal for a damaged file: what SQLite found, and how to recover."""
+    return (
+        f"the event file is damaged ({detail}); nothing was written. Save what can still be "
+        f"read: knockout event check {source} --salvage RESCUE.toml, then carry on from it: "
+        f"knockout event new NEW.db --scenario RESCUE.toml"
+    )
+
+
+def _problems(rows: Sequence[Sequence[Any]]) -> list[str]:
+    """The lines of a ``quick_check``/``integrity_check`` answer (empty: ok)."""
+    lines = [line for r in rows for line in str(r[0]).splitlines()]
+    return [] if lines == ["ok"] else [x for x in lines if not x.startswith("*** in database")]
+
+
+def check_pages(conn: sqlite3.Connection, *, full: bool = False) -> list[str]:
+    """What ``PRAGMA quick_check`` (``integrity_check`` with ``full``) finds wrong; empty if
+    nothing. A file too damaged for the check to run gives SQLite's error as its one line."""
+    pragma = "integrity_check" if full else "quick_check"
+    try:
+        return _problems(conn.execute(f"PRAGMA {pragma}").fetchall())
+    except sqlite3.DatabaseError as exc:
+        if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+            raise
+        return [str(exc)]
+
+
+def _summary(problems: Sequence[str]) -> str:
+    first = problems[0]
+    more = f", and {len(problems) - 1} more" if len(problems) > 1 else ""
+    return f"SQLite finds: {first}{more}"
+
+
+def _uri(path: Path, *, write: bool) -> tuple[str, bool]:
+    """The URI to open ``path`` with, and whether it is opened read-only.
+
+    Writing (and reading a writable file) opens it read-write. A file that cannot be written
+    is opened read-only: ``immutable`` when no write-ahead log or shared-memory file is beside
+    it (nothing is writing it; SQLite then creates no ``-shm`` file), else plain read-only, to
+    read what the log holds.
+    """
+    base = path.resolve().as_uri()
+    shm = _side_file(path, "shm")
+    if write or (_writable(path) and (not shm.exists() or os.access(shm, os.W_OK))):
+        return base + "?mode=rw", False
+    wal = _side_file(path, "wal")
+    if shm.exists() or (wal.exists() and wal.stat().st_size > 0):
+        return base + "?mode=ro", True
+    return base + "?mode=ro&immutable=1", True
+
+
 @contextmanager
-def connect(path: str | Path) -> Iterator[sqlite3.Connection]:
+def connect(
+    path: str | Path, *, write: bool = True, migrate: bool = True
+) -> Iterator[sqlite3.Connection]:
     """An open event file, identified and migrated to ``SCHEMA_VERSION``; closed on exit.
 
+    For writing (``write``) the file is checked first: it and its folder must be writable,
+    a ``-shm`` file beside it too, and ``PRAGMA quick_check`` must find no damage. For reading,
+    a file that cannot be written (read-only media) is opened read-only and not migrated.
+
     Raises:
-        EventRefused: No such file, not an event file, or one from a newer knockout.
+        EventRefused: No such file, not an event file, one from a newer knockout, damaged, or
+            (for writing) read-only.
+
+    ``migrate=False`` (a check of the file) reads an older schema as it is.
     """
     source = str(path)
     p = Path(path)
     if not p.is_file():
         what = "is a folder, not an event file" if p.is_dir() else "no such event file"
         raise refused(source, "", f"{what} (create one with: knockout event new)")
+    if write:
+        _check_writable(p, source)
+    uri, read_only = _uri(p, write=write)
     try:
-        conn = sqlite3.connect(
-            p.resolve().as_uri() + "?mode=rw", uri=True, timeout=BUSY_SECONDS, isolation_level=None
-        )
+        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None)
     except sqlite3.Error as exc:
         raise refused(source, "", f"cannot open the event file: {exc}") from None
     try:
         version = _identify(conn, source)
-        if version < SCHEMA_VERSION:
+        if write:
+            problems = check_pages(conn)
+            if problems:
+                raise refused(source, "", damaged_message(source, _summary(problems)))
+        if version < SCHEMA_VERSION and not read_only and migrate:
             _migrate(conn, p, version)
-        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = FULL")
+        if not read_only:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
         yield conn
     except sqlite3.Error as exc:
-        if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
-            raise refused(
-                source, "", f"the event is busy (another terminal is writing): {exc}; try again"
-            ) from None
-        raise refused(
-            source, "", f"the event file could not be used, nothing changed: {exc}"
-        ) from None
+        raise _refusal(source, p, exc) from None
     finally:
         conn.close()
+
+
+def _check_writable(p: Path, source: str) -> None:
+    if not _writable(p):
+        raise refused(source, "", read_only_message(p))
+    shm = _side_file(p, "shm")
+    if shm.exists() and not os.access(shm, os.W_OK):
+        raise refused(source, "", stale_shm_message(shm))
+
+
+def _refusal(source: str, p: Path, exc: sqlite3.Error) -> Exception:
+    """The one-line refusal for an SQLite error while the file was in use."""
+    if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+        return refused(
+            source, "", f"the event is busy (another terminal is writing): {exc}; try again"
+        )
+    if _is_read_only(exc):
+        shm = _side_file(p, "shm")
+        if shm.exists() and not os.access(shm, os.W_OK):
+            return refused(source, "", stale_shm_message(shm))
+        return refused(source, "", read_only_message(p))
+    if "malformed" in str(exc) or "not a database" in str(exc):
+        return refused(source, "", damaged_message(source, f"SQLite: {exc}"))
+    return refused(source, "", f"the event file could not be used, nothing changed: {exc}")
 
 
 def _identify(conn: sqlite3.Connection, source: str) -> int:
@@ -451,3 +586,109 @@ def _remove(tmp: Path) -> None:
     for p in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm"), Path(f"{tmp}-journal")):
         with contextlib.suppress(FileNotFoundError):
             p.unlink()
+
+
+@dataclass(frozen=True)
+class FileHealth:
+    """What ``event check`` finds in an event file.
+
+    Attributes:
+        pages: What ``PRAGMA integrity_check`` finds wrong (empty: nothing).
+        foreign_keys: Rows whose reference points nowhere (``PRAGMA foreign_key_check``).
+        entries: Journal entries read.
+        gaps: Entry numbers missing from the journal.
+        version: The file's schema version.
+    """
+
+    pages: tuple[str, ...]
+    foreign_keys: int
+    entries: int
+    gaps: tuple[int, ...]
+    version: int
+
+    @property
+    def sound(self) -> bool:
+        """Nothing wrong."""
+        return not self.pages and not self.foreign_keys and not self.gaps
+
+
+def file_health(path: str | Path) -> FileHealth:
+    """The full integrity check of an event file (read only; nothing is migrated).
+
+    Raises:
+        EventRefused: Not an event file.
+    """
+    with connect(path, write=False, migrate=False) as conn:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        pages = tuple(check_pages(conn, full=True))
+        try:
+            keys = len(conn.execute("PRAGMA foreign_key_check").fetchall())
+            seqs = [int(r[0]) for r in conn.execute("SELECT seq FROM journal ORDER BY seq")]
+        except sqlite3.DatabaseError:
+            if not pages:
+                raise
+            keys, seqs = 0, []
+    gaps = tuple(sorted(set(range(1, (max(seqs) if seqs else 0) + 1)) - set(seqs)))
+    return FileHealth(pages, keys, len(seqs), gaps, version)
+
+
+#: Entry numbers tried one by one past an unreadable one before a salvage stops.
+_SALVAGE_RUN = 64
+
+
+def salvage_rows(path: str | Path) -> tuple[EventRows, tuple[int, ...]]:
+    """What can still be read of a damaged event file: the event row, the players (their
+    federations; without them, none), and the journal's entries from 1 up to the first one that
+    cannot be read. Returns the rows and the entry numbers that could not be read.
+
+    Raises:
+        EventRefused: Not even the event row can be read.
+    """
+    source = str(path)
+    with connect(path, write=False, migrate=False) as conn:
+        try:
+            row = conn.execute(
+                "SELECT name, scenario, seed, created, knockout_version FROM event WHERE id = 1"
+            ).fetchone()
+        except sqlite3.DatabaseError as exc:
+            message = f"nothing can be salvaged: the event row is lost ({exc})"
+            raise refused(source, "", message) from None
+        if row is None:
+            raise refused(source, "", "nothing can be salvaged: no event row")
+        header = EventHeader(row[0], json.loads(row[1]), int(row[2]), row[3], row[4])
+        try:
+            federations: dict[str, str | None] = dict(
+                conn.execute("SELECT name, federation FROM players ORDER BY position").fetchall()
+            )
+        except sqlite3.DatabaseError:
+            federations = {p["name"]: None for p in header.scenario.get("players", [])}
+        entries, lost = _salvage_journal(conn)
+    return EventRows(header, federations, tuple(entries)), tuple(lost)
+
+
+def _salvage_journal(conn: sqlite3.Connection) -> tuple[list[Entry], list[int]]:
+    select = "SELECT seq, at, kind, match, game, player, data, command, undoes FROM journal"
+    try:
+        return [_entry(r) for r in conn.execute(select + " ORDER BY seq")], []
+    except sqlite3.DatabaseError:
+        pass
+    entries: list[Entry] = []
+    lost: list[int] = []
+    seq, misses = 1, 0
+    while misses < _SALVAGE_RUN:
+        try:
+            r = conn.execute(select + " WHERE seq = ?", (seq,)).fetchone()
+        except (sqlite3.DatabaseError, ValueError):
+            r = None
+            lost.append(seq)
+        if r is None:
+            misses += 1
+        else:
+            misses = 0
+            if not lost:
+                entries.append(_entry(r))
+            else:
+                lost.append(seq)  # readable, but after a lost entry: the chain is broken
+        seq += 1
+    last = max([e.seq for e in entries] + [0])
+    return entries, sorted(x for x in set(lost) if x > last)

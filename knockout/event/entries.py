@@ -9,10 +9,18 @@ found. The store then replays the journal with the entry through the rules befor
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
+from knockout.event.checks import (
+    clean_name,
+    name_key,
+    name_problem,
+    parse_moves,
+    parse_rating,
+    parse_seconds,
+    seconds_problem,
+)
 from knockout.event.errors import refused
 from knockout.event.journal import Entry
 from knockout.event.state import (
@@ -23,6 +31,7 @@ from knockout.event.state import (
     PendingChoice,
     RecordedBid,
     RecordedChoice,
+    RecordedGame,
     time_limit,
 )
 from knockout.game import Colour, Reply, Result
@@ -30,13 +39,21 @@ from knockout.rules.match import PlayedGame
 
 __all__ = [
     "DEFAULT_MOVES",
+    "amend_entry",
     "bid_entry",
     "bid_text",
+    "choice_entry",
+    "choice_text",
+    "correct_entry",
     "describe",
     "game_entry",
+    "game_text",
     "imported_game_entry",
+    "outcome_text",
     "parse_result",
     "parse_seconds",
+    "replace_entry",
+    "resolve_result",
     "result_text",
     "undo_entry",
     "withdraw_entry",
@@ -58,7 +75,6 @@ _RESULTS: Mapping[str, Result] = {
     "draw": Result.DRAW,
     "black": Result.BLACK,
 }
-_CLOCK = re.compile(r"^(?:(\d+):)?(\d{1,2}):(\d{1,2}(?:\.\d+)?)$")
 
 
 def parse_result(text: str, source: str) -> Result:
@@ -80,25 +96,6 @@ def result_text(result: Result) -> str:
     return {Result.RED: "1-0", Result.DRAW: "½-½", Result.BLACK: "0-1"}[result]
 
 
-def parse_seconds(text: str) -> float | None:
-    """Seconds from ``2400``, ``2400.5``, ``40:00`` (m:ss) or ``1:05:30`` (h:mm:ss); None if
-    the text is none of these.
-
-    >>> parse_seconds("40:00"), parse_seconds("1:05:30"), parse_seconds("95"), parse_seconds("x")
-    (2400.0, 3930.0, 95.0, None)
-    """
-    t = text.strip()
-    try:
-        value = float(t)
-    except ValueError:
-        found = _CLOCK.match(t)
-        if found is None:
-            return None
-        hours = int(found[1] or 0)
-        return hours * 3600.0 + int(found[2]) * 60.0 + float(found[3])
-    return value if value >= 0 and value != float("inf") else None
-
-
 def _time_items(event: Event, items: Sequence[str]) -> dict[str, float]:
     """``NAME=SECONDS`` items, each player once, names checked against the event."""
     out: dict[str, float] = {}
@@ -106,10 +103,12 @@ def _time_items(event: Event, items: Sequence[str]) -> dict[str, float]:
         name_text, sep, value_text = item.rpartition("=")
         seconds = parse_seconds(value_text) if sep else None
         if not name_text.strip() or seconds is None:
+            why = seconds_problem(value_text) if sep and name_text.strip() else None
             raise refused(
                 event.source,
                 "--time-used",
-                f"expected NAME=SECONDS (seconds, or m:ss, or h:mm:ss), found {item!r}",
+                "expected NAME=SECONDS (seconds, or m:ss, or h:mm:ss, minutes and seconds "
+                f"below 60), found {item!r}" + (f": {why}" if why else ""),
             )
         name = event.find_player(name_text.strip(), "--time-used")
         if name in out:
@@ -141,6 +140,53 @@ def _waiting_for(event: Event, m: Match) -> str:
     return f"its players come from {' and '.join(open_)}, not decided yet"
 
 
+def resolve_result(
+    event: Event,
+    red: str,
+    black: str,
+    key: str,
+    *,
+    result: str | None,
+    winner: str | None = None,
+    draw: bool = False,
+) -> Result:
+    """The result as the slip gives it: ``RESULT`` (Red's score first), ``--winner NAME`` or
+    ``--draw``, exactly one of them.
+
+    Raises:
+        EventRefused: None or more than one given, or a winner who is not in the game.
+    """
+    given = [
+        x
+        for x, there in (
+            ("RESULT", result is not None),
+            ("--winner", winner is not None),
+            ("--draw", draw),
+        )
+        if there
+    ]
+    if len(given) != 1:
+        found = "none" if not given else " and ".join(given)
+        raise refused(
+            event.source,
+            key,
+            f"expected one of RESULT (1-0, 0-1, 1/2), --winner NAME or --draw, found {found}",
+        )
+    if draw:
+        return Result.DRAW
+    if winner is not None:
+        name = event.find_player(winner, "--winner")
+        if name not in (red, black):
+            raise refused(
+                event.source,
+                "--winner",
+                f"expected {red} (Red) or {black} (Black), the players of {key}, found {name}",
+            )
+        return Result.RED if name == red else Result.BLACK
+    assert result is not None
+    return parse_result(result, event.source)
+
+
 def game_entry(
     event: Event,
     seq: int,
@@ -149,9 +195,11 @@ def game_entry(
     *,
     match: str,
     game: int,
-    result: str,
+    result: str | None,
     time_used: Sequence[str] = (),
     moves: int | None = None,
+    winner: str | None = None,
+    draw: bool = False,
 ) -> Entry:
     """The entry for a game's result.
 
@@ -173,7 +221,8 @@ def game_entry(
             event.source,
             key,
             f"expected game {step.number}, found game {game}, which already has a "
-            f"result{what}; to correct it, undo back to it (knockout event log)",
+            f"result{what}; to change it: knockout event correct {event.source} {m.id} {game} "
+            f"RESULT",
         )
     if game > step.number:
         raise refused(
@@ -194,9 +243,12 @@ def game_entry(
             f"expected the colour choice first: {who} chooses the colours of this "
             f"{step.stage} game (knockout event choose EVENT {m.id} red|black)",
         )
-    outcome = parse_result(result, event.source)
+    outcome = resolve_result(
+        event, step.red, step.black, key, result=result, winner=winner, draw=draw
+    )
     times = _time_items(event, time_used)
-    _check_times(event, step, times, moves)
+    moves = parse_moves(moves, event.source)
+    _check_times(event, step.red, step.black, step.clock, step.increment_seconds, times, moves, key)
     data: dict[str, Any] = {
         "red": step.red,
         "black": step.black,
@@ -213,29 +265,91 @@ def game_entry(
 
 
 def _check_times(
-    event: Event, step: NextGame, times: Mapping[str, float], moves: int | None
+    event: Event,
+    red: str,
+    black: str,
+    clock: tuple[float, float],
+    increment: float,
+    times: Mapping[str, float],
+    moves: int | None,
+    key: str,
 ) -> None:
-    if moves is not None and moves < 1:
-        raise refused(event.source, "--moves", f"expected a whole number >= 1, found {moves}")
     n = DEFAULT_MOVES if moves is None else moves
     for name, seconds in times.items():
-        if name not in (step.red, step.black):
+        if name not in (red, black):
             raise refused(
                 event.source,
                 "--time-used",
-                f"expected {step.red} or {step.black} (the players of {step.match} game "
-                f"{step.number}), found {name}",
+                f"expected {red} or {black} (the players of {key}), found {name}",
             )
-        base = step.clock[0] if name == step.red else step.clock[1]
-        limit = time_limit(base, step.increment_seconds, n)
+        base = clock[0] if name == red else clock[1]
+        limit = time_limit(base, increment, n)
         if seconds > limit:
             raise refused(
                 event.source,
                 "--time-used",
                 f"expected at most {limit:g} s for {name} ({base:g} min + "
-                f"{step.increment_seconds:g} s x {n} moves{'' if moves else ', the default'}), "
+                f"{increment:g} s x {n} moves{'' if moves else ', the default'}), "
                 f"found {seconds:g} s",
             )
+
+
+def correct_entry(
+    event: Event,
+    seq: int,
+    at: str,
+    command: str,
+    *,
+    match: str,
+    game: int,
+    result: str | None,
+    time_used: Sequence[str] = (),
+    moves: int | None = None,
+    winner: str | None = None,
+    draw: bool = False,
+) -> Entry:
+    """The entry that replaces the result of game ``game`` of ``match`` (and its times or
+    moves: a time given replaces that player's, the others and the moves are kept unless given).
+
+    Raises:
+        EventRefused: No such game recorded, a bad result, times that do not fit its clock, or
+            nothing that differs from what is recorded.
+    """
+    m = event.find_match(match)
+    key = f"{m.id} game {game}"
+    if not 1 <= game <= len(m.games):
+        have = f"games 1-{len(m.games)} are" if len(m.games) > 1 else "game 1 is"
+        recorded = f"{have} recorded" if m.games else "no game is recorded yet"
+        raise refused(
+            event.source,
+            key,
+            f"expected a game with a result to correct, found none ({recorded} in {m.id}); "
+            f"a game still to play is recorded with knockout event record",
+        )
+    g = m.games[game - 1]
+    outcome = resolve_result(event, g.red, g.black, key, result=result, winner=winner, draw=draw)
+    times = {**dict(g.time_used), **_time_items(event, time_used)}
+    moves = parse_moves(moves, event.source) if moves is not None else g.moves
+    stage = event.scenario.format.stage(g.stage)
+    clock = g.clock if g.clock is not None else stage.minutes
+    _check_times(event, g.red, g.black, clock, g.increment_seconds, times, moves, key)
+    if outcome is g.result and times == dict(g.time_used) and moves == g.moves:
+        raise refused(
+            event.source,
+            key,
+            f"expected a change, found what #{g.seq} already records ({game_text(g)})",
+        )
+    original = next(e for e in event.entries if e.seq == g.seq).fields
+    data: dict[str, Any] = {
+        **{k: v for k, v in original.items() if k != "boards"},
+        "red": g.red,
+        "black": g.black,
+        "result": outcome.value,
+        "time_used": times or None,
+        "moves": moves,
+        "corrects": g.seq,
+    }
+    return Entry(seq, at, "correct", match=m.id, game=g.number, data=data, command=command)
 
 
 def imported_game_entry(
@@ -489,19 +603,171 @@ def _why_no_match(event: Event, name: str) -> str:
     return "the event is over"
 
 
-def undo_entry(event: Event, seq: int, at: str, command: str) -> Entry:
-    """The entry that reverses the last game, bid or withdrawal still in force.
+def undo_entry(event: Event, seq: int, at: str, command: str, *, match: str | None = None) -> Entry:
+    """The entry that reverses the last entry still in force (a game, bid, withdrawal,
+    correction or change of player); with ``match``, the last one of that match.
 
     Raises:
         EventRefused: Nothing to undo.
     """
-    target = event.last_undoable()
+    mid = None if match is None else event.find_match(match).id
+    target = event.last_undoable(mid)
     if target is None:
+        where = "" if mid is None else f" in {mid}"
         raise refused(
-            event.source, "undo", "expected a game, bid, choice or withdrawal to undo, found none"
+            event.source,
+            "undo",
+            f"expected a game, bid, colour choice, withdrawal, correction or change of player "
+            f"to undo{where}, found none",
         )
     data = {"kind": target.kind, "match": target.match, "game": target.game}
+    if mid is not None:
+        data["only_match"] = mid
     return Entry(seq, at, "undo", match=target.match, data=data, command=command, undoes=target.seq)
+
+
+def _first_game(event: Event, name: str) -> RecordedGame | None:
+    return next((g for g in event.games if name in (g.red, g.black)), None)
+
+
+def _new_name(event: Event, text: str, key: str, *, own: str | None = None) -> str:
+    """A name for a player (``own``: the player's name now, who may keep its key)."""
+    problem = name_problem(text)
+    if problem is not None:
+        raise refused(event.source, key, problem)
+    name = clean_name(text)
+    wanted = name_key(name)
+    for n in [p.name for p in event.base.players]:
+        if name_key(n) == wanted and n != own:
+            raise refused(
+                event.source,
+                key,
+                f"expected a name not already in the event, found {name!r} (the same as "
+                f"{n!r} once case and invisible characters are ignored)",
+            )
+    for n, e in event.former.items():
+        if name_key(n) == wanted and not _renamed_to(event, n, own):
+            raise refused(
+                event.source,
+                key,
+                f"expected a name not used before in this event, found {name!r} (changed by "
+                f"#{e.seq})",
+            )
+    return name
+
+
+def _renamed_to(event: Event, name: str, own: str | None) -> bool:
+    """``name`` is a former name of ``own`` (renamed, not replaced by a reserve)."""
+    seen = set()
+    while name in event.former and name not in seen:
+        seen.add(name)
+        e = event.former[name]
+        if e.kind == "replace":
+            return False
+        name = str(e.fields["name"])
+    return own is not None and name == own
+
+
+def _ratings(event: Event, given: Mapping[str, str | None]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for key, text in given.items():
+        if text is not None:
+            out[key] = parse_rating(text, event.source, "--" + key.replace("_", "-"))
+    return out
+
+
+def amend_entry(
+    event: Event,
+    seq: int,
+    at: str,
+    command: str,
+    *,
+    name: str,
+    new_name: str | None = None,
+    ratings: Mapping[str, str | None] | None = None,
+    federation: str | None = None,
+) -> Entry:
+    """The entry that corrects a player's name, ratings or federation. Ratings only before the
+    player's first game (they set the odds the games are played under); the name's spelling
+    and the federation at any time (they cannot change a recorded result).
+
+    Raises:
+        EventRefused: Not a player, nothing to change, a name already in use, a bad rating,
+            or a rating after the first game.
+    """
+    player = event.find_player(name, "name")
+    new = None if new_name is None else _new_name(event, new_name, "--name", own=player)
+    changes = _ratings(event, ratings or {})
+    data: dict[str, Any] = dict(changes)
+    if new is not None and new != player:
+        data["name"] = new
+    if federation is not None:
+        data["federation"] = clean_name(federation) or None
+    current = event.scenario.player(player)
+    same = {k for k, v in changes.items() if getattr(current, k) == v}
+    if federation is not None and data["federation"] == event.federations.get(player):
+        same.add("federation")
+    for k in same:
+        data.pop(k, None)
+    if not data:
+        raise refused(
+            event.source,
+            player,
+            "expected a change (--name, --rating, --rating-rapid, --rating-blitz, "
+            "--federation), found nothing different from what is recorded",
+        )
+    first = _first_game(event, player)
+    rated = [k for k in data if k.startswith("rating")]
+    if first is not None and rated:
+        raise refused(
+            event.source,
+            player,
+            f"expected no rating change: {player} has played ({first.match} game "
+            f"{first.number}, #{first.seq}), and ratings set the odds the games were played "
+            f"under; after the first game only the name's spelling and the federation change",
+        )
+    return Entry(seq, at, "amend", player=player, data=data, command=command)
+
+
+def replace_entry(
+    event: Event,
+    seq: int,
+    at: str,
+    command: str,
+    *,
+    out: str,
+    reserve: str,
+    ratings: Mapping[str, str | None],
+    federation: str | None = None,
+) -> Entry:
+    """The entry that puts ``reserve`` in the place of ``out`` (a no-show), who has not played:
+    the same line of the draw, the same matches and boards.
+
+    Raises:
+        EventRefused: ``out`` has played or withdrew, the reserve's name is in use, or a bad
+            rating.
+    """
+    player = event.find_player(out, "OUT")
+    first = _first_game(event, player)
+    if first is not None:
+        raise refused(
+            event.source,
+            player,
+            f"expected a player who has not played, found {player} in {first.match} game "
+            f"{first.number} (#{first.seq}); a player who leaves after a game withdraws "
+            f"(knockout event withdraw)",
+        )
+    if player in event.withdrawn:
+        raise refused(
+            event.source,
+            player,
+            f"expected a player still in the event: {player} withdrew; undo the withdrawal "
+            f"first to replace them",
+        )
+    name = _new_name(event, reserve, "IN")
+    data: dict[str, Any] = {"name": name, **_ratings(event, ratings)}
+    data["federation"] = None if federation is None else clean_name(federation) or None
+    return Entry(seq, at, "replace", player=player, data=data, command=command)
 
 
 def bid_text(bid: RecordedBid) -> str:
@@ -522,15 +788,7 @@ def describe(entry: Entry, entries: Mapping[int, Entry]) -> str:
             + f": {d.get('field')} players, seeding {d.get('seeding')}, event seed {d.get('seed')}"
         )
     if entry.kind == "game":
-        text = (
-            f"{entry.match} game {entry.game} ({d['stage']}): {d['red']} (Red) "
-            f"{result_text(Result(d['result']))} {d['black']}"
-        )
-        if d.get("time_used"):
-            text += "; time used " + ", ".join(f"{n} {s:g} s" for n, s in d["time_used"].items())
-        if d.get("moves"):
-            text += f"; {d['moves']} moves"
-        return text
+        return _game_line(entry)
     if entry.kind == "bid":
         lot = " (甲 by the arbiter's lot)" if d.get("chosen_by") == "lot" else ""
         return f"{entry.match} bid: " + bid_text(RecordedBid.from_entry(entry)) + lot
@@ -543,5 +801,65 @@ def describe(entry: Entry, entries: Mapping[int, Entry]) -> str:
         )
     if entry.kind == "withdraw":
         return f"{entry.player} withdraws (in {entry.match})"
+    if entry.kind == "correct":
+        return f"correction of #{d['corrects']}: " + _game_line(entry)
+    if entry.kind in ("amend", "replace"):
+        return _player_line(entry)
     target = entries.get(entry.undoes or 0)
-    return f"undo #{entry.undoes}" + ("" if target is None else f": {describe(target, entries)}")
+    only = f" (undo --match {d['only_match']})" if d.get("only_match") else ""
+    return f"undo #{entry.undoes}{only}" + (
+        "" if target is None else f": {describe(target, entries)}"
+    )
+
+
+def _game_line(entry: Entry) -> str:
+    d = entry.fields
+    text = (
+        f"{entry.match} game {entry.game} ({d['stage']}): {d['red']} (Red) "
+        f"{result_text(Result(d['result']))} {d['black']}"
+    )
+    if d.get("time_used"):
+        text += "; time used " + ", ".join(f"{n} {s:g} s" for n, s in d["time_used"].items())
+    if d.get("moves"):
+        text += f"; {d['moves']} moves"
+    return text
+
+
+def _player_line(entry: Entry) -> str:
+    d = entry.fields
+    ratings = ", ".join(
+        f"{k.replace('_', ' ')} {d[k]:g}"
+        for k in ("rating", "rating_rapid", "rating_blitz")
+        if k in d
+    )
+    if entry.kind == "replace":
+        text = f"{d['name']} replaces {entry.player}"
+        return text + (f" ({ratings})" if ratings else "")
+    parts = []
+    if "name" in d:
+        parts.append(f"name {entry.player!r} corrected to {d['name']!r}")
+    if ratings:
+        parts.append(ratings)
+    if "federation" in d:
+        parts.append(f"federation {d['federation'] or '(none)'}")
+    return f"{entry.player}: " + "; ".join(parts)
+
+
+def game_text(g: RecordedGame) -> str:
+    """``A (Red) 1-0 B`` with the time used and moves, as recorded."""
+    text = f"{g.red} (Red) {result_text(g.result)} {g.black}"
+    if g.time_used:
+        text += "; time used " + ", ".join(f"{n} {s:g} s" for n, s in g.time_used.items())
+    if g.moves:
+        text += f"; {g.moves} moves"
+    return text
+
+
+def outcome_text(red: str, black: str, result: Result, stage: str, draw_winner: str | None) -> str:
+    """What a result means, in words: ``B (Black) beats A (Red), 0-1``."""
+    if result is Result.RED:
+        return f"{red} (Red) beats {black} (Black), 1-0"
+    if result is Result.BLACK:
+        return f"{black} (Black) beats {red} (Red), 0-1"
+    through = f"; a draw counts as a win for {draw_winner} here" if draw_winner else ""
+    return f"{red} (Red) and {black} (Black) draw, ½-½{through}"

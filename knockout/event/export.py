@@ -1,8 +1,13 @@
 """What an event file gives out: JSON, CSV, a scenario file, and the odds of the rest.
 
-* JSON: ``{"version", "event", "games", "bids", "ranking"}``; ``games`` lists every recorded
-  game and then each match's next game (``result`` null until played).
-* CSV: the same games, one per line.
+* JSON: ``{"version", "event", "games", "bids", "ranking", "matches", "withdrawn",
+  "scenario"}``; ``games`` lists every recorded game and then each match's next game
+  (``result`` null until played); ``matches`` says who won each match and how
+  (:mod:`knockout.event.facts`); ``scenario`` is the scenario export's, so ``knockout odds`` on
+  the JSON file gives what ``knockout event odds`` gives.
+* CSV: the same games, one per line; or (``table="matches"``) one line per match. A text cell
+  that a spreadsheet would take for a formula (it starts with ``=``, ``+``, ``-``, ``@``, a tab
+  or a carriage return) is written with a leading ``'``.
 * Scenario (TOML): the event's resolved scenario with the recorded games as ``[[played]]`` and
   the withdrawals as ``withdrawn = true``, which ``knockout odds``, ``simulate`` and ``play``
   start from. A sudden-death game carries the bid that set it up (``chooser``, ``announce``,
@@ -18,6 +23,8 @@ import csv
 import io
 from typing import Any
 
+from knockout.answers import BracketOdds, MatchOdds
+from knockout.event.facts import match_facts
 from knockout.event.ranking import standings
 from knockout.event.state import Event, NextGame, RecordedGame
 from knockout.event.toml import dumps
@@ -25,16 +32,19 @@ from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
 from knockout.io.envelope import envelope
 from knockout.io.text import plural
-from knockout.odds import BracketOdds, MatchOdds
 from knockout.standings.tiebreaks import json_number
 
 __all__ = [
     "CSV_COLUMNS",
+    "MATCH_COLUMNS",
+    "csv_cell",
     "event_odds",
+    "matches_csv",
     "odds_json",
     "to_csv",
     "to_json",
     "to_scenario_toml",
+    "withdrawn_json",
 ]
 
 CSV_COLUMNS = (
@@ -50,6 +60,49 @@ CSV_COLUMNS = (
     "time_used_black",
     "moves",
 )
+
+
+#: The columns of the matches table (``--table matches``).
+MATCH_COLUMNS = (
+    "match",
+    "round",
+    "label",
+    "upper",
+    "lower",
+    "seed_upper",
+    "seed_lower",
+    "games",
+    "points_upper",
+    "points_lower",
+    "winner",
+    "loser",
+    "decided_in",
+    "how",
+    "withdrawn",
+    "status",
+)
+
+#: What a spreadsheet reads as the start of a formula (OWASP's list for CSV injection).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> str:
+    """A CSV cell: numbers as they are (``2.5``), text with a leading ``'`` where a spreadsheet
+    would run it as a formula.
+
+    >>> csv_cell("=HYPERLINK(1)"), csv_cell(-2.5), csv_cell("R1-M1"), csv_cell(None)
+    ("'=HYPERLINK(1)", '-2.5', 'R1-M1', '')
+    """
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, int):
+        return str(value)
+    text = str(value)
+    return "'" + text if text.startswith(_FORMULA_START) else text
 
 
 def _game_json(g: RecordedGame | NextGame) -> dict[str, Any]:
@@ -76,8 +129,19 @@ def _games(event: Event) -> list[RecordedGame | NextGame]:
     return out
 
 
+def withdrawn_json(event: Event) -> list[dict[str, Any]]:
+    """``[{"name", "match"}]``: who withdrew, in journal order, and from which match."""
+    undone = event.undone
+    return [
+        {"name": e.player, "match": e.match}
+        for e in event.entries
+        if e.kind == "withdraw" and e.seq not in undone
+    ]
+
+
 def to_json(event: Event) -> dict[str, Any]:
-    """``{"version", "event", "games", "bids", "ranking"}``."""
+    """``{"version", "event", "games", "bids", "ranking", "matches", "withdrawn",
+    "scenario"}``: a results file that ``knockout odds`` also reads (its ``scenario``)."""
     body = {
         "event": event.name,
         "games": [_game_json(g) for g in _games(event)],
@@ -86,12 +150,17 @@ def to_json(event: Event) -> dict[str, Any]:
             {"name": s.name, "rank": s.rank, "points": json_number(s.points)}
             for s in standings(event)
         ],
+        "matches": [f.to_json() for f in match_facts(event)],
+        "withdrawn": withdrawn_json(event),
     }
-    return envelope(body)
+    return envelope(body, scenario=event.scenario.to_dict())
 
 
-def to_csv(event: Event) -> str:
-    """The games, one per line (result ``red``/``draw``/``black``, empty until played)."""
+def to_csv(event: Event, table: str = "games") -> str:
+    """The games, one per line (result ``red``/``draw``/``black``, empty until played); with
+    ``table="matches"``, the matches (:data:`MATCH_COLUMNS`)."""
+    if table == "matches":
+        return matches_csv(event)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -99,26 +168,52 @@ def to_csv(event: Event) -> str:
         used = g.time_used if isinstance(g, RecordedGame) else {}
         moves = g.moves if isinstance(g, RecordedGame) else None
         clock = g.clock or ("", "")
-        writer.writerow(
-            [
-                g.match,
-                g.number,
-                g.stage,
-                g.red,
-                g.black,
-                _cell(clock[0]),
-                _cell(clock[1]),
-                g.result.value if isinstance(g, RecordedGame) else "",
-                _cell(used.get(g.red, "")),
-                _cell(used.get(g.black, "")),
-                "" if moves is None else moves,
-            ]
-        )
+        row = [
+            g.match,
+            g.number,
+            g.stage,
+            g.red,
+            g.black,
+            clock[0],
+            clock[1],
+            g.result.value if isinstance(g, RecordedGame) else "",
+            used.get(g.red, ""),
+            used.get(g.black, ""),
+            moves,
+        ]
+        writer.writerow([csv_cell(v) for v in row])
     return buffer.getvalue()
 
 
-def _cell(value: float | str) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
+def matches_csv(event: Event) -> str:
+    """One line per match (:data:`MATCH_COLUMNS`): players (upper and lower line of the draw),
+    their seeds and points, the winner and how (``games``, ``sudden-death draw``, ``walkover``,
+    ``withdrawal``), who of them withdrew, and whether it is decided, playing or waiting."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(MATCH_COLUMNS)
+    for f in match_facts(event):
+        up, down = f.players if f.players is not None else (None, None)
+        row = [
+            f.match,
+            f.round,
+            f.label,
+            up,
+            down,
+            None if up is None else f.seeds[up],
+            None if down is None else f.seeds[down],
+            len(f.games),
+            None if up is None else f.points[up],
+            None if down is None else f.points[down],
+            f.winner,
+            f.loser,
+            f.decided_in,
+            f.how,
+            ";".join(f.withdrawn),
+            f.status,
+        ]
+        writer.writerow([csv_cell(v) for v in row])
+    return buffer.getvalue()
 
 
 def to_scenario_toml(event: Event) -> str:

@@ -6,6 +6,10 @@ An :class:`Entry` is one row of the ``journal`` table. Kinds:
 * ``game``: a game's result, with the colours, clocks, time used and moves;
 * ``bid``: the sudden-death choice of a match (甲, the announcement, 乙's reply);
 * ``withdraw``: a player withdrew;
+* ``correct``: replaces the result (times, moves) of a game entry still in force
+  (``data["corrects"]``: the entry it replaces); the game keeps its place in its match;
+* ``amend``: a player's name, ratings or federation corrected (``player``: the name before);
+* ``replace``: a player who has not played replaced by a reserve (``player``: who is out);
 * ``undo``: reverses one earlier entry (``undoes``); an entry is reversed at most once.
 
 The event's state is the journal replayed (:mod:`knockout.event.state`), so there is no second
@@ -19,10 +23,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, get_args
 
-__all__ = ["ENTRY_KINDS", "Entry", "EntryKind", "utc_now"]
+__all__ = ["ENTRY_KINDS", "UNDOABLE", "Entry", "EntryKind", "utc_now"]
 
-EntryKind = Literal["new", "game", "bid", "choice", "withdraw", "undo"]
+EntryKind = Literal[
+    "new", "game", "bid", "choice", "withdraw", "undo", "correct", "amend", "replace"
+]
 ENTRY_KINDS: tuple[str, ...] = get_args(EntryKind)
+#: The kinds an ``undo`` can reverse.
+UNDOABLE: tuple[str, ...] = ("game", "bid", "choice", "withdraw", "correct", "amend", "replace")
 
 
 def utc_now() -> str:
@@ -38,9 +46,10 @@ class Entry:
         seq: Position in the journal, from 1, without gaps.
         at: When it was written (UTC, ISO 8601).
         kind: What it records.
-        match: The match ID (``game``, ``bid`` and ``choice``).
-        game: The game number within the match (``game``).
-        player: The player (``withdraw``).
+        match: The match ID (``game``, ``bid``, ``choice``, ``correct``; ``withdraw``: the match
+            lost).
+        game: The game number within the match (``game``, ``choice``, ``correct``).
+        player: The player (``withdraw``, ``amend``, ``replace``).
         data: Everything else, as stored (JSON).
         command: The command line that wrote it.
         undoes: The entry it reverses (``undo``).

@@ -1,8 +1,10 @@
 """The entry list: players of an event from a CSV file, the way organisers keep them.
 
 Columns ``name,rating`` and optionally ``rating_rapid,rating_blitz,seed,federation``, in any
-order; UTF-8 (with or without a byte-order mark) or another encoding such as ``gb18030``. Every
-bad line is reported at once, one problem per line and column.
+order and any case; UTF-8 (with or without a byte-order mark) or another encoding such as
+``gb18030``. Names are tidied and compared as :mod:`knockout.event.checks` says (``Chen Hao`` and
+``chen hao`` are one name, listed twice); ratings lie in ``MIN_RATING..MAX_RATING``. Every bad
+line is reported at once, one problem per line and column.
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from knockout.errors import InputError, Problem
+from knockout.event.checks import clean_name, name_key, name_problem, rating_problem
 from knockout.io.csvrows import Row, parse_rows
 from knockout.io.text import read_text
-from knockout.standings.records import normalise_name
 
 __all__ = ["Entrant", "parse_players", "read_players"]
 
@@ -76,7 +78,7 @@ def parse_players(text: str, *, source: str) -> tuple[Entrant, ...]:
     """
     problems: list[Problem] = []
     out: list[Entrant] = []
-    seen: dict[str, int] = {}
+    seen: dict[str, tuple[str, int]] = {}
     for row in parse_rows(text, source=source, required=REQUIRED, optional=OPTIONAL):
         if isinstance(row, Problem):
             problems.append(row)
@@ -85,17 +87,24 @@ def parse_players(text: str, *, source: str) -> tuple[Entrant, ...]:
         problems += row_problems
         if entrant is None:
             continue
-        if entrant.name in seen:
+        key = name_key(entrant.name)
+        if key in seen:
+            first, line = seen[key]
+            same = (
+                ""
+                if first == entrant.name
+                else f", as {first!r}: names are compared ignoring case and invisible characters"
+            )
             problems.append(
                 Problem(
                     source,
                     row.where("name"),
                     f"expected a name not already listed, found {entrant.name!r} "
-                    f"again (first on line {seen[entrant.name]})",
+                    f"again (first on line {line}{same})",
                 )
             )
             continue
-        seen[entrant.name] = row.line
+        seen[key] = (entrant.name, row.line)
         out.append(entrant)
     if not problems and len(out) < 2:
         problems.append(Problem(source, "", f"expected at least two players, found {len(out)}"))
@@ -106,14 +115,15 @@ def parse_players(text: str, *, source: str) -> tuple[Entrant, ...]:
 
 def _entrant(row: Row, source: str) -> tuple[Entrant | None, list[Problem]]:
     problems: list[Problem] = []
-    name = normalise_name(row.cells["name"])
-    if not name:
-        problems.append(Problem(source, row.where("name"), "expected a name, found nothing"))
+    name = clean_name(row.cells["name"])
+    problem = name_problem(row.cells["name"])
+    if problem is not None:
+        problems.append(Problem(source, row.where("name"), problem))
     rating = _number(row, "rating", source, problems, required=True)
     rapid = _number(row, "rating_rapid", source, problems)
     blitz = _number(row, "rating_blitz", source, problems)
     seed = _seed(row, source, problems)
-    federation = row.cells.get("federation", "").strip() or None
+    federation = clean_name(row.cells.get("federation", "")) or None
     if problems or rating is None:
         return None, problems
     return Entrant(name, rating, rapid, blitz, seed, federation), problems
@@ -131,10 +141,9 @@ def _number(
         value = float(text)
     except ValueError:
         value = math.nan
-    if not (math.isfinite(value) and value >= 0):
-        problems.append(
-            Problem(source, row.where(column), f"expected a rating >= 0, found {text!r}")
-        )
+    problem = rating_problem(value, text)
+    if problem is not None:
+        problems.append(Problem(source, row.where(column), problem))
         return None
     return value
 

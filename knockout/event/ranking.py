@@ -13,16 +13,20 @@ from __future__ import annotations
 import math
 from datetime import datetime
 
-import numpy as np
-
 from knockout.engine.event import EventRecord, RoundRecord
 from knockout.engine.match import GameRecord, MatchRecord
-from knockout.engine.ranking import KnockoutStanding, event_crosstable, final_ranking
-from knockout.event.state import Event, Match, MatchKey, RecordedGame
+from knockout.engine.ranking import (
+    Decided,
+    KnockoutStanding,
+    event_crosstable,
+    final_ranking,
+    how_far,
+    rank_knockout,
+)
+from knockout.event.state import THIRD_ID, Event, Match, MatchKey, RecordedGame
 from knockout.points import knockout_points
 from knockout.rules.bracket import round_name
 from knockout.rules.progress import THIRD_PLACE
-from knockout.standings.tiebreaks import rank_players
 
 __all__ = ["decided_records", "event_record", "standings"]
 
@@ -99,52 +103,18 @@ def event_record(event: Event) -> EventRecord | None:
     return _record(event, decided_records(event)) if event.finished else None
 
 
-def _how_far(event: Event) -> dict[str, tuple[int, str]]:
-    """Per player: a sort key (larger is further) and a label, while the event is running.
-
-    Still in at round ``k``: ``2k + 1``; lost in round ``k``: ``2k``; third and fourth place and
-    the champion as in the final ranking.
-    """
-    rounds = event.rounds
-    bracket = event.state.bracket
-    out = {
-        name: (5, f"in {round_name(2, rounds)}")
-        if bracket.has_bye(name)
-        else (3, f"in {round_name(1, rounds)}")
-        for name in bracket.players
-    }
-    for m in event.matches:
-        if m.winner is None or m.loser is None:
-            continue
-        k = m.key[0]
-        if m.id == "3RD":
-            out[m.winner] = (2 * rounds - 1, "third place")
-            out[m.loser] = (2 * rounds - 2, "fourth place")
-        elif k == rounds:
-            out[m.winner] = (2 * rounds + 2, "champion")
-            out[m.loser] = (2 * rounds, "final")
-        else:
-            out[m.loser] = (2 * k, round_name(k, rounds))
-            out[m.winner] = (2 * k + 3, f"in {round_name(k + 1, rounds)}")
-    return out
-
-
 def standings(event: Event) -> tuple[KnockoutStanding, ...]:
-    """The final ranking once the event is finished, else the ranking so far."""
+    """The final ranking once the event is finished, else the ranking so far: the same rule
+    (:func:`~knockout.engine.ranking.how_far`, then points and the ``[ranking]`` tie-breaks
+    under the FIDE rules it names) on the decided matches."""
     record = event_record(event)
     if record is not None:
         return final_ranking(record, event.scenario, seed=event.seed)
     table = event_crosstable(_record(event, decided_records(event)), event.scenario)
-    reached = _how_far(event)
-    codes = list(event.scenario.ranking.tiebreaks)
-    codes += ["lots"] if event.scenario.ranking.lots else []
-    ranked = rank_players(
-        table,
-        codes,
-        rng=np.random.default_rng(event.seed),
-        primary={name: (key,) for name, (key, _) in reached.items()},
-    )
-    return tuple(
-        KnockoutStanding(s.name, s.rank, reached[s.name][1], s.points, dict(s.tiebreaks))
-        for s in ranked.players
-    )
+    decided: list[Decided] = [
+        (m.key[0], m.id == THIRD_ID, m.winner, m.loser)
+        for m in event.matches
+        if m.winner is not None and m.loser is not None
+    ]
+    reached = how_far(event.state.bracket, decided)
+    return rank_knockout(table, reached, event.scenario, seed=event.seed)

@@ -23,9 +23,11 @@ from typing import Any, ClassVar, Literal, assert_never
 import numpy as np
 
 from knockout.errors import ScenarioError
+from knockout.event.checks import name_key
 from knockout.event.database import EventHeader, EventRows
 from knockout.event.errors import refused
-from knockout.event.journal import Entry
+from knockout.event.journal import UNDOABLE, Entry
+from knockout.event.roster import renamed, roster
 from knockout.game import Colour, Reply, Result
 from knockout.rules.bracket import round_name
 from knockout.rules.decisions import (
@@ -42,7 +44,6 @@ from knockout.rules.formats import Stage
 from knockout.rules.match import Finished, MatchState, PlayedGame, next_decision
 from knockout.rules.progress import THIRD_PLACE, EventState, MatchProgress
 from knockout.rules.scenario import Scenario, parse_scenario
-from knockout.standings.records import normalise_name
 
 __all__ = [
     "THIRD_ID",
@@ -520,7 +521,8 @@ class Event:
         federations: Federation (or None) by player, in entry-list order.
         entries: The whole journal, in order.
         undone: For each undone entry, the entry that undid it.
-        games: Recorded games still in force, in journal order.
+        games: Recorded games still in force (a correction in the place of the game it
+            corrects), in the journal order of their first entries.
         bids: Recorded sudden-death choices still in force, by match ID.
         choices: Recorded colour choices still in force, by match ID and game number.
         withdrawn: Players who withdrew, in journal order.
@@ -528,6 +530,9 @@ class Event:
             ``[[played]]`` and the withdrawals.
         state: The rules' placement of the games and walkovers.
         matches: Every match, round by round, the match for third place last.
+        former: Former names (changed by ``amend``, or replaced) to the entry that changed them.
+        pinned: The draw is pinned to the seeds it was made with (a changed rating would have
+            seeded it differently).
     """
 
     source: str
@@ -543,6 +548,8 @@ class Event:
     scenario: Scenario
     state: EventState
     matches: tuple[Match, ...] = field(default=())
+    former: Mapping[str, Entry] = field(default_factory=dict)
+    pinned: bool = False
 
     @classmethod
     def replay(cls, source: str, rows: EventRows) -> Event:
@@ -551,22 +558,25 @@ class Event:
         Raises:
             EventRefused: If the rules cannot place the journal's games (a refused entry).
         """
-        base = parse_scenario(rows.header.scenario, source=source)
+        first = parse_scenario(rows.header.scenario, source=source)
         undone = {e.undoes: e.seq for e in rows.entries if e.undoes is not None}
         live = [e for e in rows.entries if e.seq not in undone]
-        games = tuple(RecordedGame.from_entry(e) for e in live if e.kind == "game")
+        players = roster(first, rows.federations, live)
+        base = players.base
+        live = [renamed(e, players.names) for e in live]
+        games = tuple(RecordedGame.from_entry(e) for e in _games_in_force(live))
         bids = {e.match: RecordedBid.from_entry(e) for e in live if e.kind == "bid" and e.match}
         choices = {
             (c.match, c.number): c
             for c in (RecordedChoice.from_entry(e) for e in live if e.kind == "choice")
         }
         withdrawn = tuple(e.player for e in live if e.kind == "withdraw" and e.player)
-        scenario = replace(
-            base,
-            players=tuple(replace(p, withdrawn=p.name in withdrawn) for p in base.players),
-            played=_played(base, games, bids, choices),
-        )
         try:
+            scenario = replace(
+                base,
+                players=tuple(replace(p, withdrawn=p.name in withdrawn) for p in base.players),
+                played=_played(base, games, bids, choices),
+            )
             state = scenario.event_state()
         except ScenarioError as exc:
             reasons = "; ".join(p.message for p in exc.problems)
@@ -576,7 +586,7 @@ class Event:
             source,
             rows.header,
             base,
-            rows.federations,
+            players.federations,
             rows.entries,
             undone,
             games,
@@ -585,6 +595,8 @@ class Event:
             withdrawn,
             scenario,
             state,
+            former=players.former,
+            pinned=players.pinned,
         )
         return replace(event, matches=_with_boards(event, _matches(event)))
 
@@ -760,21 +772,49 @@ class Event:
         raise refused(self.source, "match", f"expected a match ID {expected}, found {text!r}")
 
     def find_player(self, text: str, key: str) -> str:
-        """The player called ``text`` (exact, or the same once spaces and case are normalised).
+        """The player called ``text``: exact, or the one name equal to it once both are tidied
+        and compared ignoring case and invisible characters
+        (:func:`~knockout.event.checks.name_key`).
 
         Raises:
-            EventRefused: For a name not in the event.
+            EventRefused: For a name not in the event, one that matches more than one player
+                (ambiguous), part of a name, or a former name.
         """
         names = [p.name for p in self.base.players]
         if text in names:
             return text
-        wanted = normalise_name(text).casefold()
-        same = [n for n in names if normalise_name(n).casefold() == wanted]
+        wanted = name_key(text)
+        same = [n for n in names if name_key(n) == wanted]
         if len(same) == 1:
             return same[0]
-        close = difflib.get_close_matches(text, names, n=1)
+        if len(same) > 1:
+            listed = " and ".join(repr(n) for n in same)
+            raise refused(
+                self.source, key, f"ambiguous: {text!r} matches {listed}; type the name exactly"
+            )
+        former = {name_key(n): (n, e) for n, e in self.former.items()}
+        if wanted in former:
+            old, e = former[wanted]
+            how = "was replaced by" if e.kind == "replace" else "was renamed"
+            now = next((n for n in names if n == e.fields.get("name")), e.fields.get("name"))
+            raise refused(
+                self.source,
+                key,
+                f"expected a player of this event, found {old!r}, which {how} {now!r} "
+                f"(entry #{e.seq})",
+            )
+        part = [n for n in names if wanted and wanted in name_key(n)]
+        if len(part) > 1:
+            listed = ", ".join(repr(n) for n in part[:6]) + (", ..." if len(part) > 6 else "")
+            raise refused(
+                self.source,
+                key,
+                f"ambiguous: {text!r} is part of {len(part)} names ({listed}); type the full name",
+            )
+        close = part or difflib.get_close_matches(text, names, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise refused(self.source, key, f"expected a player of this event, found {text!r}{hint}")
+        shown = repr(text) if len(text) <= 80 else f"{text[:40]!r}... ({len(text)} characters)"
+        raise refused(self.source, key, f"expected a player of this event, found {shown}{hint}")
 
     def match_of(self, name: str) -> Match | None:
         """``name``'s current match: playable, or waiting for an opponent; None if they have no
@@ -805,13 +845,30 @@ class Event:
                 return m
         return None
 
-    def last_undoable(self) -> Entry | None:
-        """The entry ``undo`` would reverse: the last game, bid, choice or withdrawal still in
-        force."""
+    def last_undoable(self, match: str | None = None) -> Entry | None:
+        """The entry ``undo`` would reverse: the last entry still in force that an undo can
+        take back (a game, bid, colour choice, withdrawal, correction or change of player);
+        with ``match``, the last one of that match."""
         for e in reversed(self.entries):
-            if e.kind in ("game", "bid", "choice", "withdraw") and e.seq not in self.undone:
+            undoable = e.kind in UNDOABLE and e.seq not in self.undone
+            if undoable and (match is None or e.match == match):
                 return e
         return None
+
+
+def _games_in_force(live: Sequence[Entry]) -> list[Entry]:
+    """The ``game`` and ``correct`` entries in force, each game once (a correction in place of
+    the entry it replaces), in the order of the games they record."""
+    by_seq = {e.seq: e for e in live}
+    superseded = {int(e.fields["corrects"]) for e in live if e.kind == "correct"}
+
+    def root(e: Entry) -> int:
+        while e.kind == "correct" and int(e.fields["corrects"]) in by_seq:
+            e = by_seq[int(e.fields["corrects"])]
+        return e.seq
+
+    kept = [e for e in live if e.kind in ("game", "correct") and e.seq not in superseded]
+    return sorted(kept, key=root)
 
 
 def _played(

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import secrets
 import tomllib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from knockout import __version__
+from knockout.errors import InputError, Problem
+from knockout.event.checks import clean_name, name_key, name_problem, rating_problem
 from knockout.event.database import (
     EventHeader,
     EventRows,
@@ -23,35 +24,52 @@ from knockout.event.database import (
     connect,
     create_file,
     read_rows,
+    salvage_rows,
     write_transaction,
 )
 from knockout.event.entries import (
+    amend_entry,
     bid_entry,
     choice_entry,
+    correct_entry,
+    describe,
     game_entry,
     imported_game_entry,
+    replace_entry,
     undo_entry,
     withdraw_entry,
 )
-from knockout.event.errors import refused
+from knockout.event.errors import EventRefused, refused
 from knockout.event.journal import Entry, utc_now
 from knockout.event.players import read_players
+from knockout.event.revisions import Conflict, later_conflicts
 from knockout.event.state import Event, MatchKey, assign_boards
-from knockout.io.text import read_text
+from knockout.io.text import plural, read_text
 from knockout.rules.match import PlayedGame
 from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.version import __version__
 
 __all__ = [
+    "Confirm",
+    "amend_player",
+    "correct_game",
     "create_event",
     "journal_head",
     "load_event",
     "record_bid",
+    "record_choice",
     "record_game",
+    "replace_player",
+    "salvage",
+    "short",
     "undo",
+    "undo_entries",
     "withdraw",
 ]
 
 Maker = Callable[[Event, int, str], Entry]
+#: Sees the entries a change will write and the event after them, before they are written.
+Confirm = Callable[[tuple[Entry, ...], Event], None]
 
 
 def load_event(path: str | Path) -> Event:
@@ -61,26 +79,73 @@ def load_event(path: str | Path) -> Event:
         EventRefused: Not an event file (or from a newer knockout).
     """
     source = str(path)
-    with connect(path) as conn:
+    with connect(path, write=False) as conn:
         return Event.replay(source, read_rows(conn, source))
 
 
 def journal_head(path: str | Path) -> int:
     """The number of the journal's last entry: it grows with every change, so a reader can poll
     it to see that something was written."""
-    with connect(path) as conn:
+    with connect(path, write=False) as conn:
         row = conn.execute("SELECT COALESCE(MAX(seq), 0) FROM journal").fetchone()
         return int(row[0])
 
 
-def _append(path: str | Path, make: Maker) -> tuple[Entry, Event]:
+def _append(
+    path: str | Path,
+    make: Maker,
+    *,
+    confirm: Confirm | None = None,
+    dry_run: bool = False,
+) -> tuple[Entry, Event]:
     """Check and append one entry in one write transaction; returns it and the new state."""
+    entries, event = _change(path, lambda ev, rows: [make], confirm=confirm, dry_run=dry_run)
+    return entries[-1], event
+
+
+def _change(
+    path: str | Path,
+    plan: Callable[[Event, EventRows], Sequence[Maker]],
+    *,
+    confirm: Confirm | None = None,
+    dry_run: bool = False,
+) -> tuple[tuple[Entry, ...], Event]:
+    """Check and append the entries ``plan`` makes from the event as it stands, in one write
+    transaction (each entry checked against the state the ones before it leave).
+
+    ``confirm`` sees the entries and the event after them before anything is written (it may
+    print them, or raise to write nothing); with ``dry_run`` nothing is written at all and the
+    file is opened for reading only.
+    """
     source = str(path)
+    if dry_run:
+        with connect(path, write=False) as conn:
+            rows = read_rows(conn, source)
+        entries, rows = _planned(source, rows, plan)
+        after = Event.replay(source, rows)
+        if confirm is not None:
+            confirm(entries, after)
+        return entries, after
     with connect(path) as conn, write_transaction(conn, source):
         rows = read_rows(conn, source)
-        entry, rows = _with_entry(source, rows, make, utc_now())
-        append(conn, entry)
-    return entry, Event.replay(source, rows)
+        entries, rows = _planned(source, rows, plan)
+        after = Event.replay(source, rows)
+        if confirm is not None:
+            confirm(entries, after)
+        for entry in entries:
+            append(conn, entry)
+    return entries, after
+
+
+def _planned(
+    source: str, rows: EventRows, plan: Callable[[Event, EventRows], Sequence[Maker]]
+) -> tuple[tuple[Entry, ...], EventRows]:
+    at = utc_now()
+    out: list[Entry] = []
+    for make in plan(Event.replay(source, rows), rows):
+        entry, rows = _with_entry(source, rows, make, at)
+        out.append(entry)
+    return tuple(out), rows
 
 
 def _with_entry(source: str, rows: EventRows, make: Maker, at: str) -> tuple[Entry, EventRows]:
@@ -100,13 +165,18 @@ def record_game(
     path: str | Path,
     match: str,
     game: int,
-    result: str,
+    result: str | None,
     *,
     time_used: Sequence[str] = (),
     moves: int | None = None,
     command: str = "",
+    winner: str | None = None,
+    draw: bool = False,
+    confirm: Confirm | None = None,
+    dry_run: bool = False,
 ) -> tuple[Entry, Event]:
-    """Record game ``game`` of ``match`` (see :func:`knockout.event.entries.game_entry`)."""
+    """Record game ``game`` of ``match`` (see :func:`knockout.event.entries.game_entry`):
+    ``result`` (Red's score first), or ``winner``, or ``draw``."""
     return _append(
         path,
         lambda ev, seq, at: game_entry(
@@ -119,8 +189,116 @@ def record_game(
             result=result,
             time_used=time_used,
             moves=moves,
+            winner=winner,
+            draw=draw,
         ),
+        confirm=confirm,
+        dry_run=dry_run,
     )
+
+
+def correct_game(
+    path: str | Path,
+    match: str,
+    game: int,
+    result: str | None,
+    *,
+    time_used: Sequence[str] = (),
+    moves: int | None = None,
+    winner: str | None = None,
+    draw: bool = False,
+    cascade: bool = False,
+    command: str = "",
+    confirm: Confirm | None = None,
+    dry_run: bool = False,
+) -> tuple[tuple[Entry, ...], Event]:
+    """Replace the result of game ``game`` of ``match`` by a ``correct`` entry (see
+    :func:`~knockout.event.entries.correct_entry`).
+
+    Returns:
+        The entries written: with ``cascade``, an undo of each later entry the correction
+        invalidates (the latest first), then the correction; and the event after them.
+
+    Raises:
+        EventRefused: A correction refused, or one that would invalidate later entries (named)
+            without ``cascade``.
+    """
+
+    def make(ev: Event, seq: int, at: str) -> Entry:
+        return correct_entry(
+            ev,
+            seq,
+            at,
+            command,
+            match=match,
+            game=game,
+            result=result,
+            time_used=time_used,
+            moves=moves,
+            winner=winner,
+            draw=draw,
+        )
+
+    def plan(ev: Event, rows: EventRows) -> list[Maker]:
+        fix = make(ev, len(rows.entries) + 1, utc_now())
+        assert fix.match is not None
+        conflicts = later_conflicts(
+            ev.source, rows, at=int(fix.fields["corrects"]), match=fix.match, changed=[fix]
+        )
+        key = f"{fix.match} game {fix.game}"
+        return [*_cascade(ev, key, conflicts, cascade, command, f"correct {key}"), make]
+
+    return _change(path, plan, confirm=confirm, dry_run=dry_run)
+
+
+def _cascade(
+    event: Event,
+    key: str,
+    conflicts: Sequence[Conflict],
+    cascade: bool,
+    command: str,
+    because: str,
+) -> list[Maker]:
+    """Undo makers for ``conflicts`` (the latest first), or the refusal that names them."""
+    if not conflicts:
+        return []
+    by_seq = {e.seq: e for e in event.entries}
+    if not cascade:
+        named = "; ".join(f"#{c.entry.seq} {short(c.entry, by_seq)} ({c.why})" for c in conflicts)
+        raise refused(
+            event.source,
+            key,
+            f"expected a change that keeps the later entries, found "
+            f"{plural(len(conflicts), 'entry', 'entries')} it would invalidate: {named}; "
+            f"add --cascade to undo them too, or undo them first",
+        )
+    makers: list[Maker] = []
+    for c in sorted(conflicts, key=lambda c: -c.entry.seq):
+
+        def undo_it(ev: Event, seq: int, at: str, target: Entry = c.entry) -> Entry:
+            data = {
+                "kind": target.kind,
+                "match": target.match,
+                "game": target.game,
+                "cascade": because,
+            }
+            return Entry(
+                seq, at, "undo", match=target.match, data=data, command=command,
+                undoes=target.seq,
+            )  # fmt: skip
+
+        makers.append(undo_it)
+    return makers
+
+
+def short(entry: Entry, entries: Mapping[int, Entry]) -> str:
+    """A few words naming an entry: ``R2-M1 game 1``, ``R1-M2 bid``, ``X withdraws``."""
+    if entry.kind in ("game", "correct"):
+        tail = " (a correction)" if entry.kind == "correct" else ""
+        return f"{entry.match} game {entry.game}{tail}"
+    if entry.kind == "bid":
+        return f"{entry.match} bid"
+    return describe(entry, entries)
 
 
 def record_bid(
@@ -165,9 +343,129 @@ def withdraw(path: str | Path, name: str, *, command: str = "") -> tuple[Entry, 
     return _append(path, lambda ev, seq, at: withdraw_entry(ev, seq, at, command, name=name))
 
 
-def undo(path: str | Path, *, command: str = "") -> tuple[Entry, Event]:
-    """Reverse the last game, bid, choice or withdrawal still in force (an ``undo`` entry)."""
-    return _append(path, lambda ev, seq, at: undo_entry(ev, seq, at, command))
+def undo(
+    path: str | Path,
+    *,
+    command: str = "",
+    match: str | None = None,
+    cascade: bool = False,
+    confirm: Confirm | None = None,
+    dry_run: bool = False,
+) -> tuple[Entry, Event]:
+    """Reverse the last entry still in force (an ``undo`` entry); with ``match``, that match's
+    last entry, refused (naming them) if later entries depend on it, unless ``cascade``: then
+    they are undone first (see :func:`undo_entries` for all the entries written)."""
+    entries, event = undo_entries(
+        path, command=command, match=match, cascade=cascade, confirm=confirm, dry_run=dry_run
+    )
+    return entries[-1], event
+
+
+def undo_entries(
+    path: str | Path,
+    *,
+    command: str = "",
+    match: str | None = None,
+    cascade: bool = False,
+    confirm: Confirm | None = None,
+    dry_run: bool = False,
+) -> tuple[tuple[Entry, ...], Event]:
+    """Like :func:`undo`, returning every entry written (the cascade's undos first)."""
+
+    def make(ev: Event, seq: int, at: str) -> Entry:
+        return undo_entry(ev, seq, at, command, match=match)
+
+    def plan(ev: Event, rows: EventRows) -> list[Maker]:
+        if match is None:
+            return [make]
+        entry = make(ev, len(rows.entries) + 1, utc_now())
+        assert entry.undoes is not None and entry.match is not None
+        conflicts = later_conflicts(
+            ev.source, rows, at=entry.undoes, match=entry.match, dropped=frozenset({entry.undoes})
+        )
+        key = f"undo --match {entry.match}"
+        return [*_cascade(ev, key, conflicts, cascade, command, key), make]
+
+    return _change(path, plan, confirm=confirm, dry_run=dry_run)
+
+
+def amend_player(
+    path: str | Path,
+    name: str,
+    *,
+    new_name: str | None = None,
+    ratings: Mapping[str, str | None] | None = None,
+    federation: str | None = None,
+    command: str = "",
+    confirm: Confirm | None = None,
+    dry_run: bool = False,
+) -> tuple[Entry, Event]:
+    """Correct a player's name, ratings or federation (see
+    :func:`~knockout.event.entries.amend_entry`)."""
+    return _append(
+        path,
+        lambda ev, seq, at: amend_entry(
+            ev,
+            seq,
+            at,
+            command,
+            name=name,
+            new_name=new_name,
+            ratings=ratings,
+            federation=federation,
+        ),
+        confirm=confirm,
+        dry_run=dry_run,
+    )
+
+
+def replace_player(
+    path: str | Path,
+    out: str,
+    reserve: str,
+    *,
+    ratings: Mapping[str, str | None],
+    federation: str | None = None,
+    command: str = "",
+    confirm: Confirm | None = None,
+    dry_run: bool = False,
+) -> tuple[Entry, Event]:
+    """Put ``reserve`` in the place of ``out``, who has not played (see
+    :func:`~knockout.event.entries.replace_entry`)."""
+    return _append(
+        path,
+        lambda ev, seq, at: replace_entry(
+            ev, seq, at, command, out=out, reserve=reserve, ratings=ratings, federation=federation
+        ),
+        confirm=confirm,
+        dry_run=dry_run,
+    )
+
+
+def salvage(path: str | Path) -> tuple[Event, tuple[int, ...], int]:
+    """What a damaged event file still holds, replayed: the longest readable start of the
+    journal that the rules can place (``event check --salvage`` saves it as a scenario file,
+    from which ``event new`` carries the event on).
+
+    Returns:
+        The event as salvaged, the entry numbers that could not be read, and how many readable
+        entries at the end were left out because the rules cannot place them.
+
+    Raises:
+        EventRefused: Nothing can be read.
+    """
+    source = str(path)
+    rows, lost = salvage_rows(path)
+    entries = rows.entries
+    dropped = 0
+    while True:
+        try:
+            event = Event.replay(source, replace(rows, entries=entries))
+            return event, lost, dropped
+        except EventRefused:
+            if len(entries) <= 1:
+                raise
+            entries, dropped = entries[:-1], dropped + 1
 
 
 def create_event(
@@ -246,7 +544,50 @@ def _scenario_data(
         raise refused(
             source, "players", "expected [[players]] in the scenario or --players PLAYERS.csv"
         )
+    else:
+        data["players"] = _checked_players(data["players"], source)
     return data
+
+
+def _checked_players(players: Any, source: str) -> Any:
+    """A scenario's ``[[players]]`` with names tidied, checked like an entry list's: every
+    problem at once (a name too long or empty, the same name twice, a rating out of range)."""
+    if not isinstance(players, list):
+        return players  # the scenario's own check says what is wrong
+    problems: list[Problem] = []
+    seen: dict[str, int] = {}
+    out = []
+    for i, p in enumerate(players):
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str):
+            out.append(p)
+            continue
+        where = f"players[{i}]"
+        problem = name_problem(p["name"])
+        name = clean_name(p["name"])
+        if problem is not None:
+            problems.append(Problem(source, f"{where}.name", problem))
+        elif name_key(name) in seen:
+            first = seen[name_key(name)]
+            problems.append(
+                Problem(
+                    source,
+                    f"{where}.name",
+                    f"expected a name not already listed, found {name!r} again (first in "
+                    f"players[{first}]; names are compared ignoring case and invisible "
+                    f"characters)",
+                )
+            )
+        seen.setdefault(name_key(name), i)
+        for key in ("rating", "rating_rapid", "rating_blitz"):
+            value = p.get(key)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                why = rating_problem(float(value), str(value))
+                if why is not None:
+                    problems.append(Problem(source, f"{where}.{key}", why))
+        out.append({**p, "name": name})
+    if problems:
+        raise InputError(problems)
+    return out
 
 
 def _federations(

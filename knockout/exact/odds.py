@@ -1,4 +1,4 @@
-"""Exact odds of a two-player match (:class:`knockout.odds.MatchOdds`)."""
+"""Exact odds of a two-player match (:class:`knockout.answers.MatchOdds`)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
+from knockout.answers import MatchOdds, SuddenDeath
 from knockout.errors import KnockoutError
 from knockout.exact.solver import MatchSolution, solve
 from knockout.game import Colour, Reply
-from knockout.odds import MatchOdds, SuddenDeath
 from knockout.rules.bidding import (
     BRANCH_NAMES,
     BRANCHES,
@@ -19,7 +19,7 @@ from knockout.rules.bidding import (
     BidProbabilities,
     Regions,
 )
-from knockout.rules.match import Bid, Pairing, Position, replay
+from knockout.rules.match import Bid, Pairing, Position
 from knockout.rules.scenario import Scenario
 from knockout.rules.uncertainty import piecewise_normal_nodes
 
@@ -238,7 +238,7 @@ def match_odds(scenario: Scenario, *, rating_sd: bool = True) -> MatchOdds:
     a, b = scenario.players
     names = (a.name, b.name)
     fmt = scenario.format
-    rep = replay(fmt, a.name, b.name, scenario.played)
+    rep = scenario.position
     pairing = Pairing.of(fmt, a, b, model=scenario.model, strategy=scenario.strategy)
     walkover = scenario.event_state().walkover((1, 0), a.name, b.name)
     finished = rep.finished

@@ -20,7 +20,7 @@ import numpy.typing as npt
 from knockout.errors import KnockoutError
 from knockout.exact.odds import rating_nodes
 from knockout.exact.solver import solve
-from knockout.rules.match import MatchState, Pairing, Position, replay
+from knockout.rules.match import MatchState, Pairing, Position
 from knockout.rules.pace import deciding_game, no_pace_choice, pace_bounds
 from knockout.rules.scenario import Scenario
 
@@ -124,7 +124,7 @@ def pace_game(scenario: Scenario) -> PaceGame:
         raise KnockoutError(
             f"{src}: {withdrawn[0]} has withdrawn: the match is a walkover, no pace to choose"
         )
-    start = replay(fmt, a.name, b.name, scenario.played)
+    start = scenario.position
     deciding = deciding_game(fmt)
     assert deciding is not None
     _check_ahead(src, start, deciding)

@@ -35,14 +35,38 @@ class Row:
         return f"line {self.line}, {column}"
 
 
+#: Separators spreadsheets use instead of commas, as a message names them.
+_SEPARATORS = {";": "semicolons (;)", "\t": "tabs", "|": "vertical bars (|)"}
+
+
+def _column(cell: str, known: Sequence[str]) -> str:
+    """A header cell: stripped, and in the known columns' spelling when it differs only in
+    case (``Name`` is ``name``)."""
+    name = cell.strip()
+    return next((k for k in known if k.casefold() == name.casefold()), name)
+
+
+def _wrong_separator(header: Sequence[str], required: Sequence[str]) -> str | None:
+    """How the columns are separated, if not by commas: a header cell holding the required
+    columns joined by another separator (``name;rating``)."""
+    for cell in header:
+        for sep, label in _SEPARATORS.items():
+            names = [c.strip().casefold() for c in cell.split(sep)]
+            if len(names) > 1 and all(r.casefold() in names for r in required):
+                return label
+    return None
+
+
 def parse_rows(
     text: str, *, source: str, required: Sequence[str], optional: Sequence[str] = ()
 ) -> list[Row | Problem]:
     """The data rows of a CSV table, in file order; a row that does not fit the header is a
     problem instead.
 
-    The header must name every ``required`` column, may name ``optional`` ones, in any order, and
-    nothing else (a misspelt column is an error, not silently ignored). Blank lines are skipped.
+    The header must name every ``required`` column, may name ``optional`` ones, in any order and
+    in any case (``Name`` is ``name``), and nothing else (a misspelt column is an error, not
+    silently ignored); a header separated by semicolons or tabs is named as such. Blank lines
+    are skipped.
 
     Raises:
         InputError: If the header itself is wrong (every header problem at once).
@@ -51,13 +75,21 @@ def parse_rows(
     header: list[str] | None = None
     for cells in reader:
         if any(c.strip() for c in cells):
-            header = [c.strip() for c in cells]
+            header = [_column(c, (*required, *optional)) for c in cells]
             header_line = reader.line_num
             break
     expected = ", ".join(required) + (f" (optional: {', '.join(optional)})" if optional else "")
     if header is None:
         raise InputError.single(source, "", f"empty file: expected a header line {expected}")
     key = f"line {header_line}, header"
+    separator = _wrong_separator(header, required)
+    if separator is not None:
+        raise InputError.single(
+            source,
+            key,
+            f"expected columns separated by commas, found them separated by {separator} "
+            f"({', '.join(required)} in one cell): save the file as CSV with commas",
+        )
     problems = [
         Problem(source, key, f"unknown column {name!r}: expected {expected}")
         for name in header

@@ -2,9 +2,9 @@
 
 ``KEY`` is a dotted path into the scenario file's tables (``model.draw_nu.rapid``,
 ``format.sudden_death.accept``, ``strategy.kind``); players are addressed by name
-(``players.Alpha.rating``). ``VALUE`` is a TOML value (``0.5``, ``[30, 15]``, ``"naive"``,
-``true``); a word that is not valid TOML is taken as text, so ``--set strategy.kind=naive`` works
-unquoted.
+(``players.Alpha.rating``; a team-match file's players ``home.甲1.rating``). ``VALUE`` is a
+TOML value (``0.5``, ``[30, 15]``, ``"naive"``, ``true``); a word that is not valid TOML is taken
+as text, so ``--set strategy.kind=naive`` works unquoted.
 The result is validated exactly like the file, and a problem with an overridden key is reported
 against ``--set`` rather than the file.
 """
@@ -70,9 +70,14 @@ def parse_override(text: str) -> Override:
 
 
 def apply_overrides(
-    data: Mapping[str, Any], overrides: Sequence[Override]
+    data: Mapping[str, Any],
+    overrides: Sequence[Override],
+    *,
+    named: Sequence[str] = ("players",),
 ) -> tuple[dict[str, Any], dict[str, str], list[Problem]]:
     """A copy of ``data`` with every override that can be applied, applied.
+
+    Entries of the top-level arrays of tables ``named`` are addressed by their ``name``.
 
     Returns:
         The new data; for each applied override the key path the validator will report
@@ -85,7 +90,7 @@ def apply_overrides(
     problems: list[Problem] = []
     for o in overrides:
         try:
-            keys[_apply(out, o)] = o.text
+            keys[_apply(out, o, named)] = o.text
         except _PathError as exc:
             problems.append(Problem(SOURCE, ".".join(o.path), str(exc)))
     return out, keys, problems
@@ -95,16 +100,16 @@ class _PathError(ValueError):
     pass
 
 
-def _apply(data: dict[str, Any], o: Override) -> str:
+def _apply(data: dict[str, Any], o: Override, named: Sequence[str]) -> str:
     """Set ``o.value`` at ``o.path`` in ``data``; returns the validator's key for it."""
     node: Any = data
     shown: list[str] = []
     parts = list(o.path)
     while len(parts) > 1:
         part = parts.pop(0)
-        if part == "players" and isinstance(node, dict) and node is data:
-            index, node = _player(data, parts.pop(0))
-            shown.append(f"players[{index}]")
+        if part in named and isinstance(node, dict) and node is data:
+            index, node = _player(data, parts.pop(0), part)
+            shown.append(f"{part}[{index}]")
             if not parts:
                 raise _PathError("expected a key after the player's name, e.g. .rating")
             continue
@@ -121,14 +126,16 @@ def _apply(data: dict[str, Any], o: Override) -> str:
     return ".".join([*shown, parts[0]])
 
 
-def _player(data: dict[str, Any], name: str) -> tuple[int, dict[str, Any]]:
-    players = data.get("players")
+def _player(data: dict[str, Any], name: str, key: str = "players") -> tuple[int, dict[str, Any]]:
+    players = data.get(key)
     if not isinstance(players, list):
-        raise _PathError("the scenario has no [[players]] to address by name")
+        what = "the scenario" if key == "players" else "the file"
+        raise _PathError(f"{what} has no [[{key}]] to address by name")
     names = [str(p.get("name", "")).strip() for p in players if isinstance(p, dict)]
     for i, p in enumerate(players):
         if isinstance(p, dict) and str(p.get("name", "")).strip() == name:
             return i, p
     close = difflib.get_close_matches(name, names, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else f" (players: {', '.join(names)})"
-    raise _PathError(f"no player named {name!r}{hint}")
+    where = "" if key == "players" else f" in [[{key}]]"
+    raise _PathError(f"no player named {name!r}{where}{hint}")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -695,10 +696,16 @@ class BeliefSampler(DecisionSampler):
         return BidSample(red, np.asarray(objects))
 
 
+@dataclass(frozen=True)
 class Strategy(ABC):
-    """How 甲 and 乙 decide. Implementations are small, immutable and registered in STRATEGIES."""
+    """How 甲 and 乙 decide. Implementations are small, immutable and registered in STRATEGIES.
+
+    Every strategy carries the scenario's ``belief_sd`` (so a scenario's ``[strategy]`` table is
+    stored once, in the strategy, and round-trips); only the kinds with private beliefs use it.
+    """
 
     kind: ClassVar[str]
+    belief_sd: float = 100.0
 
     @property
     def is_deterministic(self) -> bool:
@@ -721,7 +728,7 @@ class Strategy(ABC):
 
     def to_dict(self) -> dict[str, object]:
         """The scenario-file ``[strategy]`` table."""
-        return {"kind": self.kind}
+        return {"kind": self.kind, "belief_sd": self.belief_sd}
 
     def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
         """P(the chooser takes Red) when the chooser's true advantage is ``x`` (rational)."""
@@ -828,8 +835,6 @@ class _PrivateBeliefs(Strategy):
         belief_sd: Standard deviation (Elo) of each player's estimate error.
     """
 
-    belief_sd: float = 100.0
-
     @property
     def is_deterministic(self) -> bool:
         return self.belief_sd == 0
@@ -868,9 +873,6 @@ class _PrivateBeliefs(Strategy):
     def sampler(self, game: BiddingGame) -> DecisionSampler:
         """The strategy's decision regions, searched per belief (:class:`BeliefSampler`)."""
         return BeliefSampler.of(self.regions(game), self.belief_sd)
-
-    def to_dict(self) -> dict[str, object]:
-        return {"kind": self.kind, "belief_sd": self.belief_sd}
 
     def sealed_bids(
         self, game: SealedBidGame, x: npt.ArrayLike, rng: np.random.Generator
@@ -956,8 +958,6 @@ def get_strategy(kind: str, *, belief_sd: float = 100.0) -> Strategy:
     """
     if kind not in STRATEGIES:
         raise ValueError(f"unknown strategy: {kind!r} (known: {', '.join(STRATEGIES)})")
-    if kind in (Believed.kind, Bayesian.kind):
-        if not belief_sd >= 0:
-            raise ValueError(f"belief_sd must be >= 0, got {belief_sd}")
-        return Believed(belief_sd) if kind == Believed.kind else Bayesian(belief_sd)
-    return STRATEGIES[kind]()
+    if not (math.isfinite(belief_sd) and belief_sd >= 0):
+        raise ValueError(f"belief_sd must be a number >= 0, got {belief_sd}")
+    return STRATEGIES[kind](belief_sd)

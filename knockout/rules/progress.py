@@ -18,7 +18,7 @@ from enum import Enum
 from knockout.errors import Problem, ScenarioError
 from knockout.rules.bracket import Bracket, round_name
 from knockout.rules.formats import Format
-from knockout.rules.match import Finished, PlayedGame, Position, replay
+from knockout.rules.match import Finished, PlayedGame, Position, ReplayError, replay
 from knockout.rules.players import Player
 from knockout.rules.settings import BracketSettings
 from knockout.rules.walkover import walkover_winner
@@ -113,13 +113,13 @@ class EventState:
         )
         placer = _Placer(bracket, fmt, frozenset(p.name for p in players if p.withdrawn), played)
         placer.place()
-        problems = [
+        problems = placer.replay_problems(source) + [
             Problem(source, f"played[{i}]", placer.why_not(g.red, g.black))
             for games in placer.unplaced.values()
             for i, g in games
         ]
         if problems:
-            raise ScenarioError(sorted(problems, key=lambda p: int(p.key[7:-1])))
+            raise ScenarioError(sorted(problems, key=_entry_index))
         return cls(bracket, placer.progress, placer.withdrawn)
 
     def winner(self, k: int, m: int) -> str | None:
@@ -141,6 +141,11 @@ class EventState:
         return self.progress.get((self.bracket.rounds, THIRD_PLACE))
 
 
+def _entry_index(problem: Problem) -> int:
+    """The ``[[played]]`` index a problem names (``played[3]``, ``played[3].chooser``)."""
+    return int(problem.key[len("played[") :].split("]", 1)[0])
+
+
 class _Placer:
     """Walks the draw round by round, placing games and walkovers (used once by EventState.of)."""
 
@@ -158,6 +163,7 @@ class _Placer:
         for i, g in enumerate(played):
             self.unplaced[frozenset((g.red, g.black))].append((i, g))
         self.progress: dict[tuple[int, int], MatchProgress] = {}
+        self.refused: list[tuple[int, ReplayError]] = []
         self.players: dict[tuple[int, int], tuple[str, str]] = {}
         self.winners: dict[tuple[int, int], str | None] = {}
 
@@ -184,9 +190,21 @@ class _Placer:
             return _BYE if name is None else name
         return self.winners[(k - 1, block)]
 
+    def replay_problems(self, source: str) -> list[Problem]:
+        """The games a match's chain refused, one problem each (its entry and key)."""
+        return [
+            Problem(source, f"played[{i}]" + ("" if exc.key is None else f".{exc.key}"), exc.reason)
+            for i, exc in self.refused
+        ]
+
     def _match(self, k: int, m: int, up: str, down: str) -> str | None:
-        games = tuple(g for _, g in self.unplaced.pop(frozenset((up, down)), []))
-        replayed = replay(self.fmt, up, down, games) if games else None
+        entries = self.unplaced.pop(frozenset((up, down)), [])
+        games = tuple(g for _, g in entries)
+        try:
+            replayed = replay(self.fmt, up, down, games) if games else None
+        except ReplayError as exc:
+            self.refused.append((entries[exc.index][0], exc))
+            games, replayed = (), None
         p = MatchProgress(k, m, (up, down), games, replayed)
         if p.winner is None:
             walkover = walkover_winner(up, down, withdrawn=self.withdrawn, seeds=self.bracket.seeds)

@@ -27,19 +27,28 @@ Layout (public interface; see README and ``docs/scenarios.md``)::
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+import numpy as np
+from pydantic import Field, ValidationError
 
 from knockout.errors import Problem, ScenarioError
 from knockout.game import Colour, Reply, Result
 from knockout.points import canonical_tiebreak
 from knockout.rules.bidding import Strategy, get_strategy
 from knockout.rules.formats import FORMATS, BiddingMenu, ColourRule, Format, SealedBid, Stage
-from knockout.rules.match import PlayedGame, ReplayError, bid_colours, replay
-from knockout.rules.model import DEFAULT_MODEL, DEFAULT_MOVES, ModelParams, TimeClass
+from knockout.rules.match import (
+    PlayedGame,
+    Position,
+    bid_colours,
+    initial_state,
+)
+from knockout.rules.model import ModelParams, TimeClass
+from knockout.rules.modeltable import ModelIn as _ModelIn
+from knockout.rules.modeltable import model_params
 from knockout.rules.pace import DEFAULT_PACE_MIN
 from knockout.rules.players import Player, Speed
 from knockout.rules.progress import EventState
@@ -123,25 +132,6 @@ class _PlayedIn(Table):
     colour: Literal["red", "black"] | None = None
 
 
-class _PerClassIn(Table):
-    classical: Number | None = None
-    rapid: Number | None = None
-    blitz: Number | None = None
-
-
-class _PerClassNonNegIn(Table):
-    classical: NonNegative | None = None
-    rapid: NonNegative | None = None
-    blitz: NonNegative | None = None
-
-
-class _ModelIn(Table):
-    red_advantage: _PerClassIn = _PerClassIn()
-    draw_nu: _PerClassNonNegIn = _PerClassNonNegIn()
-    elo_per_doubling: _PerClassNonNegIn = _PerClassNonNegIn()
-    moves: Annotated[float, Field(strict=True, ge=1)] = DEFAULT_MOVES
-
-
 class _StrategyIn(Table):
     kind: Literal["rational", "naive", "believed", "bayesian"] = "rational"
     belief_sd: NonNegative = 100.0
@@ -192,16 +182,21 @@ class _ScenarioIn(Table):
 
 @dataclass(frozen=True)
 class Scenario:
-    """A validated scenario: everything a match or a bracket needs.
+    """A scenario: everything a match or a bracket needs, valid by construction.
+
+    Building one (in Python, by :func:`parse_scenario`, or by :func:`dataclasses.replace`)
+    checks what a scenario file is checked for and raises :class:`~knockout.errors.ScenarioError`
+    listing every problem (players, model, strategy, format, draw, tie-breaks, games already
+    played and where they fall on the draw). The draw and each match's position after its
+    played games are then computed once (:meth:`event_state`, :attr:`position`) and handed to
+    every walker.
 
     Attributes:
         name: Free text.
         format: The match format.
         model: Model constants.
-        strategy: The bidding strategy object.
+        strategy: The bidding strategy (its kind and ``belief_sd`` are the ``[strategy]`` table).
         players: At least two, names unique.
-        strategy_kind: ``rational``, ``naive``, ``believed`` or ``bayesian``.
-        belief_sd: Belief noise (Elo) for ``believed`` and ``bayesian``.
         bracket: ``[bracket]`` settings (more than two players).
         schedule: ``[schedule]`` settings for the event engine.
         ranking: ``[ranking]`` settings for the final ranking.
@@ -215,8 +210,6 @@ class Scenario:
     model: ModelParams
     strategy: Strategy
     players: tuple[Player, ...]
-    strategy_kind: str = "rational"
-    belief_sd: float = 100.0
     bracket: BracketSettings = field(default_factory=BracketSettings)
     schedule: ScheduleSettings = field(default_factory=ScheduleSettings)
     ranking: RankingSettings = field(default_factory=RankingSettings)
@@ -224,20 +217,68 @@ class Scenario:
     played: tuple[PlayedGame, ...] = ()
     source: str = field(default="<scenario>", compare=False)
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+        object.__setattr__(self, "played", tuple(self.played))
+        problems = scenario_problems(self)
+        if not problems:
+            # The draw and the played games replayed, once, by the rules' placement: games a
+            # match's chain refuses, and games between players who cannot have met.
+            try:
+                state = EventState.of(
+                    self.players, self.format, self.bracket, self.played, source=self.source
+                )
+            except ScenarioError as exc:
+                problems += exc.problems
+        if problems:
+            raise ScenarioError(dedupe(problems))
+        object.__setattr__(self, "_state", state)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, source: str = "<scenario>") -> Scenario:
+        """The scenario of a scenario-file mapping (parsed TOML, or :meth:`to_dict`'s output,
+        whose inverse this is).
+
+        Raises:
+            ScenarioError: Listing every problem found.
+        """
+        return parse_scenario(data, source=source)
+
+    @property
+    def strategy_kind(self) -> str:
+        """``rational``, ``naive``, ``believed`` or ``bayesian`` (the strategy's kind)."""
+        return self.strategy.kind
+
+    @property
+    def belief_sd(self) -> float:
+        """Belief noise (Elo), used by the kinds with private beliefs."""
+        return self.strategy.belief_sd
+
     @property
     def is_bracket(self) -> bool:
         """More than two players: a knockout bracket."""
         return len(self.players) > 2
 
     def event_state(self) -> EventState:
-        """The draw with the games already played and the walkovers placed on it.
+        """The draw with the games already played and the walkovers placed on it (computed
+        once, when the scenario is built)."""
+        state: EventState = self.__dict__["_state"]
+        return state
+
+    @property
+    def position(self) -> Position:
+        """A two-player match's position after its played games (what every walker starts
+        from; the initial position when nothing is played).
 
         Raises:
-            ScenarioError: Played games between players who cannot (yet) have met.
+            ValueError: For a bracket (its matches' positions are in :meth:`event_state`).
         """
-        return EventState.of(
-            self.players, self.format, self.bracket, self.played, source=self.source
-        )
+        if self.is_bracket:
+            raise ValueError("a bracket has a position per match: see event_state()")
+        progress = self.event_state().progress.get((1, 0))
+        if progress is not None and progress.replayed is not None:
+            return progress.replayed
+        return Position(initial_state(), 0)
 
     def player(self, name: str) -> Player:
         """The player called ``name``."""
@@ -252,7 +293,7 @@ class Scenario:
             "name": self.name,
             "format": format_to_dict(self.format),
             "model": self.model.to_dict(),
-            "strategy": {"kind": self.strategy_kind, "belief_sd": self.belief_sd},
+            "strategy": self.strategy.to_dict(),
             "players": [_player_to_dict(p) for p in self.players],
             "bracket": self.bracket.to_dict(),
             "schedule": self.schedule.to_dict(),
@@ -260,6 +301,140 @@ class Scenario:
             "incentives": self.incentives.to_dict(),
             "played": [_played_to_dict(g) for g in self.played],
         }
+
+
+def scenario_problems(sc: Scenario) -> list[Problem]:
+    """Everything that makes ``sc`` impossible, each problem naming its scenario key."""
+    source = sc.source
+    fmt_problems = [
+        Problem(source, f"format.{key}", message) for key, message in sc.format.problems()
+    ]
+    return [
+        *_domain_player_problems(sc.players, source),
+        *_model_problems(sc.model, source),
+        *_strategy_problems(sc.strategy, source),
+        *fmt_problems,
+        *_bracket_problems(sc.bracket, sc.players, source),
+        *_schedule_problems(sc.schedule, source),
+        *_incentive_problems(sc.incentives, source),
+        *_tiebreak_problems(sc.ranking, source),
+        *_chooser_problems(sc.format, sc.players, source),
+        *(
+            []
+            if fmt_problems
+            else _played_problems(sc.format, sc.players, list(enumerate(sc.played)), source)
+        ),
+    ]
+
+
+def _number_problem(
+    key: str, value: object, *, low: float, high: float = math.inf, low_open: bool = False
+) -> str | None:
+    """Why ``value`` is not a number in the range, or None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return f"expected a number, got {value!r}"
+    ok = math.isfinite(value) or (value == high == math.inf)
+    ok = ok and (value > low if low_open else value >= low) and value <= high
+    if ok:
+        return None
+    lower = f"> {low:g}" if low_open else f">= {low:g}"
+    upper = "" if high == math.inf else f" and <= {high:g}"
+    return f"expected a number {lower}{upper}, got {value!r}"
+
+
+def _domain_player_problems(players: Sequence[Player], source: str) -> list[Problem]:
+    out: list[Problem] = []
+    if len(players) < 2:
+        out.append(Problem(source, "players", f"expected at least 2 players, got {len(players)}"))
+    seen: dict[str, int] = {}
+    for i, p in enumerate(players):
+        key = f"players[{i}]"
+        if not isinstance(p, Player):
+            out.append(Problem(source, key, f"expected a Player, got {p!r}"))
+            continue
+        if not isinstance(p.name, str) or not p.name.strip():
+            out.append(Problem(source, f"{key}.name", "expected a non-blank name"))
+        elif p.name in seen:
+            out.append(
+                Problem(
+                    source,
+                    f"{key}.name",
+                    f"duplicate name {p.name!r} (also players[{seen[p.name]}])",
+                )
+            )
+        else:
+            seen[p.name] = i
+        checks: list[tuple[str, object, float, float, bool]] = [
+            ("rating", p.rating, 0, math.inf, False),
+            ("rating_sd", p.rating_sd, 0, MAX_RATING_SD, False),
+            ("speed.mean", p.speed.mean, 0, 1, True),
+            ("speed.sd", p.speed.sd, 0, 0.5, False),
+        ]
+        checks += [
+            (name, value, 0, math.inf, False)
+            for name, value in (("rating_rapid", p.rating_rapid), ("rating_blitz", p.rating_blitz))
+            if value is not None
+        ]
+        for name, value, low, high, low_open in checks:
+            why = _number_problem(name, value, low=low, high=high, low_open=low_open)
+            if why is not None:
+                out.append(Problem(source, f"{key}.{name}", why))
+        if p.seed is not None and not (isinstance(p.seed, int) and p.seed >= 1):
+            out.append(
+                Problem(source, f"{key}.seed", f"expected a whole number >= 1, got {p.seed!r}")
+            )
+    return out
+
+
+def _model_problems(model: ModelParams, source: str) -> list[Problem]:
+    out: list[Problem] = []
+    for table, low in (("red_advantage", -math.inf), ("draw_nu", 0.0), ("elo_per_doubling", 0.0)):
+        per_class = getattr(model, table)
+        for tc in TimeClass:
+            value = np.asarray(getattr(per_class, tc.value), dtype=np.float64)
+            if not (np.all(np.isfinite(value)) and np.all(value >= low)):
+                bound = "finite" if low == -math.inf else f">= {low:g}"
+                shown = value.tolist()
+                out.append(
+                    Problem(
+                        source,
+                        f"model.{table}.{tc.value}",
+                        f"expected a number {bound}, got {shown!r}",
+                    )
+                )
+    moves = np.asarray(model.moves, dtype=np.float64)
+    if not (np.all(np.isfinite(moves)) and np.all(moves >= 1)):
+        out.append(
+            Problem(source, "model.moves", f"expected a number >= 1, got {moves.tolist()!r}")
+        )
+    return out
+
+
+def _strategy_problems(strategy: Strategy, source: str) -> list[Problem]:
+    if not isinstance(strategy, Strategy):
+        return [Problem(source, "strategy", f"expected a Strategy, got {strategy!r}")]
+    why = _number_problem("belief_sd", strategy.belief_sd, low=0)
+    return [] if why is None else [Problem(source, "strategy.belief_sd", why)]
+
+
+def _schedule_problems(schedule: ScheduleSettings, source: str) -> list[Problem]:
+    out: list[Problem] = []
+    if not (isinstance(schedule.boards, int) and schedule.boards >= 1):
+        out.append(
+            Problem(
+                source, "schedule.boards", f"expected a whole number >= 1, got {schedule.boards!r}"
+            )
+        )
+    for name in ("gap_minutes", "round_gap_minutes"):
+        why = _number_problem(name, getattr(schedule, name), low=0)
+        if why is not None:
+            out.append(Problem(source, f"schedule.{name}", why))
+    return out
+
+
+def _incentive_problems(incentives: IncentiveSettings, source: str) -> list[Problem]:
+    why = _number_problem("pace_min", incentives.pace_min, low=0, high=1, low_open=True)
+    return [] if why is None else [Problem(source, "incentives.pace_min", why)]
 
 
 def _player_to_dict(p: Player) -> dict[str, Any]:
@@ -361,12 +536,7 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
         problems.extend(_player_problems(raw_players, source))
     if problems or parsed is None or fmt is None:
         raise ScenarioError(dedupe(problems))
-    model = DEFAULT_MODEL.with_overrides(
-        red_advantage=_present(parsed.model.red_advantage),
-        draw_nu=_present(parsed.model.draw_nu),
-        elo_per_doubling=_present(parsed.model.elo_per_doubling),
-        moves=parsed.model.moves,
-    )
+    model = model_params(parsed.model)
     players = tuple(
         Player(
             name=p.name.strip(),
@@ -381,18 +551,14 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
         for p in parsed.players
     )
     entries, entry_problems = _played_entries(parsed.played, fmt, players, source)
-    event_problems = _event_problems(parsed, fmt, players, entries, source)
-    if entry_problems or event_problems:
-        raise ScenarioError(dedupe([*entry_problems, *event_problems]))
-    played = tuple(g for _, g in entries)
+    if entry_problems:
+        raise ScenarioError(dedupe(entry_problems))
     return Scenario(
         name=parsed.name,
         format=fmt,
         model=model,
         strategy=get_strategy(parsed.strategy.kind, belief_sd=parsed.strategy.belief_sd),
         players=players,
-        strategy_kind=parsed.strategy.kind,
-        belief_sd=parsed.strategy.belief_sd,
         bracket=BracketSettings(
             parsed.bracket.seeding, parsed.bracket.draw_seed, parsed.bracket.third_place
         ),
@@ -403,26 +569,9 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
             tuple(parsed.ranking.tiebreaks), parsed.ranking.lots, parsed.ranking.rules
         ),
         incentives=IncentiveSettings(parsed.incentives.pace_min),
-        played=played,
+        played=tuple(g for _, g in entries),
         source=source,
     )
-
-
-def _event_problems(
-    parsed: _ScenarioIn,
-    fmt: Format,
-    players: tuple[Player, ...],
-    played: Sequence[tuple[int, PlayedGame]],
-    source: str,
-) -> list[Problem]:
-    """Cross-field checks: the draw, tie-break codes, and games that could have been played
-    (``played``: the ``[[played]]`` entries that could be read, with their indices)."""
-    return [
-        *_bracket_problems(parsed, players, source),
-        *_tiebreak_problems(parsed, source),
-        *_chooser_problems(fmt, players, source),
-        *_played_problems(fmt, players, played, source),
-    ]
 
 
 def _chooser_problems(fmt: Format, players: tuple[Player, ...], source: str) -> list[Problem]:
@@ -440,11 +589,11 @@ def _chooser_problems(fmt: Format, players: tuple[Player, ...], source: str) -> 
 
 
 def _bracket_problems(
-    parsed: _ScenarioIn, players: tuple[Player, ...], source: str
+    bracket: BracketSettings, players: tuple[Player, ...], source: str
 ) -> list[Problem]:
     out: list[Problem] = []
     n = len(players)
-    if parsed.bracket.seeding == "given":
+    if bracket.seeding == "given":
         seeds = [p.seed for p in players]
         if sorted(s for s in seeds if s is not None) != list(range(1, n + 1)):
             out.append(
@@ -454,7 +603,7 @@ def _bracket_problems(
                     f"'given' needs every player's seed, 1 to {n} once each; got {seeds}",
                 )
             )
-    if parsed.bracket.third_place and n < 4:
+    if bracket.third_place and n < 4:
         out.append(
             Problem(
                 source,
@@ -465,9 +614,9 @@ def _bracket_problems(
     return out
 
 
-def _tiebreak_problems(parsed: _ScenarioIn, source: str) -> list[Problem]:
+def _tiebreak_problems(ranking: RankingSettings, source: str) -> list[Problem]:
     out: list[Problem] = []
-    for i, code in enumerate(parsed.ranking.tiebreaks):
+    for i, code in enumerate(ranking.tiebreaks):
         try:
             canonical_tiebreak(code)
         except ValueError as exc:
@@ -509,23 +658,10 @@ def _played_problems(
     played: Sequence[tuple[int, PlayedGame]],
     source: str,
 ) -> list[Problem]:
-    """Every played game checked alone, then each pair's games replayed through the chain."""
-    out: list[Problem] = []
+    """Every played game checked alone (each match's games are then replayed through the
+    chain once, when the scenario places them on the draw: :class:`EventState`)."""
     names = {p.name for p in players}
-    by_pair: dict[frozenset[str], list[tuple[int, PlayedGame]]] = {}
-    for i, g in played:
-        problems, usable = _game_problems(i, g, names, fmt, source)
-        out += problems
-        if usable:
-            by_pair.setdefault(frozenset((g.red, g.black)), []).append((i, g))
-    for games in by_pair.values():
-        first = games[0][1]
-        try:
-            replay(fmt, first.red, first.black, [g for _, g in games])
-        except ReplayError as exc:
-            key = f"played[{games[exc.index][0]}]"
-            out.append(Problem(source, key if exc.key is None else f"{key}.{exc.key}", exc.reason))
-    return out
+    return [p for i, g in played for p in _game_problems(i, g, names, fmt, source)[0]]
 
 
 _BID_KEYS = {
@@ -764,10 +900,6 @@ def _bid_opponent(
         a, b = (p.name for p in players)
         return b if chooser == a else a if chooser == b else None
     return None
-
-
-def _present(table: BaseModel) -> dict[str, float]:
-    return {k: v for k, v in table.model_dump().items() if v is not None}
 
 
 def _player_problems(players: Iterable[Any], source: str) -> list[Problem]:

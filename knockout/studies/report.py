@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from knockout import __version__
 from knockout.studies.output import StudyFiles
 from knockout.studies.plots import heat_map, line_plot
 from knockout.studies.sweep import SweepResult
+from knockout.version import __version__
 
 __all__ = ["ZERO", "summary_markdown", "sweep_files"]
 

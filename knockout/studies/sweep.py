@@ -48,7 +48,7 @@ from knockout.exact.solver import solve
 from knockout.io.overrides import Override, apply_overrides
 from knockout.io.text import read_text
 from knockout.io.tomlfile import load_toml
-from knockout.rules.match import Pairing, replay
+from knockout.rules.match import Pairing
 from knockout.rules.model import ModelParams, PerClass
 from knockout.rules.scenario import Scenario, parse_scenario
 from knockout.studies.incentives import DEFAULT_GRID, MAX_GRID, MIN_GRID
@@ -413,7 +413,7 @@ def _odds_json_group(scenarios: Sequence[Scenario]) -> list[dict[str, Any]]:
     a_list = [sc.players[0] for sc in scenarios]
     b_list = [sc.players[1] for sc in scenarios]
     names = (a_list[0].name, b_list[0].name)
-    rep = replay(first.format, names[0], names[1], first.played)
+    rep = first.position
     if rep.finished is not None:
         return [match_odds(sc).to_json() for sc in scenarios]
     pairing = Pairing.of(

@@ -5,14 +5,21 @@ Usage: ``python event_writer.py MODE DB [ARGS...]``; it prints one line per comm
 committed before it killed the process.
 
 Modes:
-    loop DB N               write forever: the next game, bid, or an undo every fifth entry
-    kill-in-transaction DB  append one entry, then SIGKILL itself before COMMIT
+    loop DB N               write forever: the next game, bid, or an undo every fifth entry, a
+                            correction (with --cascade) every seventh, and first a replacement
+    kill-in-transaction DB [KIND]
+                            append one entry (KIND: step, correct or replace), then SIGKILL
+                            itself before COMMIT
     kill-before-link DB SCENARIO PLAYERS
                             create an event, SIGKILL itself just before the file is linked
     race DB BARRIER MATCH GAME RESULT
                             wait for BARRIER to exist, then record one game
     plays DB BARRIER MATCH... record every game of the matches until they are decided
     undo DB BARRIER         wait for BARRIER, then undo once
+    correct DB BARRIER MATCH GAME RESULT [--cascade]
+                            wait for BARRIER, then correct one game
+    replace DB BARRIER OUT IN
+                            wait for BARRIER, then replace OUT by IN
 """
 
 from __future__ import annotations
@@ -27,7 +34,14 @@ from typing import Any
 from knockout.event import database, store
 from knockout.event.errors import EventRefused
 from knockout.event.state import Event, NextGame
-from knockout.event.store import load_event, record_bid, record_game, undo
+from knockout.event.store import (
+    correct_game,
+    load_event,
+    record_bid,
+    record_game,
+    replace_player,
+    undo,
+)
 
 RESULTS = ("1-0", "1/2", "0-1")
 
@@ -43,8 +57,39 @@ def wait_for(barrier: Path) -> None:
         time.sleep(0.001)
 
 
+def correct_one(path: str, event: Event, n: int) -> None:
+    """Correct a recorded game (the n-th in force, flipped), undoing what it invalidates."""
+    if not event.games:
+        return
+    g = event.games[n % len(event.games)]
+    result = {"red": "0-1", "black": "1/2", "draw": "1-0"}[g.result.value]
+    try:
+        entries, _ = correct_game(path, g.match, g.number, result, cascade=True)
+    except EventRefused:
+        return
+    for entry in entries:
+        say(f"ok {entry.seq}")
+
+
+def replace_one(path: str, event: Event, n: int) -> None:
+    """Replace a player who has not played by a reserve."""
+    played = {x for g in event.games for x in (g.red, g.black)}
+    out = next((p.name for p in event.base.players if p.name not in played), None)
+    if out is None or out in event.withdrawn:
+        return
+    try:
+        entry, _ = replace_player(path, out, f"Reserve {n}", ratings={"rating": "2000"})
+    except EventRefused:
+        return
+    say(f"ok {entry.seq}")
+
+
 def step(path: str, event: Event, n: int) -> None:
-    """One entry: a bid if one is due, else the next game, with an undo every fifth entry."""
+    """One entry: a bid if one is due, else the next game, with an undo every fifth entry and a
+    correction every seventh."""
+    if n % 7 == 6:
+        correct_one(path, event, n)
+        return
     if event.finished or n % 5 == 4:
         try:
             entry, _ = undo(path)
@@ -64,12 +109,13 @@ def step(path: str, event: Event, n: int) -> None:
 
 def loop(path: str, offset: int) -> None:
     n = offset
+    replace_one(path, load_event(path), n)
     while True:
         step(path, load_event(path), n)
         n += 1
 
 
-def kill_in_transaction(path: str) -> None:
+def kill_in_transaction(path: str, kind: str = "step") -> None:
     real = store.append
 
     def append_then_die(conn: Any, entry: Any) -> None:
@@ -78,7 +124,13 @@ def kill_in_transaction(path: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
     store.append = append_then_die  # type: ignore[assignment]
-    step(path, load_event(path), 0)
+    event = load_event(path)
+    if kind == "correct":
+        correct_one(path, event, 0)
+    elif kind == "replace":
+        replace_one(path, event, 0)
+    else:
+        step(path, event, 0)
 
 
 def kill_before_link(path: str, scenario: str, players: str) -> None:
@@ -133,12 +185,32 @@ def undo_once(path: str, barrier: str) -> None:
     say(f"ok {entry.seq} {entry.undoes}")
 
 
+def race_correct(path: str, barrier: str, match: str, game: str, result: str, *flags: str) -> None:
+    wait_for(Path(barrier))
+    try:
+        entries, _ = correct_game(path, match, int(game), result, cascade="--cascade" in flags)
+    except EventRefused as exc:
+        say(f"refused {exc}")
+        return
+    say("ok " + " ".join(str(e.seq) for e in entries))
+
+
+def race_replace(path: str, barrier: str, out: str, reserve: str) -> None:
+    wait_for(Path(barrier))
+    try:
+        entry, _ = replace_player(path, out, reserve, ratings={"rating": "2100"})
+    except EventRefused as exc:
+        say(f"refused {exc}")
+        return
+    say(f"ok {entry.seq}")
+
+
 def main(argv: list[str]) -> None:
     mode, path, *rest = argv
     if mode == "loop":
         loop(path, int(rest[0]))
     elif mode == "kill-in-transaction":
-        kill_in_transaction(path)
+        kill_in_transaction(path, *rest)
     elif mode == "kill-before-link":
         kill_before_link(path, rest[0], rest[1])
     elif mode == "race":
@@ -147,6 +219,10 @@ def main(argv: list[str]) -> None:
         plays(path, rest[0], rest[1:])
     elif mode == "undo":
         undo_once(path, rest[0])
+    elif mode == "correct":
+        race_correct(path, *rest)
+    elif mode == "replace":
+        race_replace(path, *rest)
     else:
         raise SystemExit(f"unknown mode {mode!r}")
 

@@ -23,9 +23,11 @@ from knockout.rules.scenario import Scenario
 runner = CliRunner()
 CUP_SCENARIO_WITH_PLAYERS = ROOT / "scenarios" / "example.toml"
 
-NEXT_KEYS = {"version", "games", "bids", "decisions", "finished", "champion"}
+NEXT_KEYS = {"version", "games", "bids", "decisions", "byes", "finished", "champion"}
 GAME_KEYS = {"match", "game", "stage", "red", "black", "clock", "board"}
-EXPORT_KEYS = {"version", "event", "games", "bids", "ranking"}
+EXPORT_KEYS = {
+    "version", "event", "games", "bids", "ranking", "matches", "withdrawn", "scenario",
+}  # fmt: skip
 EXPORT_GAME_KEYS = {"match", "game", "stage", "red", "black", "clock", "result", "time_used"}
 
 
@@ -354,21 +356,9 @@ def test_every_event_command_has_help_with_an_example() -> None:
     group = typer.main.get_command(app)
     event_group = group.commands["event"]  # type: ignore[attr-defined]
     names = sorted(event_group.commands)
-    assert names == sorted(
-        [
-            "new",
-            "next",
-            "record",
-            "bid",
-            "choose",
-            "withdraw",
-            "show",
-            "odds",
-            "undo",
-            "log",
-            "export",
-        ]
-    )
+    expected = ["new", "next", "record", "correct", "bid", "choose", "withdraw", "amend"]
+    expected += ["replace", "show", "odds", "undo", "log", "export", "check", "publish", "serve"]
+    assert names == sorted(expected)
     result = runner.invoke(app, ["event", "--help"])
     assert result.exit_code == 0 and "Example" in result.stdout
     for name in names:

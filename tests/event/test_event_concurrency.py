@@ -110,3 +110,61 @@ def test_two_terminals_record_the_same_game(tmp_path: Path) -> None:
     err = next(e for (_, e), code in outcomes if code == 2)
     assert err.count("\n") == 1 and "already has a result" in err
     assert len(load_event(db).games) == 1
+
+
+@pytest.mark.slow
+def test_racing_corrections_of_one_game_chain(tmp_path: Path) -> None:
+    path = new_event(tmp_path)
+    record_game(path, "R1-M1", 1, "1-0")
+    barrier = tmp_path / "go"
+    results = ["0-1", "1/2", "0-1", "1/2"]
+    procs = start(*[("correct", path, barrier, "R1-M1", 1, r) for r in results])
+    lines = [out[0] for out in together(barrier, procs)]
+    written = [int(line.split()[1]) for line in lines if line.startswith("ok")]
+    refusals = [line for line in lines if line.startswith("refused")]
+    assert all("expected a change" in r for r in refusals)  # the same result again
+    assert len(written) == len(set(written)) and len(written) >= 2
+    event = load_event(path)
+    (g,) = event.games
+    assert g.seq == max(written)  # the last correction written is in force
+    corrects = [e for e in event.entries if e.kind == "correct"]
+    # each correction replaces the entry in force when it was written: one chain
+    assert [e.fields["corrects"] for e in corrects] == [2] + [e.seq for e in corrects[:-1]]
+
+
+@pytest.mark.slow
+def test_racing_replacements_of_one_player(tmp_path: Path) -> None:
+    path = new_event(tmp_path)
+    barrier = tmp_path / "go"
+    procs = start(*[("replace", path, barrier, "Theta", f"Reserve {i}") for i in range(3)])
+    lines = [out[0] for out in together(barrier, procs)]
+    assert sum(line.startswith("ok") for line in lines) == 1, lines
+    assert all("was replaced by" in x for x in lines if x.startswith("refused")), lines
+    event = load_event(path)
+    assert [e.kind for e in event.entries] == ["new", "replace"]
+    assert sum(p.name.startswith("Reserve") for p in event.base.players) == 1
+
+
+@pytest.mark.slow
+def test_a_cascading_correction_races_a_later_round(tmp_path: Path) -> None:
+    path = new_event(tmp_path)
+    for m in ("R1-M1", "R1-M2"):
+        record_game(path, m, 1, "1-0")
+        record_game(path, m, 2, "1/2")
+    first = load_event(path).find_match("R1-M1")
+    g1 = first.games[0]
+    barrier = tmp_path / "go"
+    procs = start(
+        ("correct", path, barrier, "R1-M1", 1, "0-1", "--cascade"),
+        ("race", path, barrier, "R2-M1", 1, "1-0"),
+    )
+    fix, other = (out[0].split() for out in together(barrier, procs))
+    assert fix[0] == "ok" and other[0] == "ok"
+    event = load_event(path)
+    assert event.find_match("R1-M1").winner == g1.black  # 0-1 then a draw
+    r2 = event.find_match("R2-M1")
+    if int(other[1]) < int(fix[-1]):  # recorded first: undone by the cascade
+        assert len(fix) == 3 and int(fix[1]) in event.undone.values() and r2.games == ()
+    else:  # recorded after the correction: between the players it left
+        assert len(fix) == 2 and r2.players is not None and g1.black in r2.players
+        assert len(r2.games) == 1

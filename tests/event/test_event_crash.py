@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from event_helpers import new_event, write_players, write_scenario
 
-from knockout.event.store import create_event, load_event
+from knockout.event.store import create_event, load_event, record_game
 
 WRITER = str(Path(__file__).with_name("event_writer.py"))
 #: Random kills during a stream of writes.
@@ -70,6 +70,8 @@ def test_sigkill_during_writes_never_corrupts(tmp_path: Path) -> None:
         committed |= {int(line.split()[1]) for line in (first + out).splitlines()}
         lengths.append(check_file(path, committed))
     assert lengths == sorted(lengths) and lengths[-1] > KILLS  # it kept going between kills
+    kinds = {e.kind for e in load_event(path).entries}
+    assert {"correct", "replace", "undo", "game"} <= kinds, kinds
 
 
 @pytest.mark.slow
@@ -83,6 +85,23 @@ def test_sigkill_inside_the_transaction_leaves_no_entry(tmp_path: Path) -> None:
         assert out.strip() == f"inserted {before + 1}"
         assert check_file(path, set()) == before  # rolled back when the file was next opened
     assert [e.kind for e in load_event(path).entries] == ["new"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["correct", "replace"])
+def test_sigkill_inside_a_correction_or_replacement_leaves_no_entry(
+    tmp_path: Path, kind: str
+) -> None:
+    path = new_event(tmp_path)
+    record_game(path, "R1-M1", 1, "1-0")
+    before = load_event(path)
+    proc = writer("kill-in-transaction", path, kind)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == -signal.SIGKILL
+    assert out.strip() == f"inserted {len(before.entries) + 1}"
+    assert check_file(path, set()) == len(before.entries)
+    after = load_event(path)
+    assert after.games == before.games and after.base == before.base
 
 
 @pytest.mark.slow

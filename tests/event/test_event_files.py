@@ -51,8 +51,8 @@ def test_one_problem_per_bad_line() -> None:
         parse_players(text, source="p.csv")
     assert info.value.lines() == [
         "p.csv: line 3, name: expected a name, found nothing",
-        "p.csv: line 4, rating: expected a rating >= 0, found 'high'",
-        "p.csv: line 5, rating_blitz: expected a rating >= 0, found '-5'",
+        "p.csv: line 4, rating: expected a rating from 0 to 4000, found 'high'",
+        "p.csv: line 5, rating_blitz: expected a rating from 0 to 4000, found '-5'",
         "p.csv: line 5, seed: expected a whole number >= 1, found 'x'",
         "p.csv: line 6, name: expected a name not already listed, found 'A' again (first on "
         "line 2)",

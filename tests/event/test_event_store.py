@@ -25,6 +25,7 @@ from knockout.event.export import odds_json, to_json
 from knockout.event.ranking import standings
 from knockout.event.state import NextGame, lot_red, match_id
 from knockout.event.store import (
+    correct_game,
     create_event,
     journal_head,
     load_event,
@@ -200,7 +201,7 @@ def test_sudden_death_bid_from_the_times(tmp_path: Path) -> None:
         "1-0",
         time_used=["Theta=1201"],
         moves=0,
-        match="expected a whole number >= 1",
+        match="expected a whole number from 1 to 1000",
     )
     refused(
         path,
@@ -442,39 +443,6 @@ def test_a_failed_migration_changes_nothing(
     conn.close()
 
 
-def test_a_schema_1_file_is_migrated_to_take_colour_choices(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Schema 2 adds the ``choice`` entry: a file written before it (a journal whose kinds
-    exclude it) is rebuilt in place, its entries kept, and then accepts choices."""
-    path = new_event(tmp_path)
-    decide(path, "R1-M1")
-    games = load_event(path).games
-    monkeypatch.setattr(database, "JOURNAL_KINDS", ("new", "game", "bid", "withdraw", "undo"))
-    monkeypatch.setattr(database, "UNDOABLE_KINDS", ("game", "bid", "withdraw"))
-    conn = sqlite3.connect(path)
-    with conn:
-        for statement in database._rebuild_journal():
-            conn.execute(statement)
-        conn.execute("PRAGMA user_version = 1")
-    assert (
-        "'choice'"
-        not in conn.execute("SELECT sql FROM sqlite_master WHERE name = 'journal'").fetchone()[0]
-    )
-    conn.close()
-    monkeypatch.undo()
-    assert load_event(path).games == games  # migrated
-    conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == database.SCHEMA_VERSION
-    assert (
-        "'choice'"
-        in conn.execute("SELECT sql FROM sqlite_master WHERE name = 'journal'").fetchone()[0]
-    )
-    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    conn.close()
-    assert (tmp_path / "cup.db.schema1.bak").exists()
-
-
 def test_new_refuses_an_existing_file_and_bad_input(tmp_path: Path) -> None:
     path = new_event(tmp_path)
     before = path.read_bytes()
@@ -544,3 +512,67 @@ def test_full_event_with_third_place(tmp_path: Path) -> None:
     assert [r["name"] for r in to_json(event)["ranking"]] == [s.name for s in ranking]
     refused(path, withdraw, "Alpha", match="with a match left")
     refused(path, record_game, "R3-M1", 3, "1-0", match="already decided")
+
+
+SCHEMA_1 = (
+    """CREATE TABLE event (id INTEGER PRIMARY KEY CHECK (id = 1), name TEXT NOT NULL,
+        scenario TEXT NOT NULL, seed INTEGER NOT NULL, created TEXT NOT NULL,
+        knockout_version TEXT NOT NULL)""",
+    """CREATE TABLE players (position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,
+        federation TEXT)""",
+    """CREATE TABLE journal (seq INTEGER PRIMARY KEY CHECK (seq >= 1), at TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('new', 'game', 'bid', 'withdraw', 'undo')),
+        match TEXT, game INTEGER, player TEXT, data TEXT NOT NULL, command TEXT NOT NULL,
+        undoes INTEGER UNIQUE REFERENCES journal (seq),
+        CHECK ((kind = 'undo') = (undoes IS NOT NULL)))""",
+    """CREATE TRIGGER journal_in_order BEFORE INSERT ON journal
+        WHEN NEW.seq != (SELECT COALESCE(MAX(seq), 0) + 1 FROM journal)
+        BEGIN SELECT RAISE(ABORT, 'journal entries are appended in order'); END""",
+    """CREATE TRIGGER journal_undo_target BEFORE INSERT ON journal
+        WHEN NEW.kind = 'undo' AND NOT EXISTS (
+            SELECT 1 FROM journal WHERE seq = NEW.undoes AND kind IN ('game', 'bid', 'withdraw'))
+        BEGIN SELECT RAISE(ABORT, 'an undo reverses a game, a bid or a withdrawal'); END""",
+    *(
+        f"CREATE TRIGGER {t}_no_{v} BEFORE {v.upper()} ON {t} "
+        f"BEGIN SELECT RAISE(ABORT, '{t} rows are never changed'); END"
+        for t in ("journal", "event", "players")
+        for v in ("update", "delete")
+    ),
+)
+
+
+def test_a_schema_1_file_is_upgraded_and_takes_corrections(tmp_path: Path) -> None:
+    source = new_event(tmp_path)
+    decide(source, "R1-M1")
+    undo(source)
+    record_game(source, "R1-M1", 2, "0-1")
+    before = snapshot(source)
+    old = tmp_path / "old.db"
+    src = sqlite3.connect(source)
+    conn = sqlite3.connect(old)
+    conn.execute(f"PRAGMA application_id = {database.APPLICATION_ID}")
+    conn.execute("PRAGMA user_version = 1")
+    for statement in SCHEMA_1:
+        conn.execute(statement)
+    for table in ("event", "players", "journal"):
+        rows = src.execute(f"SELECT * FROM {table}").fetchall()
+        marks = ", ".join("?" * len(rows[0]))
+        conn.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+    conn.commit()
+    conn.close()
+    src.close()
+    journal = sqlite3.connect(old).execute("SELECT * FROM journal").fetchall()
+    assert load_event(old).games == load_event(source).games
+    backup = sqlite3.connect(tmp_path / "old.db.schema1.bak")
+    assert backup.execute("PRAGMA user_version").fetchone()[0] == 1  # the file as it was
+    assert backup.execute("SELECT * FROM journal").fetchall() == journal
+    backup.close()
+    conn = sqlite3.connect(old)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == database.SCHEMA_VERSION
+    assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    conn.close()
+    assert snapshot(old)[:2] == before[:2]  # the scenario export names its file
+    entries, event = correct_game(old, "R1-M1", 2, "1/2")
+    assert [e.kind for e in entries] == ["correct"] and event.find_match("R1-M1").winner
+    with pytest.raises(sqlite3.DatabaseError, match="never changed"):
+        sqlite3.connect(old).execute("DELETE FROM journal WHERE seq = 2")

@@ -17,11 +17,10 @@ from knockout.errors import ScenarioError
 from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
 from knockout.exact.solver import solve
-from knockout.io.scenario import MAX_RATING_SD
 from knockout.program import app
 from knockout.rules.match import Pairing
 from knockout.rules.players import Player
-from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.rules.scenario import MAX_RATING_SD, Scenario, parse_scenario
 from sims.bracket import simulate_bracket
 from sims.match import simulate_match
 

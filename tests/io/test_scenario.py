@@ -14,7 +14,12 @@ from knockout.rules.formats import ColourRule
 from knockout.rules.model import DEFAULT_RED_ADVANTAGE, TimeClass
 from knockout.rules.scenario import parse_scenario
 
-BUNDLED = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.toml"))
+#: The match scenarios (team-match files for ``knockout league-odds``, with [[home]], are not).
+BUNDLED = sorted(
+    p
+    for p in (Path(__file__).resolve().parents[2] / "scenarios").glob("*.toml")
+    if "\n[[home]]" not in p.read_text(encoding="utf-8")
+)
 
 TWO = [{"name": "A", "rating": 2500}, {"name": "B", "rating": 2400}]
 

@@ -17,7 +17,6 @@ from typing import Any
 
 from scipy.optimize import brentq
 
-from knockout import __version__
 from knockout.rules.model import TimeClass
 from knockout.studies.output import StudyFiles, write_study
 from knockout.studies.scoring.study import (
@@ -28,6 +27,7 @@ from knockout.studies.scoring.study import (
     exact_probabilities,
     exact_value,
 )
+from knockout.version import __version__
 
 __all__ = [
     "Claim",

@@ -280,11 +280,14 @@ def _event(
     rounds for the format, the pairing system), made on whatever values are usable."""
     problems: list[Problem] = []
     event: _EventIn | None = None
+    table = raw if isinstance(raw, dict) else {}
+    if table.get("format") == "league":  # a league study: knockout.studies.scoring.league_study
+        message = "a league goes in a study file whose events are all leagues"
+        return None, [Problem(source, f"{key}.format", message)]
     try:
         event = _EventIn.model_validate(raw)
     except ValidationError as exc:
         problems += problems_of(exc, source, _EventIn, prefix=key)
-    table = raw if isinstance(raw, dict) else {}
     players, rounds = _whole(table.get("players")), _whole(table.get("rounds"))
     fmt, pairing = table.get("format"), table.get("pairing", "traditional")
     if players is not None and players >= 2 and players % 2:

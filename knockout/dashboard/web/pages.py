@@ -1,0 +1,468 @@
+"""The pages of an event, rendered from its state with Jinja2 templates.
+
+:class:`Site` builds every page of one moment of the event: the hall screen (``index.html``:
+the games to play now, the decisions to ask, the latest results, Red's score first), one page
+per round (pairings and results: board, match, players, colours, clocks, stage, result, who
+advanced and how), the bracket as an SVG chart (:mod:`~knockout.dashboard.web.svg`), the
+ranking so far, and two pages to print on A4: a result slip per board and the sudden-death bid
+form for 甲 and 乙. Every name is escaped by the templates (autoescape), and the pages load
+nothing from another site, so they work on a hall's closed network or from a USB stick.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cached_property
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from knockout.dashboard.match import clock_text
+from knockout.dashboard.times import duration
+from knockout.dashboard.web.svg import bracket_svg
+from knockout.event.facts import Decision, MatchFacts, decisions, match_facts, next_games
+from knockout.event.facts import score_text as score
+from knockout.event.ranking import standings
+from knockout.event.state import Event, NextGame, RecordedGame
+from knockout.io.text import plural
+from knockout.rules.bracket import round_name
+from knockout.version import __version__
+
+__all__ = ["PAGES", "RECENT", "Site", "environment", "round_page"]
+
+#: Results listed on the hall screen (the latest first).
+RECENT = 16
+#: Seconds between reloads of a served page when the browser runs no JavaScript.
+REFRESH_SECONDS = 5
+#: Milliseconds between the served pages' checks for a new entry (with JavaScript).
+POLL_MS = 1500
+
+#: The pages every site has (the round pages come on top: ``round-1.html``, ...).
+PAGES = (
+    "index.html",
+    "bracket.html",
+    "bracket.svg",
+    "ranking.html",
+    "slips.html",
+    "bid-forms.html",
+)
+
+
+def environment() -> Environment:
+    """The templates, escaping every value in HTML and SVG."""
+    return Environment(
+        loader=PackageLoader("knockout.dashboard.web", "templates"),
+        autoescape=select_autoescape(["html", "svg"], default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def round_page(k: int) -> str:
+    """The file name of round ``k``'s page."""
+    return f"round-{k}.html"
+
+
+def _local(at: str) -> str:
+    return datetime.fromisoformat(at).astimezone().strftime("%H:%M:%S")
+
+
+def _clock(g: RecordedGame | NextGame) -> str:
+    if g.clock is None:
+        return "not recorded"
+    return clock_text(g.clock, g.increment_seconds)
+
+
+@dataclass
+class Site:
+    """Every page of the event as it stands.
+
+    Attributes:
+        event: The event.
+        command_file: The event file as the arbiter types it in commands (on slips and forms).
+        live: Served live: the pages check for new entries and update themselves.
+        now: When the pages were made (local time, shown on each page).
+    """
+
+    event: Event
+    command_file: str = "EVENT.db"
+    live: bool = False
+    now: datetime = field(default_factory=lambda: datetime.now().astimezone())
+
+    @cached_property
+    def env(self) -> Environment:
+        """The template environment."""
+        return environment()
+
+    @cached_property
+    def facts(self) -> tuple[MatchFacts, ...]:
+        """Every match's facts."""
+        return match_facts(self.event)
+
+    @property
+    def head(self) -> int:
+        """The journal's last entry: the pages' version."""
+        return self.event.entries[-1].seq
+
+    def names(self) -> tuple[str, ...]:
+        """Every page's file name."""
+        return (*PAGES, *(round_page(k) for k in range(1, self.event.rounds + 1)))
+
+    def render(self, name: str) -> str | None:
+        """The page called ``name`` (None: no such page)."""
+        if name == "bracket.svg":
+            return self._bracket_svg()
+        if name.startswith("round-") and name.endswith(".html"):
+            number = name.removeprefix("round-").removesuffix(".html")
+            if number.isdigit() and 1 <= int(number) <= self.event.rounds:
+                return self._round(int(number))
+            return None
+        builders = {
+            "index.html": self._index,
+            "bracket.html": self._bracket,
+            "ranking.html": self._ranking,
+            "slips.html": self._slips,
+            "bid-forms.html": self._bid_forms,
+        }
+        build = builders.get(name)
+        return None if build is None else build()
+
+    def pages(self) -> dict[str, str]:
+        """Every page, by file name."""
+        out = {}
+        for name in self.names():
+            page = self.render(name)
+            assert page is not None
+            out[name] = page
+        return out
+
+    # --- shared --------------------------------------------------------------------------
+
+    def _status(self) -> str:
+        ev = self.event
+        if ev.finished:
+            return f"finished: champion {ev.champion}"
+        games, asks = len(ev.next_games()), len(decisions(ev))
+        return (
+            f"{plural(games, 'game')} to play, "
+            f"{plural(asks, 'decision', 'decisions')} to ask, "
+            f"{plural(len(ev.games), 'result')} recorded"
+        )
+
+    def _nav(self) -> list[dict[str, str]]:
+        links = [{"href": "index.html", "text": "Now"}]
+        links += [
+            {"href": round_page(k), "text": round_name(k, self.event.rounds).capitalize()}
+            for k in range(1, self.event.rounds + 1)
+        ]
+        links += [
+            {"href": "bracket.html", "text": "Bracket"},
+            {"href": "ranking.html", "text": "Ranking"},
+            {"href": "slips.html", "text": "Result slips (print)"},
+            {"href": "bid-forms.html", "text": "Bid forms (print)"},
+        ]
+        if self.live:
+            links[0]["href"] = "./"
+        return links
+
+    def _page(self, template: str, title: str, **context: Any) -> str:
+        return self.env.get_template(template).render(**self._context(title), **context)
+
+    def _game_row(self, g: NextGame) -> dict[str, Any]:
+        return {
+            "board": g.board,
+            "match": g.match,
+            "game": g.number,
+            "stage": g.stage,
+            "red": g.red,
+            "black": g.black,
+            "clock": _clock(g),
+        }
+
+    def _decision_view(self, d: Decision) -> dict[str, Any]:
+        a, b = d.players
+        if d.kind == "choice":
+            who = d.chooser or "the winner of the arbiter's lot (recorded with --chooser)"
+            return {
+                "match": d.match,
+                "board": d.board,
+                "game": d.game,
+                "kind": d.kind,
+                "what": f"colour choice, {a} v {b}",
+                "ask": f"{who} chooses Red or Black.",
+                "options": "",
+            }
+        menu = self.event.scenario.format.playable[-1].bidding
+        if d.chooser is not None:
+            ask = f"甲 {d.chooser} announces Red or Black; then 乙 {d.other} accepts or objects."
+        else:
+            ask = (
+                "甲 is drawn by lot (the arbiter records it with --chooser); 甲 announces Red "
+                "or Black, then 乙 accepts or objects."
+            )
+        options = ""
+        if menu is not None:
+            options = (
+                f"Accept: 甲 plays the colour announced, Red {menu.accept[0]:g} v Black "
+                f"{menu.accept[1]:g} min. Object to Red: 乙 Red {menu.object_red[0]:g} v "
+                f"{menu.object_red[1]:g}. Object to Black: 甲 Red {menu.object_black[0]:g} v "
+                f"{menu.object_black[1]:g}."
+            )
+        return {
+            "match": d.match,
+            "board": d.board,
+            "game": d.game,
+            "kind": d.kind,
+            "what": f"sudden-death bid, {a} v {b}",
+            "ask": ask,
+            "options": options,
+        }
+
+    # --- pages ---------------------------------------------------------------------------
+
+    def _index(self) -> str:
+        ev = self.event
+        results = [
+            {
+                "match": g.match,
+                "game": g.number,
+                "stage": g.stage,
+                "red": g.red,
+                "black": g.black,
+                "score": score(g.result),
+                "at": _local(g.at),
+            }
+            for g in reversed(ev.games[-RECENT:])
+        ]
+        decided = [
+            {"match": f.match, "how": f.how_text()}
+            for f in sorted(
+                (f for f in self.facts if f.winner is not None),
+                key=lambda f: -max([g.seq for g in f.games] + [0]),
+            )
+        ]
+        return self._page(
+            "index.html",
+            "the hall screen" if self.live else "now",
+            champion=ev.champion if ev.finished else None,
+            games=[self._game_row(g) for g in next_games(ev)],
+            decisions=[self._decision_view(d) for d in decisions(ev)],
+            results=results,
+            decided=decided,
+            withdrawn=list(ev.withdrawn),
+        )
+
+    def _round(self, k: int) -> str:
+        ev = self.event
+        matches = []
+        for f in self.facts:
+            if f.round != k:
+                continue
+            m = ev.find_match(f.match)
+            step = ev.next_step(m)
+            names = (
+                " v ".join(f"{n} ({f.seeds[n]})" for n in f.players)
+                if f.players is not None
+                else "players not known yet"
+            )
+            waiting = ""
+            if f.players is None:
+                waiting = "waiting for the matches before it"
+            elif not isinstance(step, NextGame) and f.winner is None:
+                waiting = "sudden-death bid to record first"
+            matches.append(
+                {
+                    "match": f.match,
+                    "label": f.label,
+                    "players": names,
+                    "score": f.score if f.games else "",
+                    "how": f.how_text(),
+                    "games": [
+                        {
+                            "board": g.board,
+                            "game": g.number,
+                            "stage": g.stage,
+                            "red": g.red,
+                            "black": g.black,
+                            "score": score(g.result),
+                            "clock": _clock(g),
+                        }
+                        for g in f.games
+                    ],
+                    "next": self._game_row(step) if isinstance(step, NextGame) else None,
+                    "waiting": waiting,
+                }
+            )
+        sudden = ev.scenario.format.bidding_stage
+        draw_note = (
+            f"In the {sudden.name.replace('_', ' ')} a draw sends Black on."
+            if sudden is not None
+            else ""
+        )
+        title = round_name(k, ev.rounds).capitalize()
+        if k == ev.rounds and ev.third_place is not None:
+            title += " and third place"
+        return self._page(
+            "round.html", title, round=k, round_title=title, matches=matches, draw_note=draw_note
+        )
+
+    def _context(self, title: str) -> dict[str, Any]:
+        ev = self.event
+        when = self.now.strftime("%Y-%m-%d %H:%M:%S")
+        return {
+            "event_name": ev.name,
+            "title": title,
+            "status": self._status(),
+            "nav": self._nav(),
+            "live": self.live,
+            "head": self.head,
+            "version": __version__,
+            "refresh_seconds": REFRESH_SECONDS,
+            "poll_ms": POLL_MS,
+            "as_of": f"As of {when} (journal entry #{self.head}).",
+        }
+
+    def _bracket_svg(self) -> str:
+        return bracket_svg(self.event, self.facts, self.env)
+
+    def _bracket(self) -> str:
+        return self._page("bracket.html", "bracket", svg=Markup(self._bracket_svg()))
+
+    def _ranking(self) -> str:
+        ev = self.event
+        ranking = standings(ev)
+        codes = list(ranking[0].tiebreaks) if ranking else []
+        rows = [
+            {
+                "rank": s.rank,
+                "name": s.name,
+                "reached": s.reached,
+                "points": f"{s.points.normalize():f}",
+                "tiebreaks": [
+                    "-" if v is None else f"{v.normalize():f}" for v in s.tiebreaks.values()
+                ],
+            }
+            for s in ranking
+        ]
+        title = "Final ranking" if ev.finished else "Ranking so far"
+        note = (
+            "By how far each player came, then per-game points and the tie-breaks "
+            + (", ".join(codes) if codes else "(none)")
+            + (" over the whole event." if ev.finished else " over the decided matches.")
+        )
+        return self._page(
+            "ranking.html",
+            title.lower(),
+            ranking_title=title,
+            ranking=rows,
+            codes=codes,
+            ranking_note=note,
+        )
+
+    def _slips(self) -> str:
+        ev = self.event
+        slips = []
+        for g in next_games(ev):
+            stage = ev.scenario.format.stage(g.stage)
+            draw_note = ""
+            if stage.draw_winner is not None:
+                colour = "Black" if stage.draw_winner.value == "black" else "Red"
+                draw_note = f"A draw sends {colour} on ({g.black if colour == 'Black' else g.red})."
+            m = ev.find_match(g.match)
+            slips.append(
+                {
+                    **self._game_row(g),
+                    "label": m.label.capitalize(),
+                    "draw_note": draw_note,
+                    "command": f"knockout event record {self.command_file} {g.match} {g.number} "
+                    f"RESULT --time-used NAME=SECONDS",
+                }
+            )
+        return self._page("slips.html", "result slips", slips=slips)
+
+    def _bid_forms(self) -> str:
+        ev = self.event
+        menu = ev.scenario.format.playable[-1].bidding
+        forms = []
+        for d in decisions(ev):
+            if d.kind != "bid":
+                continue
+            forms.append(self._form(d, menu))
+        if not forms:
+            forms.append(self._form(None, menu))
+        return self._page("bid-forms.html", "sudden-death bid forms", forms=forms)
+
+    def _form(self, d: Decision | None, menu: Any) -> dict[str, Any]:
+        why = ""
+        if d is not None:
+            prev = d.game - 1
+            times = ", ".join(f"{n} {duration(s, to_the_second=True)}" for n, s in d.times.items())
+            why = {
+                "less-time": f"used less time in game {prev} ({times})",
+                "tie": f"equal times in game {prev} ({times}): 甲 by lot",
+                "lot": "by lot",
+                "unknown": f"game {prev}'s times were not recorded: 甲 by lot",
+            }.get(d.why, "")
+        chooser = None if d is None else d.chooser
+        bidder = None if d is None else d.other
+        a = chooser or "甲"
+        b = bidder or "乙"
+        options = []
+        if menu is not None:
+            options = [
+                {
+                    "choice": "乙 accepts 接受",
+                    "red": f"the colour 甲 announced: {a} if Red, else {b}",
+                    "black": f"{b} if 甲 announced Red, else {a}",
+                    "red_minutes": f"{menu.accept[0]:g}",
+                    "black_minutes": f"{menu.accept[1]:g}",
+                },
+                {
+                    "choice": "乙 objects to Red 反对红",
+                    "red": b,
+                    "black": a,
+                    "red_minutes": f"{menu.object_red[0]:g}",
+                    "black_minutes": f"{menu.object_red[1]:g}",
+                },
+                {
+                    "choice": "乙 objects to Black 反对黑",
+                    "red": a,
+                    "black": b,
+                    "red_minutes": f"{menu.object_black[0]:g}",
+                    "black_minutes": f"{menu.object_black[1]:g}",
+                },
+            ]
+        stage = self.event.scenario.format.bidding_stage
+        inc = "" if stage is None else f" Each move adds {stage.increment_seconds:g} s."
+        if d is None:
+            title = "match ______ game ___ (a blank form: no match is at its sudden death now)"
+            command = (
+                f"knockout event bid {self.command_file} MATCH --announce red|black "
+                "--reply accept|object"
+            )
+            board = None
+            match = ""
+        else:
+            a_, b_ = d.players
+            title = f"{d.match}, game {d.game}: {a_} v {b_}"
+            chooser_opt = "" if d.chooser is not None else " --chooser NAME"
+            command = (
+                f"knockout event bid {self.command_file} {d.match} --announce red|black "
+                f"--reply accept|object{chooser_opt}"
+            )
+            board = d.board
+            match = d.match
+        return {
+            "match": match,
+            "title": title,
+            "board": board,
+            "chooser": chooser,
+            "bidder": bidder,
+            "why": why,
+            "options": options,
+            "rule_note": "A draw in the sudden-death game sends Black on." + inc,
+            "command": "Recorded with: " + command,
+        }

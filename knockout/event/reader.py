@@ -1,0 +1,89 @@
+"""Reading an event file without ever writing it: for the hall screen (``knockout event serve``).
+
+The file is opened read-only (SQLite ``mode=ro``): no migration, no change of journal mode, no
+entry. Each read is one transaction over the whole journal, so while arbiters record from other
+terminals a reader sees the journal either before or after each entry, never half of one (WAL
+mode lets it read while they write, and never blocks them).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from knockout.event.database import APPLICATION_ID, BUSY_SECONDS, SCHEMA_VERSION, read_rows
+from knockout.event.errors import refused
+from knockout.event.state import Event
+
+__all__ = ["journal_head_read_only", "load_event_read_only", "read_only"]
+
+
+@contextmanager
+def read_only(path: str | Path) -> Iterator[sqlite3.Connection]:
+    """The event file opened read-only, after checking it is an event file of this schema.
+
+    Raises:
+        EventRefused: No such file, not an event file, a schema this knockout does not read
+            without upgrading it (open it once with another ``knockout event`` command), or an
+            SQLite error.
+    """
+    source = str(path)
+    p = Path(path)
+    if not p.is_file():
+        what = "is a folder, not an event file" if p.is_dir() else "no such event file"
+        raise refused(source, "", f"{what} (create one with: knockout event new)")
+    try:
+        conn = sqlite3.connect(
+            p.resolve().as_uri() + "?mode=ro", uri=True, timeout=BUSY_SECONDS, isolation_level=None
+        )
+    except sqlite3.Error as exc:
+        raise refused(source, "", f"cannot open the event file to read: {exc}") from None
+    try:
+        _check(conn, source)
+        yield conn
+    except sqlite3.Error as exc:
+        raise refused(source, "", f"cannot read the event file: {exc}") from None
+    finally:
+        conn.close()
+
+
+def _check(conn: sqlite3.Connection, source: str) -> None:
+    try:
+        app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    except sqlite3.DatabaseError as exc:
+        raise refused(
+            source, "", f"not a knockout event file: expected an SQLite database, found {exc}"
+        ) from None
+    if app_id != APPLICATION_ID:
+        raise refused(
+            source, "", f"not a knockout event file: expected application id {APPLICATION_ID:#x}"
+        )
+    if version != SCHEMA_VERSION:
+        newer = version > SCHEMA_VERSION
+        hint = (
+            "upgrade knockout to read it"
+            if newer
+            else "open it once with knockout event next, which upgrades it"
+        )
+        raise refused(
+            source,
+            "",
+            f"event schema {version}, this knockout reads schema {SCHEMA_VERSION} "
+            f"without writing: {hint}",
+        )
+
+
+def load_event_read_only(path: str | Path) -> Event:
+    """The event as it stands, read in one transaction without writing the file."""
+    source = str(path)
+    with read_only(path) as conn:
+        return Event.replay(source, read_rows(conn, source))
+
+
+def journal_head_read_only(path: str | Path) -> int:
+    """The number of the journal's last entry (it grows with every change, undos too)."""
+    with read_only(path) as conn:
+        return int(conn.execute("SELECT COALESCE(MAX(seq), 0) FROM journal").fetchone()[0])

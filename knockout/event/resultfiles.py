@@ -1,0 +1,164 @@
+"""Results files other programs read: PGN (one game per game played) and TRF-16.
+
+* **PGN**: one game per game played, with the tags a Xiangqi PGN reader expects (``Game
+  "Chinese Chess"``, ``Event``, ``Site``, ``Date``, ``Round``, ``Red``, ``Black``, ``Result``,
+  ``TimeControl``) and the event's own (``Stage``, ``Match``, ``MatchGame``, ``Board``). No
+  moves are recorded, so the movetext is the result alone, after a comment. A game's
+  ``Result`` is the result as played over the board; the game that decided a match also names
+  the match's winner (``MatchWinner``), so a sudden-death draw reads ``1/2-1/2`` with the player
+  who went through beside it (a draw sends Black on). Clocks are ``seconds+increment``; when Red
+  and Black start with different clocks (the sudden death), ``TimeControl`` is ``?`` (PGN has
+  one time control per game) and ``RedTimeControl`` and ``BlackTimeControl`` give each.
+* **TRF-16**: every game as a round of its own (the knockout's game slots, as the event's
+  ranking counts them), results as played (``1``, ``=``, ``0``), a walkover as a forfeit
+  (``+``/``-``); points are the classical 1, ½, 0 that ``knockout standings`` reads with, and
+  the rank column is the event's ranking so far.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+
+from knockout.event.errors import refused
+from knockout.event.facts import MatchFacts, match_facts
+from knockout.event.ranking import standings
+from knockout.event.state import Event, RecordedGame
+from knockout.game import Colour, Result
+from knockout.standings.records import CLASSICAL, CrossTable, Entry, Kind, Outcome
+from knockout.standings.trf import NAME_WIDTH, to_trf
+
+__all__ = ["game_slots", "to_pgn", "to_trf_text"]
+
+_PGN_RESULT = {Result.RED: "1-0", Result.DRAW: "1/2-1/2", Result.BLACK: "0-1"}
+
+
+def _tag(name: str, value: object) -> str:
+    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{name} "{text}"]'
+
+
+def _pgn_date(at: str) -> str:
+    """A journal time as a PGN date (``2026.11.30``), local time."""
+    return datetime.fromisoformat(at).astimezone().strftime("%Y.%m.%d")
+
+
+def _clock(minutes: float, increment: float) -> str:
+    return f"{round(minutes * 60):d}+{round(increment):d}"
+
+
+def _pgn_game(event: Event, f: MatchFacts, g: RecordedGame, board: int | None) -> str:
+    tags = [
+        _tag("Game", "Chinese Chess"),
+        _tag("Event", event.name),
+        _tag("Site", "?"),
+        _tag("Date", _pgn_date(g.at)),
+        _tag("Round", f.round),
+        _tag("Red", g.red),
+        _tag("Black", g.black),
+        _tag("Result", _PGN_RESULT[g.result]),
+    ]
+    if g.clock is None:
+        tags.append(_tag("TimeControl", "?"))
+        clocks = "clocks not recorded"
+    else:
+        red, black = (_clock(c, g.increment_seconds) for c in g.clock)
+        tags.append(_tag("TimeControl", red if red == black else "?"))
+        if red != black:
+            tags += [_tag("RedTimeControl", red), _tag("BlackTimeControl", black)]
+        clocks = f"Red {g.clock[0]:g} min, Black {g.clock[1]:g} min, +{g.increment_seconds:g} s"
+    tags += [
+        _tag("Stage", g.stage),
+        _tag("Match", f.match),
+        _tag("MatchGame", g.number),
+    ]
+    if board is not None:
+        tags.append(_tag("Board", board))
+    stage = event.scenario.format.stage(g.stage)
+    note = f"{f.label.capitalize()}, {f.match} game {g.number} ({g.stage}; {clocks})"
+    deciding = f.how in ("games", "sudden-death draw") and g is f.games[-1]
+    if stage.draw_winner is not None and not (deciding and f.how == "sudden-death draw"):
+        colour = "Black" if stage.draw_winner is Colour.BLACK else "Red"
+        note += f"; a draw sends {colour} on"
+    if deciding:
+        tags.append(_tag("MatchWinner", f.winner))
+        note += f". {f.how_text()}"
+    comment = note.replace("{", "(").replace("}", ")")
+    return "\n".join(tags) + f"\n\n{{{comment}}} {_PGN_RESULT[g.result]}\n"
+
+
+def to_pgn(event: Event) -> str:
+    """Every game played, in match order, as PGN (see the module)."""
+    out = []
+    for f in match_facts(event):
+        for g in f.games:
+            out.append(_pgn_game(event, f, g, g.board))
+    return "\n".join(out)
+
+
+def game_slots(event: Event) -> dict[str, int]:
+    """The first TRF round of each match: the rounds of the knockout one after another, each as
+    wide as its longest match (a walkover after games takes one slot more)."""
+    facts = [f for f in match_facts(event) if f.players is not None]
+    first: dict[str, int] = {}
+    offset = 0
+    for k in range(1, event.rounds + 1):
+        in_round = [f for f in facts if f.round == k]
+        width = max([len(f.games) + (f.how == "withdrawal") for f in in_round] + [1])
+        for f in in_round:
+            first[f.match] = offset + 1
+        offset += width
+    return first
+
+
+def _crosstable(event: Event) -> CrossTable:
+    entries: list[tuple[str, Entry]] = []
+    slots = game_slots(event)
+    for f in match_facts(event):
+        if f.players is None:
+            continue
+        start = slots[f.match]
+        for slot, g in enumerate(f.games, start=start):
+            sides = ((g.red, g.black, Colour.RED), (g.black, g.red, Colour.BLACK))
+            for name, other, colour in sides:
+                outcome = Outcome.from_result(g.result, colour)
+                points = CLASSICAL.points(Kind.PLAYED, outcome, colour)
+                entries.append((name, Entry(slot, other, colour, outcome, Kind.PLAYED, points)))
+        if f.how in ("walkover", "withdrawal"):
+            assert f.winner is not None and f.loser is not None
+            slot = start + len(f.games)
+            for name, other, outcome in (
+                (f.winner, f.loser, Outcome.WIN),
+                (f.loser, f.winner, Outcome.LOSS),
+            ):
+                points = CLASSICAL.points(Kind.FORFEIT, outcome, None)
+                entries.append((name, Entry(slot, other, None, outcome, Kind.FORFEIT, points)))
+    rounds = max([e.round for _, e in entries] + [1])
+    names = [p.name for p in event.base.players]
+    return CrossTable.from_entries(
+        names,
+        entries,
+        rounds=rounds,
+        title=event.name,
+        draw_points=Decimal("0.5"),
+        start_date=datetime.fromisoformat(event.header.created).astimezone().date(),
+        tournament_type="Individual: Knockout",
+    )
+
+
+def to_trf_text(event: Event) -> str:
+    """Every game played as a TRF-16 file (see the module).
+
+    Raises:
+        EventRefused: A name longer than TRF-16's 33 characters.
+    """
+    long = [p.name for p in event.base.players if len(p.name) > NAME_WIDTH]
+    if long:
+        raise refused(
+            event.source,
+            "trf",
+            f"TRF-16 names have at most {NAME_WIDTH} characters, found {long[0]!r} "
+            f"({len(long[0])}); export json or csv instead",
+        )
+    ranks = {s.name: s.rank for s in standings(event)}
+    return to_trf(_crosstable(event), ranks=ranks)

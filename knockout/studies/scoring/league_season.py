@@ -1,0 +1,281 @@
+"""Seasons of seed 001's team league, simulated many at once.
+
+A season is a double round robin of ``N`` teams: every team is at home once against every other
+(``N (N - 1)`` matches; the order of the rounds does not matter, since the ranking uses totals and
+head-to-head only). Each match has four boards, the home side choosing its captain's colour by a
+**policy**:
+
+========= ===============================================================================
+``red``   the home captain always takes Red (his three team-mates Black)
+``black`` always Black
+``best``  the colour with the higher expected match points for the home side (exact odds,
+          :mod:`knockout.studies.scoring.team_match`; Red when equal)
+``lot``   a fair coin per match
+========= ===============================================================================
+
+Board results come from one uniform number per board, match and season (the home player wins
+below P(home win), loses above P(home win) + P(draw)), drawn once and shared by every policy, and
+so is each match's coin for ``lot``: policies are compared with common random numbers. Each
+outcome is scored by the :class:`~knockout.studies.scoring.team_match.OutcomeTable` of the
+league's rules, and the table is ranked by the seed's cascade
+(:data:`knockout.scoring.league.RANKING_CHAIN`: match points; head-to-head; board points; Black
+wins; Red wins; Black draws; Red draws) exactly as :func:`knockout.scoring.league.league_table`
+ranks a recorded league (the tests compare the two season by season). Points are whole numbers
+of ``1 / scale`` points, so ties are exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from knockout.game import Colour
+from knockout.rules.model import ModelParams, TimeClass
+from knockout.scoring.league import LEAGUE_RULES, RANKING_CHAIN, LeagueRules
+from knockout.studies.scoring.team_match import (
+    board_probabilities,
+    outcome_probabilities,
+    outcome_table,
+)
+
+__all__ = [
+    "POLICIES",
+    "SeasonSample",
+    "double_round_robin",
+    "play_seasons",
+    "rank_season",
+]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+POLICIES = ("lot", "red", "black", "best")
+#: Powers of three that turn four result codes (0 win, 1 draw, 2 loss) into an outcome index.
+_DIGITS = np.array([27, 9, 3, 1], dtype=np.int64)
+#: Matches whose 81 outcome probabilities are held in memory at once (policy ``best``).
+_CHUNK = 20_000
+
+
+def double_round_robin(teams: int) -> tuple[IntArray, IntArray]:
+    """``(home, away)``: every ordered pair of different teams once.
+
+    >>> [x.tolist() for x in double_round_robin(3)]
+    [[0, 0, 1, 1, 2, 2], [1, 2, 0, 2, 0, 1]]
+    """
+    pairs = [(i, j) for i in range(teams) for j in range(teams) if i != j]
+    home = np.array([i for i, _ in pairs], dtype=np.int64)
+    away = np.array([j for _, j in pairs], dtype=np.int64)
+    return home, away
+
+
+@dataclass(frozen=True)
+class SeasonSample:
+    """``E`` simulated seasons of one policy.
+
+    Attributes:
+        policy: How the home sides chose their captain's colour.
+        scale: Units per point of the points arrays.
+        strength: ``(E, N)`` each team's mean rating.
+        home: ``(M,)`` the home team of each match; ``away`` likewise.
+        away: ``(M,)``.
+        captain_red: ``(E, M)`` whether the home captain had Red.
+        outcome: ``(E, M)`` the outcome index (into ``team_match.OUTCOMES``).
+        match_points: ``(E, M, 2)`` home and away match points, in units.
+        kind: ``(E, M, 2)`` each side's kind of result (-1: equal board totals).
+        totals: ``(E, N, 7)`` each team's value of every criterion of the ranking chain
+            (head-to-head left 0: it depends on the tied group).
+        ranks: ``(E, N)`` final ranks (teams equal on everything share one).
+        reached: ``(E, 7)`` whether the ranking needed each step of the chain anywhere in the
+            table (step 0, match points, whenever there are two teams), the last column whether
+            teams were still tied after the whole chain.
+        title_reached: ``(E, 7)`` the same for first place.
+    """
+
+    policy: str
+    scale: int
+    strength: FloatArray
+    home: IntArray
+    away: IntArray
+    captain_red: BoolArray
+    outcome: IntArray
+    match_points: IntArray
+    kind: IntArray
+    totals: IntArray
+    ranks: IntArray
+    reached: BoolArray
+    title_reached: BoolArray
+
+
+def _expected_home_points(probs: FloatArray, captain: Colour, rules: LeagueRules) -> FloatArray:
+    """``(E, M)`` the home side's expected match points from ``(E, M, 4, 3)`` board odds."""
+    table = outcome_table(captain, rules)
+    flat = probs.reshape(-1, *probs.shape[-2:])
+    out = np.empty(flat.shape[0], dtype=np.float64)
+    for start in range(0, flat.shape[0], _CHUNK):
+        joint = outcome_probabilities(flat[start : start + _CHUNK])
+        out[start : start + _CHUNK] = joint @ table.match_points[:, 0]
+    return out.reshape(probs.shape[:-2])
+
+
+def rank_season(
+    values: Sequence[Sequence[int]], head_to_head: Sequence[Sequence[int]]
+) -> tuple[list[int], list[bool], list[bool]]:
+    """Rank one season's table by the seed's cascade, as ``league_table`` does.
+
+    Args:
+        values: ``values[t][k]``: team ``t``'s value of criterion ``k`` of
+            :data:`~knockout.scoring.league.RANKING_CHAIN` (any value for head-to-head).
+        head_to_head: ``head_to_head[a][b]``: match points team ``a`` took from its matches
+            against ``b`` (every pair has met).
+
+    Returns:
+        The ranks; whether each step was needed anywhere (and whether a tie survived the chain);
+        the same for first place.
+    """
+    steps = len(RANKING_CHAIN)
+    h2h = RANKING_CHAIN.index("head_to_head")
+    groups: list[list[int]] = [list(range(len(values)))]
+    reached = [False] * (steps + 1)
+    title = [False] * (steps + 1)
+    for k in range(steps + 1):
+        reached[k] = any(len(g) > 1 for g in groups)
+        title[k] = len(groups[0]) > 1
+        if k == steps or not reached[k]:
+            break
+        split: list[list[int]] = []
+        for group in groups:
+            if len(group) == 1:
+                split.append(group)
+                continue
+            if k == h2h:
+                key = {t: sum(head_to_head[t][o] for o in group) for t in group}
+            else:
+                key = {t: values[t][k] for t in group}
+            for value in sorted(set(key.values()), reverse=True):
+                split.append([t for t in group if key[t] == value])
+        groups = split
+    ranks = [0] * len(values)
+    position = 1
+    for group in groups:
+        for t in group:
+            ranks[t] = position
+        position += len(group)
+    return ranks, reached, title
+
+
+def _totals(
+    teams: int,
+    home: IntArray,
+    away: IntArray,
+    match_points: IntArray,
+    board_points: IntArray,
+    games: IntArray,
+) -> tuple[IntArray, IntArray]:
+    """``(E, N, 7)`` chain values and ``(E, N, N)`` head-to-head match points."""
+    events = match_points.shape[0]
+    totals = np.zeros((events, teams, len(RANKING_CHAIN)), dtype=np.int64)
+    h2h = np.zeros((events, teams, teams), dtype=np.int64)
+    chain = {name: k for k, name in enumerate(RANKING_CHAIN)}
+    colour_columns = [chain[n] for n in ("black_wins", "red_wins", "black_draws", "red_draws")]
+    for t in range(teams):
+        at_home, away_from = home == t, away == t
+        totals[:, t, chain["match_points"]] = match_points[:, at_home, 0].sum(1) + match_points[
+            :, away_from, 1
+        ].sum(1)
+        totals[:, t, chain["board_points"]] = board_points[:, at_home, 0].sum(1) + board_points[
+            :, away_from, 1
+        ].sum(1)
+        totals[:, t, colour_columns] = games[:, at_home, 0].sum(1) + games[:, away_from, 1].sum(1)
+    for m, (h, a) in enumerate(zip(home, away, strict=True)):
+        h2h[:, h, a] += match_points[:, m, 0]
+        h2h[:, a, h] += match_points[:, m, 1]
+    return totals, h2h
+
+
+def play_seasons(
+    ratings: FloatArray,
+    u: FloatArray,
+    lot: BoolArray,
+    policy: str,
+    *,
+    classes: Sequence[TimeClass],
+    model: ModelParams,
+    rules: LeagueRules = LEAGUE_RULES,
+) -> SeasonSample:
+    """Play and rank ``E`` seasons under one policy.
+
+    Args:
+        ratings: ``(E, N, 4)`` each team's players' ratings, board 1 (the captain) first.
+        u: ``(E, M, 4)`` uniforms, one per board of every match (``M = N (N - 1)``, in the order of
+            :func:`double_round_robin`).
+        lot: ``(E, M)`` the coin of policy ``lot``: True gives the home captain Red.
+        policy: One of :data:`POLICIES`.
+        classes: Each board's time class.
+        model: The game model.
+        rules: The league's points.
+
+    Raises:
+        ValueError: For an unknown policy or arrays of the wrong shape.
+    """
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r} (expected one of {', '.join(POLICIES)})")
+    events, teams = ratings.shape[:2]
+    home, away = double_round_robin(teams)
+    if u.shape != (events, len(home), 4) or lot.shape != (events, len(home)):
+        raise ValueError(f"expected uniforms {(events, len(home), 4)}, got {u.shape}")
+    home_r, away_r = ratings[:, home], ratings[:, away]
+    probs = {
+        c: board_probabilities(home_r, away_r, c, classes, model)
+        for c in (Colour.RED, Colour.BLACK)
+    }
+    if policy == "best":
+        red = _expected_home_points(probs[Colour.RED], Colour.RED, rules)
+        black = _expected_home_points(probs[Colour.BLACK], Colour.BLACK, rules)
+        captain_red = red >= black
+    else:
+        captain_red = {
+            "red": np.ones_like(lot),
+            "black": np.zeros_like(lot),
+            "lot": lot,
+        }[policy].astype(bool)
+    p = np.where(captain_red[..., None, None], probs[Colour.RED], probs[Colour.BLACK])
+    results = (u >= p[..., 0]).astype(np.int64) + (u >= p[..., 0] + p[..., 1])
+    outcome = results @ _DIGITS
+    red_table, black_table = outcome_table(Colour.RED, rules), outcome_table(Colour.BLACK, rules)
+    if red_table.scale != black_table.scale:
+        raise ValueError("the two captain colours' points need the same scale")
+
+    def pick(name: str) -> IntArray:
+        r, b = getattr(red_table, name)[outcome], getattr(black_table, name)[outcome]
+        mask = captain_red.reshape(*captain_red.shape, *([1] * (r.ndim - 2)))
+        return np.asarray(np.where(mask, r, b), dtype=np.int64)
+
+    match_points, board_points, kind, games = (
+        pick(n) for n in ("match_points", "board_points", "kind", "games")
+    )
+    totals, h2h = _totals(teams, home, away, match_points, board_points, games)
+    ranks = np.zeros((events, teams), dtype=np.int64)
+    steps = len(RANKING_CHAIN) + 1
+    reached = np.zeros((events, steps), dtype=bool)
+    title = np.zeros((events, steps), dtype=bool)
+    totals_list, h2h_list = totals.tolist(), h2h.tolist()
+    for e in range(events):
+        ranks[e], reached[e], title[e] = rank_season(totals_list[e], h2h_list[e])
+    return SeasonSample(
+        policy=policy,
+        scale=red_table.scale,
+        strength=np.asarray(ratings.mean(axis=2), dtype=np.float64),
+        home=home,
+        away=away,
+        captain_red=captain_red,
+        outcome=outcome,
+        match_points=match_points,
+        kind=kind,
+        totals=totals,
+        ranks=ranks,
+        reached=reached,
+        title_reached=title,
+    )

@@ -1,0 +1,106 @@
+"""``knockout event show --live`` on the terminals people have: every frame fits the screen,
+the games to play now and the decisions to ask come first, then the bracket as far as it fits
+("and N more"), and a resized terminal gets a frame of its new size."""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from event_helpers import new_event
+from hall_helpers import hall_event, record_next
+from rich.console import Console
+
+from knockout.dashboard.event import LiveEventFile
+from knockout.dashboard.event_live import EventFrame
+from knockout.event.state import Event
+from knockout.event.store import journal_head, load_event
+
+SIZES = [(80, 24), (100, 30), (120, 40)]
+NOW = datetime(2026, 11, 30, 9, 15)
+
+
+def screen(event: Event, width: int, height: int) -> list[str]:
+    """The frame as a fixed-width terminal of ``width`` x ``height`` shows it."""
+    out = io.StringIO()
+    console = Console(file=out, width=width, height=height, color_system=None)
+    console.print(EventFrame(event, NOW))
+    return out.getvalue().splitlines()
+
+
+def first_line(lines: list[str], pattern: str) -> int:
+    return next(i for i, line in enumerate(lines) if re.search(pattern, line))
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_frame_fits_with_the_games_and_decisions_first(
+    tmp_path: Path, width: int, height: int
+) -> None:
+    event = load_event(hall_event(tmp_path))
+    lines = screen(event, width, height)
+    assert len(lines) <= height
+    assert all(len(line.rstrip()) <= width for line in lines)
+    assert lines[0].startswith(event.name)
+    text = "\n".join(lines)
+    for g in event.next_games():  # every game to play is listed, with its board and clock
+        assert re.search(rf"{g.board}\s+{g.match}\s+{g.number}\s+{g.stage}\s+{g.red}", text), g
+    assert "Decisions to ask: 1" in text and "R1-M3 game 4, board 3" in text
+    games, asks = first_line(lines, "Games to play now"), first_line(lines, "Decisions to ask")
+    bracket = first_line(lines, "^Bracket")
+    assert 0 < games < asks < bracket
+    assert "…" not in text
+
+
+def test_at_80x24_the_bracket_is_cut_with_a_count(tmp_path: Path) -> None:
+    event = load_event(hall_event(tmp_path))
+    lines = screen(event, 80, 24)
+    below = lines[first_line(lines, "^Bracket") :]
+    shown = [line for line in below if re.match(r"(R\d-M\d|3RD)\s", line)]
+    more = re.search(r"and (\d+) more \(knockout event show\)", "\n".join(lines))
+    assert shown and more
+    assert len(shown) + int(more[1]) == len(event.matches)  # every match shown or counted
+    assert shown[0].startswith("R1-M1")  # the current round first
+
+
+def test_a_big_first_round_lists_games_before_anything_else(tmp_path: Path) -> None:
+    path = new_event(tmp_path, 16)  # 8 games on 4 boards: 4 wait for a board
+    event = load_event(path)
+    lines = screen(event, 80, 24)
+    text = "\n".join(lines)
+    assert len(lines) <= 24
+    listed = re.findall(r"^\s+(?:\d+|-)\s+(R1-M\d)\s", text, re.MULTILINE)
+    more = re.search(r"and (\d+) more games? to play", text)
+    assert len(listed) + (int(more[1]) if more else 0) == len(event.next_games())
+    assert len(listed) >= 4
+
+
+def test_a_resized_terminal_gets_a_frame_of_its_size(tmp_path: Path) -> None:
+    frame = EventFrame(load_event(hall_event(tmp_path)), NOW)
+    for width, height in [(120, 40), (80, 24), (100, 30), (80, 24)]:
+        out = io.StringIO()
+        Console(file=out, width=width, height=height, color_system=None).print(frame)
+        lines = out.getvalue().splitlines()
+        assert len(lines) <= height and all(len(x.rstrip()) <= width for x in lines)
+
+
+def test_the_live_view_redraws_the_fitted_frame(tmp_path: Path) -> None:
+    path = hall_event(tmp_path)
+    polls = 0
+
+    def sleep(_: float) -> None:
+        nonlocal polls
+        polls += 1
+        if polls == 2:
+            record_next(path, "R1-M8", "1/2")
+
+    out = io.StringIO()
+    console = Console(file=out, width=80, height=24, color_system=None)
+    view = LiveEventFile(
+        head=lambda: journal_head(path), load=lambda: load_event(path), sleep=sleep, max_polls=4
+    )
+    last = view.watch(console)
+    assert last.games[-1].match == "R1-M8"
+    assert "Games to play now" in out.getvalue()

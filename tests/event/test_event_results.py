@@ -1,0 +1,232 @@
+"""Exports that are results files: who won each match and how, read back by other programs.
+
+The JSON export loads back into ``knockout odds`` (the same answer as ``knockout event odds``);
+the TRF-16 export is read by ``knockout standings`` and by FIDE's own checker (gacrux); the PGN
+export by python-chess; the CSV exports by Python's csv module, with no cell a spreadsheet would
+run as a formula.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import chess.pgn
+import pytest
+from conftest import run_json
+from event_helpers import decide, level_to_sudden_death, new_event, upper
+from gacrux.trf2json import trf2json as GacruxTrf
+from typer.testing import CliRunner
+
+from knockout.cli import app
+from knockout.event.export import MATCH_COLUMNS, csv_cell, to_csv, to_json
+from knockout.event.resultfiles import to_pgn, to_trf_text
+from knockout.event.state import Event, NextGame
+from knockout.event.store import create_event, load_event, record_bid, record_game, withdraw
+from knockout.standings.trf import parse_trf
+
+runner = CliRunner()
+
+
+def play(path: Path, match: str, results: list[str]) -> Event:
+    """Record ``results`` (Red's score first) as the next games of ``match``."""
+    event = load_event(path)
+    for result in results:
+        step = event.next_step(event.find_match(match))
+        assert isinstance(step, NextGame)
+        _, event = record_game(path, match, step.number, result)
+    return event
+
+
+def eventful(tmp_path: Path) -> Path:
+    """An 8-player event with every way a match ends: R1-M1 a sudden-death draw (Black goes
+    through), R1-M2 two slow games, R1-M3 a withdrawal after one game, R1-M4 a walkover."""
+    path = new_event(tmp_path)
+    level_to_sudden_death(path, "R1-M1")
+    record_bid(path, "R1-M1", announce="red", reply="accept")
+    play(path, "R1-M1", ["1/2"])
+    decide(path, "R1-M2")  # the upper player wins game 1 and draws game 2
+    event = load_event(path)
+    first = event.next_step(event.find_match("R1-M3"))
+    assert isinstance(first, NextGame)
+    play(path, "R1-M3", ["1-0" if first.red == upper(event, "R1-M3") else "0-1"])
+    withdraw(path, upper(event, "R1-M3"))
+    withdraw(path, upper(event, "R1-M4"))
+    return path
+
+
+def by_match(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {m["match"]: m for m in data["matches"]}
+
+
+def test_json_says_who_won_each_match_and_how(tmp_path: Path) -> None:
+    path = eventful(tmp_path)
+    event = load_event(path)
+    data = to_json(event)
+    matches = by_match(data)
+    sd = matches["R1-M1"]
+    last = sd["games"][-1]
+    assert last["stage"] == "sudden_death" and last["result"] == "draw"
+    assert last["score"] == "½-½"
+    assert sd["winner"] == last["black"] and sd["how"] == "sudden-death draw"
+    assert sd["sudden_death_draw"] is True and sd["walkover"] is False
+    assert sd["decided_in"] == "sudden_death" and sd["status"] == "decided"
+    slow = matches["R1-M2"]
+    assert (slow["how"], slow["decided_in"], len(slow["games"])) == ("games", "slow", 2)
+    assert slow["points"] == {slow["winner"]: 1.5, slow["loser"]: 0.5}
+    mid = matches["R1-M3"]
+    a3 = upper(event, "R1-M3")
+    assert mid["how"] == "withdrawal" and mid["walkover"] is True and mid["loser"] == a3
+    assert mid["withdrawn"] == [a3] and len(mid["games"]) == 1
+    assert mid["points"][a3] == 1.0  # ahead on the board, and still out: the record says so
+    wo = matches["R1-M4"]
+    assert wo["how"] == "walkover" and wo["games"] == [] and wo["decided_in"] == "walkover"
+    assert data["withdrawn"] == [
+        {"name": a3, "match": "R1-M3"},
+        {"name": upper(event, "R1-M4"), "match": "R1-M4"},
+    ]
+    assert matches["R2-M1"]["status"] == "playing" and matches["3RD"]["status"] == "waiting"
+    assert matches["3RD"]["round"] == 3 and matches["R1-M2"]["round"] == 1
+
+
+def test_json_export_loads_back_into_knockout_odds(tmp_path: Path) -> None:
+    path = eventful(tmp_path)
+    exported = tmp_path / "cup.json"
+    result = runner.invoke(app, ["event", "export", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    exported.write_text(result.stdout, encoding="utf-8")
+    assert run_json("odds", str(exported), "--json") == run_json(
+        "event", "odds", str(path), "--json"
+    )
+
+
+def test_trf_export_reads_back_in_knockout_standings_and_gacrux(tmp_path: Path) -> None:
+    path = eventful(tmp_path)
+    event = load_event(path)
+    text = to_trf_text(event)
+    table = parse_trf(text, source="cup.trf")
+    assert not table.warnings  # the points column adds up
+    data = to_json(event)
+    for m in data["matches"]:
+        for g in m["games"]:  # each game is in the table, on both sides
+            red = [e for e in table.entries[g["red"]] if e.opponent == g["black"]]
+            assert any(e.colour is not None and e.colour.value == "red" for e in red), g
+    expected = {p.name: 0.0 for p in event.base.players}
+    for m in data["matches"]:
+        for g in m["games"]:
+            r = {"red": 1.0, "draw": 0.5, "black": 0.0}[g["result"]]
+            expected[g["red"]] += r
+            expected[g["black"]] += 1 - r
+        if m["how"] in ("walkover", "withdrawal"):
+            expected[m["winner"]] += 1.0  # a forfeit win
+    assert {n: float(table.score(n)) for n in table.players} == expected
+    trf = tmp_path / "cup.trf"
+    trf.write_text(text, encoding="utf-8")
+    standings = run_json("standings", str(trf), "--json")
+    points = {p["name"]: p["points"] for p in standings["players"]}  # type: ignore[union-attr]
+    assert points == {n: v if v % 1 else int(v) for n, v in expected.items()}
+    reader = GacruxTrf()  # FIDE's checker reads the same file
+    reader.parse_file(text, 0)
+    assert reader.chessjson["status"].get("code", 0) < 400, reader.chessjson["status"]
+    names = {p["id"]: p["fideName"] for p in reader.chessjson["event"]["profiles"]}
+    tournament = reader.get_tournament(1)
+    gacrux_points = {
+        names[c["profileId"]]: float(c["gamePoints"]) for c in tournament["competitors"]
+    }
+    assert gacrux_points == expected
+    played = [g for g in tournament["gameList"] if g["played"]]
+    assert len(played) == len(event.games)
+
+
+def test_pgn_export_reads_back_in_python_chess(tmp_path: Path) -> None:
+    path = eventful(tmp_path)
+    event = load_event(path)
+    stream = io.StringIO(to_pgn(event))
+    games = []
+    while (game := chess.pgn.read_game(stream)) is not None:
+        assert not game.errors
+        games.append(game.headers)
+    assert len(games) == len(event.games)
+    for tags, g in zip(games, sorted(event.games, key=lambda g: (g.match, g.number)), strict=True):
+        assert (tags["Red"], tags["Black"], tags["Match"]) == (g.red, g.black, g.match)
+        assert tags["Event"] == event.name and tags["Stage"] == g.stage
+        assert set(tags) >= {"Event", "Site", "Date", "Round", "Result", "TimeControl"}
+    sd = next(t for t in games if t["Stage"] == "sudden_death")
+    assert sd["Result"] == "1/2-1/2" and sd["MatchWinner"] == sd["Black"]
+    assert sd["TimeControl"] == "?" and sd["RedTimeControl"] != sd["BlackTimeControl"]
+    slow = next(t for t in games if t["Stage"] == "slow")
+    assert slow["TimeControl"] == "3600+10"  # the test format's 60 minutes + 10 s a move
+    # The match decided by a withdrawal after one game names no winner on that game.
+    assert all("MatchWinner" not in t for t in games if t["Match"] == "R1-M3")
+
+
+def test_matches_csv_has_the_match_facts(tmp_path: Path) -> None:
+    path = eventful(tmp_path)
+    event = load_event(path)
+    result = runner.invoke(
+        app, ["event", "export", str(path), "--format", "csv", "--table", "matches"]
+    )
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert tuple(rows[0]) == MATCH_COLUMNS and len(rows) == len(event.matches)
+    json_matches = by_match(to_json(event))
+    for row in rows:
+        m = json_matches[row["match"]]
+        assert (row["winner"] or None) == m["winner"] and (row["how"] or None) == m["how"]
+        assert row["status"] == m["status"] and int(row["games"]) == len(m["games"])
+    assert {r["match"]: r["how"] for r in rows if r["how"]} == {
+        "R1-M1": "sudden-death draw",
+        "R1-M2": "games",
+        "R1-M3": "withdrawal",
+        "R1-M4": "walkover",
+    }
+
+
+def test_csv_cells_never_run_as_formulas(tmp_path: Path) -> None:
+    players = tmp_path / "players.csv"
+    names = ["=HYPERLINK(1)", "+Plus", "-Minus", "@At", "王立新", "Ann", "Bo", "Cy"]
+    rows = [f'"{n}",{2600 - 10 * i}' for i, n in enumerate(names)]
+    players.write_text("name,rating\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    rules = tmp_path / "rules.toml"
+    rules.write_text('name = "=Cup"\n[format]\npreset = "xq-bidding"\n', encoding="utf-8")
+    path = tmp_path / "cup.db"
+    create_event(path, rules, players_path=players, seed=1)
+    event = play(path, "R1-M1", ["1-0"])
+    for table in ("games", "matches"):
+        for row in csv.reader(io.StringIO(to_csv(event, table))):
+            for cell in row:
+                assert not cell.startswith(("=", "+", "-", "@")), (table, cell)
+    games = list(csv.DictReader(io.StringIO(to_csv(event))))
+    assert {g["red"] for g in games} | {g["black"] for g in games} >= {
+        "'=HYPERLINK(1)",
+        "'-Minus",
+        "王立新",
+    }
+    assert csv_cell(-1.5) == "-1.5"  # a number stays a number
+
+
+def test_unknown_format_and_misplaced_table_are_one_line(tmp_path: Path) -> None:
+    path = str(new_event(tmp_path))
+    for args, says in (
+        (["--format", "xml"], "--format: expected json, csv, scenario, pgn or trf"),
+        (["--format", "csv", "--table", "players"], "--table: expected games or matches"),
+        (["--format", "pgn", "--table", "matches"], "only with --format csv"),
+    ):
+        result = runner.invoke(app, ["event", "export", path, *args])
+        assert result.exit_code == 2, args
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0], lines
+
+
+@pytest.mark.parametrize("fmt", ["pgn", "trf"])
+def test_new_event_exports_nothing_played(tmp_path: Path, fmt: str) -> None:
+    event = load_event(new_event(tmp_path))
+    if fmt == "pgn":
+        assert to_pgn(event) == ""
+    else:
+        table = parse_trf(to_trf_text(event))
+        assert all(float(table.score(n)) == 0 for n in table.players)
+    assert json.loads(json.dumps(to_json(event)))["withdrawn"] == []

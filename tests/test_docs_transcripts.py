@@ -1,0 +1,72 @@
+"""The terminal sessions in docs/organiser.md run as tests: each ``$ knockout ...`` line of a
+``console`` block, in order, in one folder, must print what the page shows (stdout, then
+stderr; a line ``...`` stands for any number of lines) and exit 2 exactly when it shows an
+``error:`` line. The page's events use ``event new --seed``, so the colours are the page's."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from knockout.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "docs" / "organiser.md"
+BLOCK = re.compile(r"```console\n(.*?)```", re.S)
+
+
+def transcripts(text: str) -> list[tuple[str, list[str]]]:
+    """``(command, expected lines)`` for every command of every console block, in order."""
+    out: list[tuple[str, list[str]]] = []
+    for block in BLOCK.findall(text):
+        lines = block.splitlines()
+        i = 0
+        while i < len(lines):
+            if not lines[i].startswith("$ "):
+                i += 1
+                continue
+            command = lines[i][2:]
+            while command.endswith("\\"):
+                i += 1
+                command = command[:-1].rstrip() + " " + lines[i].strip()
+            i += 1
+            expected = []
+            while i < len(lines) and not lines[i].startswith("$ "):
+                expected.append(lines[i].rstrip())
+                i += 1
+            out.append((command, expected))
+    return out
+
+
+def matches(expected: list[str], actual: list[str]) -> bool:
+    """``actual`` is ``expected`` with each ``...`` line standing for any lines."""
+    if not expected:
+        return not actual
+    if expected[0].strip() == "...":
+        return any(matches(expected[1:], actual[k:]) for k in range(len(actual) + 1))
+    return bool(actual) and actual[0] == expected[0] and matches(expected[1:], actual[1:])
+
+
+def test_the_organisers_day_runs_as_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "scenarios").symlink_to(ROOT / "scenarios")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "80")
+    runner = CliRunner()
+    steps = transcripts(PAGE.read_text(encoding="utf-8"))
+    assert len(steps) >= 15
+    for command, expected in steps:
+        argv = shlex.split(command)
+        assert argv[0] == "knockout", command
+        result = runner.invoke(app, argv[1:])
+        actual = [x.rstrip() for x in (result.stdout + result.stderr).splitlines()]
+        while actual and not actual[-1]:
+            actual.pop()
+        while expected and not expected[-1]:
+            expected.pop()
+        fails = any(x.startswith("error: ") for x in expected)
+        assert result.exit_code == (2 if fails else 0), (command, result.output)
+        assert matches(expected, actual), (command, "\n".join(actual))
