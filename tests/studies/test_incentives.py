@@ -390,3 +390,46 @@ def test_the_figures_the_readme_and_the_model_page_give() -> None:
     assert sum(g == 0.0 for g in gains) == 267 and sum(p == 1.0 for p in paces) == 174
     assert sum(g >= 0.001 for g in gains) == 164 and round(100 * max(gains), 2) == 4.82
     assert min(paces) == 0.7  # nobody hurries anywhere on the grid
+
+
+def test_a_custom_format_with_a_less_time_chooser_has_the_pace_game() -> None:
+    """Any format whose sudden-death 甲 used less time: here a blitz game decides 甲 (its own
+    elo_per_doubling), after two slow games; the answer is the brute force over its own grid."""
+    from knockout.rules.scenario import parse_scenario
+
+    sc = parse_scenario(
+        {
+            "name": "slow, blitz, then the bidding",
+            "format": {
+                "preset": "custom",
+                "stages": [
+                    {"name": "slow", "games": 2, "minutes": 60},
+                    {"name": "blitz", "games": 1, "minutes": 5, "increment_seconds": 3},
+                    {
+                        "name": "sudden_death",
+                        "games": 1,
+                        "colours": "bidding",
+                        "draw_winner": "black",
+                        "accept": [30, 10],
+                        "object_red": [10, 30],
+                        "object_black": [35, 5],
+                    },
+                ],
+            },
+            "model": {"elo_per_doubling": {"blitz": 10}, "draw_nu": {"rapid": 0.4}},
+            "players": [
+                {"name": "A", "rating": 2550, "speed": {"mean": 0.8, "sd": 0.1}},
+                {"name": "B", "rating": 2500, "speed": {"mean": 0.6, "sd": 0.1}},
+            ],
+        }
+    )
+    result = incentives(sc, fairness=False)
+    assert result.deciding_stage == ("blitz", "blitz")
+    game = pace_game(sc)
+    grid = np.unique(np.append(np.linspace(0.2, 1.0, 4001), 0.8))
+    brute = game.values(grid, 0.6).win[:, 0]
+    natural = float(game.values(0.8, 0.6).win[0, 0])
+    assert result.natural_win[0] == match_odds(sc).win["A"]
+    assert result.best_response[0].gain == pytest.approx(brute.max() - natural, abs=1e-7)
+    assert result.best_response[0].gain > 0.001  # cheap blitz time: hurrying pays
+    assert result.best_response[0].pace == pytest.approx(grid[brute.argmax()], abs=1e-3)
