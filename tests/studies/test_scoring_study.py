@@ -312,6 +312,7 @@ SYSTEMS = ("traditional", "difference", "ratio", "ratio-computed", "3-1-0")
 # verdict those rows must force.
 CONTRADICTIONS = [
     (1, {("model", "traditional", "red_minus_black", "exact"): (-0.05, 0.0)}, "does not hold"),
+    (1, {("model", "traditional", "red_minus_black", "exact"): (0.6, 0.0)}, "holds"),
     (2, {("model", "difference", "red_minus_black", "exact"): (0.0, 0.0),
          ("model", "ratio", "red_minus_black", "exact"): (0.005, 0.0)}, "holds"),
     (3, {(e, s, "top_tie", "simulation"): (0.5 if s == "traditional" else 0.0, 0.001)
@@ -347,6 +348,10 @@ def test_the_words_follow_the_numbers(study_result) -> None:  # type: ignore[no-
     assert first.verdict == "does not hold" and "0.0 % of a win; small" in first.evidence
     big = _with(study_result, {("model", "traditional", "red_minus_black", "exact"): (0.6, 0.0)})
     assert "30.0 % of a win; large" in claims(big)[0].evidence
+    # "marked" (明显) follows the named line: the small study's 9.9 % of a win is not marked
+    assert claims(study_result)[0].verdict == "partly holds"
+    assert "not a marked one" in claims(study_result)[0].evidence
+    assert claims(big)[0].verdict == "holds" and "a marked advantage" in claims(big)[0].evidence
     worse = _with(
         study_result,
         {("rr", "ratio", "spearman_strength_minus_baseline", "simulation"): (-0.1, 0.001)},

@@ -43,7 +43,8 @@ __all__ = [
 BALANCED = 0.01
 #: A simulated difference counts only beyond this many standard errors.
 SIGNIFICANT_SE = 3.0
-#: A Red edge below this share of a win's points is called small.
+#: A Red edge below this share of a win's points is called small; at or above it, large: the
+#: "marked advantage" (明显的优势) seed 000 claims for an extra Red needs at least this much.
 SMALL_EDGE = 0.10
 #: "Greatly reduces ties": the new system's P(tie for first) at most this share of the baseline's.
 FEWER_TIES = 0.5
@@ -120,12 +121,20 @@ def _claim_extra_red(result: StudyResult, rr: list[str]) -> Claim | None:
     win = float(study.system(base).red_win)
     share = exact / win
     size = "small" if abs(share) < SMALL_EDGE else "large"
+    if exact <= BALANCED:
+        verdict, why = "does not hold", f"no advantage (within {BALANCED} a game of none)"
+    elif share < SMALL_EDGE:
+        verdict = "partly holds"
+        why = "an advantage, but not a marked one (marked takes a large edge)"
+    else:
+        verdict, why = "holds", "a marked advantage (a large edge)"
     return Claim(
         "采用传统的无差异计分方法时，11轮比赛6先5后比5先6后占有明显的优势 (八.4)",
-        f"Under the {base} scoring, 6 Reds and 5 Blacks beat 5 Reds and 6 Blacks.",
-        "holds" if exact > BALANCED else "does not hold",
+        f"Under the {base} scoring, 6 Reds and 5 Blacks give a marked advantage over 5 Reds and "
+        "6 Blacks.",
+        verdict,
         f"The exact value of Red over Black between equal players is {exact:.3f} points a game "
-        f"({100 * share:.1f} % of a win; {size}: the line is {100 * SMALL_EDGE:.0f} %). "
+        f"({100 * share:.1f} % of a win; {size}: the line is {100 * SMALL_EDGE:.0f} %): {why}. "
         f"Simulated, {rr[0]}: the players with 6 Reds score {_fmt(row)} points more than those "
         f"with 5 Reds{_noise(row)} and rank {_fmt(rank, 2)} places higher.",
     )
@@ -514,7 +523,7 @@ def _sensitivity_plot(plt: Any, result: StudyResult, path: Path) -> Path | None:
             )
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xlabel("Red advantage (Elo)")
-    ax.set_ylabel("Red minus Black, points a game")
+    ax.set_ylabel("Red minus Black, points a game (equal players)")
     dotted = ", ".join(f"{n:g}" for n in nus if n != nu)
     ax.set_title(f"Exact, equal players (solid: draw_nu {nu:g}; dotted: {dotted})")
     ax.legend(fontsize=8)
@@ -526,10 +535,9 @@ def _sensitivity_plot(plt: Any, result: StudyResult, path: Path) -> Path | None:
 
 def write_plots(result: StudyResult, out: Path) -> list[Path]:
     """PNG plots (matplotlib): extra Red, ties, strength, sensitivity."""
-    import matplotlib  # noqa: PLC0415  (loaded only to plot)
+    from knockout.studies.plots import pyplot  # noqa: PLC0415  (matplotlib: only to plot)
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    plt = pyplot()  # the Agg backend and the CJK font every study plot uses
 
     written = [
         _bar_plot(
@@ -537,7 +545,7 @@ def write_plots(result: StudyResult, out: Path) -> list[Path]:
             result,
             "extra_red_points",
             "More Reds than Blacks: points over the players with more Blacks (± 2 SE)",
-            "points",
+            "points over the players with more Blacks",
             out / "extra-red.png",
         ),
         _bar_plot(
@@ -545,7 +553,7 @@ def write_plots(result: StudyResult, out: Path) -> list[Path]:
             result,
             "top_tie",
             "P(a tie for first place on points) (± 2 SE)",
-            "probability",
+            "P(a tie for first on points)",
             out / "ties.png",
         ),
         _bar_plot(
@@ -553,7 +561,7 @@ def write_plots(result: StudyResult, out: Path) -> list[Path]:
             result,
             "spearman_strength",
             "Rank correlation of the final order with true strength (± 2 SE)",
-            "Spearman",
+            "Spearman rank correlation with true strength",
             out / "strength.png",
         ),
     ]
