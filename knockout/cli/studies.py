@@ -214,7 +214,13 @@ def study(
             callback=check_seed,
         ),
     ] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes for Monte Carlo metrics.")] = 1,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Worker processes for Monte Carlo metrics (a scoring study: for the Dutch "
+            "pairing)."
+        ),
+    ] = 1,
     executor: Annotated[
         Literal["local", "dask"],
         typer.Option(help="local: this process or a process pool; dask: a Dask cluster."),
@@ -257,7 +263,7 @@ def study(
         from knockout.io.tomlfile import load_toml
 
         if "events" in load_toml(study_file, encoding=encoding):
-            _scoring_study(study_file, folder, seed, json_out, encoding)
+            _scoring_study(study_file, folder, seed, json_out, encoding, workers)
             return
         _sweep_study(study_file, folder, seed, workers, executor, json_out, encoding, yes)
 
@@ -366,8 +372,13 @@ def _check_run_size(
 
 
 def _scoring_study(
-    path: Path, folder: Path, seed: int | None, json_out: bool, encoding: str | None
+    path: Path,
+    folder: Path,
+    seed: int | None,
+    json_out: bool,
+    encoding: str | None,
+    workers: int,
 ) -> None:
     from knockout.cli.scoring import run_scoring_study
 
-    run_scoring_study(path, folder, None, seed, json_out, encoding)
+    run_scoring_study(path, folder, None, seed, json_out, encoding, workers)

@@ -772,6 +772,11 @@ class Strategy(ABC):
         """True if decisions depend only on the true ratings (so can be computed per pairing)."""
         return self.noise == 0
 
+    def _rules(self) -> Strategy:
+        """Whose hooks decide: a private kind without noise knows the truth, so it decides as
+        the rational rule does (pointwise, for many pairs and model constants at once)."""
+        return Rational(self.belief_sd) if self.private and self.noise == 0 else self
+
     def to_dict(self) -> dict[str, object]:
         """The scenario-file ``[strategy]`` table."""
         return {"kind": self.kind, "belief_sd": self.belief_sd}
@@ -788,7 +793,7 @@ class Strategy(ABC):
 
     def probabilities(self, game: BiddingGame, x: npt.ArrayLike) -> BidProbabilities:
         """Exact decision probabilities when 甲's true rating advantage is ``x``."""
-        r = self.regions(game)
+        r = self._rules().regions(game)
         return BidProbabilities(
             self._mass(r["announce_red"], x),
             self._mass(r["object_red"], x),
@@ -800,7 +805,7 @@ class Strategy(ABC):
         when players decide on estimates)."""
         x_arr = np.asarray(x, dtype=np.float64)
         if self.noise == 0:
-            r = self.regions(game)
+            r = self._rules().regions(game)
             red = r["announce_red"].contains(x_arr)
             objects = np.where(
                 red, r["object_red"].contains(x_arr), r["object_black"].contains(x_arr)
@@ -813,18 +818,18 @@ class Strategy(ABC):
         builds it once per table): the regions, searched per belief."""
         if self.noise == 0:
             return StrategySampler(self, game)
-        regions = {k: _intervals(v) for k, v in self.regions(game).items()}
+        regions = {k: _intervals(v) for k, v in self._rules().regions(game).items()}
         return BeliefSampler.of(regions, self.noise)
 
     def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
         """P(the chooser takes Red) when the chooser's true advantage is ``x``."""
-        return self._mass(self.choice_region(game), x)
+        return self._mass(self._rules().choice_region(game), x)
 
     def choice_sample(
         self, game: ChoiceGame, x: npt.ArrayLike, rng: np.random.Generator
     ) -> BoolArray:
         """Draw the chooser's colour (True = Red) for matches whose true advantages are ``x``."""
-        region = self.choice_region(game)
+        region = self._rules().choice_region(game)
         return region.contains(x if self.noise == 0 else self._beliefs(x, rng))
 
     def sealed_bids(
@@ -832,7 +837,7 @@ class Strategy(ABC):
     ) -> tuple[FloatArray, FloatArray]:
         """A's and B's sealed bids when A's true advantage is ``x`` (on private estimates: each
         bids on their own, A's drawn first)."""
-        bid = self.bid(game)
+        bid = self._rules().bid(game)
         x_arr = np.asarray(x, dtype=np.float64)
         if self.noise == 0:
             b = np.asarray(bid(x_arr), dtype=np.float64)
@@ -843,16 +848,20 @@ class Strategy(ABC):
     def sealed_bid_advances(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
         """Exact P(A advances) in the sealed-bid game."""
         if self.noise == 0:
-            b = np.asarray(self.bid(game)(np.asarray(x, dtype=np.float64)), dtype=np.float64)
+            b = np.asarray(
+                self._rules().bid(game)(np.asarray(x, dtype=np.float64)), dtype=np.float64
+            )
             return game.a_advances(x, b, b)
-        return game.believed_a_advances(x, self.noise, bid=self.bid(game))
+        return game.believed_a_advances(x, self.noise, bid=self._rules().bid(game))
 
     def lower_bid(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
         """The distribution of the lower bid (Black's clock) when A's advantage is ``x``:
         values and probabilities."""
         if self.noise == 0:
-            return np.atleast_1d(self.bid(game)(np.asarray(x, dtype=np.float64))), np.ones(1)
-        return game.believed_lower_bid(x, self.noise, bid=self.bid(game))
+            return np.atleast_1d(self._rules().bid(game)(np.asarray(x, dtype=np.float64))), np.ones(
+                1
+            )
+        return game.believed_lower_bid(x, self.noise, bid=self._rules().bid(game))
 
     def expected_black_minutes(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
         """E[Black's clock] in the sealed-bid game: the lower of the two bids."""

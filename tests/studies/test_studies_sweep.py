@@ -183,11 +183,15 @@ def test_cli_writes_every_file(tmp_path: Path) -> None:
 
 
 def test_the_scoring_study_runs_on_the_same_runner(tmp_path: Path) -> None:
-    result = runner.invoke(
-        app, ["study", str(STUDIES / "scoring-reform.toml"), "--out", str(tmp_path)]
-    )
+    # The bundled file with 12 players, 5 Swiss rounds and 3 Dutch events (100 players: minutes).
+    text = (STUDIES / "scoring-reform.toml").read_text(encoding="utf-8")
+    text = text.replace("players = 100", "players = 12").replace("rounds = 11", "rounds = 5")
+    study = tmp_path / "scoring-reform.toml"
+    study.write_text(text.replace("simulations = 6", "simulations = 3"), encoding="utf-8")
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["study", str(study), "--out", str(out), "--workers", "2"])
     assert result.exit_code == 0, result.output
-    names = {p.name for p in tmp_path.iterdir()}
+    names = {p.name for p in out.iterdir()}
     assert {"results.csv", "results.json", "summary.md"} <= names
 
 

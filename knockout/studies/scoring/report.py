@@ -4,13 +4,18 @@ The summary states, claim by claim, whether seed 000's claims hold under the mod
 figures (and standard errors) that decide it. The verdict rules are fixed here, so the words follow
 the numbers: a simulated difference counts only beyond three standard errors, and the colour
 balance is judged on the exact expectation between equal players (no sampling noise).
+
+When the study has Swiss events paired by FIDE's Dutch system, the verdicts rest on those (and the
+round robins): :func:`verdict_events`. Swiss events paired by the simplification then only show
+their figures, and the differential table says how far the simplification moves each figure the
+verdicts use, on common random numbers.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -21,6 +26,9 @@ from knockout.rules.model import TimeClass
 from knockout.studies.output import StudyFiles, write_study
 from knockout.studies.scoring.study import (
     CSV_COLUMNS,
+    DIFFERENTIAL_SUFFIX,
+    SIMPLIFIED_SUFFIX,
+    EventSpec,
     Study,
     StudyResult,
     TidyRow,
@@ -35,6 +43,7 @@ __all__ = [
     "claims",
     "study_files",
     "summary_markdown",
+    "verdict_events",
     "write_outputs",
     "write_plots",
 ]
@@ -54,6 +63,18 @@ KEEPS_ORDER = 0.95
 OVERTURNS_ORDER = 0.8
 #: How close 11 games' expected points must be to 22 to "tend to 22".
 TOTAL_TOLERANCE = 0.05
+#: How the summary names each Swiss pairing system.
+PAIRING_NAMES = {
+    "dutch": "FIDE Dutch (caissify-pairings)",
+    "simplified": "simplified Dutch",
+}
+#: The figures the differential table compares, with their names in the summary.
+DIFFERENTIAL_METRICS = {
+    "extra_red_points": "extra-Red gain (points)",
+    "extra_red_share": "share of players with an extra Red",
+    "top_tie": "P(tie for first on points)",
+    "strongest_first": "P(strongest player first)",
+}
 #: Seed 000's methods: the two it proposes, and the ratio as first computed.
 PROPOSED = ("difference", "ratio")
 SEED_METHODS = (*PROPOSED, "ratio-computed")
@@ -98,8 +119,15 @@ def _beyond(a: TidyRow, b: TidyRow) -> bool:
     return a.value - b.value > SIGNIFICANT_SE * math.hypot(a.se, b.se)
 
 
+def verdict_events(study: Study) -> list[EventSpec]:
+    """The events the verdicts rest on: every round robin, and the Swiss events paired by the
+    Dutch system if there are any (real pairings), else every Swiss event."""
+    dutch = any(e.dutch for e in study.events)
+    return [e for e in study.events if e.format != "swiss" or e.dutch or not dutch]
+
+
 def _events(result: StudyResult, fmt: str) -> list[str]:
-    return [e.name for e in result.study.events if e.format == fmt]
+    return [e.name for e in verdict_events(result.study) if e.format == fmt]
 
 
 def _noise(row: TidyRow) -> str:
@@ -174,7 +202,7 @@ def _claim_ties(result: StudyResult, methods: list[str], others: list[str]) -> C
     """3. Fewer equal scores."""
     if not methods:
         return None
-    base, events = result.study.baseline, [e.name for e in result.study.events]
+    base, events = result.study.baseline, [e.name for e in verdict_events(result.study)]
     pairs = [
         (result.value(e, name, "top_tie"), result.value(e, base, "top_tie"))
         for e in events
@@ -187,6 +215,7 @@ def _claim_ties(result: StudyResult, methods: list[str], others: list[str]) -> C
         f"{e}: {result.value(e, base, 'top8_sharing').value:.2f} -> "
         + ", ".join(f"{n} {result.value(e, n, 'top8_sharing').value:.2f}" for n in others)
         for e in events
+        if _has(result, e, base, "top8_sharing")
     ]
     ties = [
         f"{e}: {base} {_fmt(result.value(e, base, 'top_tie'))}, "
@@ -204,6 +233,14 @@ def _claim_ties(result: StudyResult, methods: list[str], others: list[str]) -> C
         f"progressive score already breaks nearly every tie for first: at most "
         f"{100 * after:.1f} % remain under {base}.)",
     )
+
+
+def _has(result: StudyResult, event: str, system: str, metric: str) -> bool:
+    try:
+        result.value(event, system, metric)
+    except KeyError:
+        return False
+    return True
 
 
 def _claim_order(result: StudyResult, shared: list[str], others: list[str]) -> Claim | None:
@@ -235,7 +272,7 @@ def _claim_objective(result: StudyResult, others: list[str]) -> Claim | None:
     """5. The ratio method is the objective one."""
     if "ratio" not in others:
         return None
-    base, events = result.study.baseline, [e.name for e in result.study.events]
+    base, events = result.study.baseline, [e.name for e in verdict_events(result.study)]
     diffs = {
         (e, n): result.value(e, n, "spearman_strength_minus_baseline")
         for e in events
@@ -271,7 +308,7 @@ def _claim_total(result: StudyResult) -> Claim | None:
     study = result.study
     if "ratio" not in [s.name for s in study.systems]:
         return None
-    events = [e.name for e in study.events]
+    events = [e.name for e in verdict_events(study)]
     per_game = _exact(result, "ratio", "points_per_game")
     ratio = study.system("ratio")
     red_w, black_w = float(ratio.red_win), float(ratio.black_win)
@@ -294,7 +331,7 @@ def _claim_total(result: StudyResult) -> Claim | None:
 def _claim_swiss_example(result: StudyResult, rr: list[str]) -> Claim | None:
     """7. The seed's example of 6-Red players at the top of a score group."""
     study, base = result.study, result.study.baseline
-    swiss = [e for e in study.events if e.format == "swiss" and e.pairing != "own"]
+    swiss = [e for e in verdict_events(study) if e.format == "swiss" and e.pairing != "own"]
     if not swiss or not rr:
         return None
     e = swiss[0].name
@@ -340,7 +377,7 @@ def claims(result: StudyResult) -> list[Claim]:
     study = result.study
     others = [s.name for s in study.systems if s.name != study.baseline]
     rr = _events(result, "round-robin")
-    shared = [e.name for e in study.events if e.shares_games]
+    shared = [e.name for e in verdict_events(study) if e.shares_games]
     methods = [m for m in SEED_METHODS if m in others]
     found = [
         _claim_extra_red(result, rr),
@@ -390,16 +427,37 @@ def _setup_lines(study: Study) -> list[str]:
         "over simulated events ± one standard error; final order by points, then progressive "
         "score.",
         "",
-        "| event | format | players | rounds | simulations | ratings | pairing |",
-        "|---|---|---|---|---|---|---|",
+        "| event | format | players | rounds | simulations | ratings | pairing | score groups |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for e in study.events:
-        pairing = e.pairing if e.format == "swiss" else "Berger tables"
+        swiss = e.format == "swiss"
+        system = PAIRING_NAMES[e.pairing_system] if swiss else "Berger tables"
         lines.append(
             f"| {e.name} | {e.format} | {e.players} | {e.rounds} | {e.simulations} | "
-            f"N({e.rating_mean:g}, {e.rating_sd:g}) | {pairing} |"
+            f"N({e.rating_mean:g}, {e.rating_sd:g}) | {system} | {e.pairing if swiss else ''} |"
         )
-    return lines
+    return [*lines, "", _basis_line(study)]
+
+
+def _basis_line(study: Study) -> str:
+    """Which events the verdicts rest on, and why."""
+    used = verdict_events(study)
+    left = [e.name for e in study.events if e not in used]
+    why = (
+        f" Swiss events paired by the simplification ({', '.join(left)}) are shown, not judged: "
+        "the Dutch system is how real Swiss events are paired."
+        if left
+        else ""
+    )
+    dutch = [e for e in study.events if e.dutch]
+    fast = (
+        ""
+        if dutch or not any(e.format == "swiss" for e in study.events)
+        else " Swiss events are paired by the simplification (vectorised, for speed; "
+        'pairing_system = "dutch" pairs them by FIDE\'s Dutch system).'
+    )
+    return f"The verdicts rest on: {', '.join(e.name for e in used)}.{why}{fast}"
 
 
 def _figure_lines(result: StudyResult) -> list[str]:
@@ -453,14 +511,94 @@ def _sensitivity_lines(result: StudyResult) -> list[str]:
     ]
 
 
+def _differential_lines(result: StudyResult) -> list[str]:
+    """For each Dutch event paired both ways: Dutch, simplified and their difference."""
+    study = result.study
+    lines: list[str] = []
+    for e in (e for e in study.events if e.differential):
+        rows = [["figure", "system", "Dutch", "simplified", "Dutch − simplified"]]
+        runs = result.value(e.name, study.baseline, "top_tie").simulations
+        moved = []
+        for metric, label in DIFFERENTIAL_METRICS.items():
+            for s in study.systems:
+                diff = result.value(e.name + DIFFERENTIAL_SUFFIX, s.name, metric)
+                rows.append(
+                    [
+                        label,
+                        s.name,
+                        _fmt(result.value(e.name, s.name, metric)),
+                        _fmt(result.value(e.name + SIMPLIFIED_SUFFIX, s.name, metric)),
+                        _fmt(diff),
+                    ]
+                )
+                if _significant(diff):
+                    moved.append(f"{label} under {s.name} ({diff.value:+.3f})")
+        lines += [
+            f"**{e.name}**: {runs} events paired both ways from the same ratings and "
+            "game numbers (common random numbers); the difference is taken event by event, ± "
+            f"one standard error. Moved by the simplification beyond {SIGNIFICANT_SE:g} "
+            f"standard errors: {'; '.join(moved) or 'nothing'}.",
+            "",
+            _table(rows),
+            "",
+        ]
+    if not lines:
+        return []
+    again = _simplified_view(result)
+    if again is not None:
+        before = {c.claim: c.verdict for c in claims(result)}
+        changed = [
+            f"{c.claim} {c.verdict} (not {before[c.claim]})"
+            for c in claims(again)
+            if c.claim in before and c.verdict != before[c.claim]
+        ]
+        lines += [
+            "Had the verdicts rested on the simplified pairing of the same events: "
+            + ("every verdict would be the same." if not changed else "; ".join(changed) + "."),
+            "",
+        ]
+    return ["## FIDE's Dutch pairing against the simplification", "", *lines]
+
+
+def _simplified_view(result: StudyResult) -> StudyResult | None:
+    """The result as if the Dutch events paired both ways had been paired by the
+    simplification alone (their twins' rows under their names), with the other Swiss events
+    left out: the same events, judged on the simplified pairing."""
+    study = result.study
+    twins = {e.name for e in study.events if e.differential}
+    if not twins:
+        return None
+    events = tuple(
+        replace(e, pairing_system="simplified") if e.name in twins else e
+        for e in study.events
+        if e.format != "swiss" or e.name in twins
+    )
+    rows = tuple(
+        replace(r, event=r.event.removesuffix(SIMPLIFIED_SUFFIX))
+        for r in result.rows
+        if r.event not in twins
+        and not r.event.endswith(DIFFERENTIAL_SUFFIX)
+        and (
+            r.method == "exact"
+            or r.event.removesuffix(SIMPLIFIED_SUFFIX) in {e.name for e in events}
+        )
+    )
+    return StudyResult(replace(study, events=events), rows)
+
+
 def summary_markdown(result: StudyResult) -> str:
     """The study's Markdown summary: setup, verdicts, key figures, sensitivity."""
     lines = [*_setup_lines(result.study), "", "## The seed's claims", ""]
     for c in claims(result):
         lines += [f"- **{c.verdict.upper()}**: {c.claim} ({c.quote})", f"  {c.evidence}", ""]
     lines += _figure_lines(result)
+    lines += _differential_lines(result)
     lines += _sensitivity_lines(result)
-    rematches = [r for r in result.rows if r.metric == "rematches" and r.value > 0]
+    rematches = [
+        r
+        for r in result.rows
+        if r.metric == "rematches" and r.value > 0 and not r.event.endswith(DIFFERENTIAL_SUFFIX)
+    ]
     lines.append(
         "Swiss pairings: no rematch was needed."
         if not rematches
