@@ -332,6 +332,12 @@ class Incentives:
                     "pace": {a: eq.pace[0], b: eq.pace[1]},
                     "win": {a: eq.win[0], b: eq.win[1]},
                     "chooser_advances": eq.chooser_advances,
+                }
+                for eq in self.equilibria
+            ],
+            # beside each equilibrium, in the same order: how it was verified
+            "verification": [
+                {
                     "deviation_gain": {a: eq.deviation_gain[0], b: eq.deviation_gain[1]},
                     "grid_cells": eq.grid_cells,
                 }

@@ -33,8 +33,10 @@ def test_the_json_has_the_issue_keys_and_natural_play_is_knockout_odds() -> None
     assert isinstance(best, dict) and set(best) == {A, B}
     assert set(best[A]) == {"pace", "win", "gain"}
     (eq,) = out["equilibria"]  # type: ignore[misc]
-    assert {"pace", "win", "chooser_advances"} <= set(eq)
+    assert set(eq) == {"pace", "win", "chooser_advances"}
     assert eq["pace"] == {A: 0.8, B: 0.7}
+    (check,) = out["verification"]  # type: ignore[misc]
+    assert check == {"deviation_gain": {A: 0.0, B: 0.0}, "grid_cells": 1}
     # a fraction of P(advance), not points
     assert out["manipulation_gain"] == 0.0 and out["strategy_proof"] is True
     assert out["scenario"]["incentives"] == {"pace_min": 0.2}  # type: ignore[index]
