@@ -42,6 +42,7 @@ __all__ = [
     "match_odds",
     "match_odds_at",
     "match_spread",
+    "rating_nodes",
     "solution_figures",
     "solve_chunked",
     "sudden_death_of",
@@ -203,10 +204,17 @@ def _solve_uncertain(
     once a bid or colour choice is recorded: the one game left is smooth in the strengths)."""
     if sigma == 0:
         return solve(pairing, start=start), pairing, None
-    recorded = start.bid is not None or start.choice is not None
-    delta, w = piecewise_normal_nodes(sigma, [] if recorded else _decision_breaks(pairing))
+    delta, w = rating_nodes(pairing, start, sigma)
     nodes = pairing.expanded(np.zeros(len(delta), dtype=np.intp), delta)
     return solve(nodes, start=start), nodes, w
+
+
+def rating_nodes(pairing: Pairing, start: Position, sigma: float) -> tuple[FloatArray, FloatArray]:
+    """The quadrature of a one-pair match over rating uncertainty ``sigma``: shifts of A's
+    strength and their weights (piecewise Gauss-Legendre, split where a rational decision
+    flips; nowhere once a bid or colour choice is recorded)."""
+    recorded = start.bid is not None or start.choice is not None
+    return piecewise_normal_nodes(sigma, [] if recorded else _decision_breaks(pairing))
 
 
 def _decision_breaks(pairing: Pairing) -> list[float]:

@@ -100,8 +100,8 @@ def _games(
     """One game on the stage's clocks, Red being ``red`` with each probability."""
     stage = pairing.fmt.playable[state.stage]
     for p_colour, red in reds:
-        probs = pairing.game(state.stage, red)
-        minutes = pairing.game_minutes(state.stage, red, stage.minutes)
+        probs = pairing.game_at(state, red)
+        minutes = pairing.game_minutes(state.stage, red, stage.minutes, state)
         for result, p_result in zip(Result, probs, strict=True):
             yield p_colour * p_result, advance(pairing.fmt, state, red, result), tag, minutes
 

@@ -49,6 +49,7 @@ from knockout.rules.model import (
     game_probabilities,
     p_uses_less_time,
 )
+from knockout.rules.pace import deciding_game, pace_shift
 from knockout.rules.players import Player
 
 __all__ = [
@@ -177,6 +178,9 @@ class Pairing:
         speeds: ``((mean_A, sd_A), (mean_B, sd_B))`` arrays.
         colour_chooser: Per stage index with ``colours = choice``: P(A chooses the colours)
             (1 or 0 for a named chooser who plays, 1/2 for a lot).
+        paces: ``(A's paces, B's paces)``: the fraction of their effective clock each player
+            aims to use in the game that decides 甲 (:mod:`knockout.rules.pace`); None: their
+            natural pace (``speed.mean``), the plain model.
     """
 
     fmt: Format
@@ -185,6 +189,7 @@ class Pairing:
     ratings: dict[TimeClass, tuple[FloatArray, FloatArray]]
     speeds: tuple[tuple[FloatArray, FloatArray], tuple[FloatArray, FloatArray]]
     colour_chooser: dict[int, FloatArray] = field(default_factory=dict)
+    paces: tuple[FloatArray, FloatArray] | None = None
     _cache: dict[tuple[int, int], GameProbabilities] = field(
         default_factory=dict, repr=False, compare=False
     )
@@ -245,6 +250,58 @@ class Pairing:
             ratings={tc: (a[idx] + shift, b[idx]) for tc, (a, b) in self.ratings.items()},
             speeds=tuple((m[idx], sd[idx]) for m, sd in self.speeds),  # type: ignore[arg-type]
             colour_chooser={k: v[idx] for k, v in self.colour_chooser.items()},
+            paces=None if self.paces is None else (self.paces[0][idx], self.paces[1][idx]),
+        )
+
+    def with_paces(self, pace_a: npt.ArrayLike, pace_b: npt.ArrayLike) -> Pairing:
+        """This pairing with A and B aiming at these paces in the game that decides 甲
+        (arrays of the pairing's size, or scalars)."""
+        n = self.size
+        return Pairing(
+            fmt=self.fmt,
+            model=self.model,
+            strategy=self.strategy,
+            ratings=self.ratings,
+            speeds=self.speeds,
+            colour_chooser=self.colour_chooser,
+            paces=(
+                np.broadcast_to(np.asarray(pace_a, dtype=np.float64), (n,)),
+                np.broadcast_to(np.asarray(pace_b, dtype=np.float64), (n,)),
+            ),
+        )
+
+    @cached_property
+    def deciding_game(self) -> tuple[int, int] | None:
+        """``(stage index, game index)`` of the game whose times decide 甲 (None: none does)."""
+        return deciding_game(self.fmt)
+
+    def _paced(self, state: MatchState) -> bool:
+        """Whether the game at ``state`` is the one decided at the chosen paces."""
+        return self.paces is not None and (state.stage, state.game) == self.deciding_game
+
+    def game_at(self, state: MatchState, red: Side) -> GameProbabilities:
+        """Outcome probabilities of the game at ``state`` (a non-bidding stage) with ``red`` as
+        Red: :meth:`game`, except in the game that decides 甲 under chosen paces, where each
+        player's strength shifts by :func:`~knockout.rules.pace.pace_shift`."""
+        if not self._paced(state):
+            return self.game(state.stage, red)
+        assert self.paces is not None
+        stage = self.fmt.playable[state.stage]
+        tc = self.time_classes[state.stage]
+        epd = self.model.elo_per_doubling[tc]
+        (mean_a, _), (mean_b, _) = self.speeds
+        shift_a = pace_shift(epd, self.paces[0], mean_a)
+        shift_b = pace_shift(epd, self.paces[1], mean_b)
+        r_a, r_b = self.ratings[tc]
+        a, b = r_a + shift_a, r_b + shift_b
+        red_r, black_r = (a, b) if red == 0 else (b, a)
+        return game_probabilities(
+            red_r,
+            black_r,
+            tc,
+            model=self.model,
+            red_minutes=self.model.effective(stage.minutes[0], stage.increment_seconds),
+            black_minutes=self.model.effective(stage.minutes[1], stage.increment_seconds),
         )
 
     @property
@@ -321,8 +378,9 @@ class Pairing:
         """P(A is 甲) on entering the bidding stage at ``state``.
 
         ``less-time``: A used less clock time in the previous game; each player uses a
-        ``Normal(mean, sd)`` fraction of their effective clock in that game, whose clocks come
-        from the previous stage and who had Red; ``lot``: one half.
+        ``Normal(mean, sd)`` fraction of their effective clock in that game (``mean``: the
+        chosen pace, when the pairing has paces), whose clocks come from the previous stage and
+        who had Red; ``lot``: one half.
         """
         stage = self.fmt.playable[state.stage]
         assert stage.bidding is not None
@@ -334,14 +392,27 @@ class Pairing:
         )
         base_a, base_b = (red_min, black_min) if state.last_red == 0 else (black_min, red_min)
         (mean_a, sd_a), (mean_b, sd_b) = self.speeds
+        if self.paces is not None:
+            mean_a, mean_b = self.paces
         return p_uses_less_time(mean_a, sd_a, mean_b, sd_b, base_a=base_a, base_b=base_b)
 
-    def game_minutes(self, stage_index: int, red: Side, clocks: tuple[float, float]) -> FloatArray:
+    def game_minutes(
+        self,
+        stage_index: int,
+        red: Side,
+        clocks: tuple[float, float],
+        state: MatchState | None = None,
+    ) -> FloatArray:
         """Expected playing time (minutes) of a game of stage ``stage_index`` with ``red`` as Red
-        on base ``clocks``: each side's effective clock times their mean speed."""
+        on base ``clocks``: each side's effective clock times their mean speed (their chosen
+        pace in the game that decides 甲, when ``state`` is that game's and the pairing has
+        paces)."""
         inc = self.fmt.playable[stage_index].increment_seconds
         t_red, t_black = (float(self.model.effective(m, inc)) for m in clocks)
         (mean_a, _), (mean_b, _) = self.speeds
+        if state is not None and self._paced(state):
+            assert self.paces is not None
+            mean_a, mean_b = self.paces
         red_mean, black_mean = (mean_a, mean_b) if red == 0 else (mean_b, mean_a)
         return np.asarray(t_red * red_mean + t_black * black_mean, dtype=np.float64)
 

@@ -50,9 +50,15 @@ from knockout.rules.model import ModelParams, PerClass, TimeClass
 from knockout.rules.model_sd import ModelSd, parse_correlation
 from knockout.rules.modeltable import ModelIn as _ModelIn
 from knockout.rules.modeltable import PerClassNonNegIn, model_params
+from knockout.rules.pace import DEFAULT_PACE_MIN
 from knockout.rules.players import Player, Speed
 from knockout.rules.progress import EventState
-from knockout.rules.settings import BracketSettings, RankingSettings, ScheduleSettings
+from knockout.rules.settings import (
+    BracketSettings,
+    IncentiveSettings,
+    RankingSettings,
+    ScheduleSettings,
+)
 from knockout.validation import Table, dedupe, problems_of, unknown_key
 
 __all__ = ["Scenario", "format_to_dict", "parse_scenario"]
@@ -102,6 +108,12 @@ class _RankingIn(Table):
     tiebreaks: list[str] = Field(default_factory=lambda: ["WON", "BWG"])
     lots: bool = False
     rules: Literal["2024", "2026"] = "2026"
+
+
+class _IncentivesIn(Table):
+    """``[incentives]``: the pace game (``knockout incentives``)."""
+
+    pace_min: Annotated[float, Field(strict=True, gt=0, le=1)] = DEFAULT_PACE_MIN
 
 
 class _PlayedIn(Table):
@@ -181,6 +193,7 @@ class _ScenarioIn(Table):
     bracket: _BracketIn = _BracketIn()
     schedule: _ScheduleIn = _ScheduleIn()
     ranking: _RankingIn = _RankingIn()
+    incentives: _IncentivesIn = _IncentivesIn()
     played: list[_PlayedIn] = Field(default_factory=list)
 
 
@@ -204,6 +217,7 @@ class Scenario:
         bracket: ``[bracket]`` settings (more than two players).
         schedule: ``[schedule]`` settings for the event engine.
         ranking: ``[ranking]`` settings for the final ranking.
+        incentives: ``[incentives]`` settings for the pace game (``knockout incentives``).
         played: Games already played (``[[played]]``), in order.
         source: Where the scenario came from (for messages).
         model_sd: How uncertain the model's constants are (``[model.sd]``, ``[model]
@@ -218,6 +232,7 @@ class Scenario:
     bracket: BracketSettings = field(default_factory=BracketSettings)
     schedule: ScheduleSettings = field(default_factory=ScheduleSettings)
     ranking: RankingSettings = field(default_factory=RankingSettings)
+    incentives: IncentiveSettings = field(default_factory=IncentiveSettings)
     played: tuple[PlayedGame, ...] = ()
     source: str = field(default="<scenario>", compare=False)
     model_sd: ModelSd = field(default_factory=ModelSd)
@@ -304,6 +319,7 @@ class Scenario:
             "bracket": self.bracket.to_dict(),
             "schedule": self.schedule.to_dict(),
             "ranking": self.ranking.to_dict(),
+            "incentives": self.incentives.to_dict(),
             "played": [_played_to_dict(g) for g in self.played],
         }
 
@@ -322,6 +338,7 @@ def scenario_problems(sc: Scenario) -> list[Problem]:
         *fmt_problems,
         *_bracket_problems(sc.bracket, sc.players, source),
         *_schedule_problems(sc.schedule, source),
+        *_incentive_problems(sc.incentives, source),
         *_tiebreak_problems(sc.ranking, source),
         *_chooser_problems(sc.format, sc.players, source),
         *(
@@ -435,6 +452,11 @@ def _schedule_problems(schedule: ScheduleSettings, source: str) -> list[Problem]
         if why is not None:
             out.append(Problem(source, f"schedule.{name}", why))
     return out
+
+
+def _incentive_problems(incentives: IncentiveSettings, source: str) -> list[Problem]:
+    why = _number_problem("pace_min", incentives.pace_min, low=0, high=1, low_open=True)
+    return [] if why is None else [Problem(source, "incentives.pace_min", why)]
 
 
 def _player_to_dict(p: Player) -> dict[str, Any]:
@@ -574,6 +596,7 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
         ranking=RankingSettings(
             tuple(parsed.ranking.tiebreaks), parsed.ranking.lots, parsed.ranking.rules
         ),
+        incentives=IncentiveSettings(parsed.incentives.pace_min),
         played=tuple(g for _, g in entries),
         source=source,
         model_sd=model_sd,

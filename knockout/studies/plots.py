@@ -285,7 +285,10 @@ def heat_figure(
     mesh = ax.pcolormesh(xs, ys, values, **kwargs)
     bar = fig.colorbar(mesh, ax=ax, label=colorbar)
     bar.formatter.set_useOffset(False)
-    if len(x) > 2 and len(y) > 2 and np.isfinite(values).sum() > 3:
+    finite = values[np.isfinite(values)]
+    # a map of a few levels only (a choice: natural play or the full clock) needs no contours
+    levels = len(np.unique(np.round(finite, 9)))
+    if len(x) > 2 and len(y) > 2 and finite.size > 3 and levels > 3:
         contours = ax.contour(xs, ys, values, colors="black", linewidths=0.5, alpha=0.6)
         ax.clabel(contours, fontsize=7, fmt="%.3g")
         if centre is not None and np.nanmin(values) < centre < np.nanmax(values):

@@ -174,12 +174,15 @@ def _why_words(result: SweepResult, code: str) -> str:
         return "the clocks do not change the odds, so no split is fair at any clock"
     if code == "red_ahead_without_time":
         return "Red is ahead even with almost no time, so no split is fair"
+    if code == "no_equilibrium":
+        return "the pace game has no such pure-strategy equilibrium"
     return code
 
 
 _SHORT = {
     "time_worth_nothing": "no split at any clock",
     "red_ahead_without_time": "Red ahead without time",
+    "no_equilibrium": "no pure equilibrium",
     "": "no value",
 }
 

@@ -15,9 +15,13 @@ A study file names a base scenario, a grid over any ``--set`` paths, and metrics
 
 A metric is an output and a key path into its JSON: ``odds.`` (``knockout odds --json``),
 ``compare.`` (``knockout compare --json``; rows are addressed by format name, e.g.
-``compare.rows.xq-bidding.decider_edge``), ``fair.`` (``knockout fair --json``) or ``simulate.``
+``compare.rows.xq-bidding.decider_edge``), ``fair.`` (``knockout fair --json``),
+``incentives.`` (``knockout incentives --json``, on a grid of ``pace_grid`` paces a player; e.g.
+``incentives.manipulation_gain``, ``incentives.equilibria.0.chooser_advances``) or ``simulate.``
 (``knockout simulate --json``: a Monte Carlo estimate with its standard error, the same seed at
-every point, so differences between points are common-random-number differences).
+every point, so differences between points are common-random-number differences). A list entry
+is addressed by its ``name`` or ``format``, or by its position from 0; a position past the end
+of the list at some point (no equilibrium there) is undefined there (NaN).
 
 Exact where the solver applies: ``odds`` metrics of a two-player match under a deterministic
 strategy are computed for a whole group of grid points in one vectorised solver call (the model
@@ -65,6 +69,7 @@ from knockout.rules.model_sd import (
 )
 from knockout.rules.players import Player
 from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.studies.incentives import DEFAULT_GRID, MAX_GRID, MIN_GRID
 from knockout.validation import Table, problems_of
 from sims.runner import Executor
 
@@ -84,7 +89,7 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 
 #: The outputs a metric can read.
-OUTPUTS = ("odds", "compare", "fair", "simulate")
+OUTPUTS = ("odds", "compare", "fair", "incentives", "simulate")
 #: Draws of uncertain constants at each point, unless the study file says (``model_draws``):
 #: REPLICATES scrambles of 16.
 STUDY_DRAWS = 128
@@ -117,6 +122,7 @@ class _SweepIn(Table):
     )
     base: Annotated[float, Field(strict=True)] = 2500.0
     model_draws: Annotated[int, Field(ge=REPLICATES)] = STUDY_DRAWS
+    pace_grid: Annotated[int, Field(ge=MIN_GRID, le=MAX_GRID)] = DEFAULT_GRID
 
 
 @dataclass(frozen=True)
@@ -151,6 +157,7 @@ class Sweep:
         base_rating: The stronger player's rating for ``compare.`` metrics.
         model_draws: Draws of the uncertain constants at each point (a scenario with
             ``[model.sd]``).
+        pace_grid: Paces a player on the grid of ``incentives.`` metrics.
     """
 
     name: str
@@ -166,6 +173,7 @@ class Sweep:
     base_rating: float = 2500.0
     model_draws: int = STUDY_DRAWS
     max_minutes: float | None = None
+    pace_grid: int = DEFAULT_GRID
 
     @property
     def points(self) -> list[tuple[Any, ...]]:
@@ -247,8 +255,8 @@ def _pick(rows: list[Any], part: str, where: Sequence[str]) -> Any:
     for row in rows:
         if isinstance(row, dict) and part in (row.get("name"), row.get("format")):
             return row
-    if part.isdigit() and int(part) < len(rows):
-        return rows[int(part)]
+    if part.isdigit():
+        return rows[int(part)] if int(part) < len(rows) else None
     raise KeyError(f"no entry {part!r} under {'.'.join(where)}")
 
 
@@ -388,6 +396,7 @@ def parse_sweep(data: Mapping[str, Any], *, source: str, folder: Path) -> Sweep:
         base_rating=parsed.base,
         model_draws=parsed.model_draws,
         max_minutes=parsed.max_minutes,
+        pace_grid=parsed.pace_grid,
     )
     problems += _grid_problems(sweep)
     if problems:
@@ -465,7 +474,8 @@ def load_sweep(path: str | Path, *, encoding: str | None = None) -> Sweep:
 class PointResult:
     """The metrics at one grid point: ``{metric: (estimate, stderr, method)}``; ``why``: for a
     metric undefined here (NaN), the output's code for why, where it gives one (``fair``'s
-    ``no_split``: ``above_cap``, ``time_worth_nothing``, ``red_ahead_without_time``); with
+    ``no_split``: ``above_cap``, ``time_worth_nothing``, ``red_ahead_without_time``;
+    ``no_equilibrium`` for an equilibrium the pace game does not have there); with
     uncertain constants, ``spread``: each metric's spread over them, ``{metric: (spread, its
     standard errors, share of draws where it is undefined)}``."""
 
@@ -822,6 +832,11 @@ def _other_document(
             model_sd=False,
         )
         return rules.to_json()
+    if output == "incentives":
+        from knockout.studies.incentives import incentives  # noqa: PLC0415
+
+        fairness = any(m.startswith("incentives.sequential_fairness") for m in sweep.metrics)
+        return incentives(sc, grid=sweep.pace_grid, fairness=fairness).to_json()
     from sims.run import simulate_scenario  # noqa: PLC0415
 
     return simulate_scenario(
@@ -1008,6 +1023,17 @@ def _base_of(
     )
 
 
+def _why_undefined(metric: str, doc: Mapping[str, Any]) -> str | None:
+    """The output's code for why a metric is undefined: ``fair``'s ``no_split``, or
+    ``no_equilibrium`` for an ``incentives.equilibria.N...`` metric past the equilibria found."""
+    code = doc.get("no_split")
+    if isinstance(code, str):
+        return code
+    parts = metric.split(".")
+    past = len(parts) > 2 and parts[2].isdigit() and int(parts[2]) >= len(doc.get("equilibria", []))
+    return "no_equilibrium" if parts[:2] == ["incentives", "equilibria"] and past else None
+
+
 def measure_block(
     sweep: Sweep,
     block: Sequence[tuple[Any, ...]],
@@ -1052,10 +1078,17 @@ def measure_block(
         why = {}
         for metric in sweep.metrics:
             output = metric.split(".", 1)[0]
-            values[metric] = _measure(sweep, metric, docs[output][i], output)
-            code = docs[output][i].get("no_split")
-            if math.isnan(values[metric][0]) and isinstance(code, str):
-                why[metric] = code
+            try:
+                values[metric] = _measure(sweep, metric, docs[output][i], output)
+                code = _why_undefined(metric, docs[output][i])
+                if math.isnan(values[metric][0]) and code is not None:
+                    why[metric] = code
+            except (KeyError, IndexError) as exc:
+                raise KnockoutError(
+                    f"{sweep.source}: metric {metric!r}: no such key in the {output} output ({exc})"
+                ) from None
+            except TypeError as exc:
+                raise KnockoutError(f"{sweep.source}: metric {metric!r}: {exc}") from None
             found = spread_at[metric][i]
             if found is not None:
                 spreads[metric] = found
