@@ -302,7 +302,7 @@ def p_uses_less_time(
     """
     gap = np.multiply(mean_b, base_b) - np.multiply(mean_a, base_a)
     scale = np.hypot(np.multiply(sd_a, base_a), np.multiply(sd_b, base_b))
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         smooth = ndtr(gap / scale)
     certain = np.where(gap > 0, 1.0, np.where(gap < 0, 0.0, 0.5))
     return np.asarray(np.where(scale > 0, smooth, certain), dtype=np.float64)
