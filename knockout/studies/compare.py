@@ -31,7 +31,7 @@ from knockout.errors import KnockoutError
 from knockout.exact.solver import MatchSolution, solve
 from knockout.io.scenario import load_scenario
 from knockout.rules.bidding import ChoiceGame
-from knockout.rules.formats import FORMATS, RED_HANDICAP_SHARE, Format, Stage
+from knockout.rules.formats import CHOOSER_RULES, FORMATS, RED_HANDICAP_SHARE, Format, Stage
 from knockout.rules.match import Pairing
 from knockout.rules.model import game_probabilities
 from knockout.rules.players import Player
@@ -215,7 +215,7 @@ def compare_formats(
     weaker = [Player("weaker", base - g) for g in all_gaps]
     rows = []
     for label, fmt in formats:
-        named = [s.name for s in fmt.playable if s.is_choice and s.chooser != "lot"]
+        named = [s.name for s in fmt.playable if s.is_choice and s.chooser not in CHOOSER_RULES]
         if named:
             raise KnockoutError(f"{label}: the colour choice of {named[0]} needs a named player")
         pairing = Pairing.of(
