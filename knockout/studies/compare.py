@@ -37,7 +37,14 @@ from knockout.rules.model import game_probabilities
 from knockout.rules.players import Player
 from knockout.rules.scenario import Scenario
 
-__all__ = ["DEFAULT_GAPS", "Comparison", "SchemeRow", "compare_formats", "resolve_formats"]
+__all__ = [
+    "DEFAULT_GAPS",
+    "Comparison",
+    "SchemeRow",
+    "compare_formats",
+    "decider_edge",
+    "resolve_formats",
+]
 
 DEFAULT_GAPS: tuple[float, ...] = (0.0, 50.0, 100.0, 200.0)
 
@@ -163,13 +170,22 @@ def _single_decider(fmt: Format) -> Stage | None:
 
 def _decider_edge(pairing: Pairing, sol: MatchSolution, i: int) -> float | None:
     """The decision's worth between equal players (pair ``i``); see the module docstring."""
+    reached = float(sol.bidding_reached[i])
+    share = float(sol.chooser_advances[i]) / reached if reached > 0 else float("nan")
+    return decider_edge(pairing, share)
+
+
+def decider_edge(pairing: Pairing, bidding_share: float) -> float | None:
+    """What the last stage's decision is worth between equal players (module docstring), or
+    None without a single decisive last game; ``bidding_share``: P(甲 advances | the bidding
+    stage is reached), used when the last stage is a bidding one."""
     fmt = pairing.fmt
     last = _single_decider(fmt)
     if last is None:
         return None
     k = len(fmt.playable) - 1
     if last.is_bidding:
-        return float(sol.chooser_advances[i] / sol.bidding_reached[i]) - 0.5
+        return bidding_share - 0.5
     if last.is_sealed_bid:
         game = pairing.sealed_bid_game
         assert game is not None
