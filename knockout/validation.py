@@ -59,6 +59,8 @@ def _loc(loc: tuple[int | str, ...], prefix: str) -> str:
 def _too_long_or_short(key: str, ctx: dict[str, Any], got: str) -> str:
     if key == "players" or key.endswith(".players"):
         return f"expected at least two players, got {ctx.get('actual_length')}"
+    if ctx.get("min_length") == 1 and ctx.get("actual_length") == 0:
+        return f"expected at least one value, got {got}"
     return f"expected a list of 2 numbers [red, black], got {got}"
 
 

@@ -263,9 +263,8 @@ def full_minutes(stage: Stage, model: ModelParams) -> float:
         pairs = [(red, red)]
     else:
         pairs = [stage.minutes]
-    return max(
-        float(np.sum(model.effective(np.asarray(p), stage.increment_seconds))) for p in pairs
-    )
+    added = float(model.moves) * stage.increment_seconds / 60  # the effective clock's
+    return max(red + black + 2 * added for red, black in pairs)
 
 
 def longest_minutes(fmt: Format, model: ModelParams) -> float:

@@ -61,7 +61,6 @@ from knockout.exact.compose import (
     StageProfile,
     compose,
     full_minutes,
-    longest_minutes,
     reserved_quantile,
     stage_keys,
     stage_profile,
@@ -83,7 +82,7 @@ from knockout.rules.model import ModelParams
 from knockout.rules.modeltable import PerClassIn, PerClassNonNegIn
 from knockout.rules.modeltable import model_params as _apply_model
 from knockout.rules.players import Player
-from knockout.rules.scenario import Scenario, format_to_dict
+from knockout.rules.scenario import Scenario
 from knockout.rules.variants import MODEL_VARIANTS
 from knockout.rules.walkover import walkover_sides
 from knockout.studies.compare import decider_edge
@@ -773,7 +772,7 @@ def _candidates(
 ) -> tuple[list[Candidate], int, dict[str, int], tuple[str, ...]]:
     """Every distinct playable format of the space, the number of combinations, why the others
     were refused, and the dimensions that vary."""
-    seen: set[str] = set()
+    seen: set[Format] = set()
     out: list[Candidate] = []
     refused: Counter[str] = Counter()
     combinations = 0
@@ -798,15 +797,14 @@ def _candidates(
             where, message = problems[0]
             refused[f"{where}: {message}"] += 1
             continue
-        key = json.dumps(format_to_dict(fmt), sort_keys=True)
-        if key in seen:
+        if fmt in seen:
             continue
-        seen.add(key)
+        seen.add(fmt)
         out.append(Candidate(fmt, values, _label(stages, None if ended else decider_label)))
     dims = [
         d
         for d in dict.fromkeys(k for c in out for k in c.values)
-        if len({json.dumps(c.values[d]) for c in out if c.values.get(d) is not None}) > 1
+        if len({c.values[d] for c in out if c.values.get(d) is not None}) > 1
     ]
     return out, combinations, dict(refused), tuple(dims)
 
@@ -1011,21 +1009,26 @@ def _unit(job: DesignJob, chunk: int, model: int) -> _Unit:
     used = np.unique(np.concatenate([ids[f, : lengths[f]] for f in range(hi - lo)]))
     local = {int(k): i for i, k in enumerate(used)}
     profiles = [_profile(job, model, int(k)) for k in used]
-    local_ids = np.vectorize(lambda k: local.get(int(k), 0), otypes=[np.intp])(ids)
+    lookup = np.zeros(len(job.keys), dtype=np.intp)
+    lookup[used] = np.arange(used.size)
+    local_ids = lookup[ids]
     composed = compose(profiles, local_ids, lengths)
     objective, stronger = _objective_values(job, composed.win)
     m = job.models[model]
-    edges, longest, p99 = [], [], []
+    full = [full_minutes(job.keys[int(k)].stage, m) for k in used]
+    most = [job.keys[int(k)].stage.most_games for k in used]
+    span = np.array([math.inf if g is None else g * t for g, t in zip(most, full, strict=True)])
+    slots = np.arange(ids.shape[1])[None, :] < lengths[:, None]
+    longest = np.where(slots, span[local_ids], 0.0).sum(axis=1)
+    share = composed.chooser_share[:, 0].tolist()
+    edges, p99 = [], []
     for f in range(hi - lo):
         keys = [int(k) for k in ids[f, : lengths[f]]]
-        last = keys[-1]
-        edge = _edge(job, model, last, float(composed.chooser_share[f, 0]))
+        edge = _edge(job, model, keys[-1], share[f])
         edges.append(math.nan if edge is None else edge)
-        fmt = job.formats[lo + f]
-        longest.append(longest_minutes(fmt, m))
         if job.p99:
-            full = [full_minutes(job.keys[k].stage, m) for k in keys]
-            p99.append(reserved_quantile(profiles, [local[k] for k in keys], full, 0, QUANTILE))
+            rows = [local[k] for k in keys]
+            p99.append(reserved_quantile(profiles, rows, [full[r] for r in rows], 0, QUANTILE))
         else:
             p99.append(math.nan)
     return _Unit(
@@ -1035,7 +1038,7 @@ def _unit(job: DesignJob, chunk: int, model: int) -> _Unit:
         games=composed.games[:, 0],
         edge=np.array(edges),
         reached=composed.last_decided[:, 0],
-        longest=np.array(longest),
+        longest=np.asarray(longest, dtype=np.float64),
         p99=np.array(p99),
     )
 
@@ -1158,26 +1161,27 @@ class DesignResult:
         return sum(s.feasible for s in self.scored)
 
 
-def _aggregate(values: FloatArray, rank: Rank, *, worst_is_max: bool) -> float:
+def _aggregate(values: Sequence[float], rank: Rank, *, worst_is_max: bool) -> float:
     if rank == "mean":
-        return float(np.mean(values))
-    return float(np.max(values) if worst_is_max else np.min(values))
+        return math.fsum(values) / len(values)
+    return max(values) if worst_is_max else min(values)
 
 
-def _signed_edge(edges: FloatArray, rank: Rank) -> float | None:
-    if np.all(np.isnan(edges)):
+def _signed_edge(edges: Sequence[float], rank: Rank) -> float | None:
+    known = [e for e in edges if not math.isnan(e)]
+    if not known:
         return None
     if rank == "mean":
-        return float(np.mean(edges))
-    return float(edges[int(np.argmax(np.abs(edges)))])
+        return math.fsum(known) / len(known)
+    return max(known, key=abs)
 
 
 _FIGURES = ("objective", "minutes", "games", "edge", "reached", "longest", "p99")
 
 
-def _score(design: Design, index: int, per_model: dict[str, FloatArray]) -> Scored:
-    """One format's figures from its per-model arrays (``per_model[figure]``: (models,) and
-    ``stronger``: (models, gaps))."""
+def _score(design: Design, index: int, per_model: Mapping[str, Sequence[Any]]) -> Scored:
+    """One format's figures from its per-model values (``per_model[figure]``: one per model;
+    ``stronger``: one list over the gaps per model)."""
     rank = design.rank
     maximise = design.objective.maximise
     objective = _aggregate(per_model["objective"], rank, worst_is_max=not maximise)
@@ -1187,7 +1191,7 @@ def _score(design: Design, index: int, per_model: dict[str, FloatArray]) -> Scor
         "expected_minutes": _aggregate(per_model["minutes"], rank, worst_is_max=True),
         "decider_edge": edge,
         "decider_reached": _aggregate(per_model["reached"], rank, worst_is_max=True),
-        "max_minutes": float(np.max(per_model["longest"])),
+        "max_minutes": max(per_model["longest"]),
         "p99_minutes": _aggregate(per_model["p99"], rank, worst_is_max=True),
         "expected_games": _aggregate(per_model["games"], rank, worst_is_max=True),
     }
@@ -1214,24 +1218,23 @@ def _score(design: Design, index: int, per_model: dict[str, FloatArray]) -> Scor
     return Scored(
         index=index,
         stronger_advances={
-            g: _aggregate(stronger[:, j], rank, worst_is_max=False) for j, g in enumerate(gaps)
+            g: _aggregate([row[j] for row in stronger], rank, worst_is_max=False)
+            for j, g in enumerate(gaps)
         },
         per_model={
             name: {
-                "objective": float(per_model["objective"][m]),
-                "expected_minutes": float(per_model["minutes"][m]),
-                "decider_edge": None
-                if math.isnan(per_model["edge"][m])
-                else float(per_model["edge"][m]),
-                "decider_reached": float(per_model["reached"][m]),
-                "expected_games": float(per_model["games"][m]),
-                "stronger_advances": {f"{g:g}": float(stronger[m, j]) for j, g in enumerate(gaps)},
+                "objective": per_model["objective"][m],
+                "expected_minutes": per_model["minutes"][m],
+                "decider_edge": None if math.isnan(per_model["edge"][m]) else per_model["edge"][m],
+                "decider_reached": per_model["reached"][m],
+                "expected_games": per_model["games"][m],
+                "stronger_advances": {f"{g:g}": stronger[m][j] for j, g in enumerate(gaps)},
             }
             for m, name in enumerate(names)
         },
         fails=tuple(fails),
         feasible=not fails and within,
-        **figures,  # type: ignore[arg-type]
+        **figures,
     )
 
 
@@ -1392,9 +1395,11 @@ def _scored(design: Design, job: DesignJob, units: Mapping[int, _Unit]) -> list[
             continue
         done = [p for p in parts if p is not None]
         lo = chunk * job.chunk
+        lists = {
+            name: [getattr(p, name).tolist() for p in done] for name in (*_FIGURES, "stronger")
+        }
         for f in range(done[0].objective.shape[0]):
-            per_model = {name: np.array([getattr(p, name)[f] for p in done]) for name in _FIGURES}
-            per_model["stronger"] = np.stack([p.stronger[f] for p in done])
+            per_model = {name: [v[f] for v in values] for name, values in lists.items()}
             out.append(_score(design, lo + f, per_model))
     return out
 

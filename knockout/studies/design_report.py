@@ -29,6 +29,8 @@ __all__ = [
     "write_design",
 ]
 
+#: Up to this many formats results.json is indented for reading; beyond, it is one line.
+READABLE_FORMATS = 2000
 #: A gain in the objective (a probability) below this is not called an improvement: half a
 #: point of P(the stronger player advances).
 MEANINGFUL_GAIN = 0.005
@@ -178,8 +180,8 @@ def _document(result: DesignResult) -> dict[str, Any]:
             "fails": list(s.fails),
             "feasible": s.feasible,
             "on_front": pos in front,
-            "models": s.per_model,
         }
+        | ({"models": s.per_model} if len(design.models) > 1 else {})
         for pos, s in enumerate(result.scored)
     ]
     out["seconds"] = result.seconds
@@ -277,6 +279,9 @@ def _front_lines(result: DesignResult) -> list[str]:
         f"The front has {len(front)} formats, from {first.expected_minutes:.0f} minutes "
         f"({_value(design, first.objective)}) to {last.expected_minutes:.0f} minutes "
         f"({_value(design, last.objective)})."
+        if len(front) > 1
+        else f"The front is one format: {first.expected_minutes:.0f} minutes "
+        f"({_value(design, first.objective)}); no other is as good in as few minutes."
     ]
     if len(front) > 1 and last.expected_minutes > first.expected_minutes:
         per_hour = (last.objective - first.objective) / (
@@ -490,6 +495,7 @@ def design_files(result: DesignResult) -> StudyFiles:
         document=_document(result),
         plots=[lambda out: [_front_plot(result, out / "front.png")]] if result.scored else [],
         summary=summary_markdown(result, reference),
+        indent=2 if result.evaluated <= READABLE_FORMATS else None,
     )
 
 
