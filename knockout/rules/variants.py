@@ -12,7 +12,9 @@ and keeps the measured classical constants:
 ``draws-rare``                ``draw_nu`` 0.3 in rapid and blitz games
 ``draws-common``              ``draw_nu`` 2.0 in rapid and blitz games
 ``time-worthless``            ``elo_per_doubling`` 0: clock odds buy nothing
-``time-precious``             ``elo_per_doubling`` 200 in every class
+``time-cheap``                ``elo_per_doubling`` 60 in every class (the low end of the
+                              human estimate, 60-200)
+``time-precious``             ``elo_per_doubling`` 200 in every class (its high end)
 ``no-first-move-edge``        ``red_advantage`` 0 in rapid and blitz games
 ``first-move-edge-doubled``   ``red_advantage`` twice the classical one in rapid and blitz
 ============================  =================================================================
@@ -38,6 +40,7 @@ MODEL_VARIANTS: Mapping[str, Callable[[ModelParams], ModelParams]] = {
     "draws-rare": lambda m: replace(m, draw_nu=_fast(m.draw_nu, 0.3)),
     "draws-common": lambda m: replace(m, draw_nu=_fast(m.draw_nu, 2.0)),
     "time-worthless": lambda m: replace(m, elo_per_doubling=PerClass(0.0, 0.0, 0.0)),
+    "time-cheap": lambda m: replace(m, elo_per_doubling=PerClass(60.0, 60.0, 60.0)),
     "time-precious": lambda m: replace(m, elo_per_doubling=PerClass(200.0, 200.0, 200.0)),
     "no-first-move-edge": lambda m: replace(m, red_advantage=_fast(m.red_advantage, 0.0)),
     "first-move-edge-doubled": lambda m: replace(

@@ -1081,7 +1081,7 @@ def design_job(design: Design, chunk: int | None = None) -> DesignJob:
         side_b=tuple(side_b),
         objective=design.objective,
         bracket=bracket,
-        p99=design.constraints.p99_minutes is not None,
+        p99=True,
         chunk=chunk,
     )
 
@@ -1228,6 +1228,7 @@ def _score(design: Design, index: int, per_model: Mapping[str, Sequence[Any]]) -
                 "decider_edge": None if math.isnan(per_model["edge"][m]) else per_model["edge"][m],
                 "decider_reached": per_model["reached"][m],
                 "expected_games": per_model["games"][m],
+                "p99_minutes": per_model["p99"][m],
                 "stronger_advances": {f"{g:g}": stronger[m][j] for j, g in enumerate(gaps)},
             }
             for m, name in enumerate(names)

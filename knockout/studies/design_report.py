@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import logging
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +103,6 @@ def _rows(result: DesignResult) -> tuple[list[str], list[list[Any]]]:
     gaps = design.objective.gaps
     header = [
         "id",
-        "label",
         *design.dimensions,
         "model",
         "objective",
@@ -122,7 +121,7 @@ def _rows(result: DesignResult) -> tuple[list[str], list[list[Any]]]:
     rows: list[list[Any]] = []
     for pos, s in enumerate(result.scored):
         c = design.candidates[s.index]
-        head = [s.index, c.label, *(c.values.get(d) for d in design.dimensions)]
+        head = [s.index, *(c.values.get(d) for d in design.dimensions)]
         for name, figures in s.per_model.items():
             rows.append(
                 [
@@ -135,7 +134,7 @@ def _rows(result: DesignResult) -> tuple[list[str], list[list[Any]]]:
                     figures["decider_edge"],
                     figures["decider_reached"],
                     s.max_minutes,
-                    s.p99_minutes if not several else None,
+                    figures["p99_minutes"],
                     None if several else s.feasible,
                     None if several else pos in front,
                 ]
@@ -181,11 +180,15 @@ def _document(result: DesignResult) -> dict[str, Any]:
             "feasible": s.feasible,
             "on_front": pos in front,
         }
-        | ({"models": s.per_model} if len(design.models) > 1 else {})
         for pos, s in enumerate(result.scored)
     ]
     out["seconds"] = result.seconds
     return out
+
+
+def _points(p: float) -> str:
+    """A probability in points (1 point = 0.01)."""
+    return f"{100 * p:g} point" + ("" if 100 * p == 1 else "s")
 
 
 def _pct(p: float) -> str:
@@ -219,7 +222,7 @@ def _constraint_lines(result: DesignResult) -> list[str]:
     scored = result.scored
     lines = []
     bounds: list[tuple[str, float | None, Callable[[float], str]]] = [
-        ("decider_edge", c.decider_edge, lambda b: f"|decider edge| <= {100 * b:g} points"),
+        ("decider_edge", c.decider_edge, lambda b: f"|decider edge| <= {_points(b)}"),
         ("max_minutes", c.max_minutes, lambda b: f"longest match <= {b:g} min"),
         ("p99_minutes", c.p99_minutes, lambda b: f"99th percentile of its length <= {b:g} min"),
         ("decider_reached", c.decider_reached, lambda b: f"P(decider reached) <= {_pct(b)}"),
@@ -247,7 +250,8 @@ def _best_lines(result: DesignResult, reference: Scored | None) -> list[str]:
         lines.append(
             f"- **Best {within}: {design.candidates[s.index].label}**: "
             f"{_value(design, s.objective)}, {s.expected_minutes:.1f} expected minutes, "
-            f"decider edge {_edge(s.decider_edge)}, longest match {_minutes(s.max_minutes)}; "
+            f"decider edge {_edge(s.decider_edge)}, longest match {_minutes(s.max_minutes)} "
+            f"(99 % of matches within {_minutes(s.p99_minutes)}, every game on full clocks); "
             f"written to `{scenario_name(budget)}`."
         )
         if reference is not None:
@@ -287,15 +291,16 @@ def _front_lines(result: DesignResult) -> list[str]:
         per_hour = (last.objective - first.objective) / (
             (last.expected_minutes - first.expected_minutes) / 60
         )
-        steps = [
-            (b.objective - a.objective) / ((b.expected_minutes - a.expected_minutes) / 60)
-            for a, b in itertools.pairwise(front)
-            if b.expected_minutes > a.expected_minutes
-        ]
-        lines.append(
-            f"Along it an hour more buys {_gain(design, per_hour)} on average; the first step "
-            f"buys {_gain(design, steps[0])} an hour and the last {_gain(design, steps[-1])}."
-        )
+        lines.append(f"Along it an hour more buys {_gain(design, per_hour)} on average.")
+    bests = [(b, result.scored[i]) for b, i in result.best if b is not None]
+    for (b0, s0), (b1, s1) in itertools.pairwise(bests):
+        extra = s1.expected_minutes - s0.expected_minutes
+        if extra > 0:
+            lines.append(
+                f"From the best within {b0:g} minutes to the best within {b1:g}, "
+                f"{extra:.1f} more minutes buy {_gain(design, s1.objective - s0.objective)} "
+                f"({_gain(design, (s1.objective - s0.objective) / (extra / 60))} an hour)."
+            )
     rows = [
         "| expected minutes | objective | decider edge | longest | format |",
         "|---|---|---|---|---|",
@@ -337,6 +342,15 @@ def _robust_lines(result: DesignResult) -> list[str]:
     ]
 
 
+def _most_refused(design: Design) -> str:
+    """The commonest reason a combination is not a playable format, if any."""
+    if not design.refused:
+        return ""
+    reason, count = max(design.refused.items(), key=lambda kv: kv[1])
+    share = "all" if count == sum(design.refused.values()) else f"{count}"
+    return f" ({share} of them: {reason})"
+
+
 def summary_markdown(result: DesignResult, reference: Scored | None) -> str:
     """The summary, every sentence computed from the figures."""
     design = result.design
@@ -353,14 +367,20 @@ def summary_markdown(result: DesignResult, reference: Scored | None) -> str:
         "",
         f"Objective: {design.objective.describe()}, under the strategy and model of "
         f"`{design.scenario_path}`. {design.combinations} combinations of the space: "
-        f"{refused} not playable, {duplicates} duplicates; {len(design.candidates)} formats, "
+        f"{refused} not playable{_most_refused(design)}, {duplicates} duplicates; "
+        f"{len(design.candidates)} formats, "
         f"{result.evaluated} evaluated under {models} model{'s' if models > 1 else ''} in "
         f"{result.seconds:.1f} s; {result.feasible} meet every constraint.{interrupted}",
     ]
     if reference is not None:
+        how = (
+            f" ({'worst case' if design.rank == 'worst' else 'mean'} over the {models} models)"
+            if models > 1
+            else ""
+        )
         head += [
             "",
-            f"The scenario's own format: {_value(design, reference.objective)}, "
+            f"The scenario's own format{how}: {_value(design, reference.objective)}, "
             f"{reference.expected_minutes:.1f} expected minutes, decider edge "
             f"{_edge(reference.decider_edge)}.",
         ]
@@ -405,11 +425,23 @@ def _axis_label(design: Design) -> str:
     }[design.objective.kind]
 
 
+def _failing_words(design: Design, names: Sequence[str]) -> str:
+    """The constraints other than the budget, as a legend says them."""
+    c = design.constraints
+    words = {
+        "decider_edge": lambda: f"|decider edge| <= {_points(c.decider_edge or 0.0)}",
+        "max_minutes": lambda: f"longest match <= {c.max_minutes:g} min",
+        "p99_minutes": lambda: f"99th percentile <= {c.p99_minutes:g} min",
+        "decider_reached": lambda: f"P(decider reached) <= {_pct(c.decider_reached or 0.0)}",
+    }
+    return "fails " + " or ".join(words[n]() for n in names)
+
+
 def _front_plot(result: DesignResult, path: Path) -> Path:
     design = result.design
     plt = pyplot()
     logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)  # fonts tried in turn
-    fig, ax = plt.subplots(figsize=(9, 5.6))
+    fig, ax = plt.subplots(figsize=(9, 6.2))
     scale = 100 if design.objective.kind in ("stronger_advances", "top_seed_wins") else 1
     ok = [s for s in result.scored if not s.fails]
     bad = [s for s in result.scored if s.fails]
@@ -419,10 +451,10 @@ def _front_plot(result: DesignResult, path: Path) -> Path:
             [s.expected_minutes for s in bad],
             [scale * s.objective for s in bad],
             s=10,
-            color="0.75",
+            color="0.7",
             marker="x",
             linewidths=0.7,
-            label=f"fails {', '.join(names)}",
+            label=_failing_words(design, names),
         )
     ax.scatter(
         [s.expected_minutes for s in ok],
@@ -430,7 +462,7 @@ def _front_plot(result: DesignResult, path: Path) -> Path:
         s=10,
         color="tab:blue",
         alpha=0.5,
-        label="meets the other constraints",
+        label="meets them" if bad else "every format",
     )
     front = [result.scored[i] for i in result.front]
     ax.step(
@@ -441,11 +473,20 @@ def _front_plot(result: DesignResult, path: Path) -> Path:
         linewidth=1.4,
         label="the front",
     )
-    for budget, i in result.best:
+    notes = []
+    for k, (budget, i) in enumerate(result.best):
         s = result.scored[i]
+        mark = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[k % 26]
         if budget is not None:
             ax.axvline(budget, color="black", linestyle="--", linewidth=0.9)
-            ax.text(budget, ax.get_ylim()[0], f" {budget:g} min", fontsize=8, va="bottom")
+            ax.annotate(
+                f"{budget:g} min",
+                (budget, 1.0),
+                xycoords=("data", "axes fraction"),
+                xytext=(3, -12),
+                textcoords="offset points",
+                fontsize=8,
+            )
         ax.plot(
             s.expected_minutes,
             scale * s.objective,
@@ -455,27 +496,29 @@ def _front_plot(result: DesignResult, path: Path) -> Path:
             markeredgecolor="black",
             linestyle="none",
         )
-        left, right = ax.get_xlim()
-        on_left = s.expected_minutes < (left + right) / 2
-        within = "best" if budget is None else f"best within {budget:g} min"
         ax.annotate(
-            f"{within}: {design.candidates[s.index].label}",
+            mark,
             (s.expected_minutes, scale * s.objective),
             textcoords="offset points",
-            xytext=(10, -16) if on_left else (-10, 10),
-            ha="left" if on_left else "right",
-            fontsize=7,
-            bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "alpha": 0.8, "lw": 0},
+            xytext=(-6, 8),
+            ha="right",
+            fontsize=9,
+            weight="bold",
         )
+        within = "best" if budget is None else f"best within {budget:g} min"
+        notes.append(f"{mark} ({within}): {design.candidates[s.index].label}")
     unit = " (%)" if scale == 100 else ""
     ax.set_xlabel("expected playing minutes, equal players")
     ax.set_ylabel(f"{_axis_label(design)}{unit}")
     rank = "worst case" if design.rank == "worst" else "mean"
     models = f", {rank} over {len(design.models)} models" if len(design.models) > 1 else ""
-    ax.set_title(f"{design.name}: {result.evaluated} formats{models}", fontsize=10)
+    title = f"{design.name}\n{result.evaluated} formats{models}"
+    ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="lower right")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.04 * len(notes), 1, 1))
+    for k, note in enumerate(notes):
+        fig.text(0.01, 0.04 * (len(notes) - k) - 0.03, note, fontsize=8)
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
