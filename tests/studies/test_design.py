@@ -416,7 +416,7 @@ def test_bad_input_is_one_line_each(tmp_path: Path) -> None:
     bad = str(tmp_path / "bad.toml")
     # an empty space
     line = _error(tmp_path, head + "[space]\nslow_games = []\n" + tail)
-    assert line == f"{bad}: space.slow_games: expected at least one value, got []"
+    assert line == f"{bad}: space.slow_games: expected at least one entry, got []"
     # a space with no playable format: a bidding decider with no game before it
     space = '[space]\nslow_games = [0]\nrapid_games = [0]\ndecider = ["xq-bidding"]\n'
     line = _error(tmp_path, head + space + tail)
