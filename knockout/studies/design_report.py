@@ -8,7 +8,6 @@ thresholds named here (:data:`MEANINGFUL_GAIN`)."""
 from __future__ import annotations
 
 import itertools
-import logging
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -18,7 +17,7 @@ from knockout.event.toml import dumps
 from knockout.rules.scenario import format_to_dict
 from knockout.studies.design import Design, DesignResult, Scored, score_formats
 from knockout.studies.output import StudyFiles, write_study
-from knockout.studies.plots import pyplot
+from knockout.studies.plots import pyplot, save
 
 __all__ = [
     "MEANINGFUL_GAIN",
@@ -440,7 +439,6 @@ def _failing_words(design: Design, names: Sequence[str]) -> str:
 def _front_plot(result: DesignResult, path: Path) -> Path:
     design = result.design
     plt = pyplot()
-    logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)  # fonts tried in turn
     fig, ax = plt.subplots(figsize=(9, 6.2))
     scale = 100 if design.objective.kind in ("stronger_advances", "top_seed_wins") else 1
     ok = [s for s in result.scored if not s.fails]
@@ -519,9 +517,7 @@ def _front_plot(result: DesignResult, path: Path) -> Path:
     fig.tight_layout(rect=(0, 0.04 * len(notes), 1, 1))
     for k, note in enumerate(notes):
         fig.text(0.01, 0.04 * (len(notes) - k) - 0.03, note, fontsize=8)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save(fig, path)
 
 
 def design_files(result: DesignResult) -> StudyFiles:

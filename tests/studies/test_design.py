@@ -522,3 +522,85 @@ def test_the_summary_follows_the_numbers(small: dict[str, Any]) -> None:
     assert "short" in _against(design, -MEANINGFUL_GAIN - 1e-6)
     assert "no meaningful difference" in _against(design, MEANINGFUL_GAIN / 2)
     assert not math.isnan(small["json"]["best"]["objective"])
+
+
+def test_the_99th_percentile_is_the_games_distribution_of_solve(tmp_path: Path) -> None:
+    """A match's i-th game always belongs to the same stage (every stage is played in full
+    before the next), so its reserved time is a function of its number of games: the quantile
+    follows from the solver's distribution of games."""
+    from knockout.exact.solver import solve
+    from knockout.rules.bidding import get_strategy
+    from knockout.rules.match import Pairing
+    from knockout.rules.model import DEFAULT_MODEL
+    from knockout.rules.players import Player
+
+    text = SMALL.replace(
+        "decider = [",
+        "super_rapid_games = [0, 1]\nsuper_rapid_repeat = [false, true, 3]\ndecider = [",
+    )
+    design = load_design(_write(tmp_path / "q.toml", text))
+    result = run_design(design)
+    mean = (2600 + 2550) / 2
+    for s in result.scored[::7]:
+        fmt = design.candidates[s.index].format
+        sol = solve(
+            Pairing.of(
+                fmt, Player("stronger", mean), Player("weaker", mean),
+                strategy=get_strategy("rational"), model=DEFAULT_MODEL,
+            )
+        )  # fmt: skip
+        per_game = []
+        for stage in fmt.playable:
+            if stage.is_bidding:
+                assert stage.bidding is not None
+                clocks = [
+                    stage.bidding.accept,
+                    stage.bidding.object_red,
+                    stage.bidding.object_black,
+                ]
+            else:
+                clocks = [stage.minutes]
+            full = max(r + b + 2 * stage.increment_seconds for r, b in clocks)
+            most = stage.most_games or 10_000
+            per_game += [full] * most
+        cumulative, q = 0.0, None
+        for k in sorted(sol.games):
+            cumulative += float(sol.games[k][0])
+            if q is None and cumulative >= 0.99 * (1 - float(sol.unresolved[0])) - 1e-12:
+                q = sum(per_game[:k])
+        assert s.p99_minutes == pytest.approx(q, abs=1e-9), design.candidates[s.index].label
+
+
+def test_decider_tables_and_the_mean_rank(tmp_path: Path) -> None:
+    menus = (
+        "menu = [{ accept = [30, 10], object_red = [10, 30], object_black = [35, 5] }, "
+        "{ accept = [26, 10], object_red = [10, 26], object_black = [31, 5] }]"
+    )
+    lot = (
+        '{ preset = "armageddon-lot", colours = ["lot", "choice"], '
+        'chooser = ["lot", "higher-ranked"] }'
+    )
+    bidding = f'{{ preset = "xq-bidding", priority = ["less-time", "lot"], {menus} }}'
+    text = (
+        f'scenario = "{FINAL.as_posix()}"\n[space]\nslow_games = [1]\nrapid_games = [1]\n'
+        f"decider = [{bidding}, {lot}]\n"
+        "[objective]\nstronger_advances = { gap = [50, 150] }\n"
+        '[robustness]\nmodels = ["scenario", "time-precious"]\nrank = "mean"\n'
+    )
+    design = load_design(_write(tmp_path / "t.toml", text))
+    labels = [c.label for c in design.candidates]
+    assert len(labels) == 4 + 3  # 2 priorities x 2 menus; lot, choice x 2 choosers
+    assert any("priority lot" in x and "menu [26.0, 10.0]" in x for x in labels)
+    result = run_design(design)
+    for s in result.scored:
+        values = [m["objective"] for m in s.per_model.values()]
+        assert s.objective == pytest.approx(sum(values) / 2, abs=1e-15)
+        for m in s.per_model.values():
+            assert m["objective"] == pytest.approx(
+                (m["stronger_advances"]["50"] + m["stronger_advances"]["150"]) / 2, abs=1e-15
+            )
+    bad = text.replace(
+        'preset = "armageddon-lot", colours', 'preset = "armageddon-bid", clock = ["10+2"], colours'
+    )
+    with pytest.raises(Exception, match="decider sets its clocks by the players"):
+        load_design(_write(tmp_path / "t2.toml", bad))
