@@ -406,7 +406,7 @@ def design(
             help="Most processes to use, or auto (every CPU). This process computes too; "
             "helpers start only when the work is long enough to pay for them."
         ),
-    ] = "1",
+    ] = "auto",
     executor: Annotated[
         Literal["local", "dask"],
         typer.Option(help="local: this process or a process pool; dask: a Dask cluster."),

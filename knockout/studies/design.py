@@ -395,6 +395,12 @@ def parse_design(data: Mapping[str, Any], *, source: str, folder: Path) -> Desig
     except ValidationError as exc:
         raise InputError(problems_of(exc, source, _DesignIn)) from None
     scenario_path = os.path.normpath(folder / parsed.scenario)
+    if not Path(scenario_path).is_file():
+        raise InputError.single(
+            source,
+            "scenario",
+            f"expected a scenario file (relative to the design file), {scenario_path} is none",
+        )
     scenario = load_scenario(scenario_path)
     problems: list[Problem] = []
 
@@ -1307,13 +1313,14 @@ def _binding(design: Design, scored: Sequence[Scored], budget: float | None) -> 
     for name, bound, value in checks:
         meeting = [s for s in left if value(s) <= bound]
         if not meeting:
-            least = min(value(s) for s in left)
+            closest = min(left, key=value)
             among = f" among the formats meeting {', '.join(earlier)}" if earlier else ""
             what = "|decider edge|" if name == "decider_edge" else name.replace("_", " ")
             return Problem(
                 design.source,
                 f"constraints.{name}",
-                f"no format meets {name} <= {bound:g}{among}: the least {what} is {least:.4g}",
+                f"no format meets {name} <= {bound:g}{among}: the least {what} is "
+                f"{value(closest):.4g} ({design.candidates[closest.index].label})",
             )
         left, earlier = meeting, [*earlier, name]
     return Problem(design.source, "constraints", "no format meets the constraints")

@@ -501,7 +501,6 @@ def _front_plot(result: DesignResult, path: Path) -> Path:
             xytext=(-6, 8),
             ha="right",
             fontsize=9,
-            weight="bold",
         )
         within = "best" if budget is None else f"best within {budget:g} min"
         notes.append(f"{mark} ({within}): {design.candidates[s.index].label}")

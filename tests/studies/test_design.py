@@ -456,21 +456,22 @@ def test_a_constraint_nothing_satisfies_says_which_binds(tmp_path: Path) -> None
     line = _error(tmp_path, head + obj + "[constraints]\nexpected_minutes = 60\n")
     assert line == (
         f"{bad}: constraints.expected_minutes: no format meets expected_minutes <= 60: the "
-        "least expected minutes is 128.9"
+        "least expected minutes is 128.9 (slow 1×60+10 · rapid 1×15+10 · xq-bidding)"
     )
     line = _error(
         tmp_path, head + obj + "[constraints]\ndecider_edge = 0.001\nexpected_minutes = 300\n"
     )
     assert line == (
         f"{bad}: constraints.decider_edge: no format meets decider_edge <= 0.001: the least "
-        "|decider edge| is 0.01696"
+        "|decider edge| is 0.01696 (slow 1×60+10 · rapid 1×15+10 · xq-bidding)"
     )
     line = _error(
         tmp_path, head + obj + "[constraints]\nmax_minutes = 250\nexpected_minutes = 120\n"
     )
     assert line == (
         f"{bad}: constraints.expected_minutes: no format meets expected_minutes <= 120 among "
-        "the formats meeting max_minutes: the least expected minutes is 128.9"
+        "the formats meeting max_minutes: the least expected minutes is 128.9 (slow 1×60+10 · "
+        "rapid 1×15+10 · xq-bidding)"
     )
 
 
