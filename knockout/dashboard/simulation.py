@@ -120,11 +120,11 @@ def simulated_view(sim: SimulationRun, scenario: Scenario) -> RenderableType:
 
 
 def progress_bar(
-    console: Console, total: int
+    console: Console, total: int, *, label: str = "simulating"
 ) -> tuple[AbstractContextManager[Progress], Callable[[int, int], None]]:
     """A rich progress bar and the callback that advances it (runs done, runs requested)."""
     bar = Progress(
-        TextColumn("simulating"),
+        TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -143,6 +143,9 @@ def progress_lines(
     console: Console,
     every: float = 30.0,
     clock: Callable[[], float] = time.monotonic,
+    *,
+    done_word: str = "simulated",
+    unit: str = "runs",
 ) -> tuple[AbstractContextManager[None], Callable[[int, int], None]]:
     """Progress as plain lines, for a console that is not a terminal (a log file, a pipe): at
     most one line every ``every`` seconds, with the share done and the time left at the rate so
@@ -158,7 +161,7 @@ def progress_lines(
         last = now
         left = (now - start) * (requested - done) / done
         console.print(
-            f"simulated {done:,} of {requested:,} runs ({100 * done / requested:.1f}%), "
+            f"{done_word} {done:,} of {requested:,} {unit} ({100 * done / requested:.1f}%), "
             f"about {duration(left)} left",
             markup=False,
             highlight=False,

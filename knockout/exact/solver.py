@@ -149,13 +149,13 @@ def _bidding_transitions(
 def _choice_transitions(
     pairing: Pairing, state: MatchState, decision: Choice
 ) -> Iterator[Transition]:
-    """A ``choice`` stage's first game: who chooses (a lot or a named player), then the colour
+    """A ``choice`` stage's first game: who chooses (by the stage's rule), then the colour
     the chooser takes under the strategy (or the recorded choice), then the game."""
     if decision.made is not None:
         yield from _games(pairing, state, [(1.0, decision.made.red)])
         return
     game = pairing.choice_game(state.stage)
-    p_a = pairing.colour_chooser[state.stage]
+    p_a = pairing.p_a_chooses_colours(state.stage, decision)
     reds: list[tuple[FloatArray, Side]] = []
     for chooser, p_chooser in ((0, p_a), (1, 1.0 - p_a)):
         side: Side = 0 if chooser == 0 else 1

@@ -68,6 +68,7 @@ __all__ = [
     "match_points",
     "next_decision",
     "p_chooser_from_times",
+    "p_first_chooses",
     "replay",
 ]
 
@@ -83,12 +84,15 @@ class MatchState:
         game: Games already played in the current block of the stage.
         score: A's match points minus B's within the block (a win counts 1, a draw 0).
         last_red: Who had Red in the previous game (``None`` before the first game).
+        block: Blocks of the stage already played, for a repeating stage with a cap
+            (``max_blocks``); 0 otherwise.
     """
 
     stage: int
     game: int = 0
     score: int = 0
     last_red: Side | None = None
+    block: int = 0
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,7 @@ def next_decision(fmt: Format, state: MatchState, start: Position | None = None)
     choice) rides on the decision.
     """
     stage = fmt.playable[state.stage]
+    before = fmt.games_before(state.stage)
     if start is not None and start.state == state:
         return decide(
             stage,
@@ -120,8 +125,9 @@ def next_decision(fmt: Format, state: MatchState, start: Position | None = None)
             p_a_chooses=start.p_a_chooses,
             bid=start.bid,
             choice=start.choice,
+            games_before=before,
         )
-    return decide(stage, game=state.game, last_red=state.last_red)
+    return decide(stage, game=state.game, last_red=state.last_red, games_before=before)
 
 
 def match_points(stage: Stage, red: Side, result: Result) -> int:
@@ -140,7 +146,8 @@ def advance(fmt: Format, state: MatchState, red: Side, result: Result) -> MatchS
     """The state after a game in which ``red`` had Red and the result was ``result``.
 
     A block ends early once the player behind cannot catch up; a player ahead at the end of a
-    block wins; a level block repeats (``repeat``) or leads to the next stage.
+    block wins; a level block repeats (``repeat``, up to ``max_blocks`` blocks when capped) or
+    leads to the next stage.
     """
     stage = fmt.playable[state.stage]
     score = state.score + match_points(stage, red, result)
@@ -149,16 +156,33 @@ def advance(fmt: Format, state: MatchState, red: Side, result: Result) -> MatchS
     if abs(score) > remaining:
         return Finished(0 if score > 0 else 1, state.stage)
     if remaining > 0:
-        return MatchState(state.stage, played, score, red)
-    next_stage = state.stage if stage.repeat else state.stage + 1
-    return MatchState(next_stage, 0, 0, red)
+        return MatchState(state.stage, played, score, red, state.block)
+    if stage.repeat and stage.max_blocks == 0:
+        return MatchState(state.stage, 0, 0, red)
+    if stage.repeat and state.block + 1 < stage.max_blocks:
+        return MatchState(state.stage, 0, 0, red, state.block + 1)
+    return MatchState(state.stage + 1, 0, 0, red)
 
 
-def _p_first_chooses(chooser: str, a: str, b: str) -> float:
-    """P(player ``a`` chooses the colours): the named chooser if they play, else a lot."""
-    if chooser == a:
+def p_first_chooses(chooser: str, a: Player, b: Player) -> float:
+    """P(player ``a`` chooses the colours) by a ``choice`` stage's ``chooser`` rule, as far as
+    the pair decides it: the named chooser if they play; the higher-ranked (the better seed when
+    both have one, else the higher rating); else a lot (1/2). A chooser the match's colours
+    name (``last-black``, ``first-black``) rides on the decision instead
+    (:attr:`~knockout.rules.decisions.Choice.side`).
+
+    >>> p_first_chooses("higher-ranked", Player("A", 2500), Player("B", 2600))
+    0.0
+    """
+    if chooser == "higher-ranked":
+        if a.seed is not None and b.seed is not None and a.seed != b.seed:
+            return 1.0 if a.seed < b.seed else 0.0
+        if a.rating != b.rating:
+            return 1.0 if a.rating > b.rating else 0.0
+        return 0.5
+    if chooser == a.name:
         return 1.0
-    if chooser == b:
+    if chooser == b.name:
         return 0.0
     return 0.5
 
@@ -176,8 +200,9 @@ class Pairing:
         strategy: Bidding strategy (used only by formats with a bidding stage).
         ratings: ``{time class: (A's ratings, B's ratings)}``.
         speeds: ``((mean_A, sd_A), (mean_B, sd_B))`` arrays.
-        colour_chooser: Per stage index with ``colours = choice``: P(A chooses the colours)
-            (1 or 0 for a named chooser who plays, 1/2 for a lot).
+        colour_chooser: Per stage index with ``colours = choice``: P(A chooses the colours) as
+            far as the pair decides it (:func:`p_first_chooses`: 1 or 0 for a named chooser
+            who plays or the higher-ranked, 1/2 for a lot).
         paces: ``(A's paces, B's paces)``: the fraction of their effective clock each player
             aims to use in the game that decides 甲 (:mod:`knockout.rules.pace`); None: their
             natural pace (``speed.mean``), the plain model.
@@ -228,7 +253,7 @@ class Pairing:
             colour_chooser={
                 i: np.array(
                     [
-                        _p_first_chooses(s.chooser, pa.name, pb.name)
+                        p_first_chooses(s.chooser, pa, pb)
                         for pa, pb in zip(list_a, list_b, strict=True)
                     ]
                 )
@@ -428,6 +453,13 @@ class Pairing:
         t_black = self.model.effective(black, inc)
         (mean_a, _), (mean_b, _) = self.speeds
         return np.asarray((t_red + t_black) * (mean_a + mean_b) / 2, dtype=np.float64)
+
+    def p_a_chooses_colours(self, stage_index: int, decision: Choice) -> FloatArray:
+        """P(A chooses the colours) at ``choice`` stage ``stage_index``: the side the match's
+        colours name (``decision.side``), else the pair's (:attr:`colour_chooser`)."""
+        if decision.side is not None:
+            return np.full(self.size, 1.0 if decision.side == 0 else 0.0)
+        return self.colour_chooser[stage_index]
 
     def choice_game(self, stage_index: int) -> ChoiceGame:
         """The colour choice of a ``choice`` stage's first game."""
@@ -710,6 +742,14 @@ def _recorded_choice(
         raise ReplayError(
             n,
             f"expected {decision.chooser!r} (the format names who chooses), got {game.chooser!r}",
+            key="chooser",
+        )
+    if decision.side is not None and side != decision.side:
+        had = "the first game" if decision.chooser == "first-black" else "the previous game"
+        raise ReplayError(
+            n,
+            f"expected {names[decision.side]!r} (the format's chooser is the player who had "
+            f"Black in {had}), got {game.chooser!r}",
             key="chooser",
         )
     made = ChoiceMade(side, game.colour)

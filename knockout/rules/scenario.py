@@ -39,7 +39,15 @@ from knockout.errors import Problem, ScenarioError
 from knockout.game import Colour, Reply, Result
 from knockout.points import canonical_tiebreak
 from knockout.rules.bidding import Strategy, get_strategy
-from knockout.rules.formats import FORMATS, BiddingMenu, ColourRule, Format, SealedBid, Stage
+from knockout.rules.formats import (
+    CHOOSER_RULES,
+    FORMATS,
+    BiddingMenu,
+    ColourRule,
+    Format,
+    SealedBid,
+    Stage,
+)
 from knockout.rules.match import (
     PlayedGame,
     Position,
@@ -155,6 +163,7 @@ class _StageIn(Table):
     red_minutes: Positive | None = None
     min_black_minutes: Positive | None = None
     chooser: Annotated[str, Field(min_length=1)] | None = None
+    max_blocks: Annotated[int, Field(ge=0)] | None = None
 
 
 class _FormatHead(Table):
@@ -505,6 +514,8 @@ def _stage_fields(s: Stage) -> dict[str, Any]:
         "repeat": s.repeat,
         "increment_seconds": s.increment_seconds,
     }
+    if s.repeat:
+        out["max_blocks"] = s.max_blocks
     if s.bidding is not None:
         out.update(s.bidding.to_dict())
     if s.sealed_bid is not None:
@@ -621,14 +632,15 @@ def _model_sd(table: _ModelSdIn, correlation: tuple[tuple[str, str, float], ...]
 def _chooser_problems(fmt: Format, players: tuple[Player, ...], source: str) -> list[Problem]:
     """A ``choice`` stage's chooser is ``lot`` or a player of the scenario."""
     names = [p.name for p in players]
+    rules = ", ".join(repr(r) for r in CHOOSER_RULES)
     return [
         Problem(
             source,
             f"format.{s.name}.chooser",
-            f"expected 'lot' or a player's name ({', '.join(names)}), got {s.chooser!r}",
+            f"expected {rules} or a player's name ({', '.join(names)}), got {s.chooser!r}",
         )
         for s in fmt.stages
-        if s.is_choice and s.chooser != "lot" and s.chooser not in names
+        if s.is_choice and s.chooser not in CHOOSER_RULES and s.chooser not in names
     ]
 
 
@@ -1124,6 +1136,8 @@ def _apply_stage(stage: Stage, table: _StageIn) -> Stage:
         changes["draw_winner"] = None if table.draw_winner == "none" else Colour(table.draw_winner)
     if table.repeat is not None:
         changes["repeat"] = table.repeat
+    if table.max_blocks is not None:
+        changes["max_blocks"] = table.max_blocks
     if table.chooser is not None:
         changes["chooser"] = table.chooser.strip()
     colours = changes.get("colours", stage.colours)

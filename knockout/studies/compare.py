@@ -34,7 +34,7 @@ from knockout.exact.odds import default_draws, vectorises
 from knockout.exact.solver import MatchSolution, solve
 from knockout.io.scenario import load_scenario
 from knockout.rules.bidding import ChoiceGame, SealedBidGame
-from knockout.rules.formats import FORMATS, RED_HANDICAP_SHARE, Format, Stage
+from knockout.rules.formats import CHOOSER_RULES, FORMATS, RED_HANDICAP_SHARE, Format, Stage
 from knockout.rules.match import Pairing
 from knockout.rules.model import ModelParams, game_probabilities
 from knockout.rules.model_sd import Design, ModelSd, Spread, design, spread
@@ -43,7 +43,14 @@ from knockout.rules.scenario import Scenario
 
 FloatArray = npt.NDArray[np.float64]
 
-__all__ = ["DEFAULT_GAPS", "Comparison", "SchemeRow", "compare_formats", "resolve_formats"]
+__all__ = [
+    "DEFAULT_GAPS",
+    "Comparison",
+    "SchemeRow",
+    "compare_formats",
+    "decider_edge",
+    "resolve_formats",
+]
 
 DEFAULT_GAPS: tuple[float, ...] = (0.0, 50.0, 100.0, 200.0)
 
@@ -190,6 +197,22 @@ def _decider_edges(
 ) -> FloatArray | None:
     """The decision's worth between equal players at pairs ``idx`` (one per set of constants
     of a vectorised model, or one pair); see the module docstring."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.asarray(sol.chooser_advances[idx] / sol.bidding_reached[idx], dtype=np.float64)
+    return _edges(pairing, share, idx)
+
+
+def decider_edge(pairing: Pairing, bidding_share: float) -> float | None:
+    """What the last stage's decision is worth between equal players (module docstring) under
+    a plain model, or None without a single decisive last game; ``bidding_share``: P(甲
+    advances | the bidding stage is reached), used when the last stage is a bidding one."""
+    edges = _edges(pairing, np.array([bidding_share]), np.zeros(1, dtype=np.intp))
+    return None if edges is None else float(edges[0])
+
+
+def _edges(
+    pairing: Pairing, bidding_share: FloatArray, idx: npt.NDArray[np.intp]
+) -> FloatArray | None:
     fmt = pairing.fmt
     last = _single_decider(fmt)
     if last is None:
@@ -198,7 +221,7 @@ def _decider_edges(
     model = pairing.model.take(idx)
     zero = np.zeros(idx.size)
     if last.is_bidding:
-        return np.asarray(sol.chooser_advances[idx] / sol.bidding_reached[idx] - 0.5)
+        return np.asarray(bidding_share - 0.5)
     if last.is_sealed_bid:
         game = SealedBidGame.from_stage(last, model, pairing.time_classes[k])
         if model.size is not None:  # a strategy that knows the truth: one bid, Black's clock
@@ -236,7 +259,7 @@ def _format_rows(
 ) -> list[SchemeRow]:
     """One format's row under each set of constants of ``model`` (one row for a plain model):
     every gap of every set in one solver call."""
-    named = [s.name for s in fmt.playable if s.is_choice and s.chooser != "lot"]
+    named = [s.name for s in fmt.playable if s.is_choice and s.chooser not in CHOOSER_RULES]
     if named:
         raise KnockoutError(f"{label}: the colour choice of {named[0]} needs a named player")
     all_gaps = tuple(sorted({0.0, *(float(g) for g in gaps)}))
