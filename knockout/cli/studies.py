@@ -25,14 +25,35 @@ from knockout.cli.match import JsonOpt, ScenarioArg
 from knockout.errors import KnockoutError
 
 if TYPE_CHECKING:  # imported where a command needs it: a fast start
-    pass
+    from knockout.studies.sweep import Sweep
 
 
 def _numbers(text: str, option: str) -> list[float]:
+    """Comma-separated finite numbers, at least one."""
+    import math
+
     try:
-        return [float(x) for x in text.split(",") if x.strip()]
+        values = [float(x) for x in text.split(",") if x.strip()]
     except ValueError:
         raise KnockoutError(f"{option}: expected numbers like 0,50,100, got {text!r}") from None
+    if not values:
+        raise KnockoutError(f"{option}: expected at least one gap, like 0,50,100, got {text!r}")
+    if not all(math.isfinite(v) for v in values):
+        raise KnockoutError(f"{option}: expected finite numbers like 0,50,100, got {text!r}")
+    return values
+
+
+def _format_names(text: str | None) -> list[str] | None:
+    """The names of --formats (None: the default list)."""
+    if text is None:
+        return None
+    names = [f.strip() for f in text.split(",") if f.strip()]
+    if not names:
+        raise KnockoutError(
+            "--formats: expected at least one format (scenario, a preset name or a scenario "
+            f"file), got {text!r}"
+        )
+    return names
 
 
 @app.command()
@@ -73,7 +94,7 @@ def compare(
     with user_errors():
         check_export(export, json_out=json_out, suffixes=(".svg", ".html", ".png"))
         sc = read_scenario(scenario, encoding, sets)
-        names = None if formats is None else [f.strip() for f in formats.split(",") if f.strip()]
+        names = _format_names(formats)
         result = compare_formats(
             sc,
             resolve_formats(sc, names, encoding=encoding),
@@ -101,10 +122,22 @@ def _compare_plot(result: object, path: Path) -> None:
     assert isinstance(result, Comparison)
     if not path.parent.exists():
         raise KnockoutError(f"--export: the folder {str(path.parent)!r} does not exist")
+    u = result.model_uncertainty
+    bands = None
+    if u is not None:
+        bands = {
+            r.format: (
+                [u.figures[f"rows.{r.format}.stronger_advances.{g:g}"].q025 for g in result.gaps],
+                [u.figures[f"rows.{r.format}.stronger_advances.{g:g}"].q975 for g in result.gaps],
+            )
+            for r in result.rows
+            if all(f"rows.{r.format}.stronger_advances.{g:g}" in u.figures for g in result.gaps)
+        }
     line_plot(
         path,
         list(result.gaps),
         {r.format: [r.stronger_advances[g] for g in result.gaps] for r in result.rows},
+        bands=bands,
         title=f"P(the player rated {result.base:g} beats one rated {result.base:g} - gap)",
         xlabel="rating gap (Elo)",
         ylabel="P(stronger player advances)",
@@ -118,6 +151,14 @@ def fair(
         float,
         typer.Option("--black-minutes", help="Black's base minutes of the split (above 5)."),
     ] = 10.0,
+    max_minutes: Annotated[
+        float | None,
+        typer.Option(
+            "--max-minutes",
+            help="The largest Red clock searched for the split. Default: 10 times Black's.",
+            show_default=False,
+        ),
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option(
@@ -150,7 +191,9 @@ def fair(
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
         sc = read_scenario(scenario, encoding, sets)
-        result = fair_rules(sc, black_minutes=black_minutes, seed=used_seed)
+        result = fair_rules(
+            sc, black_minutes=black_minutes, seed=used_seed, max_minutes=max_minutes
+        )
         if json_out:
             emit_json(envelope(result.to_json(), seed=used_seed, scenario=sc.to_dict()))
             return
@@ -183,11 +226,26 @@ def study(
             callback=check_seed,
         ),
     ] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes for Monte Carlo metrics.")] = 1,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Worker processes for Monte Carlo metrics (a scoring study: for the Dutch "
+            "pairing)."
+        ),
+    ] = 1,
     executor: Annotated[
         Literal["local", "dask"],
         typer.Option(help="local: this process or a process pool; dask: a Dask cluster."),
     ] = "local",
+    yes: Annotated[
+        bool,
+        typer.Option(
+            "--yes",
+            help="Run a study of more than 1,000,000 grid points, or estimated at more than 10 "
+            "minutes (refused without it; a study of at most 50 x 50 points at 200,000 runs a "
+            "point never is).",
+        ),
+    ] = False,
     json_out: JsonOpt = False,
     encoding: EncodingOpt = None,
 ) -> None:
@@ -197,8 +255,10 @@ def study(
     {from, to, steps}) and metrics (key paths into the odds, compare, fair or simulate
     output). Exact where the solver applies (odds metrics of a match are solved for many grid
     points in one vectorised call); Monte Carlo metrics use the same seed at every point.
-    Writes results.csv (tidy), results.json, PNG plots (a line per metric for one swept path,
-    a heat map per metric for two, with the scenario's own values marked) and summary.md. A
+    Writes results.csv (tidy), results.json, a PNG plot per metric (a line for one swept path,
+    a heat map for two, a line per category for a path of categories; labelled in words, with
+    the scenario's own values marked) and summary.md, which says why a metric or a grid gets
+    no plot. A run of more than 1,000,000 points or estimated above 10 minutes needs --yes. A
     scoring-reform study file (with [\\[events]]) runs the Swiss/round-robin study instead, or,
     when every event has format = "league", seasons of seed 001's team league.
     Ctrl-C keeps the points finished.
@@ -215,9 +275,9 @@ def study(
         from knockout.io.tomlfile import load_toml
 
         if "events" in load_toml(study_file, encoding=encoding):
-            _scoring_study(study_file, folder, seed, json_out, encoding)
+            _scoring_study(study_file, folder, seed, json_out, encoding, workers)
             return
-        _sweep_study(study_file, folder, seed, workers, executor, json_out, encoding)
+        _sweep_study(study_file, folder, seed, workers, executor, json_out, encoding, yes)
 
 
 def _progress(total_label: str) -> Callable[[int, int], None]:
@@ -245,6 +305,7 @@ def _sweep_study(
     executor: str,
     json_out: bool,
     encoding: str | None,
+    yes: bool = False,
 ) -> None:
     from dataclasses import replace
 
@@ -254,20 +315,20 @@ def _sweep_study(
     from knockout.io.envelope import envelope
     from knockout.rules.scenario import parse_scenario
     from knockout.studies.output import write_study
-    from knockout.studies.report import sweep_files
+    from knockout.studies.report import plot_text, sweep_files
     from knockout.studies.sweep import load_sweep, run_sweep
 
     sweep = load_sweep(path, encoding=encoding)
     if seed is not None:
         sweep = replace(sweep, seed=seed)
+    chosen: Literal["local", "dask"] = "dask" if executor == "dask" else "local"
+    chunk = _check_run_size(sweep, yes, chosen, workers)
     result = run_sweep(
-        sweep,
-        progress=_progress(sweep.name),
-        executor="dask" if executor == "dask" else "local",
-        workers=workers,
+        sweep, progress=_progress(sweep.name), executor=chosen, workers=workers, chunk=chunk
     )
     scenario = parse_scenario(sweep.base, source=sweep.scenario_path).to_dict()
     files = write_study(sweep_files(result, scenario), folder)
+    _warn_without_cjk_font([f for f in files if f.suffix == ".png"], plot_text(result))
     if json_out:
         emit_json(
             envelope(
@@ -283,9 +344,162 @@ def _sweep_study(
         raise typer.Exit(130)
 
 
+def _warn_without_cjk_font(plots: list[Path], text: str) -> None:
+    """One warning line when plots were drawn with Chinese text and no CJK font was found."""
+    from knockout.studies import plots as drawing
+
+    if plots and drawing.has_cjk(text) and drawing.cjk_font() is None:
+        err_console.print(
+            "warning: no CJK font found: Chinese text in the plots is drawn as boxes (pip "
+            "install noto-cjk-sans-otc, which make installs, or apt-get install fonts-noto-cjk)",
+            markup=False,
+            soft_wrap=True,
+        )
+
+
+def _check_run_size(
+    sweep: Sweep, yes: bool, executor: Literal["local", "dask"], workers: int
+) -> int:
+    """Refuse a run too large to start without --yes; say how long a long one will take.
+    Returns the chunk of points measured between progress lines."""
+    from knockout.dashboard.times import duration
+    from knockout.studies import estimate
+
+    est = estimate.estimate_run(sweep, executor=executor, workers=workers)
+    size = f"{est.points:,} grid points" + (
+        "" if est.runs is None else f" at {est.runs:,} runs a point"
+    )
+    how_long = "" if est.seconds is None else f", about {duration(est.seconds)} ({est.basis})"
+    if estimate.needs_yes(est) and not yes:
+        raise KnockoutError(
+            f"{sweep.source}: {size}{how_long}: a study of more than {estimate.MAX_POINTS:,} "
+            f"points or above {estimate.LONG_RUN_SECONDS / 60:g} minutes runs only with --yes "
+            "(or make the grid smaller" + ("" if est.runs is None else ", or the runs fewer") + ")"
+        )
+    if est.seconds is None or est.seconds < 60:
+        return 256
+    err_console.print(f"{sweep.name}: {size}{how_long}.", markup=False, soft_wrap=True)
+    per_point = est.seconds / max(est.points, 1)
+    return max(1, min(256, int(10 / per_point)))  # a progress line every 10 s or so
+
+
 def _scoring_study(
-    path: Path, folder: Path, seed: int | None, json_out: bool, encoding: str | None
+    path: Path,
+    folder: Path,
+    seed: int | None,
+    json_out: bool,
+    encoding: str | None,
+    workers: int,
 ) -> None:
     from knockout.cli.scoring import run_scoring_study
 
-    run_scoring_study(path, folder, None, seed, json_out, encoding)
+    run_scoring_study(path, folder, None, seed, json_out, encoding, workers)
+
+
+@app.command()
+def design(
+    design_file: Annotated[
+        Path, typer.Argument(help="Design file (TOML).", show_default=False, metavar="DESIGN")
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Folder for results.csv, results.json, front.png, summary.md and the best "
+            "format per budget as scenario files (default: out/<design file name>).",
+            show_default=False,
+        ),
+    ] = None,
+    json_out: JsonOpt = False,
+    workers: Annotated[
+        str,
+        typer.Option(
+            help="Most processes to use, or auto (every CPU). This process computes too; "
+            "helpers start only when the work is long enough to pay for them."
+        ),
+    ] = "auto",
+    executor: Annotated[
+        Literal["local", "dask"],
+        typer.Option(help="local: this process or a process pool; dask: a Dask cluster."),
+    ] = "local",
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="Address of an existing Dask scheduler, e.g. tcp://10.0.0.5:8786."),
+    ] = None,
+    encoding: EncodingOpt = None,
+) -> None:
+    """Search the formats of a design space for the one that best separates strength within
+    a time budget (exact).
+
+    A design file names a base scenario, a \\[space] (slow_games, rapid_games,
+    super_rapid_games with their _clock, _colours and _repeat lists, and the deciders:
+    presets or tables), an \\[objective] (stronger_advances = { gap = 100 }; for a bracket
+    top_seed_wins, champion_rating or champion_seed), \\[constraints] (expected_minutes, a
+    budget or a list of them; decider_edge; max_minutes; p99_minutes; decider_reached) and
+    optionally \\[robustness] (models: names or tables; rank = worst or mean). Every format is
+    evaluated exactly under every model. Writes results.csv (tidy), results.json, front.png
+    (the Pareto front of the objective against the expected minutes, constraints marked),
+    summary.md and best-<budget>-min.toml (scenario files odds, compare and event new read).
+    Prints an estimate before a run of more than 10 s; Ctrl-C keeps the formats finished.
+
+    Example:
+
+        knockout design scenarios/designs/day.toml --out docs/studies/design-day
+    """
+    from rich.markdown import Markdown
+
+    from knockout.cli.app import out_console
+    from knockout.dashboard.simulation import progress_bar, progress_lines
+    from knockout.dashboard.times import duration
+    from knockout.io.envelope import envelope
+    from knockout.studies.design import design_job, load_design, pilot_seconds, run_design
+    from knockout.studies.design_report import design_document, write_design
+    from sims.runner import parse_workers
+
+    folder = out if out is not None else Path("out") / design_file.stem
+    with user_errors():
+        plan = load_design(design_file, encoding=encoding)
+        job = design_job(plan)
+        estimate = pilot_seconds(job)
+        count = len(plan.candidates)
+        if estimate > 10:
+            err_console.print(
+                f"{count:,} formats under {len(plan.models)} model(s) will take about "
+                f"{duration(estimate)} on one process (timed on a pilot); Ctrl-C stops and "
+                "keeps the formats finished",
+                markup=False,
+                soft_wrap=True,
+            )
+        bar, update = (
+            progress_bar(err_console, job.n_units, label="evaluating")
+            if err_console.is_terminal
+            else progress_lines(err_console, done_word="evaluated", unit="units")
+        )
+        with bar:
+            result = run_design(
+                plan,
+                executor=executor,
+                workers=parse_workers(workers),
+                scheduler=scheduler,
+                progress=update,
+                job=job,
+            )
+        if result.interrupted:
+            err_console.print(
+                f"interrupted: {result.evaluated:,} of {count:,} formats finished; the "
+                "outputs use those"
+            )
+        files = write_design(result, folder) if result.scored else []
+        if json_out:
+            emit_json(envelope(design_document(result)))
+        else:
+            out_console.print(Markdown(files[-1].read_text(encoding="utf-8")))
+            err_console.print(
+                f"evaluated {result.evaluated:,} formats x {len(plan.models)} model(s) in "
+                f"{result.seconds:.1f} s on {result.processes} process(es)",
+                style="dim",
+            )
+            err_console.print("written: " + ", ".join(str(f) for f in files), style="dim")
+    if result.interrupted:
+        raise typer.Exit(130)

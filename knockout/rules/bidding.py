@@ -33,9 +33,9 @@ import itertools
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -60,10 +60,13 @@ __all__ = [
     "BidSample",
     "BiddingGame",
     "ChoiceGame",
+    "CutRule",
     "DecisionSampler",
     "Equilibrium",
     "Naive",
+    "PointRule",
     "Rational",
+    "Region",
     "Regions",
     "SealedBidGame",
     "Strategy",
@@ -144,10 +147,160 @@ class Regions:
         return np.array([end for interval in self.intervals for end in interval], dtype=np.float64)
 
 
+@dataclass(frozen=True)
+class PointRule:
+    """A decision rule given pointwise: where it holds, evaluated at each estimate (vectorised
+    over pairs and over model constants, which a :class:`Regions` of one pair cannot be). The
+    rational rule at the truth is one; rules on private estimates need :class:`Regions` (their
+    Normal masses)."""
+
+    holds: Callable[[FloatArray], BoolArray]
+
+    def contains(self, y: npt.ArrayLike) -> BoolArray:
+        """Elementwise: whether the rule holds at ``y``."""
+        return np.asarray(self.holds(np.asarray(y, dtype=np.float64)), dtype=bool)
+
+
+#: A decision region: intervals (:class:`Regions`) or a pointwise rule (:class:`PointRule`).
+Region = Regions | PointRule
+
+
+def _intervals(region: Region) -> Regions:
+    """The intervals of a region used with private estimates (Normal masses, sorted search)."""
+    if not isinstance(region, Regions):
+        raise TypeError("decisions on private estimates need a Regions (intervals)")
+    return region
+
+
 def inside(bounds: FloatArray, y: FloatArray) -> BoolArray:
     """Membership in the regions with these :attr:`Regions.bounds`, as one sorted search: the
     same as :meth:`Regions.contains` (``lo <= y < hi``) for every ``y``, NaN included."""
     return np.asarray(np.searchsorted(bounds, y, side="right") & 1, dtype=bool)
+
+
+#: The vectorised regions bracket switches on a VECTOR_STEP-Elo grid (a region narrower than
+#: that can be missed; the one-model regions use 1 Elo) and refine them by bisection to
+#: VECTOR_STEP * 2**-46 Elo.
+VECTOR_STEP = 4.0
+_BISECT_STEPS = 46
+#: Sets of constants whose decision grids are evaluated at once (memory: rows x 6,001 x 4).
+_ROWS_AT_ONCE = 64
+
+
+def _unique_rows(model: ModelParams) -> tuple[ModelParams, npt.NDArray[np.intp]]:
+    """The distinct sets of constants of a vectorised model and, per entry, which one it is
+    (a rating integral repeats each draw of the constants at every node)."""
+    columns = [
+        np.asarray(table[tc], dtype=np.float64)
+        for table in (model.red_advantage, model.draw_nu, model.elo_per_doubling)
+        for tc in TimeClass
+    ]
+    n = model.size or 1
+    stacked = np.stack([np.broadcast_to(c, (n,)) for c in columns], axis=1)
+    _, first, inverse = np.unique(stacked, axis=0, return_index=True, return_inverse=True)
+    return model.take(first), np.asarray(inverse, dtype=np.intp).ravel()
+
+
+def vector_bounds(
+    decide: Callable[[ModelParams, FloatArray], dict[str, BoolArray]],
+    model: ModelParams,
+    keys: tuple[str, ...],
+) -> dict[str, FloatArray]:
+    """Decision regions of a vectorised model, one per set of constants, as padded
+    :attr:`Regions.bounds` arrays ``(n, 2 J)`` (unused pairs are ``+inf``: empty).
+
+    ``decide(m, x)`` gives each decision (``keys``) as booleans for ``x`` of shape ``(k, G)``
+    under a vectorised model ``m`` of ``k`` entries shaped ``(k, 1)``. Switches are bracketed
+    on a :data:`VECTOR_STEP`-Elo grid over ``[-REGION_SPAN, REGION_SPAN]`` (:func:`_regions`,
+    for one model, uses 1 Elo) and refined by bisection of the decision itself; the two agree
+    to 1e-9 Elo (``tests/rules/test_vector_regions.py``) wherever no region is narrower than
+    the grid step.
+    """
+    distinct, which = _unique_rows(model)
+    k = distinct.size or 1
+    grid = np.arange(-REGION_SPAN, REGION_SPAN + VECTOR_STEP, VECTOR_STEP)
+    cuts: dict[str, list[list[float]]] = {key: [[] for _ in range(k)] for key in keys}
+    first: dict[str, npt.NDArray[np.bool_]] = {key: np.zeros(k, dtype=bool) for key in keys}
+    rows: dict[str, list[FloatArray]] = {key: [] for key in keys}
+    cells: dict[str, list[FloatArray]] = {key: [] for key in keys}
+    for lo in range(0, k, _ROWS_AT_ONCE):
+        idx = np.arange(lo, min(k, lo + _ROWS_AT_ONCE))
+        part = distinct.take(idx).mapped(lambda a: a[:, None])
+        found = decide(part, np.broadcast_to(grid, (idx.size, grid.size)))
+        for key in keys:
+            inside_grid = found[key]
+            first[key][idx] = inside_grid[:, 0]
+            r, c = np.nonzero(inside_grid[:, 1:] != inside_grid[:, :-1])
+            rows[key].append(idx[r].astype(np.float64))
+            cells[key].append(c.astype(np.float64))
+    for key in keys:
+        r = np.concatenate(rows[key]).astype(np.intp)
+        c = np.concatenate(cells[key]).astype(np.intp)
+        if r.size:
+            sub = distinct.take(r)
+            lo_x, hi_x = grid[c], grid[c + 1]
+            at_lo = decide(sub, lo_x)[key]
+            for _ in range(_BISECT_STEPS):
+                mid = 0.5 * (lo_x + hi_x)
+                same = decide(sub, mid)[key] == at_lo
+                lo_x, hi_x = np.where(same, mid, lo_x), np.where(same, hi_x, mid)
+            for row, cut in zip(r, 0.5 * (lo_x + hi_x), strict=True):
+                cuts[key][row].append(float(cut))
+    out = {}
+    for key in keys:
+        bounds = [_bounds(bool(first[key][i]), sorted(cuts[key][i])) for i in range(k)]
+        width = max((len(b) for b in bounds), default=0) or 2
+        padded = np.full((k, width), np.inf)
+        for i, b in enumerate(bounds):
+            padded[i, : len(b)] = b
+        out[key] = padded[which]
+    return out
+
+
+def _bounds(inside_first: bool, cuts: list[float]) -> list[float]:
+    """Interval ends ``[lo0, hi0, ...]`` of a decision that holds from -inf when
+    ``inside_first`` and flips at each cut."""
+    edges = [-np.inf, *cuts, np.inf]
+    out: list[float] = []
+    state = inside_first
+    for lo, hi in itertools.pairwise(edges):
+        if state:
+            out += [float(lo), float(hi)]
+        state = not state
+    return out
+
+
+def bounds_contains(bounds: FloatArray, y: npt.ArrayLike) -> BoolArray:
+    """Membership (``lo <= y < hi``) in padded bounds ``(n, 2 J)``, ``y`` broadcast to
+    ``(n,)`` (the vectorised :meth:`Regions.contains`)."""
+    v = np.asarray(y, dtype=np.float64)[..., None]
+    lo, hi = bounds[:, 0::2], bounds[:, 1::2]
+    return np.asarray(np.any((lo <= v) & (v < hi), axis=-1), dtype=bool)
+
+
+def bounds_mass(bounds: FloatArray, mean: npt.ArrayLike, sd: float) -> FloatArray:
+    """P(Normal(mean, sd) lies in the regions) for padded bounds ``(n, 2 J)`` and ``mean``
+    broadcast to ``(n,)`` (the vectorised :meth:`Regions.normal_mass`)."""
+    m = np.asarray(mean, dtype=np.float64)[..., None]
+    lo, hi = bounds[:, 0::2], bounds[:, 1::2]
+    total = np.sum(ndtr((hi - m) / sd) - ndtr((lo - m) / sd), axis=-1)
+    return np.asarray(np.clip(total, 0.0, 1.0), dtype=np.float64)
+
+
+def _branch_decisions(game: BiddingGame, x: FloatArray) -> dict[str, BoolArray]:
+    """The rational rule's three decisions at ``x`` from the four branch values."""
+    v = {
+        b: game.chooser_advances(a, r, x) for b, (a, r) in zip(BRANCH_NAMES, BRANCHES, strict=True)
+    }
+    obj_red = v["red_object"] < v["red_accept"]
+    obj_black = v["black_object"] < v["black_accept"]
+    red_value = np.where(obj_red, v["red_object"], v["red_accept"])
+    black_value = np.where(obj_black, v["black_object"], v["black_accept"])
+    return {
+        "announce_red": np.asarray(red_value >= black_value),
+        "object_red": np.asarray(obj_red),
+        "object_black": np.asarray(obj_black),
+    }
 
 
 @dataclass(frozen=True)
@@ -267,6 +420,16 @@ class BiddingGame:
                 grid, self.rational_objects(Colour.BLACK, grid), obj(Colour.BLACK)
             ),
         }
+
+    @cached_property
+    def vector_regions(self) -> dict[str, FloatArray]:
+        """:attr:`regions` for a vectorised model: per set of constants, the padded bounds
+        (:func:`vector_bounds`) of ``announce_red``, ``object_red`` and ``object_black``."""
+
+        def decide(m: ModelParams, x: FloatArray) -> dict[str, BoolArray]:
+            return _branch_decisions(replace(self, model=m), x)
+
+        return vector_bounds(decide, self.model, ("announce_red", "object_red", "object_black"))
 
 
 def _regions(grid: FloatArray, inside: BoolArray, f: Callable[[float], float]) -> Regions:
@@ -451,6 +614,11 @@ class SealedBidGame:
         as Black equals the expected chance as Red, the truth being ``Normal(e, belief_sd)``
         (``belief_sd = 0``: the truth is ``e``, the rational bid)."""
         gaps = np.arange(0.0, REGION_SPAN + _GRID_STEP, _GRID_STEP)
+        return gaps, self._indifference_bids(gaps, belief_sd)
+
+    def _indifference_bids(self, gaps: FloatArray, belief_sd: float) -> FloatArray:
+        """The indifference bids at estimates ``gaps`` (>= 0; broadcast with the constants of
+        a vectorised model), by bisection."""
         lo = np.full_like(gaps, self.min_black_minutes)
         hi = np.full_like(gaps, self.red_minutes)
 
@@ -479,10 +647,15 @@ class SealedBidGame:
             self.min_black_minutes,
             bids,
         )
-        return gaps, bids
+        return np.asarray(bids, dtype=np.float64)
 
     def rational_bid(self, y: npt.ArrayLike) -> FloatArray:
-        """The indifference bid of a player who believes A's rating minus B's is ``y``."""
+        """The indifference bid of a player who believes A's rating minus B's is ``y`` (with a
+        vectorised model: solved for each pair's constants, not read off a table)."""
+        if self.model.size is not None:
+            shape = np.broadcast_shapes(np.shape(y), (self.model.size,))
+            gaps = np.abs(np.broadcast_to(np.asarray(y, dtype=np.float64), shape)).copy()
+            return self._indifference_bids(gaps, 0.0)
         gaps, bids = self._bid_table
         return np.asarray(np.interp(np.abs(np.asarray(y, dtype=np.float64)), gaps, bids))
 
@@ -624,6 +797,15 @@ class ChoiceGame:
         )
         return _regions(grid, self.rational_red(grid), gap)
 
+    @cached_property
+    def vector_red_region(self) -> FloatArray:
+        """:attr:`red_region` for a vectorised model: padded bounds per set of constants."""
+
+        def decide(m: ModelParams, x: FloatArray) -> dict[str, BoolArray]:
+            return {"red": replace(self, model=m).rational_red(x)}
+
+        return vector_bounds(decide, self.model, ("red",))["red"]
+
 
 def lower_of_two(values: FloatArray, mass: FloatArray) -> tuple[FloatArray, FloatArray]:
     """The distribution of min(U, V) for two independent draws with these values and masses.
@@ -730,163 +912,392 @@ class BeliefSampler(DecisionSampler):
 
 
 @dataclass(frozen=True)
-class Strategy(ABC):
-    """How 甲 and 乙 decide. Implementations are small, immutable and registered in STRATEGIES.
+class CutRule:
+    """A pure rule of cut-and-choose, in each player's estimate of their own advantage.
 
-    Every strategy carries the scenario's ``belief_sd`` (so a scenario's ``[strategy]`` table is
-    stored once, in the strategy, and round-trips); only the kinds with private beliefs use it.
+    Attributes:
+        cut: The cutter's cut (Red's minutes) as a function of its estimate.
+        threshold: The chooser's threshold ``c(r)`` at cuts ``r``: it takes Red when its
+            estimate is within ``c(r)`` of zero (negative: never).
+        red: The chooser's rule pointwise (estimate, cut: True = Red), where it is given so
+            (the rational rule at the truth); None: ``|estimate| <= threshold(cut)``.
+    """
+
+    cut: Callable[[FloatArray], FloatArray]
+    threshold: Callable[[FloatArray], FloatArray]
+    red: Callable[[FloatArray, FloatArray], BoolArray] | None = None
+
+    def takes_red(self, estimate: npt.ArrayLike, cut: npt.ArrayLike) -> BoolArray:
+        """Whether a chooser with this estimate takes Red after this cut (broadcast)."""
+        e = np.asarray(estimate, dtype=np.float64)
+        r = np.asarray(cut, dtype=np.float64)
+        if self.red is not None:
+            return np.asarray(self.red(e, r), dtype=bool)
+        return np.asarray(np.abs(e) <= self.threshold(r))
+
+
+#: A sealed-bid rule: a bid of an estimate, or a mixed equilibrium on a grid.
+BidRule: TypeAlias = "Callable[[FloatArray], FloatArray] | MixedBids"
+#: A cut-and-choose rule: pure (:class:`CutRule`) or a mixed equilibrium on a grid.
+CutRuleLike: TypeAlias = "CutRule | MixedCut"
+
+
+@dataclass(frozen=True)
+class Strategy(ABC):
+    """How 甲 and 乙 decide, in every decision problem (the bidding, a colour choice, sealed
+    bids). Implementations are small, immutable and registered in STRATEGIES.
+
+    A strategy is four hooks, one per decision problem, each a rule in a player's *estimate* of
+    the rating difference: :meth:`regions` (where 甲 announces Red and 乙 objects), :meth:`choice_
+    region` (where a chooser takes Red), :meth:`bid` (a sealed bid, or a mixed equilibrium on a
+    grid) and :meth:`cut` (cut-and-choose: the cut and the chooser's threshold, or a mixed
+    equilibrium on a grid). Whether players decide
+    on the truth or on private noisy estimates is :attr:`noise`: ``belief_sd`` for the kinds with
+    private beliefs (``private``), 0 otherwise. Everything the walkers ask (exact decision
+    probabilities, samples, sealed-bid odds, the lower bid's distribution) is derived here from
+    those hooks, once, for every kind.
+
+    Every strategy carries the scenario's ``belief_sd`` (so the ``[strategy]`` table is stored
+    once, in the strategy, and round-trips); only the private kinds use it.
     """
 
     kind: ClassVar[str]
+    #: Whether decisions are taken on private noisy estimates (``belief_sd``).
+    private: ClassVar[bool] = False
+    #: Whether :meth:`regions` and :meth:`choice_region` are the rational rule's (then a
+    #: vectorised model finds them per set of constants, :meth:`vector_regions`).
+    rational_regions: ClassVar[bool] = False
     belief_sd: float = 100.0
+
+    # --- the hooks -------------------------------------------------------------------------
+
+    @abstractmethod
+    def regions(self, game: BiddingGame) -> Mapping[str, Region]:
+        """``announce_red``, ``object_red``, ``object_black``: regions in a player's estimate
+        (intervals; a strategy on the truth may give them pointwise)."""
+
+    @abstractmethod
+    def choice_region(self, game: ChoiceGame) -> Region:
+        """Where a chooser with that estimate takes Red."""
+
+    @abstractmethod
+    def bid(self, game: SealedBidGame) -> BidRule:
+        """A player's sealed bid as a function of their estimate, or a mixed rule on a grid
+        (:class:`~knockout.rules.gridgames.MixedBids`)."""
+
+    @abstractmethod
+    def cut(self, game: CutChooseGame) -> CutRuleLike:
+        """Cut-and-choose: the cutter's cut and the chooser's threshold (:class:`CutRule`), or
+        a mixed rule on a grid (:class:`~knockout.rules.gridgames.MixedCut`)."""
+
+    # --- derived -----------------------------------------------------------------------------
+
+    def bid_rule(self, game: SealedBidGame) -> BidRule:
+        """The sealed-bid rule that decides (a private kind without noise: the rational one)."""
+        return self._rules().bid(game)
+
+    def cut_rule(self, game: CutChooseGame) -> CutRuleLike:
+        """The cut-and-choose rule that decides (a private kind without noise: the rational
+        one)."""
+        return self._rules().cut(game)
+
+    def vector_regions(self, game: BiddingGame) -> dict[str, FloatArray] | None:
+        """:meth:`regions` on private estimates for a vectorised model (one set of constants
+        per pair): padded bounds per set (:func:`vector_bounds`), for a kind whose regions are
+        the rational rule's (:attr:`rational_regions`); None where the regions need one model
+        at a time (rules on the truth need none: they are pointwise)."""
+        return game.vector_regions if self.rational_regions else None
+
+    def vector_choice_region(self, game: ChoiceGame) -> FloatArray | None:
+        """:meth:`choice_region` on private estimates for a vectorised model, or None."""
+        return game.vector_red_region if self.rational_regions else None
+
+    @property
+    def vectorises(self) -> bool:
+        """Whether its exact decision probabilities take a vectorised model (one set of
+        constants per pair): decisions on the truth (pointwise), and the private kinds whose
+        regions are the rational rule's."""
+        return self.noise == 0 or self.rational_regions
+
+    @property
+    def noise(self) -> float:
+        """The sd of each player's estimate error (0: players decide on the truth)."""
+        return self.belief_sd if self.private else 0.0
 
     @property
     def is_deterministic(self) -> bool:
         """True if decisions depend only on the true ratings (so can be computed per pairing)."""
-        return True
+        return self.noise == 0
 
-    @abstractmethod
-    def probabilities(self, game: BiddingGame, x: npt.ArrayLike) -> BidProbabilities:
-        """Exact decision probabilities when 甲's true rating advantage is ``x``."""
-
-    @abstractmethod
-    def sample(self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator) -> BidSample:
-        """Draw decisions for matches whose true advantages are ``x`` (consumes ``rng``)."""
-
-    def sampler(self, game: BiddingGame) -> DecisionSampler:
-        """The decisions for ``game`` as a self-contained array sampler (the Monte Carlo kernel
-        builds it once per table). Strategies with precomputable rules override this; the
-        default calls :meth:`sample`."""
-        return StrategySampler(self, game)
+    def _rules(self) -> Strategy:
+        """Whose hooks decide: a private kind without noise knows the truth, so it decides as
+        the rational rule does (pointwise, for many pairs and model constants at once)."""
+        return Rational(self.belief_sd) if self.private and self.noise == 0 else self
 
     def to_dict(self) -> dict[str, object]:
         """The scenario-file ``[strategy]`` table."""
         return {"kind": self.kind, "belief_sd": self.belief_sd}
 
+    def _mass(self, region: Region, x: npt.ArrayLike) -> FloatArray:
+        """P(the deciding player's estimate of ``x`` lies in ``region``)."""
+        if self.noise == 0:
+            return region.contains(x).astype(np.float64)
+        return _intervals(region).normal_mass(x, self.noise)
+
+    def _beliefs(self, x: npt.ArrayLike, rng: np.random.Generator) -> FloatArray:
+        x_arr = np.asarray(x, dtype=np.float64)
+        return x_arr + rng.normal(0.0, self.noise, size=x_arr.shape)
+
+    def probabilities(self, game: BiddingGame, x: npt.ArrayLike) -> BidProbabilities:
+        """Exact decision probabilities when 甲's true rating advantage is ``x`` (a vectorised
+        model with private estimates: each pair's regions under its own constants,
+        :meth:`vector_regions`)."""
+        if game.model.size is not None and self.noise > 0:
+            b = self.vector_regions(game)
+            if b is None:
+                raise ValueError(f"{self.kind} decisions need one model at a time")
+            return BidProbabilities(
+                bounds_mass(b["announce_red"], x, self.noise),
+                bounds_mass(b["object_red"], x, self.noise),
+                bounds_mass(b["object_black"], x, self.noise),
+            )
+        r = self._rules().regions(game)
+        return BidProbabilities(
+            self._mass(r["announce_red"], x),
+            self._mass(r["object_red"], x),
+            self._mass(r["object_black"], x),
+        )
+
+    def sample(self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator) -> BidSample:
+        """Draw decisions for matches whose true advantages are ``x`` (consumes ``rng`` only
+        when players decide on estimates)."""
+        x_arr = np.asarray(x, dtype=np.float64)
+        if self.noise == 0:
+            r = self._rules().regions(game)
+            red = r["announce_red"].contains(x_arr)
+            objects = np.where(
+                red, r["object_red"].contains(x_arr), r["object_black"].contains(x_arr)
+            )
+            return BidSample(red, np.asarray(objects))
+        return self.sampler(game).sample(x_arr, rng)
+
+    def sampler(self, game: BiddingGame) -> DecisionSampler:
+        """The decisions for ``game`` as a self-contained array sampler (the Monte Carlo kernel
+        builds it once per table): the regions, searched per belief."""
+        if self.noise == 0:
+            return StrategySampler(self, game)
+        regions = {k: _intervals(v) for k, v in self._rules().regions(game).items()}
+        return BeliefSampler.of(regions, self.noise)
+
     def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
-        """P(the chooser takes Red) when the chooser's true advantage is ``x`` (rational)."""
-        return game.rational_red(x).astype(np.float64)
+        """P(the chooser takes Red) when the chooser's true advantage is ``x``."""
+        if game.model.size is not None and self.noise > 0:
+            b = self.vector_choice_region(game)
+            if b is None:
+                raise ValueError(f"{self.kind} decisions need one model at a time")
+            return bounds_mass(b, x, self.noise)
+        return self._mass(self._rules().choice_region(game), x)
 
     def choice_sample(
         self, game: ChoiceGame, x: npt.ArrayLike, rng: np.random.Generator
     ) -> BoolArray:
         """Draw the chooser's colour (True = Red) for matches whose true advantages are ``x``."""
-        return game.rational_red(x)
+        region = self._rules().choice_region(game)
+        return region.contains(x if self.noise == 0 else self._beliefs(x, rng))
 
     def sealed_bids(
         self, game: SealedBidGame, x: npt.ArrayLike, rng: np.random.Generator
     ) -> tuple[FloatArray, FloatArray]:
-        """A's and B's sealed bids when A's true advantage is ``x`` (rational: the same bid)."""
-        bid = game.rational_bid(x)
-        return bid, bid.copy()
+        """A's and B's sealed bids when A's true advantage is ``x`` (on private estimates: each
+        bids on their own, A's drawn first)."""
+        bid = self.bid_rule(game)
+        x_arr = np.asarray(x, dtype=np.float64)
+        if not callable(bid):  # a mixed rule: each draws an estimate, a bid cell, a point
+            a = bid.sample(x_arr.ravel(), rng).reshape(x_arr.shape)
+            return a, bid.sample(-x_arr.ravel(), rng).reshape(x_arr.shape)
+        if self.noise == 0:
+            b = np.asarray(bid(x_arr), dtype=np.float64)
+            return b, b.copy()
+        a = bid(self._beliefs(x_arr, rng))
+        return a, bid(self._beliefs(x_arr, rng))
 
     def sealed_bid_advances(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
         """Exact P(A advances) in the sealed-bid game."""
-        bid = game.rational_bid(x)
-        return game.a_advances(x, bid, bid)
+        bid = self.bid_rule(game)
+        if not callable(bid):
+            from knockout.rules.gridgames import sealed_advances  # noqa: PLC0415
+
+            return sealed_advances(game, bid, x)
+        if self.noise == 0:
+            b = np.asarray(bid(np.asarray(x, dtype=np.float64)), dtype=np.float64)
+            return game.a_advances(x, b, b)
+        return game.believed_a_advances(x, self.noise, bid=bid)
 
     def black_clock(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
         """The distribution of Black's clock (the lower bid at first price, the higher at
-        second) when A's advantage is ``x``: values and probabilities (rational: both bid the
-        indifference clock)."""
-        return np.atleast_1d(game.rational_bid(x)), np.ones(1)
+        second) when A's advantage is ``x``: values and probabilities."""
+        rule = self.bid_rule(game)
+        if not callable(rule):
+            from knockout.rules.gridgames import black_clock  # noqa: PLC0415
+
+            return black_clock(game, rule, x)
+        if self.noise == 0:
+            return np.atleast_1d(rule(np.asarray(x, dtype=np.float64))), np.ones(1)
+        return game.believed_lower_bid(x, self.noise, bid=rule)
 
     def expected_black_minutes(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
-        """E[Black's clock] in the sealed-bid game."""
+        """E[Black's clock] in the sealed-bid game (on the truth, both bid the same: that
+        bid)."""
+        rule = self.bid_rule(game)
+        if self.noise == 0 and callable(rule):
+            bids = rule(np.asarray(x, dtype=np.float64))
+            shape = np.broadcast_shapes(np.shape(x), np.shape(bids))
+            return np.asarray(bids, dtype=np.float64).reshape(shape)
         x_arr = np.atleast_1d(np.asarray(x, dtype=np.float64))
         clocks = (self.black_clock(game, float(xi)) for xi in x_arr)
         means = [float(np.sum(v * p)) for v, p in clocks]
         return np.asarray(means, dtype=np.float64).reshape(np.shape(x))
 
     def cut_advances(self, game: CutChooseGame, x: npt.ArrayLike) -> FloatArray:
-        """Exact P(the cutter advances) when the cutter's true advantage is ``x`` (rational:
-        the cut that leaves the chooser indifferent, and the chooser's better colour)."""
-        cut = game.rational_cut(x)
-        return game.cutter_advances(x, cut, game.rational_red(-np.asarray(x), cut))
+        """Exact P(the cutter advances) when the cutter's true advantage is ``x``."""
+        rule = self.cut_rule(game)
+        if not isinstance(rule, CutRule):
+            from knockout.rules.gridgames import cut_advances  # noqa: PLC0415
+
+            return cut_advances(game, rule, x)
+        x_arr = np.asarray(x, dtype=np.float64)
+        if self.noise == 0:
+            cut = rule.cut(x_arr)
+            return game.cutter_advances(x_arr, cut, rule.takes_red(-x_arr, cut))
+        flat = np.atleast_1d(x_arr)
+        cuts, mass = self._cuts(rule, flat)
+        q = self.chooser_red_given(game, -flat[:, None], cuts)
+        xb = flat[:, None]
+        value = q * game.cutter_advances(xb, cuts, True)
+        value += (1 - q) * game.cutter_advances(xb, cuts, False)
+        return np.asarray(value @ mass, dtype=np.float64).reshape(np.shape(x))
+
+    def _cuts(self, rule: CutRule, x: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Cuts on a grid of the cutter's estimates around each ``x`` (``(n, cells)``) and the
+        cells' Normal masses (801 cells over +-8 sd)."""
+        edges = np.linspace(-8.0, 8.0, 802)
+        mass = np.diff(ndtr(edges))
+        z = 0.5 * (edges[:-1] + edges[1:])
+        return rule.cut(x[:, None] + self.noise * z), mass / mass.sum()
+
+    def cut_distribution(self, game: CutChooseGame, x: float) -> tuple[FloatArray, FloatArray]:
+        """The cuts a pure cutter whose true advantage is ``x`` names: values and
+        probabilities (on the truth: one cut)."""
+        rule = self.cut_rule(game)
+        if not isinstance(rule, CutRule):
+            raise TypeError("a mixed cut has no list of cuts: read its cells (MixedCut)")
+        if self.noise == 0:
+            return np.atleast_1d(rule.cut(np.asarray(x, dtype=np.float64))), np.ones(1)
+        cuts, mass = self._cuts(rule, np.array([x], dtype=np.float64))
+        return cuts[0], mass
+
+    def chooser_red_given(
+        self, game: CutChooseGame, z: npt.ArrayLike, cut: npt.ArrayLike
+    ) -> FloatArray:
+        """P(a pure chooser takes Red) given its true advantage ``z`` and the cut (broadcast):
+        its estimate within the rule's threshold of zero."""
+        rule = self.cut_rule(game)
+        if not isinstance(rule, CutRule):
+            raise TypeError("a mixed chooser's reply is read off its table (MixedCut)")
+        z_arr = np.asarray(z, dtype=np.float64)
+        r = np.asarray(cut, dtype=np.float64)
+        if self.noise == 0:
+            return np.asarray(rule.takes_red(z_arr, r), dtype=np.float64)
+        c = rule.threshold(r)
+        inside = ndtr((c - z_arr) / self.noise) - ndtr((-c - z_arr) / self.noise)
+        return np.asarray(np.where(c >= 0, inside, 0.0), dtype=np.float64)
 
     def cut_sample(
         self, game: CutChooseGame, x: npt.ArrayLike, rng: np.random.Generator
     ) -> tuple[FloatArray, BoolArray]:
         """Draw the cuts (Red's minutes) and the chooser's colours (True = Red) for matches
-        whose cutters' true advantages are ``x``."""
-        cut = game.rational_cut(x)
-        return cut, game.rational_red(-np.asarray(x), cut)
+        whose cutters' true advantages are ``x`` (on estimates: the cutter's drawn first, then
+        the chooser's; a mixed rule draws each player's estimate, then its cell, then a point)."""
+        rule = self.cut_rule(game)
+        x_arr = np.asarray(x, dtype=np.float64)
+        if not isinstance(rule, CutRule):
+            cut, cell = rule.sample_cut(x_arr.ravel(), rng)
+            red = rule.sample_red(-x_arr.ravel(), cell, rng)
+            return cut.reshape(x_arr.shape), red.reshape(x_arr.shape)
+        if self.noise == 0:
+            cut = rule.cut(x_arr)
+            return cut, rule.takes_red(-x_arr, cut)
+        cut = rule.cut(self._beliefs(x_arr, rng))
+        chooser = self._beliefs(-x_arr, rng)
+        return cut, np.asarray(np.abs(chooser) <= rule.threshold(cut))
 
     def expected_cut(self, game: CutChooseGame, x: npt.ArrayLike) -> FloatArray:
         """E[Red's minutes] in the cut-and-choose game."""
-        return game.rational_cut(x)
+        rule = self.cut_rule(game)
+        x_arr = np.atleast_1d(np.asarray(x, dtype=np.float64))
+        if not isinstance(rule, CutRule):
+            mid = 0.5 * (rule.edges[1:] + rule.edges[:-1])
+            return np.asarray(rule.cut_cells(x_arr) @ mid, dtype=np.float64).reshape(np.shape(x))
+        if self.noise == 0:
+            return np.asarray(rule.cut(np.asarray(x, dtype=np.float64)), dtype=np.float64)
+        cuts, mass = self._cuts(rule, x_arr)
+        return np.asarray(cuts @ mass, dtype=np.float64).reshape(np.shape(x))
 
 
 @dataclass(frozen=True)
 class Rational(Strategy):
-    """Both players know the model and the true ratings."""
+    """Both players know the model and the true ratings: the rational rule at the truth,
+    pointwise (so it holds for many pairs and model constants at once), and the indifference
+    bid."""
 
     kind: ClassVar[str] = "rational"
 
-    def probabilities(self, game: BiddingGame, x: npt.ArrayLike) -> BidProbabilities:
-        return BidProbabilities(
-            game.rational_announces_red(x).astype(np.float64),
-            game.rational_objects(Colour.RED, x).astype(np.float64),
-            game.rational_objects(Colour.BLACK, x).astype(np.float64),
+    def regions(self, game: BiddingGame) -> Mapping[str, Region]:
+        return {
+            "announce_red": PointRule(game.rational_announces_red),
+            "object_red": PointRule(functools.partial(game.rational_objects, Colour.RED)),
+            "object_black": PointRule(functools.partial(game.rational_objects, Colour.BLACK)),
+        }
+
+    def choice_region(self, game: ChoiceGame) -> Region:
+        return PointRule(game.rational_red)
+
+    def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
+        return game.rational_bid
+
+    def cut(self, game: CutChooseGame) -> CutRule:
+        """The cut that leaves the chooser indifferent; the chooser's better colour."""
+        return CutRule(
+            game.rational_cut, functools.partial(game.chooser_threshold, sd=0.0), game.rational_red
         )
 
-    def sample(self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator) -> BidSample:
-        red = game.rational_announces_red(x)
-        objects = np.where(
-            red, game.rational_objects(Colour.RED, x), game.rational_objects(Colour.BLACK, x)
-        )
-        return BidSample(red, np.asarray(objects))
+
+_EVERYWHERE = Regions(((-math.inf, math.inf),))
+_NOWHERE = Regions(())
 
 
 @dataclass(frozen=True)
 class Naive(Strategy):
-    """甲 always announces Red and 乙 always accepts."""
+    """甲 always announces Red and 乙 always accepts; a chooser takes Red; both bid half of
+    Red's clock."""
 
     kind: ClassVar[str] = "naive"
 
-    def probabilities(self, game: BiddingGame, x: npt.ArrayLike) -> BidProbabilities:
-        shape = np.shape(x)
-        return BidProbabilities(np.ones(shape), np.zeros(shape), np.zeros(shape))
+    def regions(self, game: BiddingGame) -> Mapping[str, Region]:
+        return {"announce_red": _EVERYWHERE, "object_red": _NOWHERE, "object_black": _NOWHERE}
 
-    def sample(self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator) -> BidSample:
-        shape = np.shape(x)
-        return BidSample(np.ones(shape, dtype=bool), np.zeros(shape, dtype=bool))
+    def choice_region(self, game: ChoiceGame) -> Region:
+        return _EVERYWHERE
 
-    def sealed_bids(
-        self, game: SealedBidGame, x: npt.ArrayLike, rng: np.random.Generator
-    ) -> tuple[FloatArray, FloatArray]:
-        """Both bid half of Red's clock."""
-        bid = np.full(np.shape(x), game.naive_bid)
-        return bid, bid.copy()
+    def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
+        return lambda y: np.full(np.shape(y), game.naive_bid)
 
-    def sealed_bid_advances(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
-        bid = np.full(np.shape(x), game.naive_bid)
-        return game.a_advances(x, bid, bid)
-
-    def black_clock(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
-        return np.full(1, game.naive_bid), np.ones(1)
-
-    def cut_advances(self, game: CutChooseGame, x: npt.ArrayLike) -> FloatArray:
-        """The naive cutter names the fair split for equal players; the chooser takes Red."""
-        return game.cutter_advances(x, game.fair_cut, True)
-
-    def cut_sample(
-        self, game: CutChooseGame, x: npt.ArrayLike, rng: np.random.Generator
-    ) -> tuple[FloatArray, BoolArray]:
-        shape = np.shape(x)
-        return np.full(shape, game.fair_cut), np.ones(shape, dtype=bool)
-
-    def expected_cut(self, game: CutChooseGame, x: npt.ArrayLike) -> FloatArray:
-        return np.full(np.shape(x), game.fair_cut)
-
-    def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
-        """The naive chooser always takes Red."""
-        return np.ones(np.shape(x))
-
-    def choice_sample(
-        self, game: ChoiceGame, x: npt.ArrayLike, rng: np.random.Generator
-    ) -> BoolArray:
-        return np.ones(np.shape(x), dtype=bool)
+    def cut(self, game: CutChooseGame) -> CutRule:
+        """The cutter names the fair split of equal players; the chooser takes Red."""
+        return CutRule(
+            game.fair_cuts,
+            lambda r: np.full(np.shape(r), np.inf),
+        )
 
 
 @dataclass(frozen=True)
@@ -894,131 +1305,9 @@ class _PrivateBeliefs(Strategy):
     """Decisions taken on private, noisy estimates of the rating difference: each player's
     estimate is the truth plus their own ``Normal(0, belief_sd)`` error, drawn independently per
     player and per match. Every decision is a threshold rule in one player's estimate, so its
-    exact probability is a Normal mass over decision regions; subclasses say what the regions
-    are (:meth:`regions`, :meth:`choice_region`) and how a player bids (:meth:`bid`).
+    exact probability is a Normal mass over decision regions."""
 
-    Attributes:
-        belief_sd: Standard deviation (Elo) of each player's estimate error.
-    """
-
-    @property
-    def is_deterministic(self) -> bool:
-        return self.belief_sd == 0
-
-    @abstractmethod
-    def regions(self, game: BiddingGame) -> Mapping[str, Regions]:
-        """``announce_red``, ``object_red``, ``object_black``: regions in a player's estimate."""
-
-    @abstractmethod
-    def choice_region(self, game: ChoiceGame) -> Regions:
-        """Where a chooser with that estimate takes Red."""
-
-    @abstractmethod
-    def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
-        """A player's sealed bid as a function of their estimate."""
-
-    @abstractmethod
-    def cut(self, game: CutChooseGame) -> Callable[[FloatArray], FloatArray]:
-        """The cutter's cut as a function of its estimate of its own advantage."""
-
-    @property
-    @abstractmethod
-    def chooser_sd(self) -> float:
-        """The sd of the truth around its estimate a chooser decides with (0: takes its
-        estimate for the truth), :meth:`CutChooseGame.chooser_threshold`."""
-
-    def _beliefs(self, x: npt.ArrayLike, rng: np.random.Generator) -> FloatArray:
-        x_arr = np.asarray(x, dtype=np.float64)
-        return x_arr + rng.normal(0.0, self.belief_sd, size=x_arr.shape)
-
-    def probabilities(self, game: BiddingGame, x: npt.ArrayLike) -> BidProbabilities:
-        if self.belief_sd == 0:
-            return Rational().probabilities(game, x)
-        r = self.regions(game)
-        return BidProbabilities(
-            r["announce_red"].normal_mass(x, self.belief_sd),
-            r["object_red"].normal_mass(x, self.belief_sd),
-            r["object_black"].normal_mass(x, self.belief_sd),
-        )
-
-    def sample(self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator) -> BidSample:
-        # The decision regions are the decision rule itself (checked point by point in the
-        # tests), and far cheaper per match than evaluating the model at every belief.
-        return self.sampler(game).sample(np.asarray(x, dtype=np.float64), rng)
-
-    def sampler(self, game: BiddingGame) -> DecisionSampler:
-        """The strategy's decision regions, searched per belief (:class:`BeliefSampler`)."""
-        return BeliefSampler.of(self.regions(game), self.belief_sd)
-
-    def sealed_bids(
-        self, game: SealedBidGame, x: npt.ArrayLike, rng: np.random.Generator
-    ) -> tuple[FloatArray, FloatArray]:
-        """Each bids on their own estimate (A's drawn first)."""
-        bid = self.bid(game)
-        a = bid(self._beliefs(x, rng))
-        return a, bid(self._beliefs(x, rng))
-
-    def sealed_bid_advances(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
-        if self.belief_sd == 0:
-            return Rational().sealed_bid_advances(game, x)
-        return game.believed_a_advances(x, self.belief_sd, bid=self.bid(game))
-
-    def black_clock(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
-        if self.belief_sd == 0:
-            return Rational().black_clock(game, x)
-        return game.believed_lower_bid(x, self.belief_sd, bid=self.bid(game))
-
-    def _cuts(self, game: CutChooseGame, x: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """Cuts on a grid of the cutter's estimates around each ``x`` (``(n, cells)``) and the
-        cells' Normal masses (801 cells over +-8 sd)."""
-        edges = np.linspace(-8.0, 8.0, 802)
-        mass = np.diff(ndtr(edges))
-        z = 0.5 * (edges[:-1] + edges[1:])
-        return self.cut(game)(x[:, None] + self.belief_sd * z), mass / mass.sum()
-
-    def _red_given_cut(self, game: CutChooseGame, z: FloatArray, cut: FloatArray) -> FloatArray:
-        """P(the chooser takes Red) given its true advantage ``z`` and the cut: its estimate
-        within the threshold of zero."""
-        c = game.chooser_threshold(cut, self.chooser_sd)
-        inside = ndtr((c - z) / self.belief_sd) - ndtr((-c - z) / self.belief_sd)
-        return np.asarray(np.where(c >= 0, inside, 0.0), dtype=np.float64)
-
-    def cut_advances(self, game: CutChooseGame, x: npt.ArrayLike) -> FloatArray:
-        if self.belief_sd == 0:
-            return Rational().cut_advances(game, x)
-        x_arr = np.atleast_1d(np.asarray(x, dtype=np.float64))
-        cuts, mass = self._cuts(game, x_arr)
-        q = self._red_given_cut(game, -x_arr[:, None], cuts)
-        xb = x_arr[:, None]
-        value = q * game.cutter_advances(xb, cuts, True)
-        value += (1 - q) * game.cutter_advances(xb, cuts, False)
-        return np.asarray(value @ mass, dtype=np.float64).reshape(np.shape(x))
-
-    def cut_sample(
-        self, game: CutChooseGame, x: npt.ArrayLike, rng: np.random.Generator
-    ) -> tuple[FloatArray, BoolArray]:
-        """The cutter's estimate is drawn first, then the chooser's."""
-        x_arr = np.asarray(x, dtype=np.float64)
-        cut = self.cut(game)(self._beliefs(x_arr, rng))
-        chooser = self._beliefs(-x_arr, rng)
-        return cut, np.asarray(np.abs(chooser) <= game.chooser_threshold(cut, self.chooser_sd))
-
-    def expected_cut(self, game: CutChooseGame, x: npt.ArrayLike) -> FloatArray:
-        if self.belief_sd == 0:
-            return Rational().expected_cut(game, x)
-        x_arr = np.atleast_1d(np.asarray(x, dtype=np.float64))
-        cuts, mass = self._cuts(game, x_arr)
-        return np.asarray(cuts @ mass, dtype=np.float64).reshape(np.shape(x))
-
-    def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
-        if self.belief_sd == 0:
-            return Rational().choice_probability(game, x)
-        return self.choice_region(game).normal_mass(x, self.belief_sd)
-
-    def choice_sample(
-        self, game: ChoiceGame, x: npt.ArrayLike, rng: np.random.Generator
-    ) -> BoolArray:
-        return self.choice_region(game).contains(self._beliefs(x, rng))
+    private: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)
@@ -1029,6 +1318,7 @@ class Believed(_PrivateBeliefs):
     """
 
     kind: ClassVar[str] = "believed"
+    rational_regions: ClassVar[bool] = True
 
     def regions(self, game: BiddingGame) -> Mapping[str, Regions]:
         return game.regions
@@ -1039,12 +1329,8 @@ class Believed(_PrivateBeliefs):
     def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
         return game.rational_bid
 
-    def cut(self, game: CutChooseGame) -> Callable[[FloatArray], FloatArray]:
-        return game.rational_cut
-
-    @property
-    def chooser_sd(self) -> float:
-        return 0.0
+    def cut(self, game: CutChooseGame) -> CutRule:
+        return CutRule(game.rational_cut, functools.partial(game.chooser_threshold, sd=0.0))
 
 
 @dataclass(frozen=True)
@@ -1066,14 +1352,14 @@ class Bayesian(_PrivateBeliefs):
     def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
         return functools.partial(game.bayesian_bid, belief_sd=self.belief_sd)
 
-    def cut(self, game: CutChooseGame) -> Callable[[FloatArray], FloatArray]:
+    def cut(self, game: CutChooseGame) -> CutRule:
         """The cut with the highest expected chance, over the truth around the estimate and the
-        chooser's reply (a Bayesian chooser on its own estimate)."""
-        return functools.partial(game.bayesian_cut, sd=self.belief_sd)
-
-    @property
-    def chooser_sd(self) -> float:
-        return self.belief_sd
+        chooser's reply (a Bayesian chooser on its own estimate); the chooser takes the colour
+        with the higher expected chance on its own posterior."""
+        return CutRule(
+            functools.partial(game.bayesian_cut, sd=self.belief_sd),
+            functools.partial(game.chooser_threshold, sd=self.belief_sd),
+        )
 
 
 @dataclass(frozen=True)
@@ -1096,82 +1382,17 @@ class Equilibrium(_PrivateBeliefs):
     def choice_region(self, game: ChoiceGame) -> Regions:
         return bayesian_choice_region(game, self.belief_sd)
 
-    def _bids(self, game: SealedBidGame) -> MixedBids:
+    def bid(self, game: SealedBidGame) -> MixedBids:
+        """The symmetric equilibrium of the sealed bids on the grid (it may mix)."""
         from knockout.rules.gridgames import sealed_equilibrium  # noqa: PLC0415
 
         return sealed_equilibrium(game, self.belief_sd)
 
-    def _mixed_cut(self, game: CutChooseGame) -> MixedCut:
+    def cut(self, game: CutChooseGame) -> MixedCut:
+        """The equilibrium of cut-and-choose on the grid (it may mix)."""
         from knockout.rules.gridgames import cut_equilibrium  # noqa: PLC0415
 
         return cut_equilibrium(game, self.belief_sd)
-
-    def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
-        """The expected bid of an estimate (the equilibrium may mix)."""
-        eq = self._bids(game)
-        return lambda e: np.asarray(eq.mean_bids[eq.lattice.cell_of(e)], dtype=np.float64)
-
-    def cut(self, game: CutChooseGame) -> Callable[[FloatArray], FloatArray]:
-        """The expected cut of an estimate (the equilibrium may mix)."""
-        eq = self._mixed_cut(game)
-        return lambda e: np.asarray(eq.mean_cuts[eq.lattice.cell_of(e)], dtype=np.float64)
-
-    @property
-    def chooser_sd(self) -> float:
-        return self.belief_sd
-
-    def sealed_bids(
-        self, game: SealedBidGame, x: npt.ArrayLike, rng: np.random.Generator
-    ) -> tuple[FloatArray, FloatArray]:
-        """A's bids (its estimate of its own advantage, bid cell, point), then B's."""
-        if self.belief_sd == 0:
-            return Rational().sealed_bids(game, x, rng)
-        x_arr = np.asarray(x, dtype=np.float64)
-        eq = self._bids(game)
-        a = eq.sample(x_arr.ravel(), rng).reshape(x_arr.shape)
-        return a, eq.sample(-x_arr.ravel(), rng).reshape(x_arr.shape)
-
-    def sealed_bid_advances(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
-        if self.belief_sd == 0:
-            return Rational().sealed_bid_advances(game, x)
-        from knockout.rules.gridgames import sealed_advances  # noqa: PLC0415
-
-        return sealed_advances(game, self._bids(game), x)
-
-    def black_clock(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
-        if self.belief_sd == 0:
-            return Rational().black_clock(game, x)
-        from knockout.rules.gridgames import black_clock  # noqa: PLC0415
-
-        return black_clock(game, self._bids(game), x)
-
-    def cut_advances(self, game: CutChooseGame, x: npt.ArrayLike) -> FloatArray:
-        if self.belief_sd == 0:
-            return Rational().cut_advances(game, x)
-        from knockout.rules.gridgames import cut_advances  # noqa: PLC0415
-
-        return cut_advances(game, self._mixed_cut(game), x)
-
-    def cut_sample(
-        self, game: CutChooseGame, x: npt.ArrayLike, rng: np.random.Generator
-    ) -> tuple[FloatArray, BoolArray]:
-        """The cutter's draws (estimate, cut cell, point), then the chooser's (estimate,
-        reply)."""
-        if self.belief_sd == 0:
-            return Rational().cut_sample(game, x, rng)
-        x_arr = np.asarray(x, dtype=np.float64)
-        eq = self._mixed_cut(game)
-        cut, cell = eq.sample_cut(x_arr.ravel(), rng)
-        red = eq.sample_red(-x_arr.ravel(), cell, rng)
-        return cut.reshape(x_arr.shape), red.reshape(x_arr.shape)
-
-    def expected_cut(self, game: CutChooseGame, x: npt.ArrayLike) -> FloatArray:
-        if self.belief_sd == 0:
-            return Rational().expected_cut(game, x)
-        eq = self._mixed_cut(game)
-        x_arr = np.atleast_1d(np.asarray(x, dtype=np.float64))
-        mid = 0.5 * (eq.edges[1:] + eq.edges[:-1])
-        return np.asarray(eq.cut_cells(x_arr) @ mid, dtype=np.float64).reshape(np.shape(x))
 
 
 STRATEGIES: Mapping[str, type[Strategy]] = {

@@ -147,14 +147,25 @@ class CutChooseGame:
         return np.asarray(np.where(gain(hi) < 0, self.max_red_minutes, cuts), dtype=np.float64)
 
     def rational_cut(self, x: npt.ArrayLike) -> FloatArray:
-        """The rational cut of a cutter whose advantage (true or believed) is ``x``."""
+        """The rational cut of a cutter whose advantage (true or believed) is ``x`` (with a
+        vectorised model: solved for each pair's constants, not read off a table)."""
+        if self.model.size is not None:
+            shape = np.broadcast_shapes(np.shape(x), (self.model.size,))
+            gaps = np.abs(np.broadcast_to(np.asarray(x, dtype=np.float64), shape)).copy()
+            return self._indifference(gaps, 0.0)
         gaps, cuts = self._cut_table
         return np.asarray(np.interp(np.abs(np.asarray(x, dtype=np.float64)), gaps, cuts))
 
     @property
     def fair_cut(self) -> float:
-        """The rational cut between equal players: the fair split."""
+        """The rational cut between equal players: the fair split (one model)."""
         return float(self._cut_table[1][0])
+
+    def fair_cuts(self, like: npt.ArrayLike) -> FloatArray:
+        """The fair split shaped like ``like`` (with a vectorised model: each pair's own)."""
+        if self.model.size is not None:
+            return self.rational_cut(np.zeros(np.shape(like)))
+        return np.full(np.shape(like), self.fair_cut)
 
     @functools.cached_property
     def cut_axis(self) -> FloatArray:

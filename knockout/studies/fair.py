@@ -3,9 +3,10 @@
 For the scenario's model and sudden-death stage (its increment, its draw winner and its time
 class, held fixed while searching):
 
-* the fixed Armageddon split: the Red minutes R in (0, 10 x B] at which equal players have
+* the fixed Armageddon split: the Red minutes R in (0, cap] at which equal players have
   P(Red advances) = 1/2 against Black's B minutes, found with Brent's method to 0.01 minute (or
-  none, with the reason);
+  none, with the reason: Red ahead even without time, the split above the cap, or clocks that
+  do not change the odds); the cap is 10 x B unless ``max_minutes`` sets it;
 * the seed-shaped menu built on it: ``accept`` [R, B], ``object_red`` [B, R], ``object_black``
   [R + 5, B - 5];
 * the chooser's advantage, P(甲 advances | sudden death) - 1/2 for equal players under the
@@ -19,22 +20,43 @@ class, held fixed while searching):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
+import numpy as np
+import numpy.typing as npt
 from scipy.optimize import brentq
 
 from knockout.errors import KnockoutError
+from knockout.exact.odds import default_draws, vectorises
 from knockout.game import Colour, Reply
 from knockout.rules.bidding import BRANCHES, Believed, BiddingGame, Naive, Strategy
 from knockout.rules.formats import BiddingMenu, ColourRule, Format, Stage
-from knockout.rules.model import TimeClass
+from knockout.rules.model import ModelParams, TimeClass, game_probabilities
+from knockout.rules.model_sd import Design, ModelSd, Spread, design, spread
 from knockout.rules.players import Player
 from knockout.rules.scenario import Scenario
 from sims.match import simulate_match
 from sims.runner import Executor
 
-__all__ = ["GAPS", "MIN_BLACK_MINUTES", "VERIFY_RUNS", "FairRules", "fair_rules"]
+__all__ = [
+    "DECOMPOSED",
+    "GAPS",
+    "MIN_BLACK_MINUTES",
+    "SEARCH_FACTOR",
+    "VERIFY_RUNS",
+    "FairRules",
+    "NoSplit",
+    "fair_at",
+    "fair_rules",
+    "fair_spread",
+    "how_sure",
+    "search_cap",
+    "seed_edges_and_splits",
+]
+
+FloatArray = npt.NDArray[np.float64]
 
 #: Black's clock must leave room for the seed-shaped menu's 5-minute shift.
 MIN_BLACK_MINUTES = 5.0
@@ -43,8 +65,15 @@ MIN_BLACK_MINUTES = 5.0
 VERIFY_RUNS = 2**18
 #: Rating gaps of the table of 甲's chances.
 GAPS = (0.0, 50.0, 100.0, 150.0, 200.0)
-#: The Red clock is searched in (0, SEARCH_FACTOR x Black].
+#: The Red clock is searched in (0, SEARCH_FACTOR x Black] unless the cap is given.
 SEARCH_FACTOR = 10.0
+#: P(Red advances) that moves by no more than this from almost no time to the cap does not
+#: depend on the clock (time is worth nothing): no split exists at any cap.
+FLAT = 1e-12
+
+#: Why there is no fair split: Red is ahead even with almost no time; the split lies above the
+#: search cap (more time still helps Red); or the clocks do not change the odds at all.
+NoSplit = Literal["red_ahead_without_time", "above_cap", "time_worth_nothing"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +84,8 @@ class FairRules:
         black: Black's minutes of the split (the ``--black-minutes`` asked for).
         red: The Red minutes that make the split fair, or None.
         reason: Why there is none (None when there is one).
+        no_split: The reason's code (None when there is a split).
+        max_minutes: The cap of the search: Red's clock was searched in (0, max_minutes].
         time_class: The sudden-death game's time class, held fixed.
         seed_menu: The scenario's own menu.
         fair_menu: The seed-shaped menu on the split (None without a split).
@@ -63,6 +94,10 @@ class FairRules:
         by_gap: ``{menu: {strategy: {gap: (P(甲 advances) as the stronger, as the weaker)}}}``.
         verified: ``(runs, P(Red advances), standard error)`` of the Monte Carlo check.
         seed: The check's seed.
+        model_uncertainty: With uncertain constants: the spread of the split
+            (``armageddon.red``, found again at each draw) and of every chance and advantage
+            under the menus as printed (the seed's, and the fair one found at the central
+            constants), with the variance decomposition of the split and the advantages.
     """
 
     black: float
@@ -75,6 +110,9 @@ class FairRules:
     by_gap: dict[str, dict[str, dict[float, tuple[float, float]]]]
     verified: tuple[int, float, float] | None
     seed: int
+    no_split: NoSplit | None = None
+    max_minutes: float = SEARCH_FACTOR * 10.0
+    model_uncertainty: Spread | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The keys of ``knockout fair --json`` (``seed`` and ``version`` come from the
@@ -84,6 +122,8 @@ class FairRules:
         }
         if self.reason is not None:
             out["reason"] = self.reason
+            out["no_split"] = self.no_split
+        out["max_minutes"] = self.max_minutes
         out["time_class"] = self.time_class.value
         out["menu"] = None if self.fair_menu is None else _menu_json(self.fair_menu)
         out["chooser_advantage"] = dict(self.advantage)
@@ -99,6 +139,8 @@ class FairRules:
             if self.verified is None
             else dict(zip(("runs", "red_advances", "stderr"), self.verified, strict=True))
         )
+        if self.model_uncertainty is not None:
+            out["model_uncertainty"] = self.model_uncertainty.to_json()
         return out
 
 
@@ -140,28 +182,47 @@ def _red_advances(
 
 
 def _split(
-    stage: Stage, tc: TimeClass, scenario: Scenario, black: float
-) -> tuple[float | None, str | None]:
-    """The fair Red minutes, or None and the reason."""
+    stage: Stage, tc: TimeClass, scenario: Scenario, black: float, cap: float
+) -> tuple[float | None, NoSplit | None, str | None]:
+    """The fair Red minutes in (0, cap], or None with why there is none (a code and words)."""
 
     def f(red: float) -> float:
         return _red_advances(stage, tc, scenario, red, black) - 0.5
 
-    lo, hi = 1e-9, SEARCH_FACTOR * black
-    f_lo, f_hi = f(lo), f(hi)
+    lo = 1e-9
+    f_lo, f_hi = f(lo), f(cap)
     if f_lo == 0.0:
-        return lo, None
+        return lo, None, None
     if f_lo > 0:
-        return None, (
-            f"Red advances {100 * (f_lo + 0.5):.2f} % even with almost no time against "
-            f"{black:g} minutes: no split is fair"
+        return (
+            None,
+            "red_ahead_without_time",
+            (
+                f"Red advances {100 * (f_lo + 0.5):.2f} % even with almost no time against "
+                f"{black:g} minutes: no split is fair"
+            ),
         )
     if f_hi < 0:
-        return None, (
-            f"Red advances only {100 * (f_hi + 0.5):.2f} % even with {hi:g} minutes "
-            f"({SEARCH_FACTOR:g} times Black's {black:g}): no split is fair"
+        if f_hi - f_lo <= FLAT:
+            return (
+                None,
+                "time_worth_nothing",
+                (
+                    f"Red advances only {100 * (f_hi + 0.5):.2f} % even with {cap:g} minutes "
+                    f"against {black:g}, as with any clock (more time does not change the odds "
+                    "here): no split is fair"
+                ),
+            )
+        return (
+            None,
+            "above_cap",
+            (
+                f"Red advances only {100 * (f_hi + 0.5):.2f} % with {cap:g} minutes against "
+                f"{black:g}, and more time helps: the fair split lies above the {cap:g}-minute cap "
+                "(raise it with --max-minutes)"
+            ),
         )
-    return float(brentq(f, lo, hi, xtol=1e-10)), None
+    return float(brentq(f, lo, cap, xtol=1e-10)), None, None
 
 
 def _chooser_value(game: BiddingGame, strategy: Strategy, x: float) -> float:
@@ -169,6 +230,15 @@ def _chooser_value(game: BiddingGame, strategy: Strategy, x: float) -> float:
     joint = strategy.probabilities(game, x).joint()
     values = game.branch_values(x)
     return float(sum(float(joint[b]) * float(values[k]) for k, b in enumerate(BRANCHES)))
+
+
+def _chooser_values(game: BiddingGame, strategy: Strategy, x: float) -> FloatArray:
+    """:func:`_chooser_value` for a vectorised game: one value per set of constants."""
+    joint = strategy.probabilities(game, x).joint()
+    values = game.branch_values(x)
+    return np.asarray(
+        sum(joint[b] * values[..., k] for k, b in enumerate(BRANCHES)), dtype=np.float64
+    )
 
 
 def _by_gap(
@@ -181,6 +251,63 @@ def _by_gap(
         }
         for menu, game in games.items()
     }
+
+
+def _by_gap_at(
+    games: dict[str, BiddingGame], strategies: dict[str, Strategy], n: int
+) -> list[dict[str, dict[str, dict[float, tuple[float, float]]]]]:
+    """:func:`_by_gap` for vectorised games, one table per set of constants."""
+    values = {
+        (menu, kind, g): (_chooser_values(game, s, g), _chooser_values(game, s, -g))
+        for menu, game in games.items()
+        for kind, s in strategies.items()
+        for g in GAPS
+    }
+    return [
+        {
+            menu: {
+                kind: {
+                    g: (float(values[menu, kind, g][0][d]), float(values[menu, kind, g][1][d]))
+                    for g in GAPS
+                }
+                for kind in strategies
+            }
+            for menu in games
+        }
+        for d in range(n)
+    ]
+
+
+def _splits(
+    stage: Stage, tc: TimeClass, model: ModelParams, black: float, cap: float
+) -> FloatArray:
+    """The fair Red minutes under each set of constants of a vectorised model (NaN where no
+    split is fair): P(Red advances) rises with Red's clock, so bisection on ``(0, cap]``
+    finds the split to far below 1e-10 minutes (60 halvings)."""
+    n = model.size or 1
+    red_draws = stage.draw_winner is Colour.RED
+    inc = stage.increment_seconds
+
+    def excess(red: FloatArray) -> FloatArray:
+        p = game_probabilities(
+            np.zeros(n),
+            0.0,
+            tc,
+            model=model,
+            red_minutes=model.effective(red, inc),
+            black_minutes=float(model.effective(black, inc)),
+        )
+        return np.asarray(p.red + (p.draw if red_draws else 0.0) - 0.5, dtype=np.float64)
+
+    lo, hi = np.full(n, 1e-9), np.full(n, cap)
+    f_lo, f_hi = excess(lo), excess(hi)
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        up = excess(mid) >= 0
+        hi, lo = np.where(up, mid, hi), np.where(up, lo, mid)
+    red = 0.5 * (lo + hi)
+    red = np.where(f_lo == 0.0, 1e-9, red)
+    return np.asarray(np.where((f_lo > 0) | (f_hi < 0), np.nan, red), dtype=np.float64)
 
 
 def _verify(
@@ -225,23 +352,47 @@ def fair_rules(
     executor: Executor = "local",
     workers: int = 1,
     detail: bool = True,
+    max_minutes: float | None = None,
+    model_sd: bool = True,
+    verify: bool = True,
+    draws: int | None = None,
+    decompose: bool = True,
 ) -> FairRules:
-    """The fair split, the menu on it, the chooser's advantage and the Monte Carlo check.
+    """The fair split, the menu on it, the chooser's advantage and the Monte Carlo check;
+    with uncertain constants (``[model.sd]``) their spread (:func:`fair_spread`).
 
     ``detail=False`` leaves out the table across gaps and the Monte Carlo check (a sweep
-    measuring the split at many points needs neither).
+    measuring the split at many points needs neither); ``verify=False`` only the check. Red's
+    clock is searched up to ``max_minutes`` (default :func:`search_cap`: 10 times Black's).
+    ``draws``: draws of the constants (default: :func:`knockout.exact.odds.default_draws`);
+    ``decompose=False`` leaves out the variance decomposition.
 
     Raises:
-        KnockoutError: Without a bidding stage, or with ``black_minutes`` not above 5.
+        KnockoutError: Without a bidding stage, with ``black_minutes`` not a finite number above
+            5, or ``max_minutes`` not a finite number above 0.
     """
-    if not black_minutes > MIN_BLACK_MINUTES:
-        raise KnockoutError(
-            f"--black-minutes: expected more than {MIN_BLACK_MINUTES:g} (the menu's Black "
-            f"objection takes 5 minutes off), got {black_minutes:g}"
-        )
+    cap = search_cap(black_minutes, max_minutes)
+    plain = _plain_fair(scenario, black_minutes, seed, executor, workers, detail, verify, cap)
+    if model_sd and scenario.model_sd.uncertain:
+        spread = fair_spread(scenario, plain, draws=draws, decompose=decompose)
+        plain = replace(plain, model_uncertainty=spread)
+    return plain
+
+
+def _plain_fair(
+    scenario: Scenario,
+    black_minutes: float,
+    seed: int,
+    executor: Executor,
+    workers: int,
+    detail: bool,
+    verify: bool,
+    cap: float,
+) -> FairRules:
+    """:func:`fair_rules` at the central constants."""
     stage, tc = _sudden_death(scenario)
     assert stage.bidding is not None
-    red, reason = _split(stage, tc, scenario, black_minutes)
+    red, no_split, reason = _split(stage, tc, scenario, black_minutes, cap)
     seed_menu = stage.bidding
     fair_menu = (
         None
@@ -267,7 +418,7 @@ def fair_rules(
     strategies = {strategy.kind: strategy, "believed": believed}
     verified = (
         None
-        if red is None or not detail
+        if red is None or not detail or not verify
         else _verify(scenario, stage, tc, red, black_minutes, seed, executor, workers)
     )
     return FairRules(
@@ -281,4 +432,252 @@ def fair_rules(
         by_gap=_by_gap(games, strategies) if detail else {},
         verified=verified,
         seed=seed,
+        no_split=no_split,
+        max_minutes=cap,
     )
+
+
+def _strategies(scenario: Scenario) -> dict[str, Strategy]:
+    strategy = scenario.strategy
+    believed = strategy if strategy.kind == "believed" else Believed(scenario.belief_sd)
+    return {strategy.kind: strategy, "believed": believed}
+
+
+def fair_at(scenario: Scenario, central: FairRules, des: Design) -> list[FairRules]:
+    """The fair rules (without spread or check) at every point of ``des``: the split found
+    again, the advantages and the table across gaps under the menus of ``central`` (the
+    table only for the draws proper, not for the blocks that hold a constant)."""
+    stage, tc = _sudden_death(scenario)
+    assert stage.bidding is not None and stage.draw_winner is not None
+    detail = bool(central.by_gap)
+    if not vectorises(scenario):
+        return [
+            _fixed_menus(
+                replace(scenario, model=des.model_at(scenario.model, i), model_sd=ModelSd()),
+                central,
+                detail and i < des.draws,
+            )
+            for i in range(des.size)
+        ]
+    model = des.model(scenario.model)
+    reds = _splits(stage, tc, model, central.black, central.max_minutes)
+    menus = {"seed_menu": central.seed_menu}
+    if central.fair_menu is not None:
+        menus["fair_menu"] = central.fair_menu
+    games = {
+        k: BiddingGame(m, stage.draw_winner, tc, model, stage.increment_seconds)
+        for k, m in menus.items()
+    }
+    advantages = {k: _chooser_values(g, scenario.strategy, 0.0) - 0.5 for k, g in games.items()}
+    tables: list[dict[str, dict[str, dict[float, tuple[float, float]]]]] = []
+    if detail:
+        head = des.model(scenario.model).take(np.arange(des.draws))
+        base_games = {
+            k: BiddingGame(m, stage.draw_winner, tc, head, stage.increment_seconds)
+            for k, m in menus.items()
+        }
+        tables = _by_gap_at(base_games, _strategies(scenario), des.draws)
+    out = []
+    for d in range(des.size):
+        red = None if math.isnan(reds[d]) else float(reds[d])
+        out.append(
+            replace(
+                central,
+                red=red,
+                advantage={
+                    "seed_menu": float(advantages["seed_menu"][d]),
+                    "fair_menu": None
+                    if "fair_menu" not in advantages
+                    else float(advantages["fair_menu"][d]),
+                },
+                by_gap=tables[d] if d < len(tables) else {},
+                verified=None,
+                model_uncertainty=None,
+            )
+        )
+    return out
+
+
+def _fixed_menus(scenario: Scenario, central: FairRules, detail: bool) -> FairRules:
+    """One draw, solved on its own: the split found again, the central menus evaluated."""
+    stage, tc = _sudden_death(scenario)
+    red, _, _ = _split(stage, tc, scenario, central.black, central.max_minutes)
+    games = {"seed_menu": _game(stage, tc, scenario, central.seed_menu)}
+    if central.fair_menu is not None:
+        games["fair_menu"] = _game(stage, tc, scenario, central.fair_menu)
+    advantage: dict[str, float | None] = {
+        k: _chooser_value(g, scenario.strategy, 0.0) - 0.5 for k, g in games.items()
+    }
+    advantage.setdefault("fair_menu", None)
+    return replace(
+        central,
+        red=red,
+        advantage=advantage,
+        by_gap=_by_gap(games, _strategies(scenario)) if detail else {},
+        verified=None,
+        model_uncertainty=None,
+    )
+
+
+#: The figures of ``fair`` whose variance is decomposed (each constant held in turn).
+DECOMPOSED = ("chooser_advantage.seed_menu", "chooser_advantage.fair_menu", "armageddon.red")
+
+
+def fair_spread(
+    scenario: Scenario, central: FairRules, *, draws: int | None = None, decompose: bool = True
+) -> Spread:
+    """Every figure of ``central`` over the uncertainty of the constants, with the variance
+    decomposition of :data:`DECOMPOSED` (when the draws are vectorised; solved one by one, it
+    would cost a fair computation per constant and draw). The menus are rules,
+    not figures; the Monte Carlo check is of the central split only."""
+    decompose = decompose and vectorises(scenario)
+    des = design(
+        scenario.model,
+        scenario.model_sd,
+        draws=draws or default_draws(scenario),
+        hold_each=decompose,
+    )
+    answers = fair_at(scenario, central, des)
+    return spread(
+        central.to_json(),
+        [a.to_json() for a in answers],
+        des,
+        scenario.model_sd,
+        scenario.model,
+        probability=lambda path: path.startswith("by_gap."),
+        keep=lambda path: path.startswith(("armageddon.red", "chooser_advantage.", "by_gap.")),
+        decompose=DECOMPOSED if decompose else (),
+    )
+
+
+#: P(edge > 0) at or above which the seed's rule is said to favour 甲 (at or below one minus
+#: it, 乙); between them its sign is said to be unsettled.
+SETTLED = 0.95
+
+
+def _pts(x: float) -> str:
+    return f"{100 * x:+.2f}"
+
+
+def how_sure(f: FairRules) -> list[str]:
+    """The committee's sentences, computed from the spread of ``f`` (none without uncertain
+    constants): the seed menu's edge between equals with its interval and P(edge > 0) and the
+    verdict at the :data:`SETTLED` threshold, the fair Red clock with its interval (and
+    whether the seed's own Red clock lies inside), what the fair menu leaves, and which
+    constant's uncertainty contributes most to the edge's spread."""
+    spread = f.model_uncertainty
+    edge = None if spread is None else spread.get("chooser_advantage.seed_menu")
+    if spread is None or edge is None or edge.p_above_zero is None:
+        return []
+    central = f.advantage["seed_menu"]
+    assert central is not None
+    p = edge.p_above_zero
+    lines = [
+        f"Under the stated uncertainty of the model's constants ({', '.join(spread.constants)}; "
+        f"{spread.draws} draws): the seed's menu gives 甲 an edge of {_pts(central)} points "
+        f"between equal players at the central constants; over the constants it is "
+        f"{_pts(edge.mean)} on average, between {_pts(edge.q025)} and {_pts(edge.q975)} points "
+        f"in 95 % of the draws, and above zero with probability {p:.2f}."
+    ]
+    if p >= SETTLED:
+        lines.append(
+            f"So the seed's rule favours 甲 with probability {p:.2f} (at least {SETTLED:.0%})."
+        )
+    elif p <= 1 - SETTLED:
+        lines.append(
+            f"So the seed's rule favours 乙, the player who replies, with probability "
+            f"{1 - p:.2f} (at least {SETTLED:.0%})."
+        )
+    else:
+        lines.append(
+            f"So whether the seed's rule favours 甲 is not settled: P(edge > 0) = {p:.2f} lies "
+            f"between {1 - SETTLED:.0%} and {SETTLED:.0%}."
+        )
+    lines += _split_lines(f, spread)
+    lines += _contributor_lines(spread)
+    return lines
+
+
+def _split_lines(f: FairRules, spread: Spread) -> list[str]:
+    red = spread.get("armageddon.red")
+    if f.red is None or red is None:
+        return []
+    missing = spread.undefined.get("armageddon.red", 0.0)
+    seed_red = f.seed_menu.accept[0]
+    where = "inside" if red.contains(seed_red) else "outside"
+    text = (
+        f"The fair Red clock against Black's {f.black:g} minutes is {f.red:.2f} minutes at the "
+        f"central constants, between {red.q025:.1f} and {red.q975:.1f} minutes in 95 % of the "
+        "draws"
+    )
+    if missing > 0:
+        text += (
+            f" where a split exists (in {missing:.1%} of the draws no Red clock up to "
+            f"{f.max_minutes:g} minutes is fair)"
+        )
+    text += f"; the seed's {seed_red:g} minutes lies {where} that interval."
+    out = [text]
+    fair_edge = spread.get("chooser_advantage.fair_menu")
+    if fair_edge is not None and fair_edge.p_above_zero is not None:
+        out.append(
+            f"The fair menu built on {f.red:.2f} / {f.black:g} leaves 甲 {_pts(fair_edge.mean)} "
+            f"points on average over the constants, between {_pts(fair_edge.q025)} and "
+            f"{_pts(fair_edge.q975)} in 95 % of the draws (above zero with probability "
+            f"{fair_edge.p_above_zero:.2f})."
+        )
+    return out
+
+
+def _contributor_lines(spread: Spread) -> list[str]:
+    cuts = {
+        k: v["variance_cut"]
+        for k, v in spread.decomposition.get("chooser_advantage.seed_menu", {}).items()
+    }
+    if not cuts:
+        return []
+    ranked = sorted(cuts, key=lambda k: -cuts[k])
+    best = ranked[0]
+    text = (
+        f"The constant whose uncertainty contributes most to the spread of the seed menu's edge "
+        f"is {best}: knowing it exactly would remove {max(cuts[best], 0.0):.0%} of the edge's "
+        "variance"
+    )
+    if len(ranked) > 1:
+        text += f" (next: {ranked[1]}, {max(cuts[ranked[1]], 0.0):.0%})"
+    return [text + "."]
+
+
+def seed_edges_and_splits(
+    scenario: Scenario, model: ModelParams, black_minutes: float, cap: float | None = None
+) -> tuple[FloatArray, FloatArray]:
+    """The seed menu's edge between equals and the fair Red clock (NaN: none) under each set
+    of constants of a vectorised model: what a sweep needs of ``fair`` at many points and
+    draws, in one pass (``chooser_advantage.seed_menu``, ``armageddon.red``)."""
+    stage, tc = _sudden_death(scenario)
+    assert stage.bidding is not None and stage.draw_winner is not None
+    game = BiddingGame(stage.bidding, stage.draw_winner, tc, model, stage.increment_seconds)
+    edges = _chooser_values(game, scenario.strategy, 0.0) - 0.5
+    return edges, _splits(stage, tc, model, black_minutes, search_cap(black_minutes, cap))
+
+
+def search_cap(black_minutes: float, max_minutes: float | None = None) -> float:
+    """The largest Red clock searched: ``max_minutes``, or 10 times Black's minutes.
+
+    Raises:
+        KnockoutError: ``black_minutes`` not a finite number above 5, or ``max_minutes`` not a
+            finite number above 0.
+    """
+    if not (math.isfinite(black_minutes) and black_minutes > MIN_BLACK_MINUTES):
+        raise KnockoutError(
+            f"--black-minutes: expected a finite number more than {MIN_BLACK_MINUTES:g} (the "
+            f"menu's Black objection takes 5 minutes off), got {black_minutes:g}"
+        )
+    if max_minutes is None:
+        return SEARCH_FACTOR * black_minutes
+    if not math.isfinite(max_minutes):
+        raise KnockoutError(
+            f"--max-minutes: expected a finite number of Red minutes, got {max_minutes:g}"
+        )
+    if not max_minutes > 0:
+        raise KnockoutError(f"--max-minutes: expected a number > 0, got {max_minutes:g}")
+    return float(max_minutes)

@@ -58,6 +58,7 @@ def _p_in(region, x: float) -> float:  # type: ignore[no-untyped-def]
     return float(np.sum(_gauss(x, e) * region.contains(e)))
 
 
+@pytest.mark.slow
 def test_the_bidding_equilibrium_is_a_best_response_for_every_type() -> None:
     (eq,) = bidding_equilibria(GAME, SD)
     r = eq.regions
@@ -148,6 +149,7 @@ def _bid_values(
     return np.asarray(pay @ other)
 
 
+@pytest.mark.slow
 def test_the_sealed_bid_equilibrium_leaves_no_type_a_better_bid() -> None:
     """Every type's mixed bid against the others' equilibrium bids, against every bid on a
     0.01-minute grid: the interim gain stays below the stated tolerance."""

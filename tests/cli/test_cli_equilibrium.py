@@ -1,0 +1,78 @@
+"""knockout equilibrium through the CLI: the issue's JSON keys, the verdicts computed from the
+numbers, the view, and one line per bad input."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import run_json
+from typer.testing import CliRunner
+
+from knockout.program import app
+from knockout.rules.bidding import STRATEGIES
+from knockout.studies.equilibrium import VERIFIED
+
+FINAL = "scenarios/final-2600-vs-2550.toml"
+A, B = "王天一", "郑惟桐"
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("preset", "sd"),
+    [("xq-bidding", 150), ("armageddon-vickrey", 0), ("cut-choose", 0), ("xq-bidding", 0)],
+)
+def test_the_json_has_the_issue_keys(preset: str, sd: int) -> None:
+    out = run_json(
+        "equilibrium",
+        FINAL,
+        "--json",
+        "--set",
+        f"format.preset={preset}",
+        "--set",
+        f"strategy.belief_sd={sd}",
+    )
+    assert set(out) == {
+        "version",
+        "scenario",
+        "rule",
+        "equilibria",
+        "exploitability",
+        "max_deviation_gain",
+    }
+    equilibria = out["equilibria"]
+    assert isinstance(equilibria, list) and equilibria
+    for eq in equilibria:
+        assert set(eq) == {"strategies", "win", "chooser_advances"}
+        assert set(eq["win"]) == {A, B}
+        assert sum(eq["win"].values()) == pytest.approx(1.0, abs=1e-9)
+    exploit = out["exploitability"]
+    assert isinstance(exploit, dict) and set(exploit) == set(STRATEGIES)
+    for gain in exploit.values():
+        assert set(gain) == {"gain", "by"}
+        assert gain["gain"] >= 0
+        assert (gain["by"] is None) == (gain["gain"] == 0)
+    # the equilibrium's own exploitability is the verification figure, a fraction of the match
+    assert out["max_deviation_gain"] == exploit["equilibrium"]["gain"]
+    assert out["max_deviation_gain"] <= VERIFIED["threshold"]
+    if sd == 0:  # without noise the rational rule is the equilibrium: nobody gains against it
+        assert exploit["rational"]["gain"] <= VERIFIED["threshold"]
+        assert equilibria[0]["win"] == pytest.approx(
+            run_json("odds", FINAL, "--json", "--set", f"format.preset={preset}")["win"],
+            abs=1e-12,
+        )
+
+
+def test_the_view_says_verified_from_the_numbers() -> None:
+    result = runner.invoke(app, ["equilibrium", FINAL, "--set", "strategy.belief_sd=150"])
+    assert result.exit_code == 0, result.output
+    assert "verified: no role gains more than" in result.output
+    assert "each way of playing" in result.output
+
+
+def test_a_bracket_or_a_format_nobody_decides_is_one_line() -> None:
+    result = runner.invoke(app, ["equilibrium", "scenarios/national-64.toml"])
+    assert result.exit_code == 2
+    assert "equilibrium needs a match of two players" in result.output
+    assert "Traceback" not in result.output
+    result = runner.invoke(app, ["equilibrium", FINAL, "--set", "format.preset=armageddon-lot"])
+    assert result.exit_code == 2
+    assert "whose last stage the players decide" in result.output
