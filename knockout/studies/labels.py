@@ -62,7 +62,7 @@ LABELS: tuple[tuple[str, str], ...] = (
     (r"compare\.rows\.(.+)\.stronger_advances\.(.+)", "P(the stronger advances), {1}, gap {2} Elo"),
     (
         r"compare\.rows\.0\.decider_edge",
-        "the decider's edge, the scenario's own format (P - 1/2, equal players)",
+        "the decider's edge, equal players (P - 1/2)",
     ),
     (r"compare\.rows\.(.+)\.decider_edge", "the decider's edge, {1} (P - 1/2, equal players)"),
     (r"compare\.rows\.(.+)\.decider_reached", "P(the decider is reached), {1}, equal players"),
@@ -97,11 +97,11 @@ LABELS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"equilibrium\.max_deviation_gain",
-        "the most a best response gains against equilibrium play (share of P(advance))",
+        "best-response gain v equilibrium (P(advance))",
     ),
     (
         r"equilibrium\.exploitability\.(\w+)\.gain",
-        "the most a best response gains against {1} play (share of P(advance))",
+        "best-response gain v {1} play (P(advance))",
     ),
     (
         r"equilibrium\.equilibria\.0\.chooser_advances",
