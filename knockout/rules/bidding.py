@@ -30,11 +30,11 @@ from typing import ClassVar, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
-from scipy.special import ndtr
 
 from knockout.game import Colour, Reply
 from knockout.rules.formats import BiddingMenu, Stage
 from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
+from knockout.rules.normal import ndtr
 
 __all__ = [
     "BRANCHES",
