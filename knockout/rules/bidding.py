@@ -229,6 +229,15 @@ class BiddingGame:
 
     @cached_property
     def regions(self) -> Mapping[str, Regions]:
+        """Decision regions in ``x`` for the rational rule, computed once per distinct game
+        (the exact companion and the kernel of a simulation, each point of a study, share
+        them): :meth:`rational_regions`."""
+        try:
+            return _rational_regions(self)
+        except TypeError:  # a game whose model constants are arrays is not hashable
+            return self.rational_regions()
+
+    def rational_regions(self) -> Mapping[str, Regions]:
         """Decision regions in ``x`` for the rational rule.
 
         Keys: ``announce_red`` (甲 announces Red), ``object_red`` / ``object_black`` (乙 objects to
@@ -253,6 +262,11 @@ class BiddingGame:
                 grid, self.rational_objects(Colour.BLACK, grid), obj(Colour.BLACK)
             ),
         }
+
+
+@functools.lru_cache(maxsize=256)
+def _rational_regions(game: BiddingGame) -> Mapping[str, Regions]:
+    return game.rational_regions()
 
 
 def _regions(grid: FloatArray, inside: BoolArray, f: Callable[[float], float]) -> Regions:

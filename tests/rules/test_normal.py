@@ -1,4 +1,4 @@
-"""knockout.rules.normal.ndtr gives scipy's numbers to the last bit, without scipy for short work."""
+"""knockout.rules.normal.ndtr: scipy's numbers to the last bit, without scipy for short work."""
 
 from __future__ import annotations
 
