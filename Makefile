@@ -21,6 +21,8 @@ $(VENV)/.installed-dev: $(BIN)/python pyproject.toml
 demo: $(VENV)/.installed
 	$(BIN)/knockout play $(DEMO) --seed 7
 	$(BIN)/knockout odds $(DEMO)
+	@echo "knockout is installed in $(BIN)/, not on your PATH: run 'source $(BIN)/activate' to type"
+	@echo "the README's commands as written (once per new shell), or call $(BIN)/knockout."
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check knockout sims tests benchmarks

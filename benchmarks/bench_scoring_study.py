@@ -1,35 +1,69 @@
-"""Benchmark (prints figures, asserts nothing): 1,000 Swiss events of 100 players, 11 rounds.
+"""Benchmark (prints figures, asserts nothing): Swiss events of 100 players, 11 rounds.
 
-Run: ``.venv/bin/python benchmarks/bench_scoring_study.py``
+The simplified pairing pairs 1,000 events at once; FIDE's Dutch system (caissify-pairings) pairs
+one event at a time, so it is timed on a few events and scaled to 1,000. gacrux, FIDE's
+tie-break checker (a dev dependency), also pairs by the Dutch system: its tournament generator is
+timed on events of the same shape for comparison. CPU seconds are printed beside wall seconds:
+on a shared machine the wall time also counts other work.
+
+Run: ``.venv/bin/python benchmarks/bench_scoring_study.py [DUTCH_EVENTS]`` (default 2)
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import tempfile
 import time
 
 import numpy as np
 
 from knockout.points import get_scoring
+from knockout.studies.scoring.dutch import play_dutch_event
 from knockout.studies.scoring.events import PointsTable, draw_ratings, scale_for, simulate_swiss
 
 NAMES = ("traditional", "difference", "ratio", "ratio-computed", "3-1-0")
+PLAYERS, ROUNDS, EVENTS = 100, 11, 1000
+
+
+def _timed(work):  # type: ignore[no-untyped-def]
+    wall, cpu = time.perf_counter(), time.process_time()
+    out = work()
+    return out, time.perf_counter() - wall, time.process_time() - cpu
 
 
 def main() -> None:
-    """Time the simplified Swiss with one shared pairing and with each system's own."""
+    """Time both pairings (and gacrux's) on events of the national championship's shape."""
+    dutch_events = int(sys.argv[1]) if len(sys.argv) > 1 else 2
     systems = [get_scoring(n) for n in NAMES]
     tables = [PointsTable.from_system(s, scale_for(systems)) for s in systems]
     rng = np.random.default_rng(2010)
-    events, players, rounds = 1000, 100, 11
-    ratings = draw_ratings(rng, events, players, mean=2300, sd=200)
-    u = rng.random((events, rounds, players // 2))
+    ratings = draw_ratings(rng, EVENTS, PLAYERS, mean=2300, sd=200)
+    u = rng.random((EVENTS, ROUNDS, PLAYERS // 2))
+    shape = f"{PLAYERS} players x {ROUNDS} rounds"
     for label, pairing in (("one pairing, 5 systems", tables[0]), ("own pairings", None)):
-        start = time.perf_counter()
-        samples = simulate_swiss(ratings, tables, u, pairing=pairing)
-        seconds = time.perf_counter() - start
+        samples, wall, cpu = _timed(lambda p=pairing: simulate_swiss(ratings, tables, u, pairing=p))
         kept = sum(int(s.rematches.sum()) for s in samples)
-        print(f"{events} events x {players} players x {rounds} rounds, {label}: {seconds:.2f} s")
+        print(f"simplified, {EVENTS} events x {shape}, {label}: {wall:.2f} s ({cpu:.2f} s CPU)")
         print(f"  rematches kept: {kept}")
+    _, wall, cpu = _timed(
+        lambda: [play_dutch_event(ratings[e], tables[0], u[e]) for e in range(dutch_events)]
+    )
+    print(
+        f"Dutch (caissify-pairings), {dutch_events} events x {shape}: {wall / dutch_events:.1f} s "
+        f"an event ({cpu / dutch_events:.1f} s CPU); {EVENTS} events: about "
+        f"{wall / dutch_events * EVENTS / 3600:.1f} h on one process "
+        f"({cpu / dutch_events * EVENTS / 3600:.1f} h CPU)"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        command = [sys.executable, "-m", "gacrux.tournamentgenerator", "-p", str(PLAYERS)]
+        command += ["-n", str(ROUNDS), "-g", "0", str(dutch_events), "-S", "0", "0", "0"]
+        command += ["-o", f"{folder}/T%d.trf"]
+        _, wall, _ = _timed(lambda: subprocess.run(command, check=True, capture_output=True))
+    print(
+        f"Dutch (gacrux tournament generator), {dutch_events} events x {shape}: "
+        f"{wall / dutch_events:.1f} s an event, interpreter start-up included"
+    )
 
 
 if __name__ == "__main__":

@@ -59,7 +59,13 @@ def _loc(loc: tuple[int | str, ...], prefix: str) -> str:
 def _too_long_or_short(key: str, ctx: dict[str, Any], got: str) -> str:
     if key == "players" or key.endswith(".players"):
         return f"expected at least two players, got {ctx.get('actual_length')}"
-    return f"expected a list of 2 numbers [red, black], got {got}"
+    least, most = ctx.get("min_length"), ctx.get("max_length")
+    if 2 in (least, most):  # the clock pairs: [red, black]
+        return f"expected a list of 2 numbers [red, black], got {got}"
+    if least is not None and ctx.get("actual_length", 0) < least:
+        count = "one entry" if least == 1 else f"{least} entries"
+        return f"expected at least {count}, got {got}"
+    return f"expected at most {most} entries, got {ctx.get('actual_length')}"
 
 
 def _list_type(key: str, value: Any, got: str) -> str:

@@ -19,9 +19,9 @@ from functools import cached_property, partial
 import numpy as np
 import numpy.typing as npt
 
+from knockout.answers import BracketOdds, BracketTally, Simulated
 from knockout.exact.bracket import all_pairs, progress_solution
 from knockout.exact.solver import solve
-from knockout.odds import BracketOdds, BracketTally, Simulated
 from knockout.rules.bracket import Bracket, round_name
 from knockout.rules.match import Pairing, Position
 from knockout.rules.progress import THIRD_PLACE

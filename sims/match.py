@@ -1,10 +1,10 @@
 """Monte Carlo estimates for a two-player match, with standard errors.
 
 :func:`simulate_match` runs :func:`sims.kernel.simulate` in seeded blocks
-(:func:`sims.runner.run_blocks`); each block returns a :class:`~knockout.odds.MatchTally`
+(:func:`sims.runner.run_blocks`); each block returns a :class:`~knockout.answers.MatchTally`
 (integers), and the estimates are proportions of those counts with their binomial standard errors
-(:meth:`~knockout.odds.MatchTally.estimate`), in the same :class:`~knockout.odds.MatchOdds` shape
-as the exact solver's answer.
+(:meth:`~knockout.answers.MatchTally.estimate`), in the same
+:class:`~knockout.answers.MatchOdds` shape as the exact solver's answer.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from knockout.odds import MatchOdds, MatchTally, Simulated, branch_units
+from knockout.answers import MatchOdds, MatchTally, Simulated, branch_units
 from knockout.rules.match import Pairing, Position
 from sims.kernel import MatchOutcomes, MatchTables, simulate
 from sims.runner import (

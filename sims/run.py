@@ -8,9 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from knockout.answers import BracketOdds, MatchOdds, Simulated
 from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
-from knockout.odds import BracketOdds, MatchOdds, Simulated
 from knockout.rules.scenario import Scenario
 from sims.bracket import BRACKET_BLOCK, simulate_bracket
 from sims.match import simulate_match

@@ -3,9 +3,13 @@ the repository, and the Python example runs when saved as a script."""
 
 from __future__ import annotations
 
+import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -56,3 +60,87 @@ def test_readme_scenario_example_loads(tmp_path: Path) -> None:
     scenario = load_scenario(path)
     assert [p.name for p in scenario.players] == ["Alpha", "Beta"]
     assert len(scenario.played) == 1
+
+
+def _readme_commands() -> list[str]:
+    """Every ``knockout`` command of the README's shell blocks, as a reader would type it."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = []
+    for kind, block in re.findall(r"```(sh|console)\n(.*?)```", readme, re.S):
+        for line in block.splitlines():
+            text = line.removeprefix("$ ") if kind == "console" else line
+            if kind == "console" and not line.startswith("$ "):
+                continue
+            if text.startswith("knockout "):
+                commands.append(text.split("  #", 1)[0].strip())
+    return commands
+
+
+def test_the_readme_says_where_the_program_is_before_its_first_command() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = readme.index("\nknockout ")
+    assert "source .venv/bin/activate" in readme[:first]
+    opening = readme[: readme.index("\n## ")]  # what a newcomer reads before the first heading
+    assert ".venv/bin/knockout" in opening and "not onto your PATH" in opening
+
+
+def test_make_demo_says_where_the_program_is() -> None:
+    """``make demo`` ends by saying how to reach the program it installed."""
+    make = shutil.which("make")
+    if make is None:
+        pytest.skip("make is not installed")
+    result = subprocess.run(
+        [make, "-n", "-s", "demo"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert "source .venv/bin/activate" in result.stdout
+    assert ".venv/bin/knockout" in result.stdout
+
+
+@pytest.mark.slow
+def test_every_readme_command_runs_as_written_after_activating(tmp_path: Path) -> None:
+    """What a newcomer types after ``make demo`` and ``source .venv/bin/activate``: each command
+    runs, in a folder holding the bundled scenarios (so that outputs land there, not in docs/)."""
+    activate = Path(sys.prefix) / "bin" / "activate"
+    if not activate.exists():
+        pytest.skip("the tests do not run in a virtual environment")
+    (tmp_path / "scenarios").symlink_to(ROOT / "scenarios")
+    commands = _readme_commands()
+    assert len(commands) >= 10
+
+    def run(command: str) -> tuple[str, subprocess.CompletedProcess[str]]:
+        done = subprocess.run(
+            ["bash", "-c", f"source {shlex.quote(str(activate))} && {command}"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+            env={k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
+            | {"PATH": "/usr/bin:/bin"},
+        )
+        return command, done
+
+    slowest_first = sorted(commands, key=lambda c: "--live" not in c)  # --live mostly waits
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for command, done in pool.map(run, slowest_first):
+            assert done.returncode == 0, f"{command}: {done.stderr[-2000:]}"
+            assert "Traceback" not in done.stderr, command
+
+
+def test_one_story_for_the_official_playoffs_decider() -> None:
+    """The code gives the official playoff's decider the ``choice`` rule (the lot names who
+    chooses the colours); the docs' presets table and the bundled scenario say the same."""
+    from knockout.rules.formats import FORMATS, ColourRule
+
+    decider = FORMATS["official-playoff"].stage("decider")
+    assert decider.colours is ColourRule.CHOICE and decider.chooser == "lot"
+    docs = (ROOT / "docs" / "rules-and-model.md").read_text(encoding="utf-8")
+    (row,) = [line for line in docs.splitlines() if line.startswith("| `official-playoff` |")]
+    told = row.split("decider:", 1)[1]
+    assert "colours by lot" not in told and "the lot's winner chooses the colours" in told
+    comments = (ROOT / "scenarios" / "official-playoff.toml").read_text(encoding="utf-8")
+    assert "colours by lot" not in comments
+    assert "the lot's winner chooses the colours" in " ".join(comments.replace("#", "").split())
+    listed = docs.split("## Formats are data", 1)[1].split("\n\n", 2)[1]
+    assert all(f"`{rule.value}`" in listed for rule in ColourRule), listed

@@ -153,3 +153,19 @@ def test_organiser_mode_asks_for_every_decision_of_every_preset(
         k.kind for k in _decision_kinds(preset) if hasattr(k, "kind") and k is not SealedBids
     }
     assert asked == expected
+
+
+@pytest.mark.parametrize("kind", sorted(STRATEGIES))
+def test_a_strategy_is_its_three_hooks(kind: str) -> None:
+    """The slim contract: a strategy kind gives the rule of each decision problem (regions of
+    the bidding, the colour choice's region, the sealed bid); everything else is derived once
+    in the base class for every kind."""
+    cls = STRATEGIES[kind]
+    own = {
+        name
+        for klass in cls.__mro__
+        if klass.__name__ not in ("Strategy", "ABC", "object")
+        for name, value in vars(klass).items()
+        if callable(value) and not name.startswith("__")
+    }
+    assert own <= {"regions", "choice_region", "bid"}, own

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 #: Modules that must not be imported by ``import knockout.cli``.
-HEAVY = ("scipy", "matplotlib", "dask", "distributed", "sims")
+HEAVY = ("scipy", "matplotlib", "dask", "distributed", "sims", "pyffish")
 
 
 def modules_after(statement: str) -> set[str]:

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from conftest import run_json
 
+from knockout.answers import BracketOdds, MatchOdds, Simulated
 from knockout.engine.event import play_event
 from knockout.engine.match import play_scenario_match
 from knockout.engine.tally import tally_events, tally_matches
 from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
-from knockout.odds import BracketOdds, MatchOdds, Simulated
 from knockout.rules.scenario import Scenario, parse_scenario
 from sims.bracket import simulate_bracket
 from sims.match import simulate_match

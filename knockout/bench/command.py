@@ -12,7 +12,6 @@ from typing import Annotated
 
 import typer
 
-from knockout import __version__
 from knockout.cli.app import (
     EncodingOpt,
     SetOpt,
@@ -25,6 +24,7 @@ from knockout.cli.app import (
 )
 from knockout.cli.match import JsonOpt
 from knockout.errors import KnockoutError
+from knockout.version import __version__
 
 __all__ = ["bench"]
 

@@ -20,8 +20,8 @@ import typer
 from rich.console import Console, RenderableType
 from typer.core import TyperOption
 
-from knockout import __version__
 from knockout.errors import InputError, KnockoutError
+from knockout.version import __version__
 
 if TYPE_CHECKING:
     from knockout.rules.scenario import Scenario

@@ -1,8 +1,28 @@
 """Registers every command module on the app (one import line per module)."""
 
-from knockout.cli import calibrate, event, hall, match, scoring, simulate, standings, studies
+from knockout.cli import (
+    calibrate,
+    event,
+    hall,
+    match,
+    scoring,
+    selfplay,
+    simulate,
+    standings,
+    studies,
+)
 from knockout.cli.app import app, reflow_help
 
 reflow_help(app)  # after every command is registered
 
-__all__ = ["calibrate", "event", "hall", "match", "scoring", "simulate", "standings", "studies"]
+__all__ = [
+    "calibrate",
+    "event",
+    "hall",
+    "match",
+    "scoring",
+    "selfplay",
+    "simulate",
+    "standings",
+    "studies",
+]

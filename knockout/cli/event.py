@@ -601,6 +601,7 @@ def odds(event: EventArg, json_out: JsonOpt = False) -> None:
 
         knockout event odds cup.db --json
     """
+    from knockout.answers import BracketOdds
     from knockout.dashboard.bracket import reach_view
     from knockout.dashboard.match import odds_view
     from knockout.event.export import (
@@ -608,7 +609,6 @@ def odds(event: EventArg, json_out: JsonOpt = False) -> None:
         odds_json,
     )
     from knockout.event.store import load_event
-    from knockout.odds import BracketOdds
 
     with user_errors():
         ev = load_event(event)

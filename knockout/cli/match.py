@@ -60,12 +60,12 @@ def odds(
 
         knockout odds scenarios/final-2600-vs-2550.toml --json
     """
+    from knockout.answers import BracketOdds
     from knockout.dashboard.bracket import reach_view
     from knockout.dashboard.match import odds_view
     from knockout.exact.bracket import bracket_odds
     from knockout.exact.odds import match_odds
     from knockout.io.envelope import envelope
-    from knockout.odds import BracketOdds
 
     with user_errors():
         check_export(export, json_out=json_out)
@@ -81,20 +81,19 @@ def odds(
 
 def _play_bracket(sc: Scenario, seed: int, json_out: bool, log: bool, export: Path | None) -> None:
     from knockout.dashboard.bracket import event_view
-    from knockout.dashboard.match import log_view
-    from knockout.engine.event import play_event
-    from knockout.engine.ranking import final_ranking
+    from knockout.engine.played import PlayedEvent, play
     from knockout.io.envelope import envelope
 
-    record, events = play_event(sc, seed=seed)
-    ranking = final_ranking(record, sc, seed=seed)
+    played = play(sc, seed=seed)
+    assert isinstance(played, PlayedEvent)
     if json_out:
-        body = {**record.to_json(), "ranking": [s.to_json() for s in ranking]}
-        emit_json(envelope(body, seed=seed, scenario=sc.to_dict()))
+        emit_json(envelope(played.to_json(), seed=seed, scenario=sc.to_dict()))
         return
-    show(event_view(record, ranking, sc, seed), export, title=sc.name)
+    show(event_view(played.record, played.ranking, sc, seed), export, title=sc.name)
     if log:
-        out_console.print(log_view(events))
+        from knockout.dashboard.match import log_view
+
+        out_console.print(log_view(list(played.log)))
 
 
 def _play_live(sc: Scenario, seed: int, speed: float, export: Path | None) -> None:
@@ -110,20 +109,17 @@ def _play_live(sc: Scenario, seed: int, speed: float, export: Path | None) -> No
 
 def _play_match(sc: Scenario, seed: int, json_out: bool, log: bool, export: Path | None) -> None:
     from knockout.dashboard.match import log_view, match_record_view
-    from knockout.engine.match import play_scenario_match
+    from knockout.engine.played import PlayedMatch, play
     from knockout.io.envelope import envelope
 
-    record, events = play_scenario_match(sc, seed=seed)
+    played = play(sc, seed=seed)
+    assert isinstance(played, PlayedMatch)
     if json_out:
-        body = {
-            "matches": [record.to_json()],
-            "log": [{"time": round(e.time, 1), "kind": e.kind, "text": e.text} for e in events],
-        }
-        emit_json(envelope(body, seed=seed, scenario=sc.to_dict()))
+        emit_json(envelope(played.to_json(), seed=seed, scenario=sc.to_dict()))
         return
-    show(match_record_view(record, title=f"{sc.name} (seed {seed})"), export)
+    show(match_record_view(played.record, title=f"{sc.name} (seed {seed})"), export)
     if log:
-        out_console.print(log_view(events))
+        out_console.print(log_view(list(played.log)))
 
 
 @app.command()

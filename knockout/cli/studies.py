@@ -25,14 +25,35 @@ from knockout.cli.match import JsonOpt, ScenarioArg
 from knockout.errors import KnockoutError
 
 if TYPE_CHECKING:  # imported where a command needs it: a fast start
-    pass
+    from knockout.studies.sweep import Sweep
 
 
 def _numbers(text: str, option: str) -> list[float]:
+    """Comma-separated finite numbers, at least one."""
+    import math
+
     try:
-        return [float(x) for x in text.split(",") if x.strip()]
+        values = [float(x) for x in text.split(",") if x.strip()]
     except ValueError:
         raise KnockoutError(f"{option}: expected numbers like 0,50,100, got {text!r}") from None
+    if not values:
+        raise KnockoutError(f"{option}: expected at least one gap, like 0,50,100, got {text!r}")
+    if not all(math.isfinite(v) for v in values):
+        raise KnockoutError(f"{option}: expected finite numbers like 0,50,100, got {text!r}")
+    return values
+
+
+def _format_names(text: str | None) -> list[str] | None:
+    """The names of --formats (None: the default list)."""
+    if text is None:
+        return None
+    names = [f.strip() for f in text.split(",") if f.strip()]
+    if not names:
+        raise KnockoutError(
+            "--formats: expected at least one format (scenario, a preset name or a scenario "
+            f"file), got {text!r}"
+        )
+    return names
 
 
 @app.command()
@@ -73,7 +94,7 @@ def compare(
     with user_errors():
         check_export(export, json_out=json_out, suffixes=(".svg", ".html", ".png"))
         sc = read_scenario(scenario, encoding, sets)
-        names = None if formats is None else [f.strip() for f in formats.split(",") if f.strip()]
+        names = _format_names(formats)
         result = compare_formats(
             sc,
             resolve_formats(sc, names, encoding=encoding),
@@ -118,6 +139,14 @@ def fair(
         float,
         typer.Option("--black-minutes", help="Black's base minutes of the split (above 5)."),
     ] = 10.0,
+    max_minutes: Annotated[
+        float | None,
+        typer.Option(
+            "--max-minutes",
+            help="The largest Red clock searched for the split. Default: 10 times Black's.",
+            show_default=False,
+        ),
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option(
@@ -150,7 +179,9 @@ def fair(
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
         sc = read_scenario(scenario, encoding, sets)
-        result = fair_rules(sc, black_minutes=black_minutes, seed=used_seed)
+        result = fair_rules(
+            sc, black_minutes=black_minutes, seed=used_seed, max_minutes=max_minutes
+        )
         if json_out:
             emit_json(envelope(result.to_json(), seed=used_seed, scenario=sc.to_dict()))
             return
@@ -183,11 +214,26 @@ def study(
             callback=check_seed,
         ),
     ] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes for Monte Carlo metrics.")] = 1,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Worker processes for Monte Carlo metrics (a scoring study: for the Dutch "
+            "pairing)."
+        ),
+    ] = 1,
     executor: Annotated[
         Literal["local", "dask"],
         typer.Option(help="local: this process or a process pool; dask: a Dask cluster."),
     ] = "local",
+    yes: Annotated[
+        bool,
+        typer.Option(
+            "--yes",
+            help="Run a study of more than 1,000,000 grid points, or estimated at more than 10 "
+            "minutes (refused without it; a study of at most 50 x 50 points at 200,000 runs a "
+            "point never is).",
+        ),
+    ] = False,
     json_out: JsonOpt = False,
     encoding: EncodingOpt = None,
 ) -> None:
@@ -197,8 +243,10 @@ def study(
     {from, to, steps}) and metrics (key paths into the odds, compare, fair or simulate
     output). Exact where the solver applies (odds metrics of a match are solved for many grid
     points in one vectorised call); Monte Carlo metrics use the same seed at every point.
-    Writes results.csv (tidy), results.json, PNG plots (a line per metric for one swept path,
-    a heat map per metric for two, with the scenario's own values marked) and summary.md. A
+    Writes results.csv (tidy), results.json, a PNG plot per metric (a line for one swept path,
+    a heat map for two, a line per category for a path of categories; labelled in words, with
+    the scenario's own values marked) and summary.md, which says why a metric or a grid gets
+    no plot. A run of more than 1,000,000 points or estimated above 10 minutes needs --yes. A
     scoring-reform study file (with [\\[events]]) runs the Swiss/round-robin study instead, or,
     when every event has format = "league", seasons of seed 001's team league.
     Ctrl-C keeps the points finished.
@@ -215,9 +263,9 @@ def study(
         from knockout.io.tomlfile import load_toml
 
         if "events" in load_toml(study_file, encoding=encoding):
-            _scoring_study(study_file, folder, seed, json_out, encoding)
+            _scoring_study(study_file, folder, seed, json_out, encoding, workers)
             return
-        _sweep_study(study_file, folder, seed, workers, executor, json_out, encoding)
+        _sweep_study(study_file, folder, seed, workers, executor, json_out, encoding, yes)
 
 
 def _progress(total_label: str) -> Callable[[int, int], None]:
@@ -245,6 +293,7 @@ def _sweep_study(
     executor: str,
     json_out: bool,
     encoding: str | None,
+    yes: bool = False,
 ) -> None:
     from dataclasses import replace
 
@@ -254,20 +303,20 @@ def _sweep_study(
     from knockout.io.envelope import envelope
     from knockout.rules.scenario import parse_scenario
     from knockout.studies.output import write_study
-    from knockout.studies.report import sweep_files
+    from knockout.studies.report import plot_text, sweep_files
     from knockout.studies.sweep import load_sweep, run_sweep
 
     sweep = load_sweep(path, encoding=encoding)
     if seed is not None:
         sweep = replace(sweep, seed=seed)
+    chosen: Literal["local", "dask"] = "dask" if executor == "dask" else "local"
+    chunk = _check_run_size(sweep, yes, chosen, workers)
     result = run_sweep(
-        sweep,
-        progress=_progress(sweep.name),
-        executor="dask" if executor == "dask" else "local",
-        workers=workers,
+        sweep, progress=_progress(sweep.name), executor=chosen, workers=workers, chunk=chunk
     )
     scenario = parse_scenario(sweep.base, source=sweep.scenario_path).to_dict()
     files = write_study(sweep_files(result, scenario), folder)
+    _warn_without_cjk_font([f for f in files if f.suffix == ".png"], plot_text(result))
     if json_out:
         emit_json(
             envelope(
@@ -283,9 +332,53 @@ def _sweep_study(
         raise typer.Exit(130)
 
 
+def _warn_without_cjk_font(plots: list[Path], text: str) -> None:
+    """One warning line when plots were drawn with Chinese text and no CJK font was found."""
+    from knockout.studies import plots as drawing
+
+    if plots and drawing.has_cjk(text) and drawing.cjk_font() is None:
+        err_console.print(
+            "warning: no CJK font found: Chinese text in the plots is drawn as boxes (pip "
+            "install noto-cjk-sans-otc, which make installs, or apt-get install fonts-noto-cjk)",
+            markup=False,
+            soft_wrap=True,
+        )
+
+
+def _check_run_size(
+    sweep: Sweep, yes: bool, executor: Literal["local", "dask"], workers: int
+) -> int:
+    """Refuse a run too large to start without --yes; say how long a long one will take.
+    Returns the chunk of points measured between progress lines."""
+    from knockout.dashboard.times import duration
+    from knockout.studies import estimate
+
+    est = estimate.estimate_run(sweep, executor=executor, workers=workers)
+    size = f"{est.points:,} grid points" + (
+        "" if est.runs is None else f" at {est.runs:,} runs a point"
+    )
+    how_long = "" if est.seconds is None else f", about {duration(est.seconds)} ({est.basis})"
+    if estimate.needs_yes(est) and not yes:
+        raise KnockoutError(
+            f"{sweep.source}: {size}{how_long}: a study of more than {estimate.MAX_POINTS:,} "
+            f"points or above {estimate.LONG_RUN_SECONDS / 60:g} minutes runs only with --yes "
+            "(or make the grid smaller" + ("" if est.runs is None else ", or the runs fewer") + ")"
+        )
+    if est.seconds is None or est.seconds < 60:
+        return 256
+    err_console.print(f"{sweep.name}: {size}{how_long}.", markup=False, soft_wrap=True)
+    per_point = est.seconds / max(est.points, 1)
+    return max(1, min(256, int(10 / per_point)))  # a progress line every 10 s or so
+
+
 def _scoring_study(
-    path: Path, folder: Path, seed: int | None, json_out: bool, encoding: str | None
+    path: Path,
+    folder: Path,
+    seed: int | None,
+    json_out: bool,
+    encoding: str | None,
+    workers: int,
 ) -> None:
     from knockout.cli.scoring import run_scoring_study
 
-    run_scoring_study(path, folder, None, seed, json_out, encoding)
+    run_scoring_study(path, folder, None, seed, json_out, encoding, workers)

@@ -12,11 +12,11 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from knockout.answers import BracketOdds, Simulated
 from knockout.dashboard.fit import Fit, fitted, table
 from knockout.dashboard.match import bar, pct, rating_text
 from knockout.dashboard.times import duration
 from knockout.io.text import plural
-from knockout.odds import BracketOdds, Simulated
 from knockout.rules.bracket import Bracket, round_name
 from knockout.rules.scenario import Scenario
 

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 from rich.console import Group, RenderableType
 from rich.text import Text
 
+from knockout.answers import MatchOdds, SuddenDeath
 from knockout.dashboard.fit import Fit, fit_headers, fitted, table
 from knockout.dashboard.times import duration, minutes
 from knockout.game import Result
 from knockout.io.text import plural
-from knockout.odds import MatchOdds, SuddenDeath
 from knockout.rules.model import TimeClass
 from knockout.rules.players import Player
 from knockout.rules.scenario import Scenario

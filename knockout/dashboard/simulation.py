@@ -10,12 +10,12 @@ from rich.console import Console, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
+from knockout.answers import BracketOdds, MatchOdds, Simulated
 from knockout.dashboard.bracket import simulated_reach_view
 from knockout.dashboard.fit import fit_headers, table
 from knockout.dashboard.match import pct
 from knockout.dashboard.times import duration
 from knockout.io.text import plural
-from knockout.odds import BracketOdds, MatchOdds, Simulated
 from knockout.rules.scenario import Scenario
 from sims.run import SimulationRun
 

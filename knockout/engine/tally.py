@@ -1,8 +1,8 @@
-"""The engine's plays counted into the answer types every walker fills (knockout.odds).
+"""The engine's plays counted into the answer types every walker fills (knockout.answers).
 
 Playing a scenario many times through the SimPy engine and counting gives the same
-:class:`~knockout.odds.MatchOdds` / :class:`~knockout.odds.BracketOdds` as the exact solver and
-the Monte Carlo, with standard errors, so the three walkers are compared on one footing.
+:class:`~knockout.answers.MatchOdds` / :class:`~knockout.answers.BracketOdds` as the exact solver
+and the Monte Carlo, with standard errors, so the three walkers are compared on one footing.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from knockout.answers import BracketTally, MatchTally, branch_units
 from knockout.engine.event import EventRecord
 from knockout.engine.match import MatchRecord
 from knockout.game import Colour
-from knockout.odds import BracketTally, MatchTally, branch_units
 from knockout.rules.match import Pairing
 from knockout.rules.scenario import Scenario
 

@@ -23,6 +23,7 @@ import csv
 import io
 from typing import Any
 
+from knockout.answers import BracketOdds, MatchOdds
 from knockout.event.facts import match_facts
 from knockout.event.ranking import standings
 from knockout.event.state import Event, NextGame, RecordedGame
@@ -31,7 +32,6 @@ from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
 from knockout.io.envelope import envelope
 from knockout.io.text import plural
-from knockout.odds import BracketOdds, MatchOdds
 from knockout.standings.tiebreaks import json_number
 
 __all__ = [

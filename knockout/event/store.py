@@ -15,7 +15,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from knockout import __version__
 from knockout.errors import InputError, Problem
 from knockout.event.checks import clean_name, name_key, name_problem, rating_problem
 from knockout.event.database import (
@@ -48,6 +47,7 @@ from knockout.event.state import Event, MatchKey, assign_boards
 from knockout.io.text import plural, read_text
 from knockout.rules.match import PlayedGame
 from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.version import __version__
 
 __all__ = [
     "Confirm",

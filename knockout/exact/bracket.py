@@ -15,8 +15,8 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
+from knockout.answers import BracketOdds
 from knockout.exact.solver import MatchSolution, advance_probabilities, solve
-from knockout.odds import BracketOdds
 from knockout.rules.bracket import round_name
 from knockout.rules.match import Pairing, Roster
 from knockout.rules.progress import THIRD_PLACE, EventState, MatchProgress

@@ -1,4 +1,4 @@
-"""Exact odds of a two-player match (:class:`knockout.odds.MatchOdds`)."""
+"""Exact odds of a two-player match (:class:`knockout.answers.MatchOdds`)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
+from knockout.answers import MatchOdds, SuddenDeath
 from knockout.errors import KnockoutError
 from knockout.exact.solver import MatchSolution, solve
 from knockout.game import Colour, Reply
-from knockout.odds import MatchOdds, SuddenDeath
 from knockout.rules.bidding import (
     BRANCH_NAMES,
     BRANCHES,

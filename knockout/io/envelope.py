@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from knockout import __version__
+from knockout.version import __version__
 
 __all__ = ["envelope"]
 

@@ -49,7 +49,9 @@ __all__ = [
     "ChoiceGame",
     "DecisionSampler",
     "Naive",
+    "PointRule",
     "Rational",
+    "Region",
     "Regions",
     "SealedBidGame",
     "Strategy",
@@ -128,6 +130,31 @@ class Regions:
         """The interval ends in order, ``[lo0, hi0, lo1, hi1, ...]``: ``y`` is inside exactly when
         an odd number of them are ``<= y`` (:func:`inside`)."""
         return np.array([end for interval in self.intervals for end in interval], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class PointRule:
+    """A decision rule given pointwise: where it holds, evaluated at each estimate (vectorised
+    over pairs and over model constants, which a :class:`Regions` of one pair cannot be). The
+    rational rule at the truth is one; rules on private estimates need :class:`Regions` (their
+    Normal masses)."""
+
+    holds: Callable[[FloatArray], BoolArray]
+
+    def contains(self, y: npt.ArrayLike) -> BoolArray:
+        """Elementwise: whether the rule holds at ``y``."""
+        return np.asarray(self.holds(np.asarray(y, dtype=np.float64)), dtype=bool)
+
+
+#: A decision region: intervals (:class:`Regions`) or a pointwise rule (:class:`PointRule`).
+Region = Regions | PointRule
+
+
+def _intervals(region: Region) -> Regions:
+    """The intervals of a region used with private estimates (Normal masses, sorted search)."""
+    if not isinstance(region, Regions):
+        raise TypeError("decisions on private estimates need a Regions (intervals)")
+    return region
 
 
 def inside(bounds: FloatArray, y: FloatArray) -> BoolArray:
@@ -712,64 +739,143 @@ class BeliefSampler(DecisionSampler):
 
 @dataclass(frozen=True)
 class Strategy(ABC):
-    """How 甲 and 乙 decide. Implementations are small, immutable and registered in STRATEGIES.
+    """How 甲 and 乙 decide, in every decision problem (the bidding, a colour choice, sealed
+    bids). Implementations are small, immutable and registered in STRATEGIES.
 
-    Every strategy carries the scenario's ``belief_sd`` (so a scenario's ``[strategy]`` table is
-    stored once, in the strategy, and round-trips); only the kinds with private beliefs use it.
+    A strategy is three hooks, one per decision problem, each a rule in a player's *estimate* of
+    the rating difference: :meth:`regions` (where 甲 announces Red and 乙 objects), :meth:`choice_
+    region` (where a chooser takes Red) and :meth:`bid` (a sealed bid). Whether players decide
+    on the truth or on private noisy estimates is :attr:`noise`: ``belief_sd`` for the kinds with
+    private beliefs (``private``), 0 otherwise. Everything the walkers ask (exact decision
+    probabilities, samples, sealed-bid odds, the lower bid's distribution) is derived here from
+    those hooks, once, for every kind.
+
+    Every strategy carries the scenario's ``belief_sd`` (so the ``[strategy]`` table is stored
+    once, in the strategy, and round-trips); only the private kinds use it.
     """
 
     kind: ClassVar[str]
+    #: Whether decisions are taken on private noisy estimates (``belief_sd``).
+    private: ClassVar[bool] = False
     belief_sd: float = 100.0
+
+    # --- the hooks -------------------------------------------------------------------------
+
+    @abstractmethod
+    def regions(self, game: BiddingGame) -> Mapping[str, Region]:
+        """``announce_red``, ``object_red``, ``object_black``: regions in a player's estimate
+        (intervals; a strategy on the truth may give them pointwise)."""
+
+    @abstractmethod
+    def choice_region(self, game: ChoiceGame) -> Region:
+        """Where a chooser with that estimate takes Red."""
+
+    @abstractmethod
+    def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
+        """A player's sealed bid as a function of their estimate."""
+
+    # --- derived -----------------------------------------------------------------------------
+
+    @property
+    def noise(self) -> float:
+        """The sd of each player's estimate error (0: players decide on the truth)."""
+        return self.belief_sd if self.private else 0.0
 
     @property
     def is_deterministic(self) -> bool:
         """True if decisions depend only on the true ratings (so can be computed per pairing)."""
-        return True
+        return self.noise == 0
 
-    @abstractmethod
-    def probabilities(self, game: BiddingGame, x: npt.ArrayLike) -> BidProbabilities:
-        """Exact decision probabilities when 甲's true rating advantage is ``x``."""
-
-    @abstractmethod
-    def sample(self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator) -> BidSample:
-        """Draw decisions for matches whose true advantages are ``x`` (consumes ``rng``)."""
-
-    def sampler(self, game: BiddingGame) -> DecisionSampler:
-        """The decisions for ``game`` as a self-contained array sampler (the Monte Carlo kernel
-        builds it once per table). Strategies with precomputable rules override this; the
-        default calls :meth:`sample`."""
-        return StrategySampler(self, game)
+    def _rules(self) -> Strategy:
+        """Whose hooks decide: a private kind without noise knows the truth, so it decides as
+        the rational rule does (pointwise, for many pairs and model constants at once)."""
+        return Rational(self.belief_sd) if self.private and self.noise == 0 else self
 
     def to_dict(self) -> dict[str, object]:
         """The scenario-file ``[strategy]`` table."""
         return {"kind": self.kind, "belief_sd": self.belief_sd}
 
+    def _mass(self, region: Region, x: npt.ArrayLike) -> FloatArray:
+        """P(the deciding player's estimate of ``x`` lies in ``region``)."""
+        if self.noise == 0:
+            return region.contains(x).astype(np.float64)
+        return _intervals(region).normal_mass(x, self.noise)
+
+    def _beliefs(self, x: npt.ArrayLike, rng: np.random.Generator) -> FloatArray:
+        x_arr = np.asarray(x, dtype=np.float64)
+        return x_arr + rng.normal(0.0, self.noise, size=x_arr.shape)
+
+    def probabilities(self, game: BiddingGame, x: npt.ArrayLike) -> BidProbabilities:
+        """Exact decision probabilities when 甲's true rating advantage is ``x``."""
+        r = self._rules().regions(game)
+        return BidProbabilities(
+            self._mass(r["announce_red"], x),
+            self._mass(r["object_red"], x),
+            self._mass(r["object_black"], x),
+        )
+
+    def sample(self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator) -> BidSample:
+        """Draw decisions for matches whose true advantages are ``x`` (consumes ``rng`` only
+        when players decide on estimates)."""
+        x_arr = np.asarray(x, dtype=np.float64)
+        if self.noise == 0:
+            r = self._rules().regions(game)
+            red = r["announce_red"].contains(x_arr)
+            objects = np.where(
+                red, r["object_red"].contains(x_arr), r["object_black"].contains(x_arr)
+            )
+            return BidSample(red, np.asarray(objects))
+        return self.sampler(game).sample(x_arr, rng)
+
+    def sampler(self, game: BiddingGame) -> DecisionSampler:
+        """The decisions for ``game`` as a self-contained array sampler (the Monte Carlo kernel
+        builds it once per table): the regions, searched per belief."""
+        if self.noise == 0:
+            return StrategySampler(self, game)
+        regions = {k: _intervals(v) for k, v in self._rules().regions(game).items()}
+        return BeliefSampler.of(regions, self.noise)
+
     def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
-        """P(the chooser takes Red) when the chooser's true advantage is ``x`` (rational)."""
-        return game.rational_red(x).astype(np.float64)
+        """P(the chooser takes Red) when the chooser's true advantage is ``x``."""
+        return self._mass(self._rules().choice_region(game), x)
 
     def choice_sample(
         self, game: ChoiceGame, x: npt.ArrayLike, rng: np.random.Generator
     ) -> BoolArray:
         """Draw the chooser's colour (True = Red) for matches whose true advantages are ``x``."""
-        return game.rational_red(x)
+        region = self._rules().choice_region(game)
+        return region.contains(x if self.noise == 0 else self._beliefs(x, rng))
 
     def sealed_bids(
         self, game: SealedBidGame, x: npt.ArrayLike, rng: np.random.Generator
     ) -> tuple[FloatArray, FloatArray]:
-        """A's and B's sealed bids when A's true advantage is ``x`` (rational: the same bid)."""
-        bid = game.rational_bid(x)
-        return bid, bid.copy()
+        """A's and B's sealed bids when A's true advantage is ``x`` (on private estimates: each
+        bids on their own, A's drawn first)."""
+        bid = self._rules().bid(game)
+        x_arr = np.asarray(x, dtype=np.float64)
+        if self.noise == 0:
+            b = np.asarray(bid(x_arr), dtype=np.float64)
+            return b, b.copy()
+        a = bid(self._beliefs(x_arr, rng))
+        return a, bid(self._beliefs(x_arr, rng))
 
     def sealed_bid_advances(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
         """Exact P(A advances) in the sealed-bid game."""
-        bid = game.rational_bid(x)
-        return game.a_advances(x, bid, bid)
+        if self.noise == 0:
+            b = np.asarray(
+                self._rules().bid(game)(np.asarray(x, dtype=np.float64)), dtype=np.float64
+            )
+            return game.a_advances(x, b, b)
+        return game.believed_a_advances(x, self.noise, bid=self._rules().bid(game))
 
     def lower_bid(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
         """The distribution of the lower bid (Black's clock) when A's advantage is ``x``:
-        values and probabilities (rational: both bid the indifference clock)."""
-        return np.atleast_1d(game.rational_bid(x)), np.ones(1)
+        values and probabilities."""
+        if self.noise == 0:
+            return np.atleast_1d(self._rules().bid(game)(np.asarray(x, dtype=np.float64))), np.ones(
+                1
+            )
+        return game.believed_lower_bid(x, self.noise, bid=self._rules().bid(game))
 
     def expected_black_minutes(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
         """E[Black's clock] in the sealed-bid game: the lower of the two bids."""
@@ -780,61 +886,45 @@ class Strategy(ABC):
 
 @dataclass(frozen=True)
 class Rational(Strategy):
-    """Both players know the model and the true ratings."""
+    """Both players know the model and the true ratings: the rational rule at the truth,
+    pointwise (so it holds for many pairs and model constants at once), and the indifference
+    bid."""
 
     kind: ClassVar[str] = "rational"
 
-    def probabilities(self, game: BiddingGame, x: npt.ArrayLike) -> BidProbabilities:
-        return BidProbabilities(
-            game.rational_announces_red(x).astype(np.float64),
-            game.rational_objects(Colour.RED, x).astype(np.float64),
-            game.rational_objects(Colour.BLACK, x).astype(np.float64),
-        )
+    def regions(self, game: BiddingGame) -> Mapping[str, Region]:
+        return {
+            "announce_red": PointRule(game.rational_announces_red),
+            "object_red": PointRule(functools.partial(game.rational_objects, Colour.RED)),
+            "object_black": PointRule(functools.partial(game.rational_objects, Colour.BLACK)),
+        }
 
-    def sample(self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator) -> BidSample:
-        red = game.rational_announces_red(x)
-        objects = np.where(
-            red, game.rational_objects(Colour.RED, x), game.rational_objects(Colour.BLACK, x)
-        )
-        return BidSample(red, np.asarray(objects))
+    def choice_region(self, game: ChoiceGame) -> Region:
+        return PointRule(game.rational_red)
+
+    def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
+        return game.rational_bid
+
+
+_EVERYWHERE = Regions(((-math.inf, math.inf),))
+_NOWHERE = Regions(())
 
 
 @dataclass(frozen=True)
 class Naive(Strategy):
-    """甲 always announces Red and 乙 always accepts."""
+    """甲 always announces Red and 乙 always accepts; a chooser takes Red; both bid half of
+    Red's clock."""
 
     kind: ClassVar[str] = "naive"
 
-    def probabilities(self, game: BiddingGame, x: npt.ArrayLike) -> BidProbabilities:
-        shape = np.shape(x)
-        return BidProbabilities(np.ones(shape), np.zeros(shape), np.zeros(shape))
+    def regions(self, game: BiddingGame) -> Mapping[str, Region]:
+        return {"announce_red": _EVERYWHERE, "object_red": _NOWHERE, "object_black": _NOWHERE}
 
-    def sample(self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator) -> BidSample:
-        shape = np.shape(x)
-        return BidSample(np.ones(shape, dtype=bool), np.zeros(shape, dtype=bool))
+    def choice_region(self, game: ChoiceGame) -> Region:
+        return _EVERYWHERE
 
-    def sealed_bids(
-        self, game: SealedBidGame, x: npt.ArrayLike, rng: np.random.Generator
-    ) -> tuple[FloatArray, FloatArray]:
-        """Both bid half of Red's clock."""
-        bid = np.full(np.shape(x), game.naive_bid)
-        return bid, bid.copy()
-
-    def sealed_bid_advances(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
-        bid = np.full(np.shape(x), game.naive_bid)
-        return game.a_advances(x, bid, bid)
-
-    def lower_bid(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
-        return np.full(1, game.naive_bid), np.ones(1)
-
-    def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
-        """The naive chooser always takes Red."""
-        return np.ones(np.shape(x))
-
-    def choice_sample(
-        self, game: ChoiceGame, x: npt.ArrayLike, rng: np.random.Generator
-    ) -> BoolArray:
-        return np.ones(np.shape(x), dtype=bool)
+    def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
+        return lambda y: np.full(np.shape(y), game.naive_bid)
 
 
 @dataclass(frozen=True)
@@ -842,79 +932,9 @@ class _PrivateBeliefs(Strategy):
     """Decisions taken on private, noisy estimates of the rating difference: each player's
     estimate is the truth plus their own ``Normal(0, belief_sd)`` error, drawn independently per
     player and per match. Every decision is a threshold rule in one player's estimate, so its
-    exact probability is a Normal mass over decision regions; subclasses say what the regions
-    are (:meth:`regions`, :meth:`choice_region`) and how a player bids (:meth:`bid`).
+    exact probability is a Normal mass over decision regions."""
 
-    Attributes:
-        belief_sd: Standard deviation (Elo) of each player's estimate error.
-    """
-
-    @property
-    def is_deterministic(self) -> bool:
-        return self.belief_sd == 0
-
-    @abstractmethod
-    def regions(self, game: BiddingGame) -> Mapping[str, Regions]:
-        """``announce_red``, ``object_red``, ``object_black``: regions in a player's estimate."""
-
-    @abstractmethod
-    def choice_region(self, game: ChoiceGame) -> Regions:
-        """Where a chooser with that estimate takes Red."""
-
-    @abstractmethod
-    def bid(self, game: SealedBidGame) -> Callable[[FloatArray], FloatArray]:
-        """A player's sealed bid as a function of their estimate."""
-
-    def _beliefs(self, x: npt.ArrayLike, rng: np.random.Generator) -> FloatArray:
-        x_arr = np.asarray(x, dtype=np.float64)
-        return x_arr + rng.normal(0.0, self.belief_sd, size=x_arr.shape)
-
-    def probabilities(self, game: BiddingGame, x: npt.ArrayLike) -> BidProbabilities:
-        if self.belief_sd == 0:
-            return Rational().probabilities(game, x)
-        r = self.regions(game)
-        return BidProbabilities(
-            r["announce_red"].normal_mass(x, self.belief_sd),
-            r["object_red"].normal_mass(x, self.belief_sd),
-            r["object_black"].normal_mass(x, self.belief_sd),
-        )
-
-    def sample(self, game: BiddingGame, x: npt.ArrayLike, rng: np.random.Generator) -> BidSample:
-        # The decision regions are the decision rule itself (checked point by point in the
-        # tests), and far cheaper per match than evaluating the model at every belief.
-        return self.sampler(game).sample(np.asarray(x, dtype=np.float64), rng)
-
-    def sampler(self, game: BiddingGame) -> DecisionSampler:
-        """The strategy's decision regions, searched per belief (:class:`BeliefSampler`)."""
-        return BeliefSampler.of(self.regions(game), self.belief_sd)
-
-    def sealed_bids(
-        self, game: SealedBidGame, x: npt.ArrayLike, rng: np.random.Generator
-    ) -> tuple[FloatArray, FloatArray]:
-        """Each bids on their own estimate (A's drawn first)."""
-        bid = self.bid(game)
-        a = bid(self._beliefs(x, rng))
-        return a, bid(self._beliefs(x, rng))
-
-    def sealed_bid_advances(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
-        if self.belief_sd == 0:
-            return Rational().sealed_bid_advances(game, x)
-        return game.believed_a_advances(x, self.belief_sd, bid=self.bid(game))
-
-    def lower_bid(self, game: SealedBidGame, x: float) -> tuple[FloatArray, FloatArray]:
-        if self.belief_sd == 0:
-            return Rational().lower_bid(game, x)
-        return game.believed_lower_bid(x, self.belief_sd, bid=self.bid(game))
-
-    def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
-        if self.belief_sd == 0:
-            return Rational().choice_probability(game, x)
-        return self.choice_region(game).normal_mass(x, self.belief_sd)
-
-    def choice_sample(
-        self, game: ChoiceGame, x: npt.ArrayLike, rng: np.random.Generator
-    ) -> BoolArray:
-        return self.choice_region(game).contains(self._beliefs(x, rng))
+    private: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,6 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from knockout import __version__
 from knockout.errors import InputError, Problem
 from knockout.game import Colour
 from knockout.io.csvrows import Row, parse_rows
@@ -42,6 +41,7 @@ from knockout.io.text import read_text
 from knockout.points import LEAGUE_BOARD, LEAGUE_CAPTAIN, ScoringSystem
 from knockout.standings.records import Outcome, normalise_name
 from knockout.standings.tiebreaks import json_number
+from knockout.version import __version__
 
 __all__ = [
     "COLUMNS",

@@ -56,6 +56,7 @@ __all__ = [
     "cross_table",
     "event_conventions",
     "needs_opponents",
+    "point_scale",
     "rescore",
     "to_json",
 ]
@@ -157,6 +158,21 @@ def _draw_points(scoring: ScoringSystem) -> Decimal:
     return (scoring.red_draw + scoring.black_draw) / 2
 
 
+def point_scale(scoring: ScoringSystem) -> PointScale:
+    """The points of every kind of entry under ``scoring``: games by its table, an unplayed win
+    (forfeit win, full-point or pairing-allocated bye) the larger of its two wins, an unplayed
+    draw (a half-point bye) its draw as FIDE C.07 counts one, an unplayed loss nothing.
+
+    >>> from knockout.points import get_scoring
+    >>> from knockout.standings.records import Kind, Outcome
+    >>> point_scale(get_scoring("difference")).points(Kind.PAIRING_BYE, Outcome.WIN, None)
+    Decimal('2.1')
+    """
+    return PointScale(
+        scoring.name, scoring, max(scoring.red_win, scoring.black_win), _draw_points(scoring)
+    )
+
+
 def _points(scoring: ScoringSystem, row: GameRow, source: str) -> Decimal:
     try:
         return scoring.points_for(row.colour, row.result, row.details)
@@ -203,7 +219,7 @@ def cross_table(results: Results, scoring: ScoringSystem) -> CrossTable:
     if problems:
         raise InputError(problems)
     draw = _draw_points(scoring)
-    scale = PointScale(scoring.name, scoring, max(scoring.red_win, scoring.black_win), draw)
+    scale = point_scale(scoring)
     return CrossTable.from_entries(
         [*results.players, *results.opponents_without_rows],
         entries,

@@ -20,6 +20,7 @@ slow and rapid stages and its sudden-death stage's ``accept`` clocks.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -53,6 +54,7 @@ class SchemeRow:
         decider_reached: P(the last stage is played), equal players.
         expected_games: Expected games, equal players.
         expected_minutes: Expected playing time, equal players.
+        own: Whether it is the scenario's own format.
     """
 
     format: str
@@ -61,10 +63,13 @@ class SchemeRow:
     decider_reached: float
     expected_games: float
     expected_minutes: float
+    own: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """The row as ``knockout compare --json`` writes it."""
+        """The row as ``knockout compare --json`` writes it (``name``: ``scenario`` for the
+        scenario's own format, else the label; a study addresses a row by either)."""
         return {
+            "name": "scenario" if self.own else self.format,
             "format": self.format,
             "stronger_advances": {f"{g:g}": p for g, p in self.stronger_advances.items()},
             "decider_edge": self.decider_edge,
@@ -123,24 +128,32 @@ def _adapted(name: str, scenario: Format) -> Format:
     return preset
 
 
+def _own_label(fmt: Format) -> str:
+    """The scenario's own format's label: its preset's name while it is that preset unchanged,
+    else ``scenario`` (a changed preset is not the preset)."""
+    preset = FORMATS.get(fmt.preset)
+    return fmt.preset if preset is not None and fmt == preset else "scenario"
+
+
 def resolve_formats(
     scenario: Scenario, names: Sequence[str] | None, *, encoding: str | None = None
 ) -> list[tuple[str, Format]]:
     """The formats to compare: ``scenario`` (the scenario's own), presets, or scenario files.
 
-    Default: the scenario's own format, then every preset (each once).
+    Default: the scenario's own format, then every preset (each once). The scenario's own format
+    keeps its preset's name only while it is that preset unchanged; a changed one is labelled
+    ``scenario`` and the preset itself is a row of its own.
 
     Raises:
         KnockoutError: For a name that is neither a preset nor a readable scenario file.
     """
+    own = _own_label(scenario.format)
     if names is None:
-        own = scenario.format.preset
         names = ["scenario", *(n for n in FORMATS if n != own)]
     out: list[tuple[str, Format]] = []
     for name in names:
         if name == "scenario":
-            label = scenario.format.preset if scenario.format.preset != "custom" else "scenario"
-            out.append((label, scenario.format))
+            out.append((own, scenario.format))
         elif name in FORMATS:
             out.append((name, _adapted(name, scenario.format)))
         elif Path(name).suffix.lower() in (".toml", ".json"):
@@ -205,9 +218,16 @@ def compare_formats(
     """Every format's row under the scenario's model and strategy (exact).
 
     Raises:
-        KnockoutError: Negative gaps, or a format whose colours a two-player comparison cannot
-            play (a ``choice`` stage with a named chooser).
+        KnockoutError: No gaps, gaps or a base that are not finite, negative gaps, or a
+            format whose colours a two-player comparison cannot play (a ``choice`` stage with a
+            named chooser).
     """
+    if not math.isfinite(base):
+        raise KnockoutError(f"--base: expected a finite rating, got {base:g}")
+    if not gaps:
+        raise KnockoutError("--gaps: expected at least one gap, like 0,50,100")
+    if not all(math.isfinite(g) for g in gaps):
+        raise KnockoutError(f"--gaps: expected finite numbers, got {list(gaps)}")
     if any(g < 0 for g in gaps):
         raise KnockoutError(f"--gaps: expected gaps >= 0, got {list(gaps)}")
     all_gaps = tuple(sorted({0.0, *(float(g) for g in gaps)}))
@@ -234,6 +254,7 @@ def compare_formats(
                 decider_reached=float(sol.decided[i, last].sum()),
                 expected_games=float(sum(k * p[i] for k, p in sol.games.items())),
                 expected_minutes=float(sol.expected_minutes[i]),
+                own=fmt == scenario.format,
             )
         )
     return Comparison(tuple(float(g) for g in gaps), base, tuple(rows))

@@ -3,9 +3,10 @@
 For the scenario's model and sudden-death stage (its increment, its draw winner and its time
 class, held fixed while searching):
 
-* the fixed Armageddon split: the Red minutes R in (0, 10 x B] at which equal players have
+* the fixed Armageddon split: the Red minutes R in (0, cap] at which equal players have
   P(Red advances) = 1/2 against Black's B minutes, found with Brent's method to 0.01 minute (or
-  none, with the reason);
+  none, with the reason: Red ahead even without time, the split above the cap, or clocks that
+  do not change the odds); the cap is 10 x B unless ``max_minutes`` sets it;
 * the seed-shaped menu built on it: ``accept`` [R, B], ``object_red`` [B, R], ``object_black``
   [R + 5, B - 5];
 * the chooser's advantage, P(甲 advances | sudden death) - 1/2 for equal players under the
@@ -19,8 +20,9 @@ class, held fixed while searching):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from scipy.optimize import brentq
 
@@ -34,7 +36,16 @@ from knockout.rules.scenario import Scenario
 from sims.match import simulate_match
 from sims.runner import Executor
 
-__all__ = ["GAPS", "MIN_BLACK_MINUTES", "VERIFY_RUNS", "FairRules", "fair_rules"]
+__all__ = [
+    "GAPS",
+    "MIN_BLACK_MINUTES",
+    "SEARCH_FACTOR",
+    "VERIFY_RUNS",
+    "FairRules",
+    "NoSplit",
+    "fair_rules",
+    "search_cap",
+]
 
 #: Black's clock must leave room for the seed-shaped menu's 5-minute shift.
 MIN_BLACK_MINUTES = 5.0
@@ -43,8 +54,15 @@ MIN_BLACK_MINUTES = 5.0
 VERIFY_RUNS = 2**18
 #: Rating gaps of the table of 甲's chances.
 GAPS = (0.0, 50.0, 100.0, 150.0, 200.0)
-#: The Red clock is searched in (0, SEARCH_FACTOR x Black].
+#: The Red clock is searched in (0, SEARCH_FACTOR x Black] unless the cap is given.
 SEARCH_FACTOR = 10.0
+#: P(Red advances) that moves by no more than this from almost no time to the cap does not
+#: depend on the clock (time is worth nothing): no split exists at any cap.
+FLAT = 1e-12
+
+#: Why there is no fair split: Red is ahead even with almost no time; the split lies above the
+#: search cap (more time still helps Red); or the clocks do not change the odds at all.
+NoSplit = Literal["red_ahead_without_time", "above_cap", "time_worth_nothing"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +73,8 @@ class FairRules:
         black: Black's minutes of the split (the ``--black-minutes`` asked for).
         red: The Red minutes that make the split fair, or None.
         reason: Why there is none (None when there is one).
+        no_split: The reason's code (None when there is a split).
+        max_minutes: The cap of the search: Red's clock was searched in (0, max_minutes].
         time_class: The sudden-death game's time class, held fixed.
         seed_menu: The scenario's own menu.
         fair_menu: The seed-shaped menu on the split (None without a split).
@@ -75,6 +95,8 @@ class FairRules:
     by_gap: dict[str, dict[str, dict[float, tuple[float, float]]]]
     verified: tuple[int, float, float] | None
     seed: int
+    no_split: NoSplit | None = None
+    max_minutes: float = SEARCH_FACTOR * 10.0
 
     def to_json(self) -> dict[str, Any]:
         """The keys of ``knockout fair --json`` (``seed`` and ``version`` come from the
@@ -84,6 +106,8 @@ class FairRules:
         }
         if self.reason is not None:
             out["reason"] = self.reason
+            out["no_split"] = self.no_split
+        out["max_minutes"] = self.max_minutes
         out["time_class"] = self.time_class.value
         out["menu"] = None if self.fair_menu is None else _menu_json(self.fair_menu)
         out["chooser_advantage"] = dict(self.advantage)
@@ -135,28 +159,47 @@ def _red_advances(
 
 
 def _split(
-    stage: Stage, tc: TimeClass, scenario: Scenario, black: float
-) -> tuple[float | None, str | None]:
-    """The fair Red minutes, or None and the reason."""
+    stage: Stage, tc: TimeClass, scenario: Scenario, black: float, cap: float
+) -> tuple[float | None, NoSplit | None, str | None]:
+    """The fair Red minutes in (0, cap], or None with why there is none (a code and words)."""
 
     def f(red: float) -> float:
         return _red_advances(stage, tc, scenario, red, black) - 0.5
 
-    lo, hi = 1e-9, SEARCH_FACTOR * black
-    f_lo, f_hi = f(lo), f(hi)
+    lo = 1e-9
+    f_lo, f_hi = f(lo), f(cap)
     if f_lo == 0.0:
-        return lo, None
+        return lo, None, None
     if f_lo > 0:
-        return None, (
-            f"Red advances {100 * (f_lo + 0.5):.2f} % even with almost no time against "
-            f"{black:g} minutes: no split is fair"
+        return (
+            None,
+            "red_ahead_without_time",
+            (
+                f"Red advances {100 * (f_lo + 0.5):.2f} % even with almost no time against "
+                f"{black:g} minutes: no split is fair"
+            ),
         )
     if f_hi < 0:
-        return None, (
-            f"Red advances only {100 * (f_hi + 0.5):.2f} % even with {hi:g} minutes "
-            f"({SEARCH_FACTOR:g} times Black's {black:g}): no split is fair"
+        if f_hi - f_lo <= FLAT:
+            return (
+                None,
+                "time_worth_nothing",
+                (
+                    f"Red advances only {100 * (f_hi + 0.5):.2f} % even with {cap:g} minutes "
+                    f"against {black:g}, as with any clock (more time does not change the odds "
+                    "here): no split is fair"
+                ),
+            )
+        return (
+            None,
+            "above_cap",
+            (
+                f"Red advances only {100 * (f_hi + 0.5):.2f} % with {cap:g} minutes against "
+                f"{black:g}, and more time helps: the fair split lies above the {cap:g}-minute cap "
+                "(raise it with --max-minutes)"
+            ),
         )
-    return float(brentq(f, lo, hi, xtol=1e-10)), None
+    return float(brentq(f, lo, cap, xtol=1e-10)), None, None
 
 
 def _chooser_value(game: BiddingGame, strategy: Strategy, x: float) -> float:
@@ -220,23 +263,22 @@ def fair_rules(
     executor: Executor = "local",
     workers: int = 1,
     detail: bool = True,
+    max_minutes: float | None = None,
 ) -> FairRules:
     """The fair split, the menu on it, the chooser's advantage and the Monte Carlo check.
 
     ``detail=False`` leaves out the table across gaps and the Monte Carlo check (a sweep
-    measuring the split at many points needs neither).
+    measuring the split at many points needs neither). Red's clock is searched up to
+    ``max_minutes`` (default :func:`search_cap`: 10 times Black's).
 
     Raises:
-        KnockoutError: Without a bidding stage, or with ``black_minutes`` not above 5.
+        KnockoutError: Without a bidding stage, with ``black_minutes`` not a finite number above
+            5, or ``max_minutes`` not a finite number above 0.
     """
-    if not black_minutes > MIN_BLACK_MINUTES:
-        raise KnockoutError(
-            f"--black-minutes: expected more than {MIN_BLACK_MINUTES:g} (the menu's Black "
-            f"objection takes 5 minutes off), got {black_minutes:g}"
-        )
+    cap = search_cap(black_minutes, max_minutes)
     stage, tc = _sudden_death(scenario)
     assert stage.bidding is not None
-    red, reason = _split(stage, tc, scenario, black_minutes)
+    red, no_split, reason = _split(stage, tc, scenario, black_minutes, cap)
     seed_menu = stage.bidding
     fair_menu = (
         None
@@ -276,4 +318,29 @@ def fair_rules(
         by_gap=_by_gap(games, strategies) if detail else {},
         verified=verified,
         seed=seed,
+        no_split=no_split,
+        max_minutes=cap,
     )
+
+
+def search_cap(black_minutes: float, max_minutes: float | None = None) -> float:
+    """The largest Red clock searched: ``max_minutes``, or 10 times Black's minutes.
+
+    Raises:
+        KnockoutError: ``black_minutes`` not a finite number above 5, or ``max_minutes`` not a
+            finite number above 0.
+    """
+    if not (math.isfinite(black_minutes) and black_minutes > MIN_BLACK_MINUTES):
+        raise KnockoutError(
+            f"--black-minutes: expected a finite number more than {MIN_BLACK_MINUTES:g} (the "
+            f"menu's Black objection takes 5 minutes off), got {black_minutes:g}"
+        )
+    if max_minutes is None:
+        return SEARCH_FACTOR * black_minutes
+    if not math.isfinite(max_minutes):
+        raise KnockoutError(
+            f"--max-minutes: expected a finite number of Red minutes, got {max_minutes:g}"
+        )
+    if not max_minutes > 0:
+        raise KnockoutError(f"--max-minutes: expected a number > 0, got {max_minutes:g}")
+    return float(max_minutes)

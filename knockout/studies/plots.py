@@ -1,20 +1,100 @@
-"""PNG plots of the studies (matplotlib, loaded only when a plot is drawn)."""
+"""PNG plots of the studies (matplotlib, loaded only when a plot is drawn).
+
+Chinese text (players' names, 甲 and 乙) needs a CJK font, which a fresh machine does not have:
+the project depends on ``noto-cjk-sans-otc``, the Noto Sans CJK collection (SIL Open Font
+License) as a pip package, so that ``make`` brings it without root; Debian's ``fonts-noto-cjk``
+(the same file) and other system CJK fonts are used where that package is missing. The font is
+registered with matplotlib by path (matplotlib's font cache does not see a font installed after
+it was built). Without any, :func:`cjk_font` is None and the caller warns: Chinese is then drawn
+as boxes.
+"""
 
 from __future__ import annotations
 
+import functools
+import itertools
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["heat_map", "line_plot", "pyplot"]
+__all__ = [
+    "CJK_FONT_FILES",
+    "cjk_font",
+    "has_cjk",
+    "heat_figure",
+    "heat_map",
+    "line_figure",
+    "line_plot",
+    "pyplot",
+    "save",
+]
+
+#: The Latin font, then the CJK one found.
+LATIN_FONT = "DejaVu Sans"
+#: System CJK fonts, tried in order where the pip font is missing (Debian: fonts-noto-cjk,
+#: fonts-wqy-zenhei, fonts-wqy-microhei).
+CJK_FONT_FILES = (
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+)
+#: CJK font families matplotlib may already know (its cache), tried last.
+CJK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans CJK JP", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei")
+#: Values within this of each other draw the same line.
+SAME_LINE = 1e-12
 
 
-#: Fonts tried in order, so Chinese names render where a CJK font is installed.
-FONTS = ["DejaVu Sans", "Noto Sans CJK SC", "WenQuanYi Zen Hei", "SimHei", "Microsoft YaHei"]
+def _font_files() -> list[Path]:
+    files = []
+    try:
+        import noto_cjk_sans_otc  # noqa: PLC0415  (a font file, loaded only to plot)
+
+        files.append(Path(str(noto_cjk_sans_otc.FONT_PATH)))
+    except ImportError:
+        pass
+    return [*files, *(Path(p) for p in CJK_FONT_FILES)]
+
+
+@functools.cache
+def _cjk_family() -> tuple[str, str] | None:
+    """(family, file) of the CJK font registered with matplotlib, or None."""
+    from matplotlib import font_manager  # noqa: PLC0415
+
+    manager = font_manager.fontManager
+    for path in _font_files():
+        if not path.is_file():
+            continue
+        manager.addfont(str(path))
+        names = [f.name for f in manager.ttflist if Path(str(f.fname)) == path]
+        preferred = [n for n in names if n.endswith(" SC")] or names
+        if preferred:
+            return preferred[0], str(path)
+    for f in manager.ttflist:
+        if f.name in CJK_FAMILIES:
+            return f.name, str(f.fname)
+    return None
+
+
+def cjk_font() -> str | None:
+    """The file of the CJK font the plots use, or None (Chinese is drawn as boxes)."""
+    found = _cjk_family()
+    return None if found is None else found[1]
+
+
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` has a CJK character (one a Latin font cannot draw).
+
+    >>> has_cjk("P(甲 advances)"), has_cjk("P(Red advances)")
+    (True, False)
+    """
+    return any(
+        "\u2e80" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff" or c >= "\U00020000" for c in text
+    )
 
 
 def pyplot() -> Any:
-    """matplotlib's pyplot on the file-only Agg backend, with CJK fonts as fallbacks."""
+    """matplotlib's pyplot on the file-only Agg backend, with the CJK font as the fallback."""
     import warnings  # noqa: PLC0415
 
     import matplotlib  # noqa: PLC0415  (heavy: loaded only to plot)
@@ -22,10 +102,10 @@ def pyplot() -> Any:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # noqa: PLC0415
 
-    plt.rcParams["font.family"] = FONTS
-    # Without a CJK font a Chinese name is drawn as boxes; the plot is still written.
-    warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font")
-    warnings.filterwarnings("ignore", message=r"findfont: Font family .* not found")
+    found = _cjk_family()
+    plt.rcParams["font.family"] = [LATIN_FONT] + ([] if found is None else [found[0]])
+    if found is None:  # Chinese is drawn as boxes; the caller says so once, not per glyph
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font")
     return plt
 
 
@@ -34,6 +114,99 @@ def _wrap(title: str, width: int = 70) -> str:
     import textwrap  # noqa: PLC0415
 
     return "\n".join(textwrap.fill(part, width) for part in title.split("\n"))
+
+
+def save(fig: Any, path: Path) -> Path:
+    """Write ``fig`` as a PNG and close it."""
+    plt = pyplot()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def _integer(values: Sequence[float]) -> bool:
+    return all(float(v).is_integer() for v in values)
+
+
+def _descending(values: Sequence[float]) -> bool:
+    return len(values) > 1 and all(a > b for a, b in itertools.pairwise(values))
+
+
+def _style_axis(axis: Any, values: Sequence[float]) -> None:
+    """Whole-number ticks on a grid of whole numbers."""
+    from matplotlib.ticker import MaxNLocator  # noqa: PLC0415
+
+    if values and _integer(values):
+        axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def _same(a: Sequence[float], b: Sequence[float]) -> bool:
+    return len(a) == len(b) and all(
+        (math.isnan(x) and math.isnan(y)) or abs(x - y) <= SAME_LINE
+        for x, y in zip(a, b, strict=True)
+    )
+
+
+def _merged(lines: Mapping[str, Sequence[float]]) -> list[tuple[list[str], Sequence[float]]]:
+    """Lines grouped by their values: identical lines become one, with every name."""
+    groups: list[tuple[list[str], Sequence[float]]] = []
+    for name, ys in lines.items():
+        for names, values in groups:
+            if _same(values, ys):
+                names.append(name)
+                break
+        else:
+            groups.append(([name], ys))
+    return groups
+
+
+def _footnote(fig: Any, note: str | None) -> None:
+    if note:
+        fig.text(0.005, 0.005, note, fontsize=6.5, color="grey", ha="left", va="bottom")
+
+
+def line_figure(
+    x: Sequence[float],
+    lines: Mapping[str, Sequence[float]],
+    *,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    errors: Mapping[str, Sequence[float]] | None = None,
+    mark: float | None = None,
+    note: str | None = None,
+) -> Any:
+    """One line per entry of ``lines`` against ``x``, as a matplotlib figure.
+
+    Error bars of ±2 ``errors`` where there are any (none on exact figures); identical lines are
+    drawn once and named together in the legend; ``mark`` draws a vertical line at the
+    scenario's own value; ``note`` is small print at the foot (the keys). An ``x`` listed in
+    descending order runs that way, left to right; whole-number ``x`` get whole-number ticks.
+    """
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(8, 4.8))
+    for names, ys in _merged(lines):
+        name = names[0] if len(names) == 1 else f"{', '.join(names)} (identical)"
+        err = None if errors is None else errors.get(names[0])
+        if err is not None and any(e > 0 for e in err):
+            ax.errorbar(x, ys, yerr=[2 * e for e in err], marker="o", markersize=3, capsize=2,
+                        label=name)  # fmt: skip
+        else:
+            ax.plot(x, ys, marker="o", markersize=3, label=name)
+    if mark is not None:
+        ax.axvline(mark, color="grey", linestyle=":", linewidth=1, label="the scenario's value")
+    if _descending(x):
+        ax.invert_xaxis()
+    _style_axis(ax.xaxis, x)
+    ax.ticklabel_format(axis="y", useOffset=False, style="plain")
+    ax.set_title(_wrap(title), fontsize=10)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout(rect=(0, 0.03 if note else 0, 1, 1))
+    _footnote(fig, note)
+    return fig
 
 
 def line_plot(
@@ -46,25 +219,79 @@ def line_plot(
     ylabel: str,
     errors: Mapping[str, Sequence[float]] | None = None,
     mark: float | None = None,
+    note: str | None = None,
 ) -> Path:
-    """One line per entry of ``lines`` against ``x`` (error bars of ±2 ``errors``); ``mark``
-    draws a vertical line at the scenario's own value."""
+    """:func:`line_figure`, written to ``path``."""
+    return save(
+        line_figure(
+            x, lines, title=title, xlabel=xlabel, ylabel=ylabel, errors=errors, mark=mark,
+            note=note,
+        ),
+        path,
+    )  # fmt: skip
+
+
+def _ascending(values: Sequence[float], z: Any, axis: int) -> tuple[Any, Any, bool]:
+    """Values and ``z`` put in ascending order along ``axis`` (and whether they were
+    descending)."""
+    import numpy as np  # noqa: PLC0415
+
+    if _descending(values):
+        return np.asarray(values[::-1], dtype=float), np.flip(z, axis=axis), True
+    return np.asarray(values, dtype=float), z, False
+
+
+def heat_figure(
+    x: Sequence[float],
+    y: Sequence[float],
+    z: Sequence[Sequence[float]],
+    *,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    colorbar: str,
+    mark: tuple[float, float] | None = None,
+    centre: float | None = None,
+    note: str | None = None,
+) -> Any:
+    """``z[i][j]`` at (``x[j]``, ``y[i]``) as a matplotlib figure, with the scenario's own point
+    marked; ``centre`` makes a diverging colour scale around that value (a NaN cell is blank:
+    the title says why)."""
+    import numpy as np  # noqa: PLC0415
+
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(8, 4.8))
-    for name, ys in lines.items():
-        err = None if errors is None else [2 * e for e in errors.get(name, [0.0] * len(ys))]
-        ax.errorbar(x, ys, yerr=err, marker="o", markersize=3, capsize=2, label=name)
+    values = np.asarray(z, dtype=float)
+    xs, values, flip_x = _ascending(x, values, 1)
+    ys, values, flip_y = _ascending(y, values, 0)
+    fig, ax = plt.subplots(figsize=(7.5, 5.5))
+    kwargs: dict[str, Any] = {"shading": "nearest", "cmap": "viridis"}
+    if centre is not None:
+        span = float(np.nanmax(np.abs(values - centre))) or 1.0
+        kwargs |= {"cmap": "RdBu_r", "vmin": centre - span, "vmax": centre + span}
+    mesh = ax.pcolormesh(xs, ys, values, **kwargs)
+    bar = fig.colorbar(mesh, ax=ax, label=colorbar)
+    bar.formatter.set_useOffset(False)
+    if len(x) > 2 and len(y) > 2 and np.isfinite(values).sum() > 3:
+        contours = ax.contour(xs, ys, values, colors="black", linewidths=0.5, alpha=0.6)
+        ax.clabel(contours, fontsize=7, fmt="%.3g")
+        if centre is not None and np.nanmin(values) < centre < np.nanmax(values):
+            ax.contour(xs, ys, values, levels=[centre], colors="black", linewidths=1.6)
     if mark is not None:
-        ax.axvline(mark, color="grey", linestyle=":", linewidth=1, label="the scenario's value")
+        ax.plot(*mark, marker="*", markersize=14, color="red", markeredgecolor="black",
+                linestyle="none", label="the scenario's values")  # fmt: skip
+        ax.legend(fontsize=8, loc="upper right")
+    if flip_x:
+        ax.invert_xaxis()
+    if flip_y:
+        ax.invert_yaxis()
+    _style_axis(ax.xaxis, x)
+    _style_axis(ax.yaxis, y)
     ax.set_title(_wrap(title), fontsize=10)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    fig.tight_layout(rect=(0, 0.03 if note else 0, 1, 1))
+    _footnote(fig, note)
+    return fig
 
 
 def heat_map(
@@ -79,39 +306,13 @@ def heat_map(
     colorbar: str,
     mark: tuple[float, float] | None = None,
     centre: float | None = None,
+    note: str | None = None,
 ) -> Path:
-    """``z[i][j]`` at (``x[j]``, ``y[i]``), with the scenario's own point marked; ``centre``
-    makes a diverging colour scale around that value."""
-    import numpy as np  # noqa: PLC0415
-
-    plt = pyplot()
-    values = np.asarray(z, dtype=float)
-    fig, ax = plt.subplots(figsize=(7.5, 5.5))
-    kwargs: dict[str, Any] = {"shading": "nearest", "cmap": "viridis"}
-    if centre is not None:
-        span = float(np.nanmax(np.abs(values - centre))) or 1.0
-        kwargs |= {"cmap": "RdBu_r", "vmin": centre - span, "vmax": centre + span}
-    mesh = ax.pcolormesh(np.asarray(x), np.asarray(y), values, **kwargs)
-    fig.colorbar(mesh, ax=ax, label=colorbar)
-    if len(x) > 2 and len(y) > 2 and np.isfinite(values).sum() > 3:
-        contours = ax.contour(
-            np.asarray(x), np.asarray(y), values, colors="black", linewidths=0.5, alpha=0.6
-        )
-        ax.clabel(contours, fontsize=7, fmt="%.3g")
-        if centre is not None:  # the line where the value changes sign
-            ax.contour(np.asarray(x), np.asarray(y), values, levels=[centre], colors="black",
-                       linewidths=1.6)  # fmt: skip
-    if mark is not None:
-        ax.plot(*mark, marker="*", markersize=14, color="red", markeredgecolor="black",
-                linestyle="none", label="the scenario's values")  # fmt: skip
-        ax.legend(fontsize=8, loc="upper right")
-    if not np.isfinite(values).all():
-        ax.text(0.01, 0.01, "blank: undefined", transform=ax.transAxes, fontsize=8,
-                color="grey")  # fmt: skip
-    ax.set_title(_wrap(title), fontsize=10)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    """:func:`heat_figure`, written to ``path``."""
+    return save(
+        heat_figure(
+            x, y, z, title=title, xlabel=xlabel, ylabel=ylabel, colorbar=colorbar, mark=mark,
+            centre=centre, note=note,
+        ),
+        path,
+    )  # fmt: skip

@@ -1,27 +1,50 @@
 """A sweep's outputs: the tidy CSV, the JSON document, plots and a summary computed from the
-numbers (every sentence states what it measured and the thresholds it used)."""
+numbers (every sentence states what it measured and the thresholds it used).
+
+Plots are labelled in words with units (:mod:`knockout.studies.labels`), the keys in small print;
+one plot per metric: a line for one swept path, a heat map for two numeric paths, a line per
+category for a numeric path and a path of categories. Where a metric or a grid gets no plot (a
+constant or undefined metric, three paths, list values), the summary says why.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from knockout import __version__
+from knockout.studies.fair import search_cap
+from knockout.studies.labels import label
 from knockout.studies.output import StudyFiles
-from knockout.studies.plots import heat_map, line_plot
-from knockout.studies.sweep import SweepResult
+from knockout.studies.plots import heat_figure, line_figure, save
+from knockout.studies.sweep import Axis, SweepResult
+from knockout.version import __version__
 
-__all__ = ["ZERO", "summary_markdown", "sweep_files"]
+__all__ = [
+    "CONSTANT",
+    "ZERO",
+    "Plot",
+    "figure",
+    "plan_plots",
+    "plot_text",
+    "summary_markdown",
+    "sweep_files",
+]
 
 #: A value within this of zero counts as zero (signs of edges).
 ZERO = 1e-9
 #: Two estimates differ only beyond this many combined standard errors (Monte Carlo metrics).
 SIGNIFICANT_SE = 3.0
+#: A metric whose values spread by no more than this times max(1, |value|) over the grid is
+#: constant (what is left is floating-point noise); the same line says a path does not move it.
+CONSTANT = 1e-9
 
 
 def _fmt(v: float) -> str:
@@ -30,11 +53,12 @@ def _fmt(v: float) -> str:
     return f"{v:.4g}"
 
 
+def _value(v: Any) -> str:
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
 def _where(paths: Sequence[str], point: Sequence[Any]) -> str:
-    return ", ".join(
-        f"{p} = {v:g}" if isinstance(v, float) else f"{p} = {v}"
-        for p, v in zip(paths, point, strict=True)
-    )
+    return ", ".join(f"{p} = {_value(v)}" for p, v in zip(paths, point, strict=True))
 
 
 def _grid(result: SweepResult, metric: str) -> np.ndarray:
@@ -46,93 +70,238 @@ def _grid(result: SweepResult, metric: str) -> np.ndarray:
     return flat.reshape(shape)
 
 
-def _own_point(result: SweepResult) -> tuple[Any, ...] | None:
-    """The grid point nearest to the scenario's own values (None if a path has none)."""
+def _spread_is_noise(spread: float, size: float) -> bool:
+    return spread <= CONSTANT * max(1.0, abs(size))
+
+
+def _constant(values: Sequence[float]) -> float | None:
+    """The metric's value if it is constant over the points measured (NaN left out)."""
+    finite = [v for v in values if not math.isnan(v)]
+    if not finite:
+        return None
+    lo, hi = min(finite), max(finite)
+    return hi if _spread_is_noise(hi - lo, hi) else None
+
+
+# ---------------------------------------------------------------------------------------------
+# The scenario's own values
+
+
+@dataclass(frozen=True)
+class _Own:
+    """Where the scenario's own values fall on the grid."""
+
+    values: tuple[Any, ...]
+    nearest: tuple[Any, ...]
+    outside: tuple[str, ...]  # paths whose own value lies outside the grid's range
+
+    @property
+    def on_grid(self) -> bool:
+        return self.values == self.nearest
+
+
+def _own(result: SweepResult) -> _Own | None:
+    """The scenario's own values and the grid point nearest them (None if a path has none, or a
+    category that is not on the grid)."""
     own = result.sweep.own_values()
-    point = []
+    values, nearest, outside = [], [], []
     for axis in result.sweep.axes:
         if axis.path not in own:
             return None
         value = own[axis.path]
-        if axis.numeric and isinstance(value, int | float):
-            point.append(min(axis.values, key=lambda v: abs(v - value)))
+        values.append(value)
+        if axis.numeric and isinstance(value, int | float) and not isinstance(value, bool):
+            nearest.append(min(axis.values, key=lambda v: abs(v - value)))
+            if not min(axis.values) <= value <= max(axis.values):
+                outside.append(axis.path)
         elif value in axis.values:
-            point.append(value)
+            nearest.append(value)
         else:
             return None
-    return tuple(point)
+    return _Own(tuple(values), tuple(nearest), tuple(outside))
+
+
+def _own_line(result: SweepResult, metric: str) -> str | None:
+    paths = result.sweep.paths
+    own = _own(result)
+    if own is None:
+        return None
+    at = next((pr for pr in result.points if pr.point == own.nearest), None)
+    if at is None:
+        return None
+    v, se, _ = at.values[metric]
+    value = f"{_fmt(v)}" + (f" ± {_fmt(se)}" if se > 0 else "")
+    if own.outside:
+        ranges = "; ".join(
+            f"{a.path}: {_value(min(a.values))} to {_value(max(a.values))}"
+            for a in result.sweep.axes
+            if a.path in own.outside
+        )
+        return (
+            f"The scenario's own values ({_where(paths, own.values)}) lie outside the grid "
+            f"({ranges}); at the nearest grid point ({_where(paths, own.nearest)}): {value}."
+        )
+    if own.on_grid:
+        return f"At the scenario's own values ({_where(paths, own.values)}): {value}."
+    return (
+        f"At the grid point nearest the scenario's own values ({_where(paths, own.values)}), "
+        f"{_where(paths, own.nearest)}: {value}."
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Why a metric is undefined
+
+
+def _why_words(result: SweepResult, code: str) -> str:
+    sweep = result.sweep
+    if code == "above_cap":
+        cap = search_cap(sweep.black_minutes, sweep.max_minutes)
+        return f"the fair split lies above the {cap:g}-minute cap (raise max_minutes)"
+    if code == "time_worth_nothing":
+        return "the clocks do not change the odds, so no split is fair at any clock"
+    if code == "red_ahead_without_time":
+        return "Red is ahead even with almost no time, so no split is fair"
+    return code
+
+
+_SHORT = {
+    "time_worth_nothing": "no split at any clock",
+    "red_ahead_without_time": "Red ahead without time",
+    "": "no value",
+}
+
+
+def _blank_words(result: SweepResult, metric: str) -> str:
+    """What a blank cell of the metric's heat map means, in a few words."""
+    counts = Counter(
+        pr.why.get(metric, "") for pr in result.points if math.isnan(pr.values[metric][0])
+    )
+    cap = search_cap(result.sweep.black_minutes, result.sweep.max_minutes)
+    short = _SHORT | {"above_cap": f"above the {cap:g}-minute cap"}
+    return "; ".join(f"{short.get(code, code)} ({n} points)" for code, n in counts.most_common())
+
+
+def _undefined_words(result: SweepResult, metric: str) -> str:
+    """Why the metric is undefined where it is: counts by reason."""
+    counts = Counter(
+        pr.why.get(metric, "")
+        for pr in result.points
+        if math.isnan(pr.values[metric][0])
+    )  # fmt: skip
+    parts = [
+        f"{n} where {_why_words(result, code)}" if code else f"{n} where the output has no value"
+        for code, n in counts.most_common()
+    ]
+    return "; ".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# The summary
+
+
+def _heading(metric: str) -> str:
+    words = label(metric)
+    return f"### `{metric}`" if words == metric else f"### `{metric}`: {words}"
 
 
 def _metric_lines(result: SweepResult, metric: str) -> list[str]:
-    sweep = result.sweep
-    paths = sweep.paths
+    paths = result.sweep.paths
     measured = [pr for pr in result.points if not math.isnan(pr.values[metric][0])]
-    lines = [f"### `{metric}`", ""]
+    lines = [_heading(metric), ""]
     undefined = len(result.points) - len(measured)
     if not measured:
-        return [*lines, "Undefined at every point measured.", ""]
+        return [
+            *lines,
+            f"Undefined at every point measured ({_undefined_words(result, metric)}).",
+            "",
+        ]
+    method = measured[0].values[metric][2]
+    missing = f" Undefined at {undefined} points: {_undefined_words(result, metric)}."
+    constant = _constant([pr.values[metric][0] for pr in measured])
+    if constant is not None:
+        least = min(pr.values[metric][0] for pr in measured)
+        lines.append(
+            f"Constant over the {len(measured)} points measured ({method}): {_fmt(constant)} "
+            f"(max - min = {constant - least:.2g}, within the line of {CONSTANT:g} that counts as "
+            "no change)." + (missing if undefined else "")
+        )
+        return [*lines, ""]
     lo = min(measured, key=lambda pr: pr.values[metric][0])
     hi = max(measured, key=lambda pr: pr.values[metric][0])
-    method = lo.values[metric][2]
     lines.append(
         f"Over {len(result.points)} points ({method}), from {_fmt(lo.values[metric][0])} at "
         f"{_where(paths, lo.point)} to {_fmt(hi.values[metric][0])} at {_where(paths, hi.point)}."
-        + (f" Undefined at {undefined} points." if undefined else "")
+        + (missing if undefined else "")
     )
-    own = _own_point(result)
-    if own is not None:
-        at = next((pr for pr in result.points if pr.point == own), None)
-        if at is not None:
-            v, se, _ = at.values[metric]
-            err = f" ± {_fmt(se)}" if se > 0 else ""
-            lines.append(
-                f"At the grid point nearest the scenario's own values ({_where(paths, own)}): "
-                f"{_fmt(v)}{err}."
-            )
+    own_line = _own_line(result, metric)
+    if own_line is not None:
+        lines.append(own_line)
+    lines += _sign_lines(measured, metric)
+    lines += _sensitivity_lines(result, metric)
+    return [*lines, ""]
+
+
+def _sign_lines(measured: Sequence[Any], metric: str) -> list[str]:
     values = np.array([pr.values[metric][0] for pr in measured])
     ses = np.array([pr.values[metric][1] for pr in measured])
     margin = np.maximum(ZERO, SIGNIFICANT_SE * ses)
     pos, neg = int(np.sum(values > margin)), int(np.sum(values < -margin))
-    if neg or pos < len(measured):  # the sign is news only where the metric reaches zero
-        near = "±" + format(ZERO, "g") if not ses.any() else f"{SIGNIFICANT_SE:g} standard errors"
-        lines.append(
-            f"Above zero at {pos} of {len(measured)} points, below zero at {neg}, and within "
-            f"{near} of zero at {len(measured) - pos - neg}."
-        )
-    lines += _sensitivity_lines(result, metric)
-    return [*lines, ""]
+    if not neg and pos == len(measured):  # the sign is news only where the metric reaches zero
+        return []
+    near = "±" + format(ZERO, "g") if not ses.any() else f"{SIGNIFICANT_SE:g} standard errors"
+    return [
+        f"Above zero at {pos} of {len(measured)} points, below zero at {neg}, and within "
+        f"{near} of zero at {len(measured) - pos - neg}."
+    ]
 
 
 def _sensitivity_lines(result: SweepResult, metric: str) -> list[str]:
     """How far the metric moves across each axis, holding the others fixed (mean range)."""
     axes = result.sweep.axes
-    if len(axes) < 1 or result.interrupted:
+    if not axes or result.interrupted:
         return []
     grid = _grid(result, metric)
     ranges = {}
     for k, axis in enumerate(axes):
         if len(axis.values) < 2:
             continue
-        moved = np.nanmax(grid, axis=k) - np.nanmin(grid, axis=k)
-        if np.all(np.isnan(moved)):
-            continue
-        ranges[axis.path] = float(np.nanmean(moved))
+        # fmax/fmin skip NaN without numpy's all-NaN warnings; an all-NaN slice stays NaN
+        moved = np.fmax.reduce(grid, axis=k) - np.fmin.reduce(grid, axis=k)
+        known = moved[~np.isnan(moved)]
+        if known.size:
+            ranges[axis.path] = float(known.mean())
     if not ranges:
         return []
-    parts = [f"{path}: {_fmt(r)}" for path, r in ranges.items()]
-    biggest = max(ranges, key=lambda p: ranges[p])
+    size = float(np.nanmax(np.abs(grid)))
+    parts = [
+        f"{path}: {_fmt(r)}" + (" (no change)" if _spread_is_noise(r, size) else "")
+        for path, r in ranges.items()
+    ]
     text = (
         "How far it moves across each swept value, the others held fixed (mean over the other "
         f"values of max - min): {'; '.join(parts)}."
     )
-    if len(ranges) > 1:
+    biggest = max(ranges, key=lambda p: ranges[p])
+    if len(ranges) > 1 and not _spread_is_noise(ranges[biggest], size):
         text += f" It depends most on {biggest}."
     return [text]
 
 
+def _axis_values(axis: Axis) -> str:
+    if axis.numeric and len(axis.values) > 4:
+        return (
+            f"{_fmt(min(axis.values))} to {_fmt(max(axis.values))} ({len(axis.values)} values"
+            + (", listed from the largest" if axis.values[0] > axis.values[-1] else "")
+            + ")"
+        )
+    return ", ".join(str(v) for v in axis.values)
+
+
 def summary_markdown(result: SweepResult) -> str:
     """The study's summary: the grid, then each metric's range, value at the scenario's own
-    point, sign and sensitivity, all computed from the results."""
+    point, sign and sensitivity, then the plots (or why there are none), all computed from the
+    results."""
     sweep = result.sweep
     lines = [
         f"# {sweep.name}",
@@ -144,16 +313,11 @@ def summary_markdown(result: SweepResult) -> str:
             " (interrupted: the summary covers the points finished)." if result.interrupted else "."
         ),
         "",
-        "| swept path | values |",
-        "|---|---|",
+        "| swept path | in words | values |",
+        "|---|---|---|",
     ]
     for axis in sweep.axes:
-        shown = (
-            f"{_fmt(min(axis.values))} to {_fmt(max(axis.values))} ({len(axis.values)} values)"
-            if axis.numeric and len(axis.values) > 4
-            else ", ".join(str(v) for v in axis.values)
-        )
-        lines.append(f"| `{axis.path}` | {shown} |")
+        lines.append(f"| `{axis.path}` | {label(axis.path)} | {_axis_values(axis)} |")
     lines += ["", "## Metrics", ""]
     if any(m.startswith("simulate.") for m in sweep.metrics):
         lines += [
@@ -163,71 +327,144 @@ def summary_markdown(result: SweepResult) -> str:
         ]
     for metric in sweep.metrics:
         lines += _metric_lines(result, metric)
+    lines += ["## Plots", ""]
+    plots, general = plan_plots(result)
+    if general is not None:
+        lines.append(f"No plots: {general}.")
+    for p in plots:
+        if p.file is not None:
+            lines.append(f"- `{p.file}`: `{p.metric}`, {label(p.metric)}")
+        else:
+            lines.append(f"- no plot of `{p.metric}`: {p.reason}")
     return "\n".join(lines) + "\n"
 
 
+# ---------------------------------------------------------------------------------------------
+# Plots
+
+
+@dataclass(frozen=True)
+class Plot:
+    """A metric's plot: its file name, or why it has none."""
+
+    metric: str
+    file: str | None
+    reason: str | None = None
+
+
 def _slug(metric: str) -> str:
-    return "".join(c if c.isalnum() else "-" for c in metric).strip("-")
+    """An ASCII file name for the metric: letters and digits kept, the rest dashes; a short hash
+    of the whole key keeps names that lose characters (Chinese names) apart.
+
+    >>> _slug("odds.match.chooser_advances")
+    'odds-match-chooser-advances'
+    >>> _slug("odds.win.王天一").startswith("odds-win-") and _slug("odds.win.王天一").isascii()
+    True
+    """
+    kept = "".join(c if c.isascii() and c.isalnum() else "-" for c in metric)
+    slug = "-".join(part for part in kept.split("-") if part)
+    if not metric.isascii():
+        slug += "-" + hashlib.sha1(metric.encode("utf-8")).hexdigest()[:6]
+    return slug
 
 
-def _plotters(result: SweepResult) -> list[Callable[[Path], Sequence[Path]]]:
+def _grid_reason(result: SweepResult) -> str | None:
+    """Why the grid gets no plot at all, or None."""
     axes = result.sweep.axes
-    if result.interrupted or not result.points:
-        return []
-    own = result.sweep.own_values()
-    draws: list[Callable[[Path], Path]] = []
-    if len(axes) == 1 and axes[0].numeric:
-        draws = [partial(_lines_1d, result, own.get(axes[0].path))]
-    elif len(axes) == 2 and axes[0].numeric and axes[1].numeric:
-        draws = [partial(_heat, result, m, own) for m in result.sweep.metrics]
-    elif len(axes) == 2 and (axes[0].numeric != axes[1].numeric):
-        draws = [partial(_by_category, result, m) for m in result.sweep.metrics]
-    return [partial(_one, draw) for draw in draws]
+    if result.interrupted:
+        return "the run was interrupted (the summary covers the points finished)"
+    if not result.points:
+        return "no point was measured"
+    listed = [a for a in axes if any(isinstance(v, list | tuple | dict) for v in a.values)]
+    if listed:
+        return (
+            f"`{listed[0].path}` takes lists or tables as values ({listed[0].values[0]!r}, ...), "
+            "which have no order to draw along"
+        )
+    if len(axes) > 2:
+        return (
+            f"the study sweeps {len(axes)} paths and a plot draws one or two; fix all but two "
+            "in [set], or run one study per value"
+        )
+    if not any(a.numeric for a in axes):
+        names = " and ".join(f"`{a.path}`" for a in axes)
+        return f"{names} take categories, not numbers: there is no axis to draw along"
+    return None
 
 
-def _one(draw: Callable[[Path], Path], out: Path) -> list[Path]:
-    return [draw(out)]
+def plan_plots(result: SweepResult) -> tuple[list[Plot], str | None]:
+    """Each metric's plot or why it has none, and why the whole grid has none (or None)."""
+    general = _grid_reason(result)
+    if general is not None:
+        return [], general
+    plots = []
+    for metric in result.sweep.metrics:
+        values = [pr.values[metric][0] for pr in result.points]
+        constant = _constant(values)
+        if all(math.isnan(v) for v in values):
+            reason = f"undefined at every point ({_undefined_words(result, metric)})"
+            plots.append(Plot(metric, None, reason))
+        elif constant is not None:
+            plots.append(Plot(metric, None, f"constant: {_fmt(constant)} at every point"))
+        else:
+            plots.append(Plot(metric, f"{_slug(metric)}.png"))
+    return plots, None
 
 
-def _lines_1d(result: SweepResult, mark: Any, out: Path) -> Path:
+def _note(metric: str, axes: Sequence[tuple[str, str]]) -> str:
+    return "keys: " + "; ".join([f"{name} {path}" for name, path in axes] + [f"value {metric}"])
+
+
+def _method(result: SweepResult, metric: str) -> str:
+    method = result.points[0].values[metric][2]
+    return "exact" if method == "exact" else f"{method}, ± 2 standard errors"
+
+
+def _mark(axis: Axis, own: _Own | None, k: int) -> float | None:
+    if own is None or axis.path in own.outside:
+        return None
+    v = own.values[k]
+    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
+
+
+def _line_1d(result: SweepResult, metric: str) -> Any:
     axis = result.sweep.axes[0]
     x = [pr.point[0] for pr in result.points]
-    lines = {m: [pr.values[m][0] for pr in result.points] for m in result.sweep.metrics}
-    errors = {m: [pr.values[m][1] for pr in result.points] for m in result.sweep.metrics}
-    return line_plot(
-        out / "sweep.png",
+    return line_figure(
         x,
-        lines,
-        errors=errors,
-        title=result.sweep.name,
-        xlabel=axis.path,
-        ylabel="value",
-        mark=mark if isinstance(mark, int | float) else None,
+        {label(metric): [pr.values[metric][0] for pr in result.points]},
+        errors={label(metric): [pr.values[metric][1] for pr in result.points]},
+        title=f"{label(metric)}\n({_method(result, metric)})",
+        xlabel=label(axis.path),
+        ylabel=label(metric),
+        mark=_mark(axis, _own(result), 0),
+        note=_note(metric, [("x", axis.path)]),
     )
 
 
-def _heat(result: SweepResult, metric: str, own: dict[str, Any], out: Path) -> Path:
+def _heat(result: SweepResult, metric: str) -> Any:
     ax0, ax1 = result.sweep.axes
     grid = _grid(result, metric)  # [ax0][ax1]
-    mark = None
-    if isinstance(own.get(ax0.path), int | float) and isinstance(own.get(ax1.path), int | float):
-        mark = (float(own[ax1.path]), float(own[ax0.path]))
-    centre = 0.0 if np.nanmin(grid) < 0 < np.nanmax(grid) else None
-    return heat_map(
-        out / f"{_slug(metric)}.png",
+    own = _own(result)
+    mark0, mark1 = _mark(ax0, own, 0), _mark(ax1, own, 1)
+    finite = grid[np.isfinite(grid)]
+    centre = 0.0 if finite.min() < 0 < finite.max() else None
+    blank = f"; blank: {_blank_words(result, metric)}" if np.isnan(grid).any() else ""
+    return heat_figure(
         list(ax1.values),
         list(ax0.values),
         grid.tolist(),
-        title=f"{result.sweep.name}\n{metric}",
-        xlabel=ax1.path,
-        ylabel=ax0.path,
-        colorbar=metric,
-        mark=mark,
+        title=f"{label(metric)}\n({_method(result, metric)}{blank})",
+        xlabel=label(ax1.path),
+        ylabel=label(ax0.path),
+        colorbar=label(metric),
+        mark=None if mark0 is None or mark1 is None else (mark1, mark0),
         centre=centre,
+        note=_note(metric, [("x", ax1.path), ("y", ax0.path)]),
     )
 
 
-def _by_category(result: SweepResult, metric: str, out: Path) -> Path:
+def _by_category(result: SweepResult, metric: str) -> Any:
     axes = result.sweep.axes
     k_num = 0 if axes[0].numeric else 1
     num, cat = axes[k_num], axes[1 - k_num]
@@ -237,15 +474,44 @@ def _by_category(result: SweepResult, metric: str, out: Path) -> Path:
         rows = [pr for pr in result.points if pr.point[1 - k_num] == c]
         lines[str(c)] = [pr.values[metric][0] for pr in rows]
         errors[str(c)] = [pr.values[metric][1] for pr in rows]
-    return line_plot(
-        out / f"{_slug(metric)}.png",
+    return line_figure(
         list(num.values),
         lines,
         errors=errors,
-        title=f"{result.sweep.name}\n{metric}",
-        xlabel=num.path,
-        ylabel=metric,
+        title=f"{label(metric)}, by {label(cat.path)}\n({_method(result, metric)})",
+        xlabel=label(num.path),
+        ylabel=label(metric),
+        mark=_mark(num, _own(result), k_num),
+        note=_note(metric, [("x", num.path), ("lines", cat.path)]),
     )
+
+
+def figure(result: SweepResult, metric: str) -> Any:
+    """The metric's plot as a matplotlib figure (see :func:`plan_plots` for which get one)."""
+    axes = result.sweep.axes
+    if len(axes) == 1:
+        return _line_1d(result, metric)
+    if axes[0].numeric and axes[1].numeric:
+        return _heat(result, metric)
+    return _by_category(result, metric)
+
+
+def plot_text(result: SweepResult) -> str:
+    """The words the plots may draw (labels, keys, categories), to check that a font has them."""
+    sweep = result.sweep
+    keys = [*sweep.metrics, *sweep.paths]
+    categories = [str(v) for a in sweep.axes if not a.numeric for v in a.values]
+    return " ".join([*keys, *(label(k) for k in keys), *categories])
+
+
+def _draw(result: SweepResult, plot: Plot, out: Path) -> list[Path]:
+    assert plot.file is not None
+    return [save(figure(result, plot.metric), out / plot.file)]
+
+
+def _plotters(result: SweepResult) -> list[Callable[[Path], Sequence[Path]]]:
+    plots, _ = plan_plots(result)
+    return [partial(_draw, result, p) for p in plots if p.file is not None]
 
 
 def _document(result: SweepResult, scenario: dict[str, Any]) -> dict[str, Any]:
@@ -262,6 +528,7 @@ def _document(result: SweepResult, scenario: dict[str, Any]) -> dict[str, Any]:
                 "point": dict(zip(sweep.paths, pr.point, strict=True)),
                 "metrics": {
                     m: {"estimate": v, "stderr": se, "method": method}
+                    | ({"undefined": pr.why[m]} if m in pr.why else {})
                     for m, (v, se, method) in pr.values.items()
                 },
             }

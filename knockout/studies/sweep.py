@@ -58,11 +58,15 @@ __all__ = [
     "SweepResult",
     "load_sweep",
     "lookup",
+    "measure_block",
     "run_sweep",
 ]
 
 #: The outputs a metric can read.
 OUTPUTS = ("odds", "compare", "fair", "simulate")
+#: A grid is held in memory (every point and its results): past this many points a study file is
+#: refused outright, ``--yes`` or not (split it into several studies).
+MAX_HELD_POINTS = 10_000_000
 
 Progress = Callable[[int, int], None]
 
@@ -83,6 +87,7 @@ class _SweepIn(Table):
     seed: Annotated[int, Field(ge=0)] = 0
     runs: Annotated[int, Field(ge=1000)] = 200_000
     black_minutes: Annotated[float, Field(strict=True, gt=5)] = 10.0
+    max_minutes: Annotated[float, Field(strict=True, gt=0)] | None = None
     gaps: list[Annotated[float, Field(strict=True, ge=0)]] = Field(
         default_factory=lambda: [0.0, 50.0, 100.0, 200.0]
     )
@@ -116,6 +121,7 @@ class Sweep:
         seed: Seed of Monte Carlo metrics (the same at every point).
         runs: Simulations per point for ``simulate.`` metrics.
         black_minutes: Black's minutes for ``fair.`` metrics.
+        max_minutes: The largest Red clock ``fair.`` metrics search (None: 10 times Black's).
         gaps: Rating gaps for ``compare.`` metrics.
         base_rating: The stronger player's rating for ``compare.`` metrics.
     """
@@ -131,11 +137,25 @@ class Sweep:
     black_minutes: float = 10.0
     gaps: tuple[float, ...] = (0.0, 50.0, 100.0, 200.0)
     base_rating: float = 2500.0
+    max_minutes: float | None = None
 
     @property
     def points(self) -> list[tuple[Any, ...]]:
         """Every grid point (values in axis order), the last axis varying fastest."""
         return list(itertools.product(*(a.values for a in self.axes)))
+
+    @property
+    def size(self) -> int:
+        """How many grid points there are (without listing them)."""
+        return math.prod(len(a.values) for a in self.axes)
+
+    def point_at(self, index: int) -> tuple[Any, ...]:
+        """The grid point at ``index`` in the order of :attr:`points`."""
+        values = []
+        for axis in reversed(self.axes):
+            index, k = divmod(index, len(axis.values))
+            values.append(axis.values[k])
+        return tuple(reversed(values))
 
     def scenario_at(self, point: Sequence[Any]) -> Scenario:
         """The base scenario with the point's values set.
@@ -216,15 +236,37 @@ def _axis(path: str, raw: Any, source: str) -> tuple[Axis | None, list[Problem]]
             r = _RangeIn.model_validate(raw)
         except ValidationError as exc:
             return None, problems_of(exc, source, _RangeIn, prefix=key)
-        if (r.steps is None) == (r.step is None):
-            return None, [Problem(source, key, "expected either steps or step, not both")]
+        if r.steps is not None and r.step is not None:
+            return None, [Problem(source, key, "expected steps or step, not both")]
+        if r.steps is None and r.step is None:
+            return None, [
+                Problem(
+                    source,
+                    key,
+                    "expected steps (how many values) or step (the distance between them) "
+                    "beside from and to",
+                )
+            ]
         if r.steps is not None:
-            values = [float(v) for v in np.linspace(r.start, r.to, r.steps)]
+            count = r.steps
         else:
             assert r.step is not None
             count = math.floor((r.to - r.start) / r.step + 1e-9) + 1
             if count < 1:
                 return None, [Problem(source, key, f"expected from <= to, got {r.start} > {r.to}")]
+        if count > MAX_HELD_POINTS:
+            return None, [
+                Problem(
+                    source,
+                    key,
+                    f"expected at most {MAX_HELD_POINTS:,} values on one path (a grid is held in "
+                    f"memory), got {count:,}",
+                )
+            ]
+        if r.steps is not None:
+            values = [float(v) for v in np.linspace(r.start, r.to, r.steps)]
+        else:
+            assert r.step is not None
             values = [r.start + r.step * k for k in range(count)]
         return Axis(path, tuple(round(v, 12) for v in values)), []
     return None, [
@@ -292,6 +334,7 @@ def parse_sweep(data: Mapping[str, Any], *, source: str, folder: Path) -> Sweep:
         black_minutes=parsed.black_minutes,
         gaps=tuple(parsed.gaps),
         base_rating=parsed.base,
+        max_minutes=parsed.max_minutes,
     )
     problems += _grid_problems(sweep)
     if problems:
@@ -317,26 +360,38 @@ def _base_tables(path: str, fixed: Mapping[str, Any], source: str) -> dict[str, 
 
 
 def _grid_problems(sweep: Sweep) -> list[Problem]:
-    """Each swept path must reach a valid scenario with every one of its values."""
+    """Each swept path must reach a valid scenario with every one of its values, set alone on the
+    base (so a problem is reported under the path that causes it)."""
+    if math.prod(len(a.values) for a in sweep.axes) > MAX_HELD_POINTS:
+        sizes = " x ".join(f"{len(a.values):,}" for a in sweep.axes)
+        return [
+            Problem(
+                sweep.source,
+                "grid",
+                f"expected at most {MAX_HELD_POINTS:,} points (a grid is held in memory), got "
+                f"{sizes}: split the study",
+            )
+        ]
     out = []
-    for k, axis in enumerate(sweep.axes):
+    for axis in sweep.axes:
+        alone = replace(sweep, axes=(axis,))
         for value in axis.values:
-            point = [a.values[0] for a in sweep.axes]
-            point[k] = value
             try:
-                sweep.scenario_at(point)
+                alone.scenario_at((value,))
             except InputError as exc:
-                first = exc.problems[0]
-                out.append(
-                    Problem(
-                        sweep.source,
-                        f"grid.{axis.path}",
-                        f"the value {value!r} gives an invalid scenario: {first.key}: "
-                        f"{first.message}",
-                    )
-                )
+                out.append(Problem(sweep.source, f"grid.{axis.path}", _why(axis, value, exc)))
                 break
     return out
+
+
+def _why(axis: Axis, value: Any, exc: InputError) -> str:
+    """The first problem of a path's value: about the path itself, or what the value breaks."""
+    first = exc.problems[0]
+    if axis.path == first.key:
+        return first.message
+    if axis.path.startswith(f"{first.key}."):
+        return f"{first.key}: {first.message}"
+    return f"the value {value!r} gives an invalid scenario: {first.key}: {first.message}"
 
 
 def load_sweep(path: str | Path, *, encoding: str | None = None) -> Sweep:
@@ -355,10 +410,13 @@ def load_sweep(path: str | Path, *, encoding: str | None = None) -> Sweep:
 
 @dataclass(frozen=True)
 class PointResult:
-    """The metrics at one grid point: ``{metric: (estimate, stderr, method)}``."""
+    """The metrics at one grid point: ``{metric: (estimate, stderr, method)}``; ``why``: for a
+    metric undefined here (NaN), the output's code for why, where it gives one (``fair``'s
+    ``no_split``: ``above_cap``, ``time_worth_nothing``, ``red_ahead_without_time``)."""
 
     point: tuple[Any, ...]
     values: dict[str, tuple[float, float, str]]
+    why: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -459,7 +517,13 @@ def _other_document(
     if output == "fair":
         from knockout.studies.fair import fair_rules  # noqa: PLC0415
 
-        rules = fair_rules(sc, black_minutes=sweep.black_minutes, seed=sweep.seed, detail=False)
+        rules = fair_rules(
+            sc,
+            black_minutes=sweep.black_minutes,
+            seed=sweep.seed,
+            detail=False,
+            max_minutes=sweep.max_minutes,
+        )
         return rules.to_json()
     from sims.run import simulate_scenario  # noqa: PLC0415
 
@@ -506,7 +570,7 @@ def run_sweep(
     try:
         for lo in range(0, len(points), chunk):
             block = points[lo : lo + chunk]
-            done += _measure_block(sweep, block, outputs, executor, workers)
+            done += measure_block(sweep, block, outputs, executor, workers)
             if progress is not None:
                 progress(len(done), len(points))
     except KeyboardInterrupt:
@@ -514,13 +578,18 @@ def run_sweep(
     return SweepResult(sweep, tuple(done), interrupted, time.perf_counter() - start)
 
 
-def _measure_block(
+def measure_block(
     sweep: Sweep,
     block: Sequence[tuple[Any, ...]],
     outputs: Sequence[str],
     executor: Executor,
     workers: int,
 ) -> list[PointResult]:
+    """The metrics at each point of ``block``, from the ``outputs`` they read.
+
+    Raises:
+        KnockoutError: A metric path that is not in its output, or not a number.
+    """
     scenarios = [sweep.scenario_at(p) for p in block]
     docs: dict[str, list[dict[str, Any]]] = {}
     for output in outputs:
@@ -533,15 +602,19 @@ def _measure_block(
     out = []
     for i, point in enumerate(block):
         values = {}
+        why = {}
         for metric in sweep.metrics:
             output = metric.split(".", 1)[0]
             try:
                 values[metric] = _measure(sweep, metric, docs[output][i], output)
+                code = docs[output][i].get("no_split")
+                if math.isnan(values[metric][0]) and isinstance(code, str):
+                    why[metric] = code
             except (KeyError, IndexError) as exc:
                 raise KnockoutError(
                     f"{sweep.source}: metric {metric!r}: no such key in the {output} output ({exc})"
                 ) from None
             except TypeError as exc:
                 raise KnockoutError(f"{sweep.source}: metric {metric!r}: {exc}") from None
-        out.append(PointResult(tuple(point), values))
+        out.append(PointResult(tuple(point), values, why))
     return out

@@ -8,10 +8,10 @@ from pathlib import Path
 from conftest import run_json
 from typer.testing import CliRunner
 
-from knockout import __version__
 from knockout.io.scenario import load_scenario
 from knockout.program import app
 from knockout.rules.model import DEFAULT_DRAW_NU, DEFAULT_RED_ADVANTAGE
+from knockout.version import __version__
 
 SEED_GAMES = str(Path(__file__).resolve().parents[2] / "scenarios" / "data" / "seed000-games.csv")
 HEADER = "red_rating,black_rating,time_class,red_minutes,black_minutes,increment_seconds,result"

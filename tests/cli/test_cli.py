@@ -8,8 +8,8 @@ import pytest
 from conftest import run_json
 from typer.testing import CliRunner
 
-from knockout import __version__
 from knockout.program import app
+from knockout.version import __version__
 
 ROOT = Path(__file__).resolve().parents[2]
 FINAL = str(ROOT / "scenarios" / "final-2600-vs-2550.toml")

@@ -12,13 +12,13 @@ from rich.cells import cell_len
 from rich.console import Console
 from typer.testing import CliRunner
 
-from knockout import __version__
 from knockout.dashboard.scoring import compare_table, league_view, player_rounds, score_table
 from knockout.points import DIFFERENCE, RATIO, TRADITIONAL
 from knockout.program import app
 from knockout.scoring.league import read_league
 from knockout.scoring.rescore import rescore
 from knockout.scoring.results import read_results
+from knockout.version import __version__
 
 DATA = Path(__file__).resolve().parents[2] / "scenarios" / "data"
 EVENT = str(DATA / "2010-national-individual-men.csv")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from knockout import __version__
 from knockout.program import app
+from knockout.version import __version__
 
 DATA = Path(__file__).resolve().parents[2] / "scenarios" / "data"
 CSV = DATA / "swiss-9.csv"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from knockout.odds import BracketTally
+from knockout.answers import BracketTally
 from knockout.rules.progress import THIRD_PLACE
 from knockout.rules.walkover import NO_WALKOVER, walkover_sides
 from sims.bracket import BracketJob

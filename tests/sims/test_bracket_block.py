@@ -3,7 +3,7 @@
 One field exercises every path of a round: byes (11 players in a 16-line draw), withdrawn players
 (a walkover in round 1, and one in round 2 against whoever comes through), a match in progress,
 the match for third place, and private beliefs in the sudden death. Every count of a
-:class:`~knockout.odds.BracketTally` (reach per player and round, top-rated wins, upsets and
+:class:`~knockout.answers.BracketTally` (reach per player and round, top-rated wins, upsets and
 their squares, games) is compared: proportions and means from the two blocks agree within 4.5
 standard errors of their difference.
 """
@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from knockout.odds import BracketTally
+from knockout.answers import BracketTally
 from knockout.rules.scenario import Scenario, parse_scenario
 from sims.bracket import BracketJob, bracket_block
 from tests.sims.bracket_reference import reference_block

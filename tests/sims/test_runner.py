@@ -12,9 +12,9 @@ from types import SimpleNamespace
 import pytest
 from typer.testing import CliRunner
 
+from knockout.answers import MatchTally
 from knockout.errors import KnockoutError
 from knockout.io.scenario import load_scenario
-from knockout.odds import MatchTally
 from knockout.program import app
 from knockout.rules.match import Pairing
 from sims import runner

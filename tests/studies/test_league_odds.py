@@ -21,13 +21,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from knockout import __version__
 from knockout.game import Colour
 from knockout.io.teams import parse_team_match
 from knockout.points import ScoringSystem
 from knockout.program import app
 from knockout.scoring.league import LeagueRules
 from knockout.studies.scoring.team_match import outcome_table, team_match_odds
+from knockout.version import __version__
 
 ROOT = Path(__file__).resolve().parents[2]
 TEAMS = ROOT / "scenarios" / "league-teams.toml"

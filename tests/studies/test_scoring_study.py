@@ -44,6 +44,17 @@ def small_study(simulations: int = 30) -> Study:
     return replace(study, events=events)
 
 
+def small_bundled(folder: Path) -> Path:
+    """The bundled study file with events of 12 players (and 5 Swiss rounds): the Dutch event
+    of 100 players takes over a minute an event."""
+    text = STUDY.read_text(encoding="utf-8")
+    text = text.replace("players = 100", "players = 12").replace("rounds = 11", "rounds = 5")
+    text = text.replace("simulations = 6", "simulations = 3")
+    path = folder / "scoring-reform-small.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def test_bundled_study_file() -> None:
     study = load_study(STUDY)
     assert [s.name for s in study.systems] == [
@@ -62,6 +73,14 @@ def test_bundled_study_file() -> None:
     )
     assert study.events[0].rounds == 11 and study.events[0].shares_games
     assert not study.events[2].shares_games
+    assert [e.pairing_system for e in study.events[1:]] == ["simplified", "simplified", "dutch"]
+    dutch = study.events[3]
+    assert (dutch.players, dutch.rounds, dutch.pairing, dutch.differential) == (
+        100,
+        11,
+        "traditional",
+        True,
+    )
 
 
 def test_study_file_problems_are_all_reported() -> None:
@@ -236,7 +255,17 @@ def test_outputs(tmp_path: Path) -> None:
 def test_cli_study_json(tmp_path: Path) -> None:
     result = runner.invoke(
         app,
-        ["scoring-study", str(STUDY), "--out", str(tmp_path), "-n", "20", "--seed", "1", "--json"],
+        [
+            "scoring-study",
+            str(small_bundled(tmp_path)),
+            "--out",
+            str(tmp_path),
+            "-n",
+            "4",
+            "--seed",
+            "1",
+            "--json",
+        ],
     )
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
@@ -248,7 +277,8 @@ def test_cli_study_json(tmp_path: Path) -> None:
         "not shown (noise)",
     }
     assert (tmp_path / "summary.md").exists()
-    assert "swiss-100: 20 swiss events" in result.stderr
+    assert "swiss-100: 4 swiss events" in result.stderr
+    assert "swiss-100-dutch: Dutch pairing, 4/4 events" in result.stderr
 
 
 def test_cli_study_errors(tmp_path: Path) -> None:
@@ -312,6 +342,7 @@ SYSTEMS = ("traditional", "difference", "ratio", "ratio-computed", "3-1-0")
 # verdict those rows must force.
 CONTRADICTIONS = [
     (1, {("model", "traditional", "red_minus_black", "exact"): (-0.05, 0.0)}, "does not hold"),
+    (1, {("model", "traditional", "red_minus_black", "exact"): (0.6, 0.0)}, "holds"),
     (2, {("model", "difference", "red_minus_black", "exact"): (0.0, 0.0),
          ("model", "ratio", "red_minus_black", "exact"): (0.005, 0.0)}, "holds"),
     (3, {(e, s, "top_tie", "simulation"): (0.5 if s == "traditional" else 0.0, 0.001)
@@ -347,6 +378,10 @@ def test_the_words_follow_the_numbers(study_result) -> None:  # type: ignore[no-
     assert first.verdict == "does not hold" and "0.0 % of a win; small" in first.evidence
     big = _with(study_result, {("model", "traditional", "red_minus_black", "exact"): (0.6, 0.0)})
     assert "30.0 % of a win; large" in claims(big)[0].evidence
+    # "marked" (明显) follows the named line: the small study's 9.9 % of a win is not marked
+    assert claims(study_result)[0].verdict == "partly holds"
+    assert "not a marked one" in claims(study_result)[0].evidence
+    assert claims(big)[0].verdict == "holds" and "a marked advantage" in claims(big)[0].evidence
     worse = _with(
         study_result,
         {("rr", "ratio", "spearman_strength_minus_baseline", "simulation"): (-0.1, 0.001)},

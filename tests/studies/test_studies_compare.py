@@ -121,3 +121,37 @@ def test_cli_json_and_png(tmp_path: Path) -> None:
 def test_cli_bad_options(args: list[str], line: str) -> None:
     result = runner.invoke(app, ["compare", FINAL, *args])
     assert result.exit_code == 2 and result.stderr.startswith(line)
+
+
+def test_a_preset_keeps_its_name_only_when_unmodified() -> None:
+    sc = load_scenario(FINAL)
+    assert resolve_formats(sc, ["scenario"])[0][0] == "xq-bidding"
+    changed = load_scenario(FINAL, overrides=["format.rapid_minutes=25"])
+    labels = [label for label, _ in resolve_formats(changed, None)]
+    assert labels[0] == "scenario" and "xq-bidding" in labels  # the real preset is a row too
+    rows = compare_formats(changed, resolve_formats(changed, ["scenario", "xq-bidding"])).rows
+    assert [r.format for r in rows] == ["scenario", "xq-bidding"]
+    assert rows[0].expected_minutes != rows[1].expected_minutes
+    data = run_json("compare", FINAL, "--set", "format.rapid_minutes=25", "--json")
+    named = [(r["name"], r["format"]) for r in data["rows"]]  # type: ignore[index, union-attr]
+    assert named[0] == ("scenario", "scenario") and ("xq-bidding", "xq-bidding") in named
+
+
+def test_the_scenarios_row_is_a_study_metric() -> None:
+    from knockout.studies.sweep import parse_sweep, run_sweep
+
+    sweep = parse_sweep(
+        {
+            "scenario": "../final-2600-vs-2550.toml",
+            "metrics": [
+                "compare.rows.scenario.decider_edge",
+                "compare.rows.xq-bidding.decider_edge",
+            ],
+            "grid": {"model.draw_nu.rapid": [0.5, 1.0]},
+        },
+        source="s.toml",
+        folder=Path("scenarios/studies"),
+    )
+    for point in run_sweep(sweep).points:
+        own, preset = (point.values[m][0] for m in sweep.metrics)
+        assert own == preset  # an unmodified preset is the scenario's own row

@@ -82,7 +82,7 @@ def test_cli_json_keys() -> None:
 @pytest.mark.parametrize(
     ("args", "line"),
     [
-        (["--black-minutes", "5"], "error: --black-minutes: expected more than 5"),
+        (["--black-minutes", "5"], "error: --black-minutes: expected a finite number more than 5"),
         (["--set", "format.preset=official-playoff"], "needs a format with a bidding"),
     ],
 )
@@ -90,3 +90,37 @@ def test_cli_refusals(args: list[str], line: str) -> None:
     result = runner.invoke(app, ["fair", FINAL, *args])
     assert result.exit_code == 2
     assert line in result.stderr
+
+
+ABOVE_CAP = ["model.elo_per_doubling.rapid=75", "model.draw_nu.rapid=1.6"]
+
+
+def test_a_split_beyond_the_search_is_above_the_cap_not_absent() -> None:
+    """At 75 Elo a doubling and draw_nu 1.6 the fair Red clock is about 106 minutes: beyond the
+    default cap (10 times Black's 10), found once the cap is raised."""
+    sc = load_scenario(FINAL, overrides=ABOVE_CAP)
+    capped = fair_rules(sc, seed=1, detail=False)
+    assert capped.red is None and capped.no_split == "above_cap"
+    assert capped.reason is not None and "above the 100-minute cap" in capped.reason
+    assert "no split is fair" not in capped.reason
+    found = fair_rules(sc, seed=1, detail=False, max_minutes=200)
+    assert found.red is not None and 100 < found.red < 120
+    r, _, _ = davidson(DEFAULT_RED_ADVANTAGE + 75 * math.log2((found.red + 10) / 20), 1.6)
+    assert r == pytest.approx(0.5, abs=1e-9)
+    assert found.to_json()["max_minutes"] == 200
+
+
+def test_time_worth_nothing_is_no_split_at_any_cap() -> None:
+    sc = load_scenario(FINAL, overrides=["model.elo_per_doubling.rapid=0"])
+    f = fair_rules(sc, seed=1, detail=False, max_minutes=10_000)
+    assert f.red is None and f.no_split == "time_worth_nothing"
+    assert f.to_json()["no_split"] == "time_worth_nothing"
+
+
+def test_cli_max_minutes() -> None:
+    args = ["fair", FINAL, *(a for s in ABOVE_CAP for a in ("--set", s)), "--seed", "1"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "above the 100-minute cap" in " ".join(result.stdout.split())
+    data = run_json(*args, "--max-minutes", "150", "--json")
+    assert 100 < data["armageddon"]["red"] < 120  # type: ignore[index]

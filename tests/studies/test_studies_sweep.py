@@ -87,9 +87,10 @@ def test_study_file_problems_are_all_reported() -> None:
     lines = err.value.lines()
     assert any("metrics[0]: expected OUTPUT.key.path" in line for line in lines)
     assert any("metrics[1]" in line for line in lines)
-    assert any("grid.model.draw_nu.rapid: expected either steps or step" in line for line in lines)
+    steps = "grid.model.draw_nu.rapid: expected steps (how many values) or step"
+    assert any(steps in line for line in lines)
     assert any(
-        "grid.model.elo_per_doubling.rapid: the value -5 gives an invalid scenario" in line
+        "grid.model.elo_per_doubling.rapid: expected a number >= 0, got -5" in line
         for line in lines
     )
 
@@ -182,11 +183,15 @@ def test_cli_writes_every_file(tmp_path: Path) -> None:
 
 
 def test_the_scoring_study_runs_on_the_same_runner(tmp_path: Path) -> None:
-    result = runner.invoke(
-        app, ["study", str(STUDIES / "scoring-reform.toml"), "--out", str(tmp_path)]
-    )
+    # The bundled file with 12 players, 5 Swiss rounds and 3 Dutch events (100 players: minutes).
+    text = (STUDIES / "scoring-reform.toml").read_text(encoding="utf-8")
+    text = text.replace("players = 100", "players = 12").replace("rounds = 11", "rounds = 5")
+    study = tmp_path / "scoring-reform.toml"
+    study.write_text(text.replace("simulations = 6", "simulations = 3"), encoding="utf-8")
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["study", str(study), "--out", str(out), "--workers", "2"])
     assert result.exit_code == 0, result.output
-    names = {p.name for p in tmp_path.iterdir()}
+    names = {p.name for p in out.iterdir()}
     assert {"results.csv", "results.json", "summary.md"} <= names
 
 
@@ -197,7 +202,23 @@ def test_bundled_studies_parse(name: str) -> None:
 
 
 def test_a_scenario_given_as_a_study_is_named_as_such() -> None:
+    scenario = ROOT / "scenarios" / "equal-speeds-2600-vs-2550.toml"
     with pytest.raises(InputError) as err:
-        load_sweep(STUDIES / "two-players.toml")
+        load_sweep(scenario)
     (line,) = err.value.lines()
-    assert "this looks like a scenario" in line and "two-players.toml: players:" in line
+    assert "this looks like a scenario" in line
+    assert "equal-speeds-2600-vs-2550.toml: players:" in line
+
+
+def test_study_files_and_scenarios_live_apart() -> None:
+    """Every file in scenarios/studies/ is a study file, and every scenario a study names lives
+    outside it (scenarios/), so that `knockout study` on any file of the studies folder runs."""
+    from knockout.io.scenario import load_scenario
+    from knockout.io.tomlfile import load_toml
+
+    for path in sorted(STUDIES.glob("*.toml")):
+        if "events" in load_toml(path):  # a Swiss, round-robin or league study: no scenario
+            continue
+        sweep = load_sweep(path)
+        assert Path(sweep.scenario_path).resolve().parent == ROOT / "scenarios", path.name
+        load_scenario(sweep.scenario_path)

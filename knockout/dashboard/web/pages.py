@@ -19,7 +19,6 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from knockout import __version__
 from knockout.dashboard.match import clock_text
 from knockout.dashboard.times import duration
 from knockout.dashboard.web.svg import bracket_svg
@@ -29,6 +28,7 @@ from knockout.event.ranking import standings
 from knockout.event.state import Event, NextGame, RecordedGame
 from knockout.io.text import plural
 from knockout.rules.bracket import round_name
+from knockout.version import __version__
 
 __all__ = ["PAGES", "RECENT", "Site", "environment", "round_page"]
 

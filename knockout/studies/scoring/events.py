@@ -10,7 +10,9 @@ the same uniforms (or, with a fixed ``pairing`` table, one set of games is score
 system, as seed 000 re-scores the games of an event paired under the traditional points).
 
 Points are integers in units of ``1 / scale`` (``scale = 100`` for 1.63 / 2.37), so totals and
-ties are exact: a float sum could make 1.9 + 2.1 differ from 2 + 2.
+ties are exact: a float sum could make 1.9 + 2.1 differ from 2 + 2. A pairing-allocated bye (odd
+numbers of players, Dutch pairing only: :mod:`knockout.studies.scoring.dutch`) is scored as
+:mod:`knockout.standings` scores one: :attr:`PointsTable.bye`.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ import numpy.typing as npt
 from knockout.game import Result
 from knockout.points import ScoringSystem
 from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
+from knockout.scoring.rescore import point_scale
+from knockout.standings.records import Kind, bye_entry
 from knockout.studies.scoring.pairings import berger_table, first_swiss_round, swiss_round
 
 __all__ = [
@@ -60,12 +64,15 @@ class PointsTable:
         scale: Units per point.
         red: ``(3,)`` Red's points for a Red win, a draw, a Black win.
         black: ``(3,)`` Black's points for the same.
+        bye: A pairing-allocated bye's points, as :mod:`knockout.standings` scores it (a win
+            without playing: :func:`knockout.scoring.rescore.point_scale`).
     """
 
     name: str
     scale: int
     red: IntArray
     black: IntArray
+    bye: int = 0
 
     @classmethod
     def from_system(cls, system: ScoringSystem, scale: int) -> PointsTable:
@@ -83,7 +90,8 @@ class PointsTable:
             raise ValueError(f"scoring {system.name!r} is not exact in units of 1/{scale}")
         red = np.array([int(r) for r, _ in units], dtype=np.int64)
         black = np.array([int(b) for _, b in units], dtype=np.int64)
-        return cls(system.name, scale, red, black)
+        bye = bye_entry(1, Kind.PAIRING_BYE, scale=point_scale(system)).points * scale
+        return cls(system.name, scale, red, black, int(bye))
 
     def to_points(self, units: npt.ArrayLike) -> FloatArray:
         """``units`` as points (floats, for statistics only)."""
@@ -104,10 +112,13 @@ class EventSample:
         ratings: ``(E, n)`` each player's rating (true strength).
         points: ``(E, n)`` final scores, in units.
         progressive: ``(E, n)`` progressive scores (sum of running totals), in units.
-        reds: ``(E, n)`` games played with Red (each player played ``rounds`` games).
+        reds: ``(E, n)`` games played with Red.
         rounds: Rounds played.
         rematches: ``(E,)`` pairings that repeat an earlier game (0 in a round robin).
         red_edge: ``(E,)`` mean over the event's games of Red's points minus Black's.
+        byes: ``(E, n)`` pairing-allocated byes each player had (None: nobody had one, every
+            player played ``rounds`` games).
+        bye_units: Points of a bye, in units (included in ``points`` and ``progressive``).
     """
 
     system: str
@@ -119,6 +130,21 @@ class EventSample:
     rounds: int
     rematches: IntArray
     red_edge: FloatArray
+    byes: IntArray | None = None
+    bye_units: int = 0
+
+    @property
+    def games(self) -> IntArray:
+        """``(E, n)`` games each player played (rounds less byes)."""
+        if self.byes is None:
+            return np.full(self.points.shape, self.rounds, dtype=np.int64)
+        return np.asarray(self.rounds - self.byes, dtype=np.int64)
+
+    @property
+    def game_points(self) -> IntArray:
+        """``(E,)`` the points of the event's games (byes left out), in units."""
+        bye_total = 0 if self.byes is None else self.byes.sum(axis=1) * self.bye_units
+        return np.asarray(self.points.sum(axis=1) - bye_total, dtype=np.int64)
 
 
 def draw_ratings(
@@ -148,6 +174,8 @@ def score_games(
     results: IntArray,
     table: PointsTable,
     rematches: IntArray | None = None,
+    *,
+    byes: IntArray | None = None,
 ) -> EventSample:
     """Score played games under ``table``.
 
@@ -158,6 +186,8 @@ def score_games(
         results: ``(E, R, B)`` result codes.
         table: The scoring system.
         rematches: ``(E,)`` rematches in the pairings (default none).
+        byes: ``(E, R)`` the player with the round's pairing-allocated bye, ``-1`` for none
+            (default: no byes). A bye earns ``table.bye`` in its round.
     """
     events, n = ratings.shape
     rounds = results.shape[1]
@@ -169,6 +199,12 @@ def score_games(
     per_round = np.zeros((events, rounds, n), dtype=np.int64)
     per_round[e, r, red] = red_points
     per_round[e, r, black] = black_points
+    bye_count = None
+    if byes is not None:
+        be, br = np.nonzero(byes >= 0)
+        per_round[be, br, byes[be, br]] += table.bye
+        bye_count = np.zeros((events, n), dtype=np.int64)
+        np.add.at(bye_count, (be, byes[be, br]), 1)
     running = per_round.cumsum(axis=1)
     reds = np.zeros((events, n), dtype=np.int64)
     np.add.at(reds, (np.broadcast_to(e, results.shape), red), 1)
@@ -183,6 +219,8 @@ def score_games(
         rounds=rounds,
         rematches=np.zeros(events, dtype=np.int64) if rematches is None else rematches,
         red_edge=np.asarray(edge, dtype=np.float64),
+        byes=bye_count,
+        bye_units=table.bye,
     )
 
 

@@ -18,7 +18,6 @@ from typing import Any
 
 from scipy.optimize import brentq
 
-from knockout import __version__
 from knockout.rules.model import TimeClass
 from knockout.studies.output import StudyFiles, write_study
 from knockout.studies.scoring.league_season import double_round_robin
@@ -31,6 +30,7 @@ from knockout.studies.scoring.league_study import (
     captain_gap,
 )
 from knockout.studies.scoring.report import Claim
+from knockout.version import __version__
 
 __all__ = [
     "DRAW_MARGIN",

@@ -4,30 +4,38 @@ The summary states, claim by claim, whether seed 000's claims hold under the mod
 figures (and standard errors) that decide it. The verdict rules are fixed here, so the words follow
 the numbers: a simulated difference counts only beyond three standard errors, and the colour
 balance is judged on the exact expectation between equal players (no sampling noise).
+
+When the study has Swiss events paired by FIDE's Dutch system, the verdicts rest on those (and the
+round robins): :func:`verdict_events`. Swiss events paired by the simplification then only show
+their figures, and the differential table says how far the simplification moves each figure the
+verdicts use, on common random numbers.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from scipy.optimize import brentq
 
-from knockout import __version__
 from knockout.rules.model import TimeClass
 from knockout.studies.output import StudyFiles, write_study
 from knockout.studies.scoring.study import (
     CSV_COLUMNS,
+    DIFFERENTIAL_SUFFIX,
+    SIMPLIFIED_SUFFIX,
+    EventSpec,
     Study,
     StudyResult,
     TidyRow,
     exact_probabilities,
     exact_value,
 )
+from knockout.version import __version__
 
 __all__ = [
     "Claim",
@@ -35,6 +43,7 @@ __all__ = [
     "claims",
     "study_files",
     "summary_markdown",
+    "verdict_events",
     "write_outputs",
     "write_plots",
 ]
@@ -43,7 +52,8 @@ __all__ = [
 BALANCED = 0.01
 #: A simulated difference counts only beyond this many standard errors.
 SIGNIFICANT_SE = 3.0
-#: A Red edge below this share of a win's points is called small.
+#: A Red edge below this share of a win's points is called small; at or above it, large: the
+#: "marked advantage" (明显的优势) seed 000 claims for an extra Red needs at least this much.
 SMALL_EDGE = 0.10
 #: "Greatly reduces ties": the new system's P(tie for first) at most this share of the baseline's.
 FEWER_TIES = 0.5
@@ -53,6 +63,18 @@ KEEPS_ORDER = 0.95
 OVERTURNS_ORDER = 0.8
 #: How close 11 games' expected points must be to 22 to "tend to 22".
 TOTAL_TOLERANCE = 0.05
+#: How the summary names each Swiss pairing system.
+PAIRING_NAMES = {
+    "dutch": "FIDE Dutch (caissify-pairings)",
+    "simplified": "simplified Dutch",
+}
+#: The figures the differential table compares, with their names in the summary.
+DIFFERENTIAL_METRICS = {
+    "extra_red_points": "extra-Red gain (points)",
+    "extra_red_share": "share of players with an extra Red",
+    "top_tie": "P(tie for first on points)",
+    "strongest_first": "P(strongest player first)",
+}
 #: Seed 000's methods: the two it proposes, and the ratio as first computed.
 PROPOSED = ("difference", "ratio")
 SEED_METHODS = (*PROPOSED, "ratio-computed")
@@ -97,8 +119,15 @@ def _beyond(a: TidyRow, b: TidyRow) -> bool:
     return a.value - b.value > SIGNIFICANT_SE * math.hypot(a.se, b.se)
 
 
+def verdict_events(study: Study) -> list[EventSpec]:
+    """The events the verdicts rest on: every round robin, and the Swiss events paired by the
+    Dutch system if there are any (real pairings), else every Swiss event."""
+    dutch = any(e.dutch for e in study.events)
+    return [e for e in study.events if e.format != "swiss" or e.dutch or not dutch]
+
+
 def _events(result: StudyResult, fmt: str) -> list[str]:
-    return [e.name for e in result.study.events if e.format == fmt]
+    return [e.name for e in verdict_events(result.study) if e.format == fmt]
 
 
 def _noise(row: TidyRow) -> str:
@@ -120,12 +149,20 @@ def _claim_extra_red(result: StudyResult, rr: list[str]) -> Claim | None:
     win = float(study.system(base).red_win)
     share = exact / win
     size = "small" if abs(share) < SMALL_EDGE else "large"
+    if exact <= BALANCED:
+        verdict, why = "does not hold", f"no advantage (within {BALANCED} a game of none)"
+    elif share < SMALL_EDGE:
+        verdict = "partly holds"
+        why = "an advantage, but not a marked one (marked takes a large edge)"
+    else:
+        verdict, why = "holds", "a marked advantage (a large edge)"
     return Claim(
         "采用传统的无差异计分方法时，11轮比赛6先5后比5先6后占有明显的优势 (八.4)",
-        f"Under the {base} scoring, 6 Reds and 5 Blacks beat 5 Reds and 6 Blacks.",
-        "holds" if exact > BALANCED else "does not hold",
+        f"Under the {base} scoring, 6 Reds and 5 Blacks give a marked advantage over 5 Reds and "
+        "6 Blacks.",
+        verdict,
         f"The exact value of Red over Black between equal players is {exact:.3f} points a game "
-        f"({100 * share:.1f} % of a win; {size}: the line is {100 * SMALL_EDGE:.0f} %). "
+        f"({100 * share:.1f} % of a win; {size}: the line is {100 * SMALL_EDGE:.0f} %): {why}. "
         f"Simulated, {rr[0]}: the players with 6 Reds score {_fmt(row)} points more than those "
         f"with 5 Reds{_noise(row)} and rank {_fmt(rank, 2)} places higher.",
     )
@@ -165,7 +202,7 @@ def _claim_ties(result: StudyResult, methods: list[str], others: list[str]) -> C
     """3. Fewer equal scores."""
     if not methods:
         return None
-    base, events = result.study.baseline, [e.name for e in result.study.events]
+    base, events = result.study.baseline, [e.name for e in verdict_events(result.study)]
     pairs = [
         (result.value(e, name, "top_tie"), result.value(e, base, "top_tie"))
         for e in events
@@ -178,6 +215,7 @@ def _claim_ties(result: StudyResult, methods: list[str], others: list[str]) -> C
         f"{e}: {result.value(e, base, 'top8_sharing').value:.2f} -> "
         + ", ".join(f"{n} {result.value(e, n, 'top8_sharing').value:.2f}" for n in others)
         for e in events
+        if _has(result, e, base, "top8_sharing")
     ]
     ties = [
         f"{e}: {base} {_fmt(result.value(e, base, 'top_tie'))}, "
@@ -195,6 +233,14 @@ def _claim_ties(result: StudyResult, methods: list[str], others: list[str]) -> C
         f"progressive score already breaks nearly every tie for first: at most "
         f"{100 * after:.1f} % remain under {base}.)",
     )
+
+
+def _has(result: StudyResult, event: str, system: str, metric: str) -> bool:
+    try:
+        result.value(event, system, metric)
+    except KeyError:
+        return False
+    return True
 
 
 def _claim_order(result: StudyResult, shared: list[str], others: list[str]) -> Claim | None:
@@ -226,7 +272,7 @@ def _claim_objective(result: StudyResult, others: list[str]) -> Claim | None:
     """5. The ratio method is the objective one."""
     if "ratio" not in others:
         return None
-    base, events = result.study.baseline, [e.name for e in result.study.events]
+    base, events = result.study.baseline, [e.name for e in verdict_events(result.study)]
     diffs = {
         (e, n): result.value(e, n, "spearman_strength_minus_baseline")
         for e in events
@@ -262,7 +308,7 @@ def _claim_total(result: StudyResult) -> Claim | None:
     study = result.study
     if "ratio" not in [s.name for s in study.systems]:
         return None
-    events = [e.name for e in study.events]
+    events = [e.name for e in verdict_events(study)]
     per_game = _exact(result, "ratio", "points_per_game")
     ratio = study.system("ratio")
     red_w, black_w = float(ratio.red_win), float(ratio.black_win)
@@ -285,7 +331,7 @@ def _claim_total(result: StudyResult) -> Claim | None:
 def _claim_swiss_example(result: StudyResult, rr: list[str]) -> Claim | None:
     """7. The seed's example of 6-Red players at the top of a score group."""
     study, base = result.study, result.study.baseline
-    swiss = [e for e in study.events if e.format == "swiss" and e.pairing != "own"]
+    swiss = [e for e in verdict_events(study) if e.format == "swiss" and e.pairing != "own"]
     if not swiss or not rr:
         return None
     e = swiss[0].name
@@ -331,7 +377,7 @@ def claims(result: StudyResult) -> list[Claim]:
     study = result.study
     others = [s.name for s in study.systems if s.name != study.baseline]
     rr = _events(result, "round-robin")
-    shared = [e.name for e in study.events if e.shares_games]
+    shared = [e.name for e in verdict_events(study) if e.shares_games]
     methods = [m for m in SEED_METHODS if m in others]
     found = [
         _claim_extra_red(result, rr),
@@ -381,16 +427,37 @@ def _setup_lines(study: Study) -> list[str]:
         "over simulated events ± one standard error; final order by points, then progressive "
         "score.",
         "",
-        "| event | format | players | rounds | simulations | ratings | pairing |",
-        "|---|---|---|---|---|---|---|",
+        "| event | format | players | rounds | simulations | ratings | pairing | score groups |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for e in study.events:
-        pairing = e.pairing if e.format == "swiss" else "Berger tables"
+        swiss = e.format == "swiss"
+        system = PAIRING_NAMES[e.pairing_system] if swiss else "Berger tables"
         lines.append(
             f"| {e.name} | {e.format} | {e.players} | {e.rounds} | {e.simulations} | "
-            f"N({e.rating_mean:g}, {e.rating_sd:g}) | {pairing} |"
+            f"N({e.rating_mean:g}, {e.rating_sd:g}) | {system} | {e.pairing if swiss else ''} |"
         )
-    return lines
+    return [*lines, "", _basis_line(study)]
+
+
+def _basis_line(study: Study) -> str:
+    """Which events the verdicts rest on, and why."""
+    used = verdict_events(study)
+    left = [e.name for e in study.events if e not in used]
+    why = (
+        f" Swiss events paired by the simplification ({', '.join(left)}) are shown, not judged: "
+        "the Dutch system is how real Swiss events are paired."
+        if left
+        else ""
+    )
+    dutch = [e for e in study.events if e.dutch]
+    fast = (
+        ""
+        if dutch or not any(e.format == "swiss" for e in study.events)
+        else " Swiss events are paired by the simplification (vectorised, for speed; "
+        'pairing_system = "dutch" pairs them by FIDE\'s Dutch system).'
+    )
+    return f"The verdicts rest on: {', '.join(e.name for e in used)}.{why}{fast}"
 
 
 def _figure_lines(result: StudyResult) -> list[str]:
@@ -444,14 +511,94 @@ def _sensitivity_lines(result: StudyResult) -> list[str]:
     ]
 
 
+def _differential_lines(result: StudyResult) -> list[str]:
+    """For each Dutch event paired both ways: Dutch, simplified and their difference."""
+    study = result.study
+    lines: list[str] = []
+    for e in (e for e in study.events if e.differential):
+        rows = [["figure", "system", "Dutch", "simplified", "Dutch − simplified"]]
+        runs = result.value(e.name, study.baseline, "top_tie").simulations
+        moved = []
+        for metric, label in DIFFERENTIAL_METRICS.items():
+            for s in study.systems:
+                diff = result.value(e.name + DIFFERENTIAL_SUFFIX, s.name, metric)
+                rows.append(
+                    [
+                        label,
+                        s.name,
+                        _fmt(result.value(e.name, s.name, metric)),
+                        _fmt(result.value(e.name + SIMPLIFIED_SUFFIX, s.name, metric)),
+                        _fmt(diff),
+                    ]
+                )
+                if _significant(diff):
+                    moved.append(f"{label} under {s.name} ({diff.value:+.3f})")
+        lines += [
+            f"**{e.name}**: {runs} events paired both ways from the same ratings and "
+            "game numbers (common random numbers); the difference is taken event by event, ± "
+            f"one standard error. Moved by the simplification beyond {SIGNIFICANT_SE:g} "
+            f"standard errors: {'; '.join(moved) or 'nothing'}.",
+            "",
+            _table(rows),
+            "",
+        ]
+    if not lines:
+        return []
+    again = _simplified_view(result)
+    if again is not None:
+        before = {c.claim: c.verdict for c in claims(result)}
+        changed = [
+            f"{c.claim} {c.verdict} (not {before[c.claim]})"
+            for c in claims(again)
+            if c.claim in before and c.verdict != before[c.claim]
+        ]
+        lines += [
+            "Had the verdicts rested on the simplified pairing of the same events: "
+            + ("every verdict would be the same." if not changed else "; ".join(changed) + "."),
+            "",
+        ]
+    return ["## FIDE's Dutch pairing against the simplification", "", *lines]
+
+
+def _simplified_view(result: StudyResult) -> StudyResult | None:
+    """The result as if the Dutch events paired both ways had been paired by the
+    simplification alone (their twins' rows under their names), with the other Swiss events
+    left out: the same events, judged on the simplified pairing."""
+    study = result.study
+    twins = {e.name for e in study.events if e.differential}
+    if not twins:
+        return None
+    events = tuple(
+        replace(e, pairing_system="simplified") if e.name in twins else e
+        for e in study.events
+        if e.format != "swiss" or e.name in twins
+    )
+    rows = tuple(
+        replace(r, event=r.event.removesuffix(SIMPLIFIED_SUFFIX))
+        for r in result.rows
+        if r.event not in twins
+        and not r.event.endswith(DIFFERENTIAL_SUFFIX)
+        and (
+            r.method == "exact"
+            or r.event.removesuffix(SIMPLIFIED_SUFFIX) in {e.name for e in events}
+        )
+    )
+    return StudyResult(replace(study, events=events), rows)
+
+
 def summary_markdown(result: StudyResult) -> str:
     """The study's Markdown summary: setup, verdicts, key figures, sensitivity."""
     lines = [*_setup_lines(result.study), "", "## The seed's claims", ""]
     for c in claims(result):
         lines += [f"- **{c.verdict.upper()}**: {c.claim} ({c.quote})", f"  {c.evidence}", ""]
     lines += _figure_lines(result)
+    lines += _differential_lines(result)
     lines += _sensitivity_lines(result)
-    rematches = [r for r in result.rows if r.metric == "rematches" and r.value > 0]
+    rematches = [
+        r
+        for r in result.rows
+        if r.metric == "rematches" and r.value > 0 and not r.event.endswith(DIFFERENTIAL_SUFFIX)
+    ]
     lines.append(
         "Swiss pairings: no rematch was needed."
         if not rematches
@@ -514,7 +661,7 @@ def _sensitivity_plot(plt: Any, result: StudyResult, path: Path) -> Path | None:
             )
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xlabel("Red advantage (Elo)")
-    ax.set_ylabel("Red minus Black, points a game")
+    ax.set_ylabel("Red minus Black, points a game (equal players)")
     dotted = ", ".join(f"{n:g}" for n in nus if n != nu)
     ax.set_title(f"Exact, equal players (solid: draw_nu {nu:g}; dotted: {dotted})")
     ax.legend(fontsize=8)
@@ -526,10 +673,9 @@ def _sensitivity_plot(plt: Any, result: StudyResult, path: Path) -> Path | None:
 
 def write_plots(result: StudyResult, out: Path) -> list[Path]:
     """PNG plots (matplotlib): extra Red, ties, strength, sensitivity."""
-    import matplotlib  # noqa: PLC0415  (loaded only to plot)
+    from knockout.studies.plots import pyplot  # noqa: PLC0415  (matplotlib: only to plot)
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    plt = pyplot()  # the Agg backend and the CJK font every study plot uses
 
     written = [
         _bar_plot(
@@ -537,7 +683,7 @@ def write_plots(result: StudyResult, out: Path) -> list[Path]:
             result,
             "extra_red_points",
             "More Reds than Blacks: points over the players with more Blacks (± 2 SE)",
-            "points",
+            "points over the players with more Blacks",
             out / "extra-red.png",
         ),
         _bar_plot(
@@ -545,7 +691,7 @@ def write_plots(result: StudyResult, out: Path) -> list[Path]:
             result,
             "top_tie",
             "P(a tie for first place on points) (± 2 SE)",
-            "probability",
+            "P(a tie for first on points)",
             out / "ties.png",
         ),
         _bar_plot(
@@ -553,7 +699,7 @@ def write_plots(result: StudyResult, out: Path) -> list[Path]:
             result,
             "spearman_strength",
             "Rank correlation of the final order with true strength (± 2 SE)",
-            "Spearman",
+            "Spearman rank correlation with true strength",
             out / "strength.png",
         ),
     ]

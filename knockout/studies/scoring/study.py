@@ -1,8 +1,9 @@
 """The scoring-reform study: do seed 000's claims hold under the shared game model?
 
 A study file (TOML) names the scoring systems to compare, the events to simulate (round robins by
-Berger tables, simplified Swiss events; see :mod:`knockout.studies.scoring.pairings`), the model
-and a sensitivity grid. :func:`run_study` simulates every event under every system with common
+Berger tables; Swiss events paired by FIDE's Dutch system, :mod:`knockout.studies.scoring.dutch`,
+or by the vectorised simplification, :mod:`knockout.studies.scoring.pairings`), the model and a
+sensitivity grid. :func:`run_study` simulates every event under every system with common
 random numbers and measures, per event and system, each figure with its standard error (over
 simulated events):
 
@@ -13,6 +14,7 @@ metric                                  meaning
                                         minus those with more Blacks (11 rounds: 6 v 5 Reds)
 ``extra_red_rank``                      mean rank of the more-Black players minus that of the
                                         more-Red ones (places the extra Red is worth)
+``extra_red_share``                     share of the players with more Reds than Blacks
 ``red_game_value``                      Red's points minus Black's, per game played
 ``top_tie``                             P(two or more players share the top score)
 ``top_tie_after_progressive``           P(they also share the progressive score)
@@ -23,9 +25,15 @@ metric                                  meaning
 ``strongest_first``                     P(the strongest player is ranked first, alone or tied)
 ``spearman_vs_baseline``                rank correlation with the baseline system's order
 ``winner_changed_vs_baseline``          P(the first place differs from the baseline's)
-``points_per_game``                     both players' points per game
+``points_per_game``                     both players' points per game (byes left out)
 ``rematches``                           rematches the Swiss pairing could not avoid, per event
 ======================================  ==========================================================
+
+A Swiss event paired by the Dutch system (``pairing_system = "dutch"``) with an even number of
+players is also paired by the simplification from the same ratings and uniforms (common random
+numbers): its figures are rows of event ``<name> (simplified)``, and the event-by-event
+differences, Dutch minus simplified, with their standard errors, rows of event
+``<name> (dutch - simplified)``: how far the simplification moves each figure.
 
 In a round robin the colours come from the Berger table, fixed before any game, so
 ``extra_red_points`` measures what one extra Red game is worth. In a Swiss event colours follow the
@@ -62,6 +70,7 @@ from knockout.io.tomlfile import load_toml
 from knockout.points import SCORING, ScoringSystem, get_scoring
 from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
 from knockout.scoring.files import custom_systems
+from knockout.studies.scoring.dutch import DutchProgress, simulate_dutch
 from knockout.studies.scoring.events import (
     EventSample,
     PointsTable,
@@ -74,6 +83,8 @@ from knockout.validation import Table, dedupe, problems_of
 
 __all__ = [
     "CSV_COLUMNS",
+    "DIFFERENTIAL_SUFFIX",
+    "SIMPLIFIED_SUFFIX",
     "EventSpec",
     "Study",
     "StudyResult",
@@ -89,7 +100,13 @@ __all__ = [
 
 FloatArray = npt.NDArray[np.float64]
 EventFormat = Literal["round-robin", "swiss"]
+PairingSystem = Literal["dutch", "simplified"]
+#: Label suffixes of the rows of a Dutch event's simplified twin and of the differential.
+SIMPLIFIED_SUFFIX = " (simplified)"
+DIFFERENTIAL_SUFFIX = " (dutch - simplified)"
 Progress = Callable[[str], None]
+#: Seconds between two progress lines of a Dutch pairing run.
+PROGRESS_SECONDS = 30.0
 CSV_COLUMNS = (
     "event",
     "format",
@@ -120,6 +137,9 @@ class EventSpec:
         rating_sd: Their standard deviation (0: equal players).
         pairing: Swiss only: the scoring system whose points make the score groups, or ``own``
             (each system pairs by its own points).
+        pairing_system: Swiss only: ``dutch`` (FIDE's Dutch system, by the caissify-pairings
+            engine; any number of players, byes for an odd one) or ``simplified`` (the vectorised
+            simplification, much faster; an even number of players).
     """
 
     name: str
@@ -130,6 +150,18 @@ class EventSpec:
     rating_mean: float = 2400.0
     rating_sd: float = 150.0
     pairing: str = "traditional"
+    pairing_system: PairingSystem = "simplified"
+
+    @property
+    def dutch(self) -> bool:
+        """Whether the event is a Swiss paired by the Dutch system."""
+        return self.format == "swiss" and self.pairing_system == "dutch"
+
+    @property
+    def differential(self) -> bool:
+        """Whether the event is also paired by the simplification (a Dutch Swiss event with an
+        even number of players), for the differential."""
+        return self.dutch and self.players % 2 == 0
 
     @property
     def shares_games(self) -> bool:
@@ -244,6 +276,7 @@ class _EventIn(Table):
     rating_mean: Number = 2400.0
     rating_sd: NonNegative = 150.0
     pairing: str = "traditional"
+    pairing_system: PairingSystem = "simplified"
 
 
 class _StudyModelIn(Table):
@@ -276,8 +309,9 @@ def _whole(value: object) -> int | None:
 def _event(
     raw: object, key: str, source: str, systems: Sequence[str]
 ) -> tuple[EventSpec | None, list[Problem]]:
-    """One ``[[events]]`` table: its keys validated, then the checks across them (players even,
-    rounds for the format, the pairing system), made on whatever values are usable."""
+    """One ``[[events]]`` table: its keys validated, then the checks across them (players even
+    unless paired by the Dutch system, rounds for the format, the pairing), made on whatever
+    values are usable."""
     problems: list[Problem] = []
     event: _EventIn | None = None
     table = raw if isinstance(raw, dict) else {}
@@ -290,10 +324,8 @@ def _event(
         problems += problems_of(exc, source, _EventIn, prefix=key)
     players, rounds = _whole(table.get("players")), _whole(table.get("rounds"))
     fmt, pairing = table.get("format"), table.get("pairing", "traditional")
-    if players is not None and players >= 2 and players % 2:
-        problems.append(
-            Problem(source, f"{key}.players", f"expected an even number, got {players}")
-        )
+    system = table.get("pairing_system", "simplified")
+    problems += _pairing_system_problems(fmt, system, players, key, source)
     if fmt == "swiss" and players is not None and (rounds is None or not 1 <= rounds < players):
         problems.append(
             Problem(
@@ -330,9 +362,42 @@ def _event(
             rating_mean=event.rating_mean,
             rating_sd=event.rating_sd,
             pairing=event.pairing,
+            pairing_system=event.pairing_system,
         ),
         [],
     )
+
+
+def _pairing_system_problems(
+    fmt: object, system: object, players: int | None, key: str, source: str
+) -> list[Problem]:
+    """Odd numbers of players need byes, which only the Dutch pairing gives; round robins keep
+    the Berger tables."""
+    problems = []
+    if fmt == "round-robin" and system == "dutch":
+        problems.append(
+            Problem(
+                source,
+                f"{key}.pairing_system",
+                "a round robin is paired by the Berger tables: pairing_system is for Swiss "
+                "events, got 'dutch'",
+            )
+        )
+    if players is not None and players >= 2 and players % 2:
+        if fmt != "swiss":
+            problems.append(
+                Problem(source, f"{key}.players", f"expected an even number, got {players}")
+            )
+        elif system != "dutch":
+            problems.append(
+                Problem(
+                    source,
+                    f"{key}.players",
+                    f"expected an even number with pairing_system = {system!r} (odd numbers "
+                    f"need byes: pairing_system = 'dutch'), got {players}",
+                )
+            )
+    return problems
 
 
 def _systems(
@@ -478,10 +543,10 @@ def sample_metrics(sample: EventSample, baseline: EventSample | None) -> dict[st
             for the baseline itself.
     """
     points = sample.points / sample.scale
-    rounds, n = sample.rounds, sample.points.shape[1]
+    n = sample.points.shape[1]
     key = _order_key(sample)
     rank = rankdata(-key, axis=1, method="min").astype(np.float64)
-    blacks = rounds - sample.reds
+    blacks = sample.games - sample.reds
     more, fewer = sample.reds > blacks, sample.reds < blacks
     top = points.max(axis=1, keepdims=True)
     top_key = key.max(axis=1, keepdims=True)
@@ -489,6 +554,7 @@ def sample_metrics(sample: EventSample, baseline: EventSample | None) -> dict[st
     out = {
         "extra_red_points": _group_difference(points, more, fewer),
         "extra_red_rank": _group_difference(rank, fewer, more),
+        "extra_red_share": more.mean(axis=1),
         "red_game_value": sample.red_edge,
         "top_tie": ((points == top).sum(axis=1) > 1).astype(np.float64),
         "top_tie_after_progressive": ((key == top_key).sum(axis=1) > 1).astype(np.float64),
@@ -496,7 +562,7 @@ def sample_metrics(sample: EventSample, baseline: EventSample | None) -> dict[st
         "strongest_first": (rank[np.arange(len(rank)), sample.ratings.argmax(axis=1)] == 1).astype(
             np.float64
         ),
-        "points_per_game": points.sum(axis=1) / (rounds * n / 2),
+        "points_per_game": sample.game_points / sample.scale / (sample.games.sum(axis=1) / 2),
     }
     out["rematches"] = sample.rematches.astype(np.float64)
     if n >= 8:
@@ -546,7 +612,44 @@ def exact_rows(study: Study) -> list[TidyRow]:
     return rows
 
 
-def _simulate(spec: EventSpec, study: Study, rng: np.random.Generator) -> list[EventSample]:
+def _dutch_progress(name: str, workers: int, progress: Progress | None) -> DutchProgress:
+    """Progress lines of a Dutch pairing run: the first event with an estimate of the whole,
+    then at most one line every :data:`PROGRESS_SECONDS`, and the last."""
+    last = [-math.inf]
+
+    def update(done: int, total: int, seconds: float) -> None:
+        if progress is None or done == 0:
+            return
+        if done in (1, total) or seconds - last[0] >= PROGRESS_SECONDS:
+            last[0] = seconds
+            left = seconds / done * (total - done)
+            progress(
+                f"{name}: Dutch pairing, {done}/{total} events in {_duration(seconds)}"
+                + ("" if done == total else f", about {_duration(left)} left")
+                + f" ({workers} process{'es' if workers > 1 else ''})"
+            )
+
+    return update
+
+
+def _duration(seconds: float) -> str:
+    """``42 s``, ``12 min``, ``3.5 h``."""
+    if seconds < 100:
+        return f"{seconds:.0f} s"
+    if seconds < 6000:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _simulate(
+    spec: EventSpec,
+    study: Study,
+    rng: np.random.Generator,
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> dict[str, list[EventSample]]:
+    """The event's samples by row label: the event's own, and for a Dutch event with an even
+    number of players also its simplified twin, on the same numbers."""
     scale = scale_for(study.systems)
     tables = [PointsTable.from_system(s, scale) for s in study.systems]
     ratings = draw_ratings(
@@ -556,22 +659,66 @@ def _simulate(spec: EventSpec, study: Study, rng: np.random.Generator) -> list[E
     if spec.format == "round-robin":
         # Berger numbers by lot: shuffle each event's ratings.
         shuffled = np.asarray(rng.permuted(ratings, axis=1), dtype=np.float64)
-        return simulate_round_robin(shuffled, tables, u, model=study.model)
+        return {spec.name: simulate_round_robin(shuffled, tables, u, model=study.model)}
     pairing = None
     if spec.pairing != "own":
         pairing = PointsTable.from_system(study.system(spec.pairing), scale)
-    return simulate_swiss(ratings, tables, u, pairing=pairing, model=study.model)
+    out = {}
+    if spec.dutch:
+        out[spec.name] = simulate_dutch(
+            ratings,
+            tables,
+            u,
+            pairing=pairing,
+            model=study.model,
+            workers=workers,
+            progress=_dutch_progress(spec.name, workers, progress),
+        )
+    if not spec.dutch or spec.differential:
+        label = spec.name + (SIMPLIFIED_SUFFIX if spec.dutch else "")
+        out[label] = simulate_swiss(ratings, tables, u, pairing=pairing, model=study.model)
+    return out
+
+
+def _metrics(
+    spec: EventSpec, study: Study, samples: Sequence[EventSample]
+) -> dict[str, dict[str, FloatArray]]:
+    """Per-event values of every metric, by system, for one set of samples."""
+    names = [s.name for s in study.systems]
+    base = samples[names.index(study.baseline)]
+    base_key = _order_key(base)
+    base_first = rankdata(-base_key, axis=1, method="min") == 1
+    out = {}
+    for system, sample in zip(study.systems, samples, strict=True):
+        is_base = system.name == study.baseline
+        metrics = sample_metrics(sample, None if is_base else base)
+        if spec.shares_games:
+            key = _order_key(sample)
+            first = rankdata(-key, axis=1, method="min") == 1
+            metrics["spearman_vs_baseline"] = _spearman(key, base_key)
+            metrics["winner_changed_vs_baseline"] = (
+                (first != base_first).any(axis=1).astype(np.float64)
+            )
+        out[system.name] = metrics
+    return out
 
 
 def run_study(
-    study: Study, *, simulations: int | None = None, progress: Progress | None = None
+    study: Study,
+    *,
+    simulations: int | None = None,
+    progress: Progress | None = None,
+    workers: int = 1,
 ) -> StudyResult:
     """Simulate every event of ``study`` under every system and measure everything.
 
     Args:
         study: The parsed study file.
         simulations: Overrides every event's number of simulations.
-        progress: Called with a short message as each event starts and ends.
+        progress: Called with a short message as each event starts and ends, and as a Dutch
+            pairing run goes (with an estimate of the time left).
+        workers: Most processes to share a Dutch pairing run among (the other events are
+            vectorised in this process).
     """
     children = np.random.SeedSequence(study.seed).spawn(len(study.events))
     adv = study.model.red_advantage[TimeClass.CLASSICAL]
@@ -580,43 +727,39 @@ def run_study(
     for event, child in zip(study.events, children, strict=True):
         spec = event if simulations is None else replace(event, simulations=simulations)
         if progress is not None:
+            pairing = f", {spec.pairing_system} pairing" if spec.format == "swiss" else ""
             progress(
                 f"{spec.name}: {spec.simulations} {spec.format} events of {spec.players} "
-                f"players, {spec.rounds} rounds, {len(study.systems)} systems"
+                f"players, {spec.rounds} rounds, {len(study.systems)} systems{pairing}"
             )
-        samples = _simulate(spec, study, np.random.default_rng(child))
-        names = [s.name for s in study.systems]
-        base = samples[names.index(study.baseline)]
-        base_key = _order_key(base)
-        base_first = rankdata(-base_key, axis=1, method="min") == 1
-        for system, sample in zip(study.systems, samples, strict=True):
-            is_base = system.name == study.baseline
-            metrics = sample_metrics(sample, None if is_base else base)
-            if spec.shares_games:
-                key = _order_key(sample)
-                first = rankdata(-key, axis=1, method="min") == 1
-                metrics["spearman_vs_baseline"] = _spearman(key, base_key)
-                metrics["winner_changed_vs_baseline"] = (
-                    (first != base_first).any(axis=1).astype(np.float64)
-                )
-            for metric, values in metrics.items():
-                mean, se = _mean_se(values)
-                rows.append(
-                    TidyRow(
-                        spec.name,
-                        spec.format,
-                        spec.players,
-                        spec.rounds,
-                        spec.simulations,
-                        system.name,
-                        metric,
-                        mean,
-                        se,
-                        "simulation",
-                        adv,
-                        nu,
+        samples = _simulate(spec, study, np.random.default_rng(child), workers, progress)
+        measured = {label: _metrics(spec, study, s) for label, s in samples.items()}
+        if spec.differential:
+            dutch, simple = measured[spec.name], measured[spec.name + SIMPLIFIED_SUFFIX]
+            measured[spec.name + DIFFERENTIAL_SUFFIX] = {
+                system: {m: v - simple[system][m] for m, v in values.items()}
+                for system, values in dutch.items()
+            }
+        for label, by_system in measured.items():
+            for system_name, metrics in by_system.items():
+                for metric, values in metrics.items():
+                    mean, se = _mean_se(values)
+                    rows.append(
+                        TidyRow(
+                            label,
+                            spec.format,
+                            spec.players,
+                            spec.rounds,
+                            spec.simulations,
+                            system_name,
+                            metric,
+                            mean,
+                            se,
+                            "simulation",
+                            adv,
+                            nu,
+                        )
                     )
-                )
         if progress is not None:
             progress(f"{spec.name}: done")
     return StudyResult(study, tuple(rows + exact_rows(study)))

@@ -1,0 +1,80 @@
+"""Readable labels, with units, for the keys a study sweeps and measures: what a plot's axes and
+colour bar say (the key itself goes in small print beside it).
+
+A registry of key patterns, each with the words for it; ``{1}``, ``{2}`` ... are the pattern's
+parts (a time class, a player's name, a stage, a format). A key no pattern knows is shown as it
+is.
+
+>>> label("model.elo_per_doubling.rapid")
+'Elo per doubling of thinking time, rapid'
+>>> label("fair.chooser_advantage.seed_menu")
+"P(甲 advances) - 1/2, equal players, the seed's menu"
+>>> label("simulate.win.王天一")
+'P(王天一 advances), Monte Carlo'
+>>> label("golf.handicap")
+'golf.handicap'
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["LABELS", "label"]
+
+_TC = r"(classical|rapid|blitz)"
+_NAME = r"([^.]+)"
+
+#: (pattern of a whole key, its label): the first that matches is used.
+LABELS: tuple[tuple[str, str], ...] = (
+    # scenario values a grid sweeps
+    (rf"model\.elo_per_doubling\.{_TC}", "Elo per doubling of thinking time, {1}"),
+    (rf"model\.draw_nu\.{_TC}", "draw parameter ν, {1} (no unit; more ν, more draws)"),
+    (rf"model\.red_advantage\.{_TC}", "Red's first-move advantage, {1} (Elo)"),
+    (r"model\.moves", "moves a side per game (for the effective clock)"),
+    (rf"players\.{_NAME}\.rating", "{1}'s rating (Elo)"),
+    (rf"players\.{_NAME}\.rating_{_TC}", "{1}'s {2} rating (Elo)"),
+    (rf"players\.{_NAME}\.rating_sd", "uncertainty of {1}'s rating (Elo, one sd)"),
+    (rf"players\.{_NAME}\.speed\.mean", "{1}'s speed (share of the clock used, mean)"),
+    (rf"players\.{_NAME}\.speed\.sd", "{1}'s speed (share of the clock used, sd)"),
+    (r"strategy\.belief_sd", "noise of each player's estimate of the gap (Elo, one sd)"),
+    (r"strategy\.kind", "how the players bid"),
+    (r"format\.preset", "format"),
+    (r"format\.increment_seconds", "increment (seconds a move)"),
+    (r"format\.(\w+)_minutes", "{1} games' base minutes"),
+    (r"format\.(\w+)_games", "{1} games"),
+    (r"format\.sudden_death\.(accept|object_red|object_black)", "{1} clocks [Red, Black] (min)"),
+    # metrics
+    (r"odds\.win\.(.+)", "P({1} advances)"),
+    (r"odds\.match\.chooser_advances", "P(甲 advances | the sudden death is reached)"),
+    (r"odds\.match\.decided\.(\w+)", "P(the match is decided in the {1} stage)"),
+    (r"odds\.match\.games\.(\d+)", "P(the match takes {1} games)"),
+    (r"odds\.match\.sudden_death(?:_reached|\.reached)", "P(the sudden death is reached)"),
+    (r"odds\.match\.bidding\.announce_red", "P(甲 announces Red | sudden death)"),
+    (r"odds\.match\.bidding\.object", "P(乙 objects | sudden death)"),
+    (r"fair\.chooser_advantage\.seed_menu", "P(甲 advances) - 1/2, equal players, the seed's menu"),
+    (r"fair\.chooser_advantage\.fair_menu", "P(甲 advances) - 1/2, equal players, the fair menu"),
+    (r"fair\.armageddon\.red", "fair Red minutes against Black's fixed clock (min)"),
+    (r"fair\.armageddon\.black", "Black's minutes of the split (min)"),
+    (r"fair\.menu\.(\w+)\.0", "fair menu, {1}: Red's minutes"),
+    (r"fair\.menu\.(\w+)\.1", "fair menu, {1}: Black's minutes"),
+    (r"fair\.verified\.red_advances", "P(Red advances) on the fair split, Monte Carlo"),
+    (r"compare\.rows\.(.+)\.stronger_advances\.(.+)", "P(the stronger advances), {1}, gap {2} Elo"),
+    (r"compare\.rows\.(.+)\.decider_edge", "the decider's edge, {1} (P - 1/2, equal players)"),
+    (r"compare\.rows\.(.+)\.decider_reached", "P(the decider is reached), {1}, equal players"),
+    (r"compare\.rows\.(.+)\.expected_games", "expected games, {1}, equal players"),
+    (r"compare\.rows\.(.+)\.expected_minutes", "expected playing time, {1} (min)"),
+)
+
+_COMPILED = tuple((re.compile(pattern + r"\Z"), text) for pattern, text in LABELS)
+
+
+def label(key: str) -> str:
+    """The readable label of a scenario path or a metric; the key itself if none is known."""
+    if key.startswith("simulate."):
+        inner = label("odds." + key.removeprefix("simulate."))
+        return key if inner.startswith("odds.") else f"{inner}, Monte Carlo"
+    for pattern, text in _COMPILED:
+        match = pattern.match(key)
+        if match:
+            return text.format(None, *match.groups())
+    return key
