@@ -38,6 +38,7 @@ __all__ = [
     "UncertainMatch",
     "kernel_block",
     "match_block",
+    "match_job",
     "simulate_match",
     "tally",
     "tally_exits",
@@ -207,6 +208,24 @@ def uncertain_block(job: UncertainMatch, index: int, size: int, seed: int) -> Ma
     return tally(out, len(tables.stages), per_match=True)
 
 
+def match_job(
+    scenario: Scenario, pairing: Pairing | None = None
+) -> Callable[[int, int, int], MatchTally]:
+    """The block function of the scenario's match (its tables built: the one-off set-up of a
+    run), for a match still to be decided."""
+    a, b = scenario.players
+    if pairing is None:
+        pairing = Pairing.of(
+            scenario.format, a, b, model=scenario.model, strategy=scenario.strategy
+        )
+    rep = scenario.position
+    start = None if rep.is_fresh else rep
+    if a.rating_sd > 0 or b.rating_sd > 0:
+        job = UncertainMatch(pairing, (a.rating_sd, b.rating_sd), start)
+        return partial(uncertain_block, job)
+    return partial(match_block, MatchTables.from_pairing(pairing, start=start))
+
+
 def simulate_match(
     scenario: Scenario,
     runs: int,
@@ -258,13 +277,7 @@ def simulate_match(
         )
         known = RunResult(counts, runs, runs, (), False)
         return counts.estimate(names, fmt.stage_names, seed), known
-    start = None if rep.is_fresh else rep
-    if a.rating_sd > 0 or b.rating_sd > 0:
-        job = UncertainMatch(pairing, (a.rating_sd, b.rating_sd), start)
-        block: Callable[[int, int, int], MatchTally] = partial(uncertain_block, job)
-    else:
-        tables = MatchTables.from_pairing(pairing, start=start)
-        block = partial(match_block, tables)
+    block = match_job(scenario, pairing)
     result = run_blocks(
         block,
         runs,
