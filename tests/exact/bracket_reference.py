@@ -17,8 +17,8 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
-from knockout.exact.solver import MatchSolution, solve
 from knockout.answers import BracketOdds
+from knockout.exact.solver import MatchSolution, solve
 from knockout.rules.bracket import round_name
 from knockout.rules.match import Pairing
 from knockout.rules.progress import THIRD_PLACE, EventState, MatchProgress
