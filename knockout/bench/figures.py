@@ -939,7 +939,7 @@ def _wait_goals(f: BenchFigures) -> list[Goal]:
     study_estimate = (
         None
         if st is None or st.estimate_seconds is None
-        else EstimateCheck(f"study: {st.workload}", st.estimate_seconds, st.study_seconds)
+        else EstimateCheck(f"study: {st.workload}", st.estimate_seconds, st.wall_seconds)
     )
     simulate_estimate = f.estimates[0] if f.estimates else None
     for key, what, check in (

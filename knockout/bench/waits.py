@@ -181,15 +181,19 @@ class StudyCheck:
 
     Attributes:
         workload: What was run, in words.
-        study_seconds: The study (every point: tables, exact companion, the runs).
-        kernel_seconds: The per-match kernel alone for the same matches (one point's tables).
-        estimate_seconds: The study's own estimate before it ran (``knockout study``'s).
+        study_seconds: The study's CPU seconds (every point: tables, exact companion, runs).
+        kernel_seconds: The per-match kernel's CPU seconds for the same matches (one point's
+            tables).
+        estimate_seconds: The study's own estimate before it ran (``knockout study``'s, wall
+            seconds).
+        wall_seconds: The study's wall seconds (what the estimate foretells).
     """
 
     workload: str
     study_seconds: float
     kernel_seconds: float
     estimate_seconds: float | None
+    wall_seconds: float = 0.0
 
     @property
     def ratio(self) -> float:
@@ -226,9 +230,10 @@ def study_check(scenario: Scenario, steps: int, runs: int, say: Say) -> StudyChe
         )
         say(f"study: {workload}")
         estimate = estimate_run(sweep).seconds
-        start = time.process_time()
+        start, wall = time.process_time(), time.perf_counter()
         run_sweep(sweep)
         study_seconds = time.process_time() - start
+        wall_seconds = time.perf_counter() - wall
     sc = sweep.scenario_at(sweep.points[0])
     a, b = sc.players
     tables = MatchTables.from_pairing(
@@ -240,7 +245,7 @@ def study_check(scenario: Scenario, steps: int, runs: int, say: Say) -> StudyChe
     for i in range(math.ceil(matches / BLOCK_SIZE)):
         kernel_block(tables, i, min(BLOCK_SIZE, matches - i * BLOCK_SIZE), 1)
     kernel_seconds = time.process_time() - start
-    return StudyCheck(workload, study_seconds, kernel_seconds, estimate)
+    return StudyCheck(workload, study_seconds, kernel_seconds, estimate, wall_seconds)
 
 
 @dataclass(frozen=True)
