@@ -134,3 +134,18 @@ def test_short_commands_load_no_simulator_scipy_or_plots(args: list[str], event_
     assert sorted(tops & set(SHORT_HEAVY)) == []
     # nor the studies' and the scoring reform's input models
     assert not any(m.startswith(("knockout.studies", "knockout.scoring")) for m in loaded)
+
+
+def test_the_console_script_gives_a_usage_error_in_one_line() -> None:
+    """``knockout`` (``knockout.program:main``, what bench times) runs the CLI's main: a usage
+    error is one line on stderr and exit code 2, not click's box."""
+    code = "import sys\nfrom knockout.program import main\nsys.argv[0] = 'knockout'\nmain()"
+    done = subprocess.run(
+        [sys.executable, "-c", code, "simulate", "--bogus"],
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("error: knockout simulate: No such option: --bogus")

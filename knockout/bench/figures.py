@@ -560,7 +560,9 @@ def _runner(tables: MatchTables, runs: int, workers: int, repeats: int, seed: in
 
 
 def _command(args: list[str]) -> Callable[[], object]:
-    """A whole ``knockout`` command in a fresh interpreter (as the console script runs it)."""
+    """A whole ``knockout`` command in a fresh interpreter, as the console script runs it:
+    ``knockout.program:main`` (the CLI's main, what the program adds to it included), not
+    ``knockout.cli`` alone, which users never run."""
     code = "import sys\nfrom knockout.program import main\nsys.exit(main())"
     argv = [sys.executable, "-c", code, *args]
     return lambda: subprocess.run(argv, check=True, capture_output=True)
