@@ -2,7 +2,7 @@
 
 :meth:`Event.replay` turns the journal into a scenario, the event's resolved scenario with every
 recorded game as ``[[played]]`` and every withdrawal as ``withdrawn``, and lets the rules place it
-(:meth:`~knockout.io.scenario.Scenario.event_state`: the match chain, the walkover rule, the
+(:meth:`~knockout.rules.scenario.Scenario.event_state`: the match chain, the walkover rule, the
 third-place match). Everything else is read off that placement: the matches and their players,
 the next game of each match with its colours and clocks, the sudden-death bids still to be made.
 Nothing here decides a rule of its own; an entry that the rules cannot place is refused.
