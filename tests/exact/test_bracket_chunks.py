@@ -1,6 +1,6 @@
 """The chunked bracket solver gives the answers of the one it replaced, to the last bit.
 
-``bracket_reference.py`` is the exact bracket odds as they were before the pairs were gathered
+``bracket_unchunked.py`` is the exact bracket odds as they were before the pairs were gathered
 from per-player arrays and solved in chunks (every pair built in Python, all solved at once).
 """
 
@@ -19,7 +19,7 @@ from knockout.rules.match import MatchState, Pairing, Roster, p_first_chooses
 from knockout.rules.model import ModelParams
 from knockout.rules.model_sd import design
 from knockout.rules.scenario import Scenario, parse_scenario
-from tests.exact import bracket_reference as reference
+from tests.exact import bracket_unchunked as reference
 
 ROOT = Path(__file__).resolve().parents[2]
 
