@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
-from scipy.special import ndtr
 
 from knockout.game import Colour
 from knockout.rules.formats import Stage
 from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
+from knockout.rules.normal import ndtr
 
 __all__ = ["CUT_GRID", "CutChooseGame"]
 
