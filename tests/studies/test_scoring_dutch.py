@@ -42,6 +42,7 @@ from knockout.studies.scoring.study import (
     DIFFERENTIAL_SUFFIX,
     SIMPLIFIED_SUFFIX,
     StudyResult,
+    event_numbers,
     parse_study,
     run_study,
 )
@@ -255,6 +256,22 @@ def test_byes_are_scored_as_the_standings_score_them() -> None:
             assert [Decimal(int(x)) / 100 for x in sample.progressive[e]] == progressive
             assert (sample.games[e] == rounds - (byes[e][:, None] == np.arange(n)).sum(0)).all()
     assert tables[1].bye == 210  # difference: a bye is the larger win, 2.1
+
+
+def test_a_shorter_run_is_the_start_of_a_longer_one() -> None:
+    """The first K events of a study's event are the same whatever its number of simulations:
+    a short Dutch run is the start of a longer one on the same seed."""
+    spec = parse_study(STUDY).events[2]
+    assert spec.dutch
+    long_r, long_u = event_numbers(replace(spec, simulations=9), np.random.default_rng(5))
+    short_r, short_u = event_numbers(replace(spec, simulations=4), np.random.default_rng(5))
+    assert np.array_equal(long_r[:4], short_r) and np.array_equal(long_u[:4], short_u)
+    assert not np.array_equal(long_r[4], long_r[3])
+    table = _table("traditional")
+    long = play_dutch(long_r, table, long_u)
+    short = play_dutch(short_r, table, short_u)
+    for a, b in zip(long, short, strict=True):
+        assert np.array_equal(a[:4], b)
 
 
 def test_workers_do_not_change_the_events() -> None:

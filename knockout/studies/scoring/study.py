@@ -89,6 +89,7 @@ __all__ = [
     "Study",
     "StudyResult",
     "TidyRow",
+    "event_numbers",
     "exact_probabilities",
     "exact_rows",
     "exact_value",
@@ -641,6 +642,20 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
+def event_numbers(spec: EventSpec, rng: np.random.Generator) -> tuple[FloatArray, FloatArray]:
+    """The event's ratings ``(E, n)`` and game uniforms ``(E, R, n // 2)``, ``E`` its simulations.
+
+    Each is drawn row by row from its own stream (the uniforms from one spawned off ``rng``
+    first), so the first ``K`` events are the same whatever ``E``: a run of ``K`` events is the
+    start of a longer one on the same seed (a short Dutch run previews the bundled one).
+    """
+    games = rng.spawn(1)[0]
+    ratings = draw_ratings(
+        rng, spec.simulations, spec.players, mean=spec.rating_mean, sd=spec.rating_sd
+    )
+    return ratings, games.random((spec.simulations, spec.rounds, spec.players // 2))
+
+
 def _simulate(
     spec: EventSpec,
     study: Study,
@@ -652,10 +667,7 @@ def _simulate(
     number of players also its simplified twin, on the same numbers."""
     scale = scale_for(study.systems)
     tables = [PointsTable.from_system(s, scale) for s in study.systems]
-    ratings = draw_ratings(
-        rng, spec.simulations, spec.players, mean=spec.rating_mean, sd=spec.rating_sd
-    )
-    u = rng.random((spec.simulations, spec.rounds, spec.players // 2))
+    ratings, u = event_numbers(spec, rng)
     if spec.format == "round-robin":
         # Berger numbers by lot: shuffle each event's ratings.
         shuffled = np.asarray(rng.permuted(ratings, axis=1), dtype=np.float64)
