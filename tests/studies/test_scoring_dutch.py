@@ -409,9 +409,11 @@ def test_tie_verdict_follows_the_dutch_event(both: StudyResult) -> None:
         new = {"rr": 0.01, "swiss-odd": 0.01, "swiss-dutch": dutch_new}
         new |= {"swiss-simple": simple_new, "swiss-dutch" + SIMPLIFIED_SUFFIX: simple_new}
         for r in both.rows:
-            if r.metric == "top_tie" and r.method == "simulation" and r.event in new:
+            if r.method == "simulation" and r.event in new and r.metric == "top_tie":
                 value = 0.4 if r.system == base else new[r.event]
                 rows.append(replace(r, value=value, se=0.001))
+            elif r.event in new and r.metric == "top_tie_minus_baseline":
+                rows.append(replace(r, value=new[r.event] - 0.4, se=0.001))
             else:
                 rows.append(r)
         return replace(both, rows=tuple(rows))

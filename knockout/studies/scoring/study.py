@@ -18,6 +18,7 @@ metric                                  meaning
 ``red_game_value``                      Red's points minus Black's, per game played
 ``top_tie``                             P(two or more players share the top score)
 ``top_tie_after_progressive``           P(they also share the progressive score)
+``top_tie_minus_baseline``              ``top_tie`` minus the baseline system's, event by event
 ``top8_sharing``                        players of the top eight whose score another of the top
                                         eight also has (seed 000 counts six, then two)
 ``spearman_strength``                   rank correlation of the final order with true strength
@@ -574,6 +575,11 @@ def sample_metrics(sample: EventSample, baseline: EventSample | None) -> dict[st
     if baseline is not None:
         base_key = _order_key(baseline)
         out["spearman_strength_minus_baseline"] = strength - _spearman(base_key, baseline.ratings)
+        # Paired with the baseline's top_tie, this row's standard error gives the covariance, so
+        # the report can test any combination of the two (common random numbers) event by event.
+        base_points = baseline.points / baseline.scale
+        base_tie = (base_points == base_points.max(axis=1, keepdims=True)).sum(axis=1) > 1
+        out["top_tie_minus_baseline"] = out["top_tie"] - base_tie.astype(np.float64)
     return out
 
 
