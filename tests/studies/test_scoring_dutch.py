@@ -397,8 +397,20 @@ def test_verdicts_follow_the_dutch_figures(both: StudyResult) -> None:
         "In a Swiss event, players with more Reds finish higher (the seed's evidence). holds "
         in (summary_markdown(dutch_low))
     )
-    same = _with(dutch_high, {(twin, "extra_red_points"): (1.0, 0.01)})
+    # the twin's figures all equal to the Dutch ones: every verdict the same
+    dutch_rows = {(r.system, r.metric): r for r in dutch_high.rows if r.event == "swiss-dutch"}
+    same = replace(
+        dutch_high,
+        rows=tuple(
+            replace(r, value=dutch_rows[r.system, r.metric].value,
+                    se=dutch_rows[r.system, r.metric].se)
+            if r.event == twin else r
+            for r in dutch_high.rows
+        ),
+    )  # fmt: skip
     assert "would be the same" in summary_markdown(same)
+    # the odd Dutch event, which the simplification cannot pair, is judged in both views
+    assert "same events (swiss-odd kept: it has no byes): every verdict" in summary_markdown(same)
 
 
 def test_tie_verdict_follows_the_dutch_event(both: StudyResult) -> None:

@@ -573,8 +573,11 @@ def _differential_lines(result: StudyResult) -> list[str]:
             for c in claims(again)
             if c.claim in before and c.verdict != before[c.claim]
         ]
+        kept = [e.name for e in study.events if e.dutch and not e.differential]
         lines += [
-            "Had the verdicts rested on the simplified pairing of the same events: "
+            "Had the verdicts rested on the simplified pairing of the same events"
+            + (f" ({', '.join(kept)} kept: it has no byes)" if kept else "")
+            + ": "
             + ("every verdict would be the same." if not changed else "; ".join(changed) + "."),
             "",
         ]
@@ -583,17 +586,16 @@ def _differential_lines(result: StudyResult) -> list[str]:
 
 def _simplified_view(result: StudyResult) -> StudyResult | None:
     """The result as if the Dutch events paired both ways had been paired by the
-    simplification alone (their twins' rows under their names), with the other Swiss events
-    left out: the same events, judged on the simplified pairing."""
+    simplification alone (their twins' rows under their names), with the simplified-only Swiss
+    events left out: the same events, judged on the simplified pairing where it can pair them.
+    Dutch events it cannot pair (an odd number of players) stay as they are, so a changed
+    verdict is the simplification's doing. (The events keep their specs, so the verdicts rest
+    on the same events: only the twins' figures replace the Dutch ones.)"""
     study = result.study
     twins = {e.name for e in study.events if e.differential}
     if not twins:
         return None
-    events = tuple(
-        replace(e, pairing_system="simplified") if e.name in twins else e
-        for e in study.events
-        if e.format != "swiss" or e.name in twins
-    )
+    events = tuple(e for e in study.events if e.format != "swiss" or e.dutch)
     rows = tuple(
         replace(r, event=r.event.removesuffix(SIMPLIFIED_SUFFIX))
         for r in result.rows
