@@ -23,6 +23,7 @@ from typing import Any
 from scipy.optimize import brentq
 
 from knockout.rules.model import TimeClass
+from knockout.studies.labels import label as key_label
 from knockout.studies.output import StudyFiles, write_study
 from knockout.studies.scoring.study import (
     CSV_COLUMNS,
@@ -633,7 +634,7 @@ def summary_markdown(result: StudyResult) -> str:
 def _bar_plot(
     plt: Any, result: StudyResult, metric: str, title: str, ylabel: str, path: Path
 ) -> Path:
-    """One bar per system and event, ± 2 standard errors."""
+    """One bar per system and event, ± 2 standard errors (for a probability, within 0 and 1)."""
     systems = [s.name for s in result.study.systems]
     events = [e.name for e in result.study.events]
     fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -641,7 +642,12 @@ def _bar_plot(
     for i, e in enumerate(events):
         rows = [result.value(e, s, metric) for s in systems]
         x = [j + (i - (len(events) - 1) / 2) * width for j in range(len(systems))]
-        ax.bar(x, [r.value for r in rows], width, yerr=[2 * r.se for r in rows], label=e)
+        low = [2 * r.se for r in rows]
+        high = list(low)
+        if metric in PROBABILITIES:
+            low = [min(d, r.value) for d, r in zip(low, rows, strict=True)]
+            high = [min(d, 1 - r.value) for d, r in zip(high, rows, strict=True)]
+        ax.bar(x, [r.value for r in rows], width, yerr=[low, high], label=e)
     if metric == "extra_red_points":
         exact = [_exact(result, s, "red_minus_black") for s in systems]
         ax.scatter(range(len(systems)), exact, color="black", marker="_", s=400, zorder=3,
@@ -655,6 +661,10 @@ def _bar_plot(
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+#: Metrics that are probabilities: their error bars stop at 0 and 1.
+PROBABILITIES = frozenset({"top_tie", "top_tie_after_progressive", "strongest_first"})
 
 
 def _sensitivity_plot(plt: Any, result: StudyResult, path: Path) -> Path | None:
@@ -683,10 +693,11 @@ def _sensitivity_plot(plt: Any, result: StudyResult, path: Path) -> Path | None:
                 label=name if n == nu else None,
             )
     ax.axhline(0, color="grey", linewidth=0.8)
-    ax.set_xlabel("Red advantage (Elo)")
+    # the words every study's plots use for these model keys (knockout.studies.labels)
+    ax.set_xlabel(key_label("model.red_advantage.classical"))
     ax.set_ylabel("Red minus Black, points a game (equal players)")
     dotted = ", ".join(f"{n:g}" for n in nus if n != nu)
-    ax.set_title(f"Exact, equal players (solid: draw_nu {nu:g}; dotted: {dotted})")
+    ax.set_title(f"Exact, equal players (solid: draw parameter ν {nu:g}; dotted: ν {dotted})")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -713,7 +724,7 @@ def write_plots(result: StudyResult, out: Path) -> list[Path]:
             plt,
             result,
             "top_tie",
-            "P(a tie for first place on points) (± 2 SE)",
+            "P(a tie for first place on points) (± 2 SE, within 0 and 1)",
             "P(a tie for first on points)",
             out / "ties.png",
         ),
