@@ -124,7 +124,13 @@ def _played(event) -> list[tuple[int, int, int, int]]:  # type: ignore[no-untype
 
 @pytest.mark.parametrize(
     ("n", "rounds", "pairing", "seed"),
-    [(12, 6, "traditional", 1), (11, 6, "ratio", 2), (16, 7, "difference", 3)],
+    [
+        (12, 6, "traditional", 1),
+        (11, 6, "ratio", 2),
+        (16, 7, "difference", 3),
+        # the bundled event's 11 rounds with several score brackets a round
+        pytest.param(40, 11, "traditional", 4, marks=pytest.mark.slow),
+    ],
 )
 def test_each_round_is_the_librarys_own_pairing(
     n: int, rounds: int, pairing: str, seed: int, monkeypatch: pytest.MonkeyPatch
