@@ -20,6 +20,7 @@ from typing import Any, Generic, TypeVar
 
 from knockout.rules.bidding import BRANCH_NAMES as BRANCH_KEYS
 from knockout.rules.bracket import Bracket
+from knockout.rules.model_sd import Spread
 
 __all__ = [
     "BRANCH_UNIT",
@@ -143,6 +144,8 @@ class MatchOdds:
             stage; sealed bids keep their own keys).
         win_if_ratings_exact: Where ratings are uncertain (``rating_sd``): P(each player
             advances) with the ratings taken as exact, for comparison.
+        model_uncertainty: Where the model's constants are uncertain (``[model.sd]``): every
+            figure's spread over them (JSON ``model_uncertainty``).
     """
 
     players: tuple[str, str]
@@ -159,6 +162,7 @@ class MatchOdds:
     walkover: str | None = None
     sudden_death: SuddenDeath | None = None
     win_if_ratings_exact: dict[str, float] | None = None
+    model_uncertainty: Spread | None = field(default=None, compare=False)
 
     #: Keys of :meth:`to_json` that hold estimates (the ``stderr`` tree of a simulation).
     ESTIMATED = ("win", "match")
@@ -184,6 +188,8 @@ class MatchOdds:
         out = {"players": list(self.players), "win": dict(self.win), "match": match}
         if self.win_if_ratings_exact is not None:
             out["win_if_ratings_exact"] = dict(self.win_if_ratings_exact)
+        if self.model_uncertainty is not None:
+            out["model_uncertainty"] = self.model_uncertainty.to_json()
         return out
 
     @classmethod
@@ -410,6 +416,8 @@ class BracketOdds:
         event: Figures of the whole event, where the walker gives them.
         win_if_ratings_exact: Where ratings are uncertain (``rating_sd``): P(each player wins
             the event) with the ratings taken as exact, for comparison.
+        model_uncertainty: Where the model's constants are uncertain (``[model.sd]``): every
+            figure's spread over them (JSON ``model_uncertainty``).
     """
 
     players: tuple[str, ...]
@@ -418,6 +426,7 @@ class BracketOdds:
     bracket: Bracket
     event: EventFigures | None = None
     win_if_ratings_exact: dict[str, float] | None = None
+    model_uncertainty: Spread | None = field(default=None, compare=False)
 
     #: Keys of :meth:`to_json` that hold estimates (the ``stderr`` tree of a simulation).
     ESTIMATED = ("win", "reach", "event")
@@ -444,6 +453,8 @@ class BracketOdds:
             out["event"] = self.event.to_json()
         if self.win_if_ratings_exact is not None:
             out["win_if_ratings_exact"] = dict(self.win_if_ratings_exact)
+        if self.model_uncertainty is not None:
+            out["model_uncertainty"] = self.model_uncertainty.to_json()
         return out
 
 

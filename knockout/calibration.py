@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from scipy.optimize import brentq, minimize
-from scipy.special import logsumexp
+from scipy.special import logsumexp, ndtri
 from scipy.stats import chi2
 
 from knockout.errors import InputError, Problem
@@ -58,10 +58,13 @@ __all__ = [
     "ClassGames",
     "Estimate",
     "GameTable",
+    "Interval",
+    "ScoringDerivation",
     "calibrate",
     "fit_class",
     "parse_games",
     "read_games",
+    "scoring_derivation",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -186,6 +189,10 @@ class ClassFit:
         draw_nu: Davidson's draw parameter.
         elo_per_doubling: Elo per doubling of Red's effective clock relative to Black's.
         log_likelihood: The maximised log-likelihood (None if there is no maximum).
+        correlation: ``(constant, constant, rho)`` for each pair of constants with standard
+            errors: the correlation of their estimates (from the inverse observed information
+            in the fitted coordinates, ``red_advantage``, ``log draw_nu`` and
+            ``elo_per_doubling``, the coordinates ``[model.sd]`` draws in).
     """
 
     time_class: TimeClass
@@ -194,6 +201,7 @@ class ClassFit:
     draw_nu: Estimate
     elo_per_doubling: Estimate
     log_likelihood: float | None
+    correlation: tuple[tuple[str, str, float], ...] = ()
 
     def estimates(self) -> dict[str, Estimate]:
         """Parameter name to its estimate, in :data:`PARAMETERS` order."""
@@ -213,15 +221,38 @@ class Calibration:
     source: str
     moves: float
     classes: tuple[ClassFit, ...]
+    scoring: ScoringDerivation | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{"source", TIME_CLASS: {PARAMETER: {"estimate", "stderr"}}}``: exactly the public
-        contract, so a reader may take every key but ``source`` (and the envelope's
-        ``version``) for a time class; the counts and ``moves`` are in the table view."""
+        """``{"source", TIME_CLASS: {PARAMETER: {"estimate", "stderr"}}}``, and ``scoring``
+        (:class:`ScoringDerivation`) where the file has classical games on equal clocks:
+        exactly the public contract, so a reader may take every key but ``source``,
+        ``scoring`` (and the envelope's ``version``) for a time class; the counts and
+        ``moves`` are in the table view."""
         out: dict[str, Any] = {"source": self.source}
         for c in self.classes:
             out[c.time_class.value] = {k: e.to_json() for k, e in c.estimates().items()}
+        if self.scoring is not None:
+            out["scoring"] = self.scoring.to_json()
         return out
+
+    def model_sd_table(self) -> dict[str, Any]:
+        """The scenario ``[model.sd]`` table of the fit: the standard error of every constant
+        that has one, per class."""
+        table: dict[str, Any] = {}
+        for name in PARAMETERS:
+            per_class = {
+                c.time_class.value: est
+                for c in self.classes
+                if (est := c.estimates()[name].stderr) is not None
+            }
+            if per_class:
+                table[name] = per_class
+        return table
+
+    def correlations(self) -> list[tuple[str, str, float]]:
+        """``[model] correlation`` of the fit: every pair of estimates in a class."""
+        return [pair for c in self.classes for pair in c.correlation]
 
     def model_table(self) -> dict[str, Any]:
         """The scenario ``[model]`` table of the fit: only the constants estimated, per class."""
@@ -243,6 +274,9 @@ class Calibration:
             f"# Maximum-likelihood fit by knockout calibrate of {source} (moves = {self.moves:g}).",
             "# Only the constants the data estimate are set; a scenario keeps its own values "
             "(or the defaults) for the rest.",
+            "# [model.sd] holds their standard errors and correlation the correlations of the "
+            "estimates: answers",
+            "# computed with this model carry the fit's uncertainty (docs/calibration.md).",
         ]
         for c in self.classes:
             red, draw, black = c.games
@@ -251,13 +285,27 @@ class Calibration:
                 if est.reason is not None:
                     lines.append(f"#   {name}: {' '.join(est.reason.splitlines())}")
         lines.append("[model]")
-        for key, value in self.model_table().items():
-            if isinstance(value, Mapping):
-                cells = ", ".join(f"{tc} = {_toml_float(v)}" for tc, v in value.items())
-                lines.append(f"{key} = {{ {cells} }}")
-            else:
-                lines.append(f"{key} = {_toml_float(value)}")
+        lines += _toml_table(self.model_table())
+        pairs = self.correlations()
+        if pairs:
+            cells = ", ".join(f'["{a}", "{b}", {_toml_float(r)}]' for a, b, r in pairs)
+            lines.append(f"correlation = [{cells}]")
+        sd = self.model_sd_table()
+        if sd:
+            lines += ["[model.sd]", *_toml_table(sd)]
         return "\n".join(lines) + "\n"
+
+
+def _toml_table(table: Mapping[str, Any]) -> list[str]:
+    """``key = value`` lines, a per-class table as an inline table."""
+    lines = []
+    for key, value in table.items():
+        if isinstance(value, Mapping):
+            cells = ", ".join(f"{tc} = {_toml_float(v)}" for tc, v in value.items())
+            lines.append(f"{key} = {{ {cells} }}")
+        else:
+            lines.append(f"{key} = {_toml_float(value)}")
+    return lines
 
 
 def _toml_float(value: float) -> str:
@@ -557,8 +605,14 @@ def _upper_bound(
 
 
 def calibrate(table: GameTable) -> Calibration:
-    """The maximum-likelihood fit of every time class in ``table``."""
-    return Calibration(table.source, table.moves, tuple(fit_class(c) for c in table.classes))
+    """The maximum-likelihood fit of every time class in ``table``, and seed 000's derivation
+    of its scores from the classical games on equal clocks (:func:`scoring_derivation`)."""
+    return Calibration(
+        table.source,
+        table.moves,
+        tuple(fit_class(c) for c in table.classes),
+        scoring_derivation(table),
+    )
 
 
 def _no_maximum(games: ClassGames, why: str) -> ClassFit:
@@ -624,14 +678,40 @@ class _Boundary:
 def _class_fit(
     games: ClassGames, best: _Optimum, ratios: list[float], boundary: _Boundary | None
 ) -> ClassFit:
+    estimates = {
+        "red_advantage": _red_advantage(best, ratios),
+        "draw_nu": _draw_nu(games, best),
+        "elo_per_doubling": _elo_per_doubling(games, best, ratios, boundary),
+    }
     return ClassFit(
         games.time_class,
         games.totals,
-        _red_advantage(best, ratios),
-        _draw_nu(games, best),
-        _elo_per_doubling(games, best, ratios, boundary),
+        estimates["red_advantage"],
+        estimates["draw_nu"],
+        estimates["elo_per_doubling"],
         -best.nll,
+        _correlations(games.time_class, best, estimates),
     )
+
+
+def _correlations(
+    tc: TimeClass, best: _Optimum, estimates: Mapping[str, Estimate]
+) -> tuple[tuple[str, str, float], ...]:
+    """The correlation of each pair of estimates with standard errors, from the inverse
+    observed information (in ``alpha``, ``log nu``, ``eps``: linear in red_advantage and
+    elo_per_doubling, so the correlation is theirs and ``log draw_nu``'s)."""
+    index = {"red_advantage": _A, "draw_nu": _NU, "elo_per_doubling": _E}
+    usable = [
+        name for name in PARAMETERS if estimates[name].stderr is not None and best.free[index[name]]
+    ]
+    at = {name: sum(best.free[: index[name]]) for name in usable}
+    out = []
+    for i, a in enumerate(usable):
+        for b in usable[i + 1 :]:
+            cov = best.cov[at[a], at[b]]
+            rho = cov / math.sqrt(best.cov[at[a], at[a]] * best.cov[at[b], at[b]])
+            out.append((f"{a}.{tc.value}", f"{b}.{tc.value}", float(rho)))
+    return tuple(out)
 
 
 def _red_advantage(best: _Optimum, ratios: list[float]) -> Estimate:
@@ -696,3 +776,118 @@ def _elo_per_doubling(
         f"observed information gives no standard error{said}",
         bound,
     )
+
+
+# --- seed 000's derivation of its scores, with its error -----------------------------------------
+
+#: The two-sided 95 % Normal quantile of the Wald intervals.
+_Z95 = float(ndtri(0.975))
+
+
+@dataclass(frozen=True)
+class Interval:
+    """An estimate with its standard error and central 95 % interval.
+
+    Attributes:
+        estimate: The value (unrounded).
+        stderr: Its standard error (delta method, multinomial sampling).
+        q025: The interval's lower end.
+        q975: Its upper end.
+    """
+
+    estimate: float
+    stderr: float
+    q025: float
+    q975: float
+
+    def to_json(self) -> dict[str, float]:
+        """``{"estimate", "stderr", "q025", "q975"}``."""
+        return {"estimate": self.estimate, "stderr": self.stderr, "q025": self.q025,
+                "q975": self.q975}  # fmt: skip
+
+    def contains(self, value: float) -> bool:
+        """Whether ``value`` lies in the interval."""
+        return self.q025 <= value <= self.q975
+
+
+#: How the intervals of :class:`ScoringDerivation` are made (said in its JSON and its view).
+SCORING_METHOD = (
+    "standard errors by the delta method from the multinomial of one sample of games "
+    "(Red win, draw, Black win; not two independent proportions); 95 % intervals: Wald "
+    "(estimate +- 1.96 standard errors) for the gap and the difference method's scores, and "
+    "the Wald interval of log(Red wins / Black wins) carried through 4 / (1 + ratio) for the "
+    "ratio method's (monotone, so its ends map to ends and stay inside 0..4)"
+)
+
+
+@dataclass(frozen=True)
+class ScoringDerivation:
+    """Seed 000's derivation of Red's and Black's points for a win, with its error.
+
+    From ``n`` classical games on equal clocks with ``r`` Red wins, ``d`` draws and ``b``
+    Black wins (one multinomial sample): the gap in win rates ``g = (r - b) / n`` with
+    ``Var g = (p_r + p_b - g^2) / n``; the **difference method** (差额法): ``x + y = 4``,
+    ``y - x = 2 g``, so Red's win ``x = 2 - g`` and Black's ``y = 2 + g`` (the seed: 9.93 %,
+    hence 1.9 / 2.1); the **ratio method** (比值法): ``x + y = 4``, ``y / x = r / b``, so
+    ``x = 4 / (1 + r / b)``, with ``Var log(r / b) = 1 / r + 1 / b`` (the seed computes 1.45,
+    hence 1.63 / 2.37, and adopts 1.7 / 2.3).
+
+    Attributes:
+        games: ``(r, d, b)``.
+        red_minus_black: The gap in win rates (a fraction of the games).
+        difference: ``{"red_win", "black_win"}`` by the difference method.
+        ratio: ``{"red_win", "black_win"}`` by the ratio method (None without Red or Black
+            wins).
+    """
+
+    games: tuple[int, int, int]
+    red_minus_black: Interval
+    difference: dict[str, Interval]
+    ratio: dict[str, Interval] | None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"red_minus_black", "difference": {"red_win", "black_win"}, "ratio": {...},
+        "method"}``, each ``{"estimate", "stderr", "q025", "q975"}``."""
+        return {
+            "red_minus_black": self.red_minus_black.to_json(),
+            "difference": {k: v.to_json() for k, v in self.difference.items()},
+            "ratio": None
+            if self.ratio is None
+            else {k: v.to_json() for k, v in self.ratio.items()},
+            "method": SCORING_METHOD,
+        }
+
+
+def scoring_derivation(table: GameTable) -> ScoringDerivation | None:
+    """Seed 000's derivation from the file's classical games on equal effective clocks (None
+    if there are none)."""
+    games = next((c for c in table.classes if c.time_class is TimeClass.CLASSICAL), None)
+    if games is None:
+        return None
+    level = np.abs(games.log_ratio) < 1e-12
+    r, d, b = (int(x[level].sum()) for x in (games.red, games.draw, games.black))
+    n = r + d + b
+    if n == 0:
+        return None
+    p_r, p_b = r / n, b / n
+    gap = p_r - p_b
+    se = math.sqrt(max(p_r + p_b - gap * gap, 0.0) / n)
+    lo, hi = gap - _Z95 * se, gap + _Z95 * se
+    difference = {
+        "red_win": Interval(2.0 - gap, se, 2.0 - hi, 2.0 - lo),
+        "black_win": Interval(2.0 + gap, se, 2.0 + lo, 2.0 + hi),
+    }
+    ratio = None
+    if r > 0 and b > 0:
+        rho = r / b
+        se_log = math.sqrt(1.0 / r + 1.0 / b)
+        rho_lo, rho_hi = rho * math.exp(-_Z95 * se_log), rho * math.exp(_Z95 * se_log)
+        se_x = 4.0 * rho / (1.0 + rho) ** 2 * se_log
+        x = 4.0 / (1.0 + rho)
+        ratio = {
+            "red_win": Interval(x, se_x, 4.0 / (1.0 + rho_hi), 4.0 / (1.0 + rho_lo)),
+            "black_win": Interval(
+                4.0 - x, se_x, 4.0 - 4.0 / (1.0 + rho_lo), 4.0 - 4.0 / (1.0 + rho_hi)
+            ),
+        }
+    return ScoringDerivation((r, d, b), Interval(gap, se, lo, hi), difference, ratio)

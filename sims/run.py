@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from knockout.answers import BracketOdds, MatchOdds, Simulated
 from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
+from knockout.rules.model_sd import Spread
 from knockout.rules.scenario import Scenario
 from sims.bracket import BRACKET_BLOCK, simulate_bracket
 from sims.match import simulate_match
@@ -40,17 +41,38 @@ class SimulationRun:
     exact: MatchOdds | BracketOdds
     result: RunResult[Any]
 
+    def exact_spread(self) -> Spread | None:
+        """With uncertain constants: the spread of the exact companion's figures, under their
+        paths in this output (``exact.win.NAME``, ..., and ``win_if_ratings_exact.NAME``). The
+        Monte Carlo estimates themselves are at the central constants."""
+        spread = self.exact.model_uncertainty
+        if spread is None:
+            return None
+        keys = self.exact.ESTIMATED
+        estimated = spread.restricted(lambda p: p.split(".", 1)[0] in keys).prefixed("exact.")
+        second = spread.restricted(lambda p: p.startswith("win_if_ratings_exact."))
+        return replace(
+            estimated,
+            figures=estimated.figures | second.figures,
+            stderr=estimated.stderr | second.stderr,
+            undefined=estimated.undefined | second.undefined,
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The estimates' JSON (``runs``, ``seed``, ``stderr`` included); ``exact``: the exact
         value of every estimate under the same key path (what ``knockout odds --json`` prints);
-        ``win_if_ratings_exact`` as the exact solver gives it (ratings uncertain only); for an
-        interrupted run ``interrupted`` and ``requested``."""
+        ``win_if_ratings_exact`` as the exact solver gives it (ratings uncertain only); with
+        uncertain constants ``model_uncertainty`` (of the exact companion, :meth:`exact_spread`);
+        for an interrupted run ``interrupted`` and ``requested``."""
         assert self.estimates is not None
         out = self.estimates.to_json()
         exact = self.exact.to_json()
         out["exact"] = {k: exact[k] for k in self.exact.ESTIMATED if k in exact}
         if "win_if_ratings_exact" in exact:  # a second exact answer, not estimated here
             out["win_if_ratings_exact"] = exact["win_if_ratings_exact"]
+        spread = self.exact_spread()
+        if spread is not None:
+            out["model_uncertainty"] = spread.to_json()
         if self.result.interrupted:
             out |= {"interrupted": True, "requested": self.result.requested}
         return out
@@ -67,9 +89,12 @@ def simulate_scenario(
     block_size: int | None = None,
     progress: Progress | None = None,
     warn: Warn | None = None,
+    draws: int | None = None,
+    model_sd: bool = True,
 ) -> SimulationRun:
     """Monte Carlo odds of the scenario's match (two players) or bracket (more), and its exact
-    odds for comparison."""
+    odds for comparison (with uncertain constants: over ``draws`` draws of them, unless
+    ``model_sd=False``)."""
     kwargs: dict[str, Any] = {
         "executor": executor,
         "workers": workers,
@@ -80,10 +105,10 @@ def simulate_scenario(
     if block_size is not None:
         kwargs["block_size"] = block_size
     if scenario.is_bracket:
-        exact_b = bracket_odds(scenario)
+        exact_b = bracket_odds(scenario, draws=draws, model_sd=model_sd)
         est_b, result_b = simulate_bracket(scenario, runs, seed, **kwargs)
         return SimulationRun(est_b, exact_b, result_b)
-    exact_m = match_odds(scenario)
+    exact_m = match_odds(scenario, draws=draws, model_sd=model_sd)
     est_m, result_m = simulate_match(scenario, runs, seed, **kwargs)
     return SimulationRun(est_m, exact_m, result_m)
 

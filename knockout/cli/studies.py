@@ -122,10 +122,22 @@ def _compare_plot(result: object, path: Path) -> None:
     assert isinstance(result, Comparison)
     if not path.parent.exists():
         raise KnockoutError(f"--export: the folder {str(path.parent)!r} does not exist")
+    u = result.model_uncertainty
+    bands = None
+    if u is not None:
+        bands = {
+            r.format: (
+                [u.figures[f"rows.{r.format}.stronger_advances.{g:g}"].q025 for g in result.gaps],
+                [u.figures[f"rows.{r.format}.stronger_advances.{g:g}"].q975 for g in result.gaps],
+            )
+            for r in result.rows
+            if all(f"rows.{r.format}.stronger_advances.{g:g}" in u.figures for g in result.gaps)
+        }
     line_plot(
         path,
         list(result.gaps),
         {r.format: [r.stronger_advances[g] for g in result.gaps] for r in result.rows},
+        bands=bands,
         title=f"P(the player rated {result.base:g} beats one rated {result.base:g} - gap)",
         xlabel="rating gap (Elo)",
         ylabel="P(stronger player advances)",
@@ -382,3 +394,112 @@ def _scoring_study(
     from knockout.cli.scoring import run_scoring_study
 
     run_scoring_study(path, folder, None, seed, json_out, encoding, workers)
+
+
+@app.command()
+def design(
+    design_file: Annotated[
+        Path, typer.Argument(help="Design file (TOML).", show_default=False, metavar="DESIGN")
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Folder for results.csv, results.json, front.png, summary.md and the best "
+            "format per budget as scenario files (default: out/<design file name>).",
+            show_default=False,
+        ),
+    ] = None,
+    json_out: JsonOpt = False,
+    workers: Annotated[
+        str,
+        typer.Option(
+            help="Most processes to use, or auto (every CPU). This process computes too; "
+            "helpers start only when the work is long enough to pay for them."
+        ),
+    ] = "auto",
+    executor: Annotated[
+        Literal["local", "dask"],
+        typer.Option(help="local: this process or a process pool; dask: a Dask cluster."),
+    ] = "local",
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="Address of an existing Dask scheduler, e.g. tcp://10.0.0.5:8786."),
+    ] = None,
+    encoding: EncodingOpt = None,
+) -> None:
+    """Search the formats of a design space for the one that best separates strength within
+    a time budget (exact).
+
+    A design file names a base scenario, a \\[space] (slow_games, rapid_games,
+    super_rapid_games with their _clock, _colours and _repeat lists, and the deciders:
+    presets or tables), an \\[objective] (stronger_advances = { gap = 100 }; for a bracket
+    top_seed_wins, champion_rating or champion_seed), \\[constraints] (expected_minutes, a
+    budget or a list of them; decider_edge; max_minutes; p99_minutes; decider_reached) and
+    optionally \\[robustness] (models: names or tables; rank = worst or mean). Every format is
+    evaluated exactly under every model. Writes results.csv (tidy), results.json, front.png
+    (the Pareto front of the objective against the expected minutes, constraints marked),
+    summary.md and best-<budget>-min.toml (scenario files odds, compare and event new read).
+    Prints an estimate before a run of more than 10 s; Ctrl-C keeps the formats finished.
+
+    Example:
+
+        knockout design scenarios/designs/day.toml --out docs/studies/design-day
+    """
+    from rich.markdown import Markdown
+
+    from knockout.cli.app import out_console
+    from knockout.dashboard.simulation import progress_bar, progress_lines
+    from knockout.dashboard.times import duration
+    from knockout.io.envelope import envelope
+    from knockout.studies.design import design_job, load_design, pilot_seconds, run_design
+    from knockout.studies.design_report import design_document, write_design
+    from sims.runner import parse_workers
+
+    folder = out if out is not None else Path("out") / design_file.stem
+    with user_errors():
+        plan = load_design(design_file, encoding=encoding)
+        job = design_job(plan)
+        estimate = pilot_seconds(job)
+        count = len(plan.candidates)
+        if estimate > 10:
+            err_console.print(
+                f"{count:,} formats under {len(plan.models)} model(s) will take about "
+                f"{duration(estimate)} on one process (timed on a pilot); Ctrl-C stops and "
+                "keeps the formats finished",
+                markup=False,
+                soft_wrap=True,
+            )
+        bar, update = (
+            progress_bar(err_console, job.n_units, label="evaluating")
+            if err_console.is_terminal
+            else progress_lines(err_console, done_word="evaluated", unit="units")
+        )
+        with bar:
+            result = run_design(
+                plan,
+                executor=executor,
+                workers=parse_workers(workers),
+                scheduler=scheduler,
+                progress=update,
+                job=job,
+            )
+        if result.interrupted:
+            err_console.print(
+                f"interrupted: {result.evaluated:,} of {count:,} formats finished; the "
+                "outputs use those"
+            )
+        files = write_design(result, folder) if result.scored else []
+        if json_out:
+            emit_json(envelope(design_document(result)))
+        else:
+            out_console.print(Markdown(files[-1].read_text(encoding="utf-8")))
+            err_console.print(
+                f"evaluated {result.evaluated:,} formats x {len(plan.models)} model(s) in "
+                f"{result.seconds:.1f} s on {result.processes} process(es)",
+                style="dim",
+            )
+            err_console.print("written: " + ", ".join(str(f) for f in files), style="dim")
+    if result.interrupted:
+        raise typer.Exit(130)

@@ -14,12 +14,14 @@ from rich.tree import Tree
 from knockout.answers import BracketOdds, Simulated
 from knockout.dashboard.fit import Fit, fitted, table
 from knockout.dashboard.match import bar, pct, rating_text
+from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration
 from knockout.engine.event import EventRecord, ScheduleSummary
 from knockout.engine.match import MatchRecord
 from knockout.engine.ranking import KnockoutStanding
 from knockout.io.text import plural
 from knockout.rules.bracket import Bracket, round_name
+from knockout.rules.model_sd import Spread
 from knockout.rules.scenario import Scenario
 
 __all__ = [
@@ -57,6 +59,9 @@ class _Reach:
     exact: Mapping[str, Sequence[float]] | None = None
     #: P(wins) with every rating taken as exact, where some rating is uncertain
     if_exact: Mapping[str, float] | None = None
+    #: With uncertain constants: the exact P(wins)'s spread, under ``spread_prefix``
+    spread: Spread | None = None
+    spread_prefix: str = ""
 
     def layouts(self) -> list[Callable[[], RenderableType]]:
         """Richest first: with the bar and ratings; without the bar; without ratings; then
@@ -83,7 +88,24 @@ class _Reach:
                 " Rating±sd: an uncertain rating, averaged over; if exact: P(wins) were every "
                 "rating exact."
             )
+        if self.spread is not None:
+            caption += " " + interval_caption(self.spread, "95 %", "the exact P(wins)")
         return caption
+
+    def _cells(self, name: str, skip: int) -> list[str]:
+        """A player's numbers: the rounds shown, P(wins) and what goes beside it."""
+        r = self.reach[name]
+        cells = [pct(x) for x in r[1 + skip :]]
+        if self.stderr is not None:
+            cells[-1] = pct(r[-1], 2)
+            cells.append(f"{100 * self.stderr[name][-1]:.2f}")
+        if self.exact is not None:
+            cells.append(pct(self.exact[name][-1], 2))
+        if self.spread is not None:
+            cells.append(percent_interval(self.spread, f"{self.spread_prefix}win.{name}", 2))
+        if self.if_exact is not None:
+            cells.append(pct(self.if_exact[name], 2))
+        return cells
 
     def table(self, *, with_bar: bool, with_rating: bool, skip: int) -> Table:
         """The table with or without its bar and rating columns, ``skip`` rounds left out."""
@@ -101,25 +123,19 @@ class _Reach:
             t.add_column("±s.e.", justify="right", no_wrap=True)
         if self.exact is not None:
             t.add_column("exact", justify="right", no_wrap=True)
+        if self.spread is not None:
+            t.add_column("95 %", justify="right", no_wrap=True)
         if self.if_exact is not None:
             t.add_column("if exact", justify="right", no_wrap=True)
         if with_bar:
             t.add_column("", no_wrap=True)
         bracket = self.bracket
         for p in sorted(self.scenario.players, key=lambda p: bracket.seeds[p.name]):
-            r = self.reach[p.name]
-            cells = [pct(x) for x in r[1 + skip :]]
-            if self.stderr is not None:
-                cells[-1] = pct(r[-1], 2)
-                cells.append(f"{100 * self.stderr[p.name][-1]:.2f}")
-            if self.exact is not None:
-                cells.append(pct(self.exact[p.name][-1], 2))
-            if self.if_exact is not None:
-                cells.append(pct(self.if_exact[p.name], 2))
+            cells = self._cells(p.name, skip)
             label = p.name + (" (bye)" if bracket.has_bye(p.name) else "")
             label += " (withdrawn)" if p.withdrawn else ""
             rating = [rating_text(p)] if with_rating else []
-            decoration = [bar(r[-1], 10)] if with_bar else []
+            decoration = [bar(self.reach[p.name][-1], 10)] if with_bar else []
             t.add_row(str(bracket.seeds[p.name]), label, *rating, *cells, *decoration)
         return fitted(t)
 
@@ -133,6 +149,7 @@ def reach_view(odds: BracketOdds, scenario: Scenario) -> RenderableType:
         odds.round_names,
         odds.reach,
         if_exact=odds.win_if_ratings_exact,
+        spread=odds.model_uncertainty,
     )
     return Fit(*reach.layouts())
 
@@ -152,6 +169,7 @@ def simulated_reach_view(
         stderr.reach,
         None if exact is None else exact.reach,
         if_exact=None if exact is None else exact.win_if_ratings_exact,
+        spread=None if exact is None else exact.model_uncertainty,
     )
     assert value.event is not None and stderr.event is not None
     figures = table(box=None, show_header=False)

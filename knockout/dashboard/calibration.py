@@ -7,7 +7,9 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from knockout.calibration import Calibration, Estimate
+from knockout.calibration import SCORING_METHOD, Calibration, Estimate, Interval, ScoringDerivation
+from knockout.dashboard.fit import fitted
+from knockout.points import get_scoring
 
 __all__ = ["calibration_view"]
 
@@ -72,4 +74,79 @@ def calibration_view(fit: Calibration) -> RenderableType:
             style="dim",
         )
     )
+    if fit.scoring is not None:
+        parts += scoring_view(fit.scoring)
     return Group(*parts)
+
+
+#: The seed's published scores, from the scoring registry (``difference``: 1.9 / 2.1,
+#: ``ratio``: 1.7 / 2.3), and the traditional 2 / 2.
+SEED_SYSTEMS = ("difference", "ratio")
+
+
+def _published(system: str) -> tuple[float, float]:
+    s = get_scoring(system)
+    return float(s.red_win), float(s.black_win)
+
+
+def _row(label: str, x: Interval, places: int, seed: float | None) -> list[str]:
+    inside = "" if seed is None else ("yes" if x.contains(seed) else "no")
+    return [
+        label,
+        f"{x.estimate:.{places}f}",
+        f"± {x.stderr:.{places}f}",
+        f"{x.q025:.{places}f} to {x.q975:.{places}f}",
+        "" if seed is None else f"{seed:g}",
+        inside,
+    ]
+
+
+def scoring_view(d: ScoringDerivation) -> list[RenderableType]:
+    """Seed 000's derivation with its error: the gap in win rates and both methods' scores
+    with their intervals, and whether the seed's published scores lie inside them."""
+    r, draws, b = d.games
+    table = Table(
+        title=f"Seed 000's derivation of its scores, with its error ({r + draws + b:,} "
+        f"classical games on equal clocks, R/D/B {r}/{draws}/{b})",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    for header in ("quantity", "estimate", "stderr", "95 % interval", "seed", "inside"):
+        table.add_column(header, justify="left" if header == "quantity" else "right",
+                         no_wrap=header != "quantity", overflow="fold")  # fmt: skip
+    gap = d.red_minus_black
+    pct = Interval(100 * gap.estimate, 100 * gap.stderr, 100 * gap.q025, 100 * gap.q975)
+    table.add_row(*_row("Red - Black wins, %", pct, 2, None))
+    methods = {"difference": d.difference, "ratio": d.ratio}
+    verdicts = []
+    for system in SEED_SYSTEMS:
+        scores = methods[system]
+        if scores is None:
+            continue
+        red, black = _published(system)
+        table.add_row(*_row(f"{system}: Red win", scores["red_win"], 4, red))
+        table.add_row(*_row(f"{system}: Black win", scores["black_win"], 4, black))
+        both = scores["red_win"].contains(red) and scores["black_win"].contains(black)
+        verdicts.append(f"{red:g} / {black:g} {'lies inside' if both else 'lies outside'} the "
+                        f"{system} method's intervals")  # fmt: skip
+    even = [
+        system
+        for system in SEED_SYSTEMS
+        if (scores := methods[system]) is not None and not scores["red_win"].contains(2.0)
+    ]
+    sentence = "The seed's " + "; its ".join(verdicts) + "."
+    if even:
+        sentence += (
+            " The traditional 2 / 2 lies outside the "
+            + " and the ".join(even)
+            + f" method's interval{'s' if len(even) > 1 else ''}: these games do show Red "
+            "winning more often than Black."
+        )
+    else:
+        sentence += " The traditional 2 / 2 lies inside: these games cannot tell Red from Black."
+    return [
+        fitted(table),
+        Text(sentence),
+        Text(f"How: {SCORING_METHOD}. docs/calibration.md.", style="dim"),
+    ]

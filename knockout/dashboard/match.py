@@ -12,11 +12,13 @@ from rich.text import Text
 
 from knockout.answers import MatchOdds, SuddenDeath
 from knockout.dashboard.fit import Fit, fit_headers, fitted, table
+from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration, minutes
 from knockout.engine.match import GameRecord, LogEvent, MatchRecord
 from knockout.game import Result
 from knockout.io.text import plural
 from knockout.rules.model import TimeClass
+from knockout.rules.model_sd import Spread
 from knockout.rules.players import Player
 from knockout.rules.scenario import Scenario
 
@@ -68,10 +70,12 @@ def _points(p: Decimal) -> str:
 
 
 def odds_view(odds: MatchOdds, scenario: Scenario) -> RenderableType:
-    """Exact odds of a match: who advances, where it is decided, the sudden-death choice."""
+    """Exact odds of a match: who advances, where it is decided, the sudden-death choice; with
+    uncertain constants the central 95 % interval of each figure beside it."""
     a, b = odds.players
 
     if_exact = odds.win_if_ratings_exact
+    spread = odds.model_uncertainty
 
     def head(with_bar: bool) -> RenderableType:
         caption = (
@@ -87,6 +91,7 @@ def odds_view(odds: MatchOdds, scenario: Scenario) -> RenderableType:
             "Rapid",
             "Blitz",
             "Advances",
+            *(() if spread is None else ("95 %",)),
             *(() if if_exact is None else ("If exact",)),
         )
         for header in headers:
@@ -100,6 +105,7 @@ def odds_view(odds: MatchOdds, scenario: Scenario) -> RenderableType:
                 f"{player.rating_for(TimeClass.RAPID):g}",
                 f"{player.rating_for(TimeClass.BLITZ):g}",
                 pct(odds.win[player.name], 2),
+                *([] if spread is None else [percent_interval(spread, f"win.{player.name}")]),
                 *([] if if_exact is None else [pct(if_exact[player.name], 2)]),
                 *([bar(odds.win[player.name], 20 if if_exact is None else 12)] if with_bar else []),
             )
@@ -111,38 +117,56 @@ def odds_view(odds: MatchOdds, scenario: Scenario) -> RenderableType:
     )
     stages.add_column("Stage", overflow="fold")
     stages.add_column("Decided", justify="right", no_wrap=True)
+    if spread is not None:
+        stages.add_column("95 %", justify="right", no_wrap=True)
     stages.add_column(a, justify="right", no_wrap=True)
     stages.add_column(b, justify="right", no_wrap=True)
     for name, p in odds.decided.items():
         stages.add_row(
-            name, pct(p, 2), pct(odds.decided_by[name][a], 2), pct(odds.decided_by[name][b], 2)
+            name,
+            pct(p, 2),
+            *([] if spread is None else [percent_interval(spread, f"match.decided.{name}")]),
+            pct(odds.decided_by[name][a], 2),
+            pct(odds.decided_by[name][b], 2),
         )
     parts: list[RenderableType] = [
         Fit(partial(head, True), partial(head, False)),
         fit_headers(stages),
     ]
     if odds.sudden_death is not None:
-        parts.append(sudden_death_view(odds.sudden_death))
+        parts.append(sudden_death_view(odds.sudden_death, spread))
     if odds.chooser is not None:
         sd = table("Sudden-death choice (given it is reached)")
         sd.add_column("Quantity", overflow="fold")
         sd.add_column("Probability", justify="right", no_wrap=True)
-        sd.add_row("sudden death reached", pct(odds.sudden_death_reached, 2))
-        sd.add_row(f"{a} is 甲 (chooser)", pct(odds.chooser[a], 2))
-        sd.add_row(f"{b} is 甲 (chooser)", pct(odds.chooser[b], 2))
-        sd.add_row("甲 announces Red", pct(odds.announce_red, 2))
-        sd.add_row("乙 objects", pct(odds.objects, 2))
-        sd.add_row("甲 advances", pct(odds.chooser_advances, 2))
+        if spread is not None:
+            sd.add_column("95 %", justify="right", no_wrap=True)
+        rows = [
+            ("sudden death reached", odds.sudden_death_reached, "match.sudden_death_reached"),
+            (f"{a} is 甲 (chooser)", odds.chooser[a], f"match.sudden_death.chooser.{a}"),
+            (f"{b} is 甲 (chooser)", odds.chooser[b], f"match.sudden_death.chooser.{b}"),
+            ("甲 announces Red", odds.announce_red, "match.bidding.announce_red"),
+            ("乙 objects", odds.objects, "match.bidding.object"),
+            ("甲 advances", odds.chooser_advances, "match.chooser_advances"),
+        ]
+        for label, value, path in rows:
+            extra = [] if spread is None else [percent_interval(spread, path, 2)]
+            sd.add_row(label, pct(value, 2), *extra)
         parts.append(fitted(sd))
     shown = list(odds.games.items())
     # As many numbers of games as fit, at most 12; the rest summed under ">k".
     counts = [n for n in range(min(len(shown), 12), 1, -1) if n == len(shown) or n < 12]
-    parts.append(Fit(*(partial(_games_table, shown, n) for n in counts or [len(shown)])))
+    parts.append(Fit(*(partial(_games_table, shown, n, spread) for n in counts or [len(shown)])))
+    if spread is not None:
+        parts.append(Text(interval_caption(spread), style="dim"))
     return Group(*parts)
 
 
-def _games_table(shown: list[tuple[int, float]], columns: int) -> RenderableType:
-    """P(the match has k games): ``columns`` columns, the last one ``>k`` if some are left."""
+def _games_table(
+    shown: list[tuple[int, float]], columns: int, spread: Spread | None = None
+) -> RenderableType:
+    """P(the match has k games): ``columns`` columns, the last one ``>k`` if some are left;
+    with uncertain constants each number's interval under it."""
     t = table("Games played")
     if columns >= len(shown):
         head, rest = shown, None
@@ -153,6 +177,9 @@ def _games_table(shown: list[tuple[int, float]], columns: int) -> RenderableType
     if rest is not None:
         t.add_column(f">{head[-1][0]}", justify="right", no_wrap=True)
     t.add_row(*[pct(p) for _, p in head], *([] if rest is None else [pct(rest)]))
+    if spread is not None:
+        cells = [percent_interval(spread, f"match.games.{k}", 0) for k, _ in head]
+        t.add_row(*cells, *([] if rest is None else [""]))
     return fitted(t)
 
 
@@ -170,13 +197,18 @@ def _mark(p: float) -> str:
     return f" ◀{100 * p:.0f}%"
 
 
-def sudden_death_view(sd: SuddenDeath) -> RenderableType:
+def sudden_death_view(sd: SuddenDeath, spread: Spread | None = None) -> RenderableType:
     """For each player as 甲: the bidding rule's 2x2 of branches with P(甲 advances) in each,
-    the branch's effective clocks, and the choices each side makes under the strategy."""
+    the branch's effective clocks, and the choices each side makes under the strategy (with
+    uncertain constants, each chance's interval)."""
     tables: list[RenderableType] = []
     for name, values in sd.as_chooser.items():
         red, obj_red, obj_black = sd.decisions.get(name, (float("nan"),) * 3)
-        t = table(f"{name} as 甲: advances {pct(values['advances'], 2)}")
+        where = f"match.sudden_death.as_chooser.{name}"
+        band = percent_interval(spread, f"{where}.advances")
+        t = table(
+            f"{name} as 甲: advances {pct(values['advances'], 2)}" + (f" {band}" if band else "")
+        )
         t.add_column("甲 announces", overflow="fold")
         t.add_column("乙 accepts", justify="right", no_wrap=True)
         t.add_column("乙 objects", justify="right", no_wrap=True)
@@ -186,6 +218,9 @@ def sudden_death_view(sd: SuddenDeath) -> RenderableType:
                 key = f"{colour.lower()}_{reply}"
                 r_clock, b_clock = sd.clocks.get(key, (float("nan"), float("nan")))
                 cell = Text(f"{pct(values[key], 1)}{_mark(p_reply)}\n")
+                band = percent_interval(spread, f"{where}.{key}")
+                if band:
+                    cell.append(f"{band}\n")
                 cell.append(f"Red {minutes(r_clock)} v {minutes(b_clock)}", style="dim")
                 cells.append(cell)
             t.add_row(f"{colour}{_mark(p_announce)}", *cells)

@@ -14,8 +14,10 @@ from knockout.answers import BracketOdds, MatchOdds, Simulated
 from knockout.dashboard.bracket import simulated_reach_view
 from knockout.dashboard.fit import fit_headers, table
 from knockout.dashboard.match import pct
+from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration
 from knockout.io.text import plural
+from knockout.rules.model_sd import Spread
 from knockout.rules.scenario import Scenario
 from sims.run import SimulationRun
 
@@ -48,40 +50,62 @@ def simulation_view(est: Simulated[MatchOdds], exact: MatchOdds | None) -> Rende
     t.add_column("Estimate", justify="right", no_wrap=True)
     t.add_column("Std. error", justify="right", no_wrap=True)
     t.add_column("Exact", justify="right", no_wrap=True)
+    spread = None if exact is None else exact.model_uncertainty
+    if spread is not None:
+        t.add_column("exact 95 %", justify="right", no_wrap=True)
     t.add_column("z", justify="right", no_wrap=True)
 
-    def row(label: str, pick: Callable[[MatchOdds], float | None]) -> None:
+    def row(label: str, pick: Callable[[MatchOdds], float | None], path: str) -> None:
         value, stderr = pick(est.value), pick(est.stderr)
         if value is None or stderr is None:
             return
         exact_value = None if exact is None else pick(exact)
+        band = [] if spread is None else [percent_interval(spread, path, 2)]
         t.add_row(
             label,
             pct(value, 3),
             pct(stderr, 3),
             pct(exact_value, 3),
+            *band,
             _z(value, stderr, exact_value),
         )
 
+    def win(name: str) -> Callable[[MatchOdds], float | None]:
+        return lambda o: o.win[name]
+
+    def decided(stage: str) -> Callable[[MatchOdds], float | None]:
+        return lambda o: o.decided[stage]
+
+    def games(k: int) -> Callable[[MatchOdds], float | None]:
+        return lambda o: o.games.get(k, 0.0)
+
     for name in est.value.win:
-        row(f"{name} advances", lambda o, name=name: o.win[name])  # type: ignore[misc]
+        row(f"{name} advances", win(name), f"win.{name}")
     for stage in est.value.decided:
-        row(f"decided in {stage}", lambda o, stage=stage: o.decided[stage])  # type: ignore[misc]
+        row(f"decided in {stage}", decided(stage), f"match.decided.{stage}")
     if est.value.sudden_death_reached > 0 or (exact is not None and exact.sudden_death_reached > 0):
-        row("sudden death reached", lambda o: o.sudden_death_reached)
-    row("甲 advances | reached", lambda o: o.chooser_advances)
-    row("甲 announces Red | reached", lambda o: o.announce_red)
-    row("乙 objects | reached", lambda o: o.objects)
+        row("sudden death reached", lambda o: o.sudden_death_reached, "match.sudden_death_reached")
+    row("甲 advances | reached", lambda o: o.chooser_advances, "match.chooser_advances")
+    row("甲 announces Red | reached", lambda o: o.announce_red, "match.bidding.announce_red")
+    row("乙 objects | reached", lambda o: o.objects, "match.bidding.object")
     for k in list(est.value.games)[:12]:
-        row(plural(k, "game"), lambda o, k=k: o.games.get(k, 0.0))  # type: ignore[misc]
+        row(plural(k, "game"), games(k), f"match.games.{k}")
+    t.caption = _caption(str(t.caption), exact, spread)
+    return fit_headers(t)
+
+
+def _caption(caption: str, exact: MatchOdds | None, spread: Spread | None) -> str:
+    """The caption, with the exact chances were every rating exact, and the intervals."""
     if exact is not None and exact.win_if_ratings_exact is not None:
-        t.caption = (
-            f"{t.caption}. Uncertain ratings (rating_sd) are drawn once per match; were "
+        caption = (
+            f"{caption}. Uncertain ratings (rating_sd) are drawn once per match; were "
             "every rating exact, the exact chances would be "
             + ", ".join(f"{n} {pct(p, 3)}" for n, p in exact.win_if_ratings_exact.items())
             + "."
         )
-    return fit_headers(t)
+    if spread is not None:
+        caption = f"{caption}. " + interval_caption(spread, "exact 95 %", "the exact value")
+    return caption
 
 
 def simulated_view(sim: SimulationRun, scenario: Scenario) -> RenderableType:
@@ -96,11 +120,11 @@ def simulated_view(sim: SimulationRun, scenario: Scenario) -> RenderableType:
 
 
 def progress_bar(
-    console: Console, total: int
+    console: Console, total: int, *, label: str = "simulating"
 ) -> tuple[AbstractContextManager[Progress], Callable[[int, int], None]]:
     """A rich progress bar and the callback that advances it (runs done, runs requested)."""
     bar = Progress(
-        TextColumn("simulating"),
+        TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -119,6 +143,9 @@ def progress_lines(
     console: Console,
     every: float = 30.0,
     clock: Callable[[], float] = time.monotonic,
+    *,
+    done_word: str = "simulated",
+    unit: str = "runs",
 ) -> tuple[AbstractContextManager[None], Callable[[int, int], None]]:
     """Progress as plain lines, for a console that is not a terminal (a log file, a pipe): at
     most one line every ``every`` seconds, with the share done and the time left at the rate so
@@ -134,7 +161,7 @@ def progress_lines(
         last = now
         left = (now - start) * (requested - done) / done
         console.print(
-            f"simulated {done:,} of {requested:,} runs ({100 * done / requested:.1f}%), "
+            f"{done_word} {done:,} of {requested:,} {unit} ({100 * done / requested:.1f}%), "
             f"about {duration(left)} left",
             markup=False,
             highlight=False,

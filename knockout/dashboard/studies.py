@@ -8,8 +8,10 @@ from rich.table import Table
 from rich.text import Text
 
 from knockout.dashboard.match import pct
+from knockout.dashboard.spread import interval, interval_caption, points_interval
+from knockout.rules.model_sd import Spread
 from knockout.studies.compare import Comparison
-from knockout.studies.fair import FairRules
+from knockout.studies.fair import FairRules, how_sure
 
 __all__ = ["comparison_view", "fair_view"]
 
@@ -18,19 +20,42 @@ def _signed(p: float | None) -> str:
     return "-" if p is None else f"{100 * p:+.2f}"
 
 
+def _band(spread: Spread | None, path: str, fmt: str, scale: float = 1.0) -> str:
+    """A compact interval for a two-line cell (``56-60``, ``-6.2..+13.7``)."""
+    found = None if spread is None else spread.get(path)
+    if found is None:
+        return ""
+    lo, hi = scale * found.q025, scale * found.q975
+    sep = ".." if "+" in fmt else "-"
+    return f"{lo:{fmt}}{sep}{hi:{fmt}}"
+
+
+def _with_band(value: str, band: str) -> str:
+    return value if not band else f"{value}\n{band}"
+
+
 def comparison_view(c: Comparison, title: str) -> RenderableType:
-    """One row per format: P(stronger advances) per gap, then the equal-players figures."""
-    rows = [
-        [
+    """One row per format: P(stronger advances) per gap, then the equal-players figures; with
+    uncertain constants each number's central 95 % interval under it."""
+    u = c.model_uncertainty
+
+    def cells(i: int) -> list[str]:
+        r = c.rows[i]
+        at = f"rows.{r.format}."
+        return [
             r.format,
-            *(pct(r.stronger_advances[g], 1) for g in c.gaps),
-            _signed(r.decider_edge),
-            pct(r.decider_reached, 1),
-            f"{r.expected_games:.2f}",
-            f"{r.expected_minutes:.0f}",
-        ]
-        for r in c.rows
-    ]
+            *(
+                _with_band(pct(r.stronger_advances[g], 1),
+                           _band(u, f"{at}stronger_advances.{g:g}", ".0f", 100))
+                for g in c.gaps
+            ),
+            _with_band(_signed(r.decider_edge), _band(u, f"{at}decider_edge", "+.0f", 100)),
+            _with_band(pct(r.decider_reached, 1), _band(u, f"{at}decider_reached", ".0f", 100)),
+            _with_band(f"{r.expected_games:.2f}", _band(u, f"{at}expected_games", ".1f")),
+            _with_band(f"{r.expected_minutes:.0f}", _band(u, f"{at}expected_minutes", ".0f")),
+        ]  # fmt: skip
+
+    rows = [cells(i) for i in range(len(c.rows))]
     headers = ["Format", *(f"Δ{g:g}" for g in c.gaps), "edge", "reached", "games", "min"]
     table = Table(
         title=title,
@@ -41,7 +66,7 @@ def comparison_view(c: Comparison, title: str) -> RenderableType:
     )
     table.add_column(headers[0], overflow="fold")  # names wrap; numbers never do
     for j, header in enumerate(headers[1:], start=1):
-        width = max(len(header), *(len(row[j]) for row in rows))
+        width = max(len(header), *(len(line) for row in rows for line in row[j].split("\n")))
         table.add_column(header, justify="right", no_wrap=True, min_width=width)
     for row in rows:
         table.add_row(*row)
@@ -51,7 +76,8 @@ def comparison_view(c: Comparison, title: str) -> RenderableType:
         "favours (甲 for the bidding, the chooser for a colour choice, Red for a lot or sealed "
         "bids), in percentage points over 50 (- where the last stage is not one decisive game); "
         "reached: P(the last stage is played); min: expected playing time in minutes (effective "
-        "clocks times mean speeds).",
+        "clocks times mean speeds)."
+        + ("" if u is None else " " + interval_caption(u, "Under each number", "it")),
         style="dim",
     )
     return Group(table, note)
@@ -64,33 +90,20 @@ def _clock_pair(clocks: tuple[float, float]) -> str:
 def fair_view(f: FairRules, title: str) -> RenderableType:
     """The fair split, the menus side by side, and 甲's chances across rating gaps."""
     parts: list[RenderableType] = []
+    u = f.model_uncertainty
     if f.red is None:
         parts.append(Text(f"{title}\nNo fair split: {f.reason}."))
     else:
+        band = interval(u, "armageddon.red", lambda v: f"{v:.2f}")
         parts.append(
             Text(
                 f"{title}\nFair Armageddon split ({f.time_class.value} game, the stage's "
-                f"increment and draw rule): Red {f.red:.2f} min v Black {f.black:g} min."
+                f"increment and draw rule): Red {f.red:.2f} min"
+                + (f" {band}" if band else "")
+                + f" v Black {f.black:g} min."
             )
         )
-    menus = Table(box=box.SIMPLE_HEAD, pad_edge=False, title="Menus (Red / Black base minutes)",
-                  title_justify="left")  # fmt: skip
-    menus.add_column("branch")
-    menus.add_column("seed's menu", justify="right", no_wrap=True)
-    if f.fair_menu is not None:
-        menus.add_column("fair menu", justify="right", no_wrap=True)
-    for key in ("accept", "object_red", "object_black"):
-        row = [key, _clock_pair(getattr(f.seed_menu, key))]
-        if f.fair_menu is not None:
-            row.append(_clock_pair(getattr(f.fair_menu, key)))
-        menus.add_row(*row)
-    adv = [
-        "甲's edge, equal players",
-        _signed(f.advantage["seed_menu"]),
-    ]
-    if f.fair_menu is not None:
-        adv.append(_signed(f.advantage["fair_menu"]))
-    menus.add_row(*adv)
+    menus = _menus_table(f, u)
     parts.append(menus)
     gaps = Table(
         box=box.SIMPLE_HEAD,
@@ -110,7 +123,13 @@ def fair_view(f: FairRules, title: str) -> RenderableType:
     for g in columns[0][2]:
         gaps.add_row(
             f"{g:g}",
-            *(f"{100 * rows[g][0]:.1f} / {100 * rows[g][1]:.1f}" for _, _, rows in columns),
+            *(
+                _with_band(
+                    f"{100 * rows[g][0]:.1f} / {100 * rows[g][1]:.1f}",
+                    _pair_band(u, f"by_gap.{menu}.{kind}.{g:g}"),
+                )
+                for menu, kind, rows in columns
+            ),
         )
     parts.append(gaps)
     if f.verified is not None:
@@ -125,8 +144,60 @@ def fair_view(f: FairRules, title: str) -> RenderableType:
     parts.append(
         Text(
             "Edge: P(甲 advances | sudden death) - 50 %, in percentage points, under the "
-            "scenario's strategy.",
+            "scenario's strategy."
+            + (
+                ""
+                if u is None
+                else " "
+                + interval_caption(u, "Under a number, or in [a, b]", "it")
+                + " The split is found again at each draw; the menus are as printed."
+            ),
             style="dim",
         )
     )
+    sentences = how_sure(f)
+    if sentences:
+        parts.append(Text("How sure: " + " ".join(sentences)))
     return Group(*parts)
+
+
+def _menus_table(f: FairRules, u: Spread | None) -> Table:
+    """The seed's menu and the fair one side by side, with the chooser's edge under each."""
+    menus = Table(box=box.SIMPLE_HEAD, pad_edge=False, title="Menus (Red / Black base minutes)",
+                  title_justify="left")  # fmt: skip
+    menus.add_column("branch")
+    menus.add_column("seed's menu", justify="right", no_wrap=True)
+    if f.fair_menu is not None:
+        menus.add_column("fair menu", justify="right", no_wrap=True)
+    for key in ("accept", "object_red", "object_black"):
+        row = [key, _clock_pair(getattr(f.seed_menu, key))]
+        if f.fair_menu is not None:
+            row.append(_clock_pair(getattr(f.fair_menu, key)))
+        menus.add_row(*row)
+    adv = [
+        "甲's edge, equal players",
+        _with_band(_signed(f.advantage["seed_menu"]),
+                   points_interval(u, "chooser_advantage.seed_menu")),
+    ]  # fmt: skip
+    if f.fair_menu is not None:
+        adv.append(
+            _with_band(_signed(f.advantage["fair_menu"]),
+                       points_interval(u, "chooser_advantage.fair_menu"))
+        )  # fmt: skip
+    menus.add_row(*adv)
+    for key, label in (("seed_menu", "P(edge > 0)"),):
+        found = None if u is None else u.get(f"chooser_advantage.{key}")
+        if found is not None and found.p_above_zero is not None:
+            row = [label, f"{found.p_above_zero:.2f}"]
+            fair = None if u is None else u.get("chooser_advantage.fair_menu")
+            if f.fair_menu is not None and fair is not None and fair.p_above_zero is not None:
+                row.append(f"{fair.p_above_zero:.2f}")
+            menus.add_row(*row)
+    return menus
+
+
+def _pair_band(u: Spread | None, path: str) -> str:
+    """``lo-hi / lo-hi`` of a stronger / weaker pair of chances, in percent."""
+    strong = _band(u, f"{path}.stronger", ".0f", 100)
+    weak = _band(u, f"{path}.weaker", ".0f", 100)
+    return "" if not strong else f"{strong} / {weak}"

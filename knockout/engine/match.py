@@ -485,7 +485,7 @@ class MatchEngine:
         if decision.made is not None:
             chooser, colour = decision.made.chooser, decision.made.colour
         else:
-            chooser = self._lot(float(pairing.colour_chooser[state.stage][0]))
+            chooser = self._lot(float(pairing.p_a_chooses_colours(state.stage, decision)[0]))
             x = pairing.choice_advantage(state.stage, chooser)
             takes_red = bool(self.strategy.choice_sample(game, x, self.rng)[0])
             colour = Colour.RED if takes_red else Colour.BLACK

@@ -2,7 +2,7 @@
 
 :meth:`Event.replay` turns the journal into a scenario, the event's resolved scenario with every
 recorded game as ``[[played]]`` and every withdrawal as ``withdrawn``, and lets the rules place it
-(:meth:`~knockout.io.scenario.Scenario.event_state`: the match chain, the walkover rule, the
+(:meth:`~knockout.rules.scenario.Scenario.event_state`: the match chain, the walkover rule, the
 third-place match). Everything else is read off that placement: the matches and their players,
 the next game of each match with its colours and clocks, the sudden-death bids still to be made.
 Nothing here decides a rule of its own; an entry that the rules cannot place is refused.
@@ -41,7 +41,7 @@ from knockout.rules.decisions import (
     Side,
 )
 from knockout.rules.formats import Stage
-from knockout.rules.match import Finished, MatchState, PlayedGame, next_decision
+from knockout.rules.match import Finished, MatchState, PlayedGame, next_decision, p_first_chooses
 from knockout.rules.progress import THIRD_PLACE, EventState, MatchProgress
 from knockout.rules.scenario import Scenario, parse_scenario
 
@@ -722,7 +722,12 @@ class Event:
 
     def _pending_choice(self, m: Match, number: int, stage: Stage, rule: Choice) -> PendingChoice:
         assert m.players is not None
-        chooser = rule.chooser if rule.chooser in m.players else None
+        a, b = m.players
+        if rule.side is not None:
+            chooser: str | None = m.players[rule.side]
+        else:
+            share = p_first_chooses(rule.chooser, self.scenario.player(a), self.scenario.player(b))
+            chooser = {1.0: a, 0.0: b}.get(share)
         return PendingChoice(m.id, m.players, chooser, number, stage.name, stage.minutes, m.board)
 
     def _pending_bid(self, m: Match, number: int, stage: Stage) -> PendingBid:

@@ -15,9 +15,12 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.answers import BracketOdds
+from knockout.exact.odds import default_draws, solve_chunked, vectorises
 from knockout.exact.solver import MatchSolution, solve
 from knockout.rules.bracket import round_name
 from knockout.rules.match import Pairing
+from knockout.rules.model import ModelParams
+from knockout.rules.model_sd import Design, ModelSd, Spread, design, spread
 from knockout.rules.progress import THIRD_PLACE, EventState, MatchProgress
 from knockout.rules.scenario import Scenario
 from knockout.rules.uncertainty import bracket_nodes, normal_nodes
@@ -26,6 +29,8 @@ from knockout.rules.walkover import walkover_sides
 __all__ = [
     "all_pairs",
     "bracket_odds",
+    "bracket_odds_at",
+    "bracket_spread",
     "match_matrix",
     "progress_solution",
 ]
@@ -63,20 +68,31 @@ def match_matrix(scenario: Scenario, names: tuple[str, ...]) -> FloatArray:
 
 
 def progress_solution(
-    scenario: Scenario, progress: MatchProgress, a_offset: FloatArray | None = None
+    scenario: Scenario,
+    progress: MatchProgress,
+    a_offset: FloatArray | None = None,
+    *,
+    model: ModelParams | None = None,
 ) -> MatchSolution:
     """Exact odds of a match in progress, from where it stands (games still to play, a recorded
     sudden-death bid fixing its game's colours and clocks); with ``a_offset``, one solution per
-    shift of the upper player's strength (rating uncertainty)."""
+    shift of the upper player's strength (rating uncertainty); with a vectorised ``model`` of
+    ``N`` sets of constants, every shift under every set (constants first, then shifts)."""
     players = {p.name: p for p in scenario.players}
     a, b = progress.players
+    n = 1 if model is None or model.size is None else model.size
     pairing = Pairing.of(
-        scenario.format, players[a], players[b], model=scenario.model, strategy=scenario.strategy
+        scenario.format,
+        [players[a]] * n,
+        [players[b]] * n,
+        model=scenario.model if model is None else model,
+        strategy=scenario.strategy,
     )
     assert progress.replayed is not None and progress.replayed.finished is None
     if a_offset is not None:
-        pairing = pairing.expanded(np.zeros(len(a_offset), dtype=np.intp), a_offset)
-    return solve(pairing, start=progress.replayed)
+        k = len(a_offset)
+        pairing = pairing.expanded(np.repeat(np.arange(n), k), np.tile(a_offset, n))
+    return solve_chunked(pairing, start=progress.replayed)
 
 
 def _nodes(scenario: Scenario, uncertain: bool) -> tuple[FloatArray, FloatArray]:
@@ -87,40 +103,69 @@ def _nodes(scenario: Scenario, uncertain: bool) -> tuple[FloatArray, FloatArray]
     return np.zeros(1), np.ones(1)
 
 
-def line_matrix(scenario: Scenario, state: EventState, z: FloatArray | None = None) -> FloatArray:
+def line_matrix(
+    scenario: Scenario,
+    state: EventState,
+    z: FloatArray | None = None,
+    *,
+    model: ModelParams | None = None,
+) -> FloatArray:
     """``M[i, a, j, b]`` = P(line i beats line j | i's strength draw at node ``z[a]``, j's at
-    ``z[b]``), with matches in progress and walkovers (nodes: ``z``, default none)."""
+    ``z[b]``), with matches in progress and walkovers (nodes: ``z``, default none). With a
+    vectorised ``model`` of ``N`` sets of constants: ``M[d, i, a, j, b]`` under set ``d``."""
     z = np.zeros(1) if z is None else z
     k = len(z)
+    draws = 1 if model is None or model.size is None else model.size
     bracket = state.bracket
     names = bracket.players
     line_of = [bracket.lines.index(n) for n in names]
     index = {name: line for name, line in zip(names, line_of, strict=True)}
     sd = {p.name: p.rating_sd for p in scenario.players}
     size = bracket.size
-    m = np.zeros((size, k, size, k))
+    m = np.zeros((draws, size, k, size, k))
     if len(names) >= 2:
         iu, ju, pairing = all_pairs(scenario, names)
-        sd_i = np.array([sd[names[i]] for i in iu])[:, None, None]
-        sd_j = np.array([sd[names[j]] for j in ju])[:, None, None]
-        shift = (sd_i * z[None, :, None] - sd_j * z[None, None, :]).ravel()
-        sol = solve(pairing.expanded(np.repeat(np.arange(iu.size), k * k), shift))
-        p_up = sol.win[:, 0].reshape(iu.size, k, k)
+        sd_i = np.array([sd[names[i]] for i in iu])[:, None, None, None]
+        sd_j = np.array([sd[names[j]] for j in ju])[:, None, None, None]
+        shift = np.broadcast_to(
+            sd_i * z[None, None, :, None] - sd_j * z[None, None, None, :], (iu.size, draws, k, k)
+        ).ravel()
+        pair = np.repeat(np.arange(iu.size), draws * k * k)
+        draw = np.tile(np.repeat(np.arange(draws), k * k), iu.size)
+        expanded = _pairs_under(pairing, pair, draw, shift, model)
+        p_up = solve_chunked(expanded).win[:, 0].reshape(iu.size, draws, k, k)
         li, lj = np.array(line_of)[iu], np.array(line_of)[ju]
-        m[li, :, lj, :] = p_up
-        m[lj, :, li, :] = 1.0 - p_up.transpose(0, 2, 1)
-    _walkovers(m, state, index)
+        for d in range(draws):
+            m[d, li, :, lj, :] = p_up[:, d]
+            m[d, lj, :, li, :] = 1.0 - p_up[:, d].transpose(0, 2, 1)
+    for d in range(draws):
+        _walkovers(m[d], state, index)
     for p in state.progress.values():
         if (p.round, p.index) == (bracket.rounds, THIRD_PLACE):
             continue  # the match for third place decides no one's reach
         i, j = index[p.players[0]], index[p.players[1]]
         if p.winner is not None:
-            known = np.full((k, k), 1.0 if p.winner == p.players[0] else 0.0)
+            known = np.full((draws, k, k), 1.0 if p.winner == p.players[0] else 0.0)
         else:
             shift = (sd[p.players[0]] * z[:, None] - sd[p.players[1]] * z[None, :]).ravel()
-            known = progress_solution(scenario, p, shift).win[:, 0].reshape(k, k)
-        m[i, :, j, :], m[j, :, i, :] = known, 1.0 - known.T
-    return m
+            known = progress_solution(scenario, p, shift, model=model).win[:, 0]
+            known = known.reshape(draws, k, k)
+        m[:, i, :, j, :], m[:, j, :, i, :] = known, 1.0 - known.transpose(0, 2, 1)
+    return m if model is not None else m[0]
+
+
+def _pairs_under(
+    pairing: Pairing,
+    pair: npt.NDArray[np.intp],
+    draw: npt.NDArray[np.intp],
+    shift: FloatArray,
+    model: ModelParams | None,
+) -> Pairing:
+    """Pairs ``pair`` of a pairing (scalar model) under constants ``draw`` of ``model``."""
+    out = pairing.expanded(pair, shift)
+    if model is None or model.size is None:
+        return out
+    return replace(out, model=model.take(draw), _cache={})
 
 
 def _walkovers(m: FloatArray, state: EventState, index: dict[str, int]) -> None:
@@ -138,19 +183,9 @@ def _walkovers(m: FloatArray, state: EventState, index: dict[str, int]) -> None:
     m[lines, :, lines, :] = 0.0
 
 
-def bracket_odds(scenario: Scenario, *, rating_sd: bool = True) -> BracketOdds:
-    """Exact odds of every player reaching each round and winning the event.
-
-    Rating uncertainty (``rating_sd``) is integrated over: each player's strength draw is
-    carried through the rounds on Gauss-Hermite nodes (how many:
-    :data:`~knockout.rules.uncertainty.BRACKET_NODES`), so a player's draw is shared by all
-    their matches; with ``rating_sd=False`` the ratings are taken as exact, and where there is
-    uncertainty the answer also gives those win chances (``win_if_ratings_exact``).
-    """
-    state = scenario.event_state()
+def _reach(scenario: Scenario, state: EventState, m: FloatArray, w: FloatArray) -> BracketOdds:
+    """The odds of every player from the line matrix ``m`` and the strength nodes' weights."""
     bracket = state.bracket
-    z, w = _nodes(scenario, rating_sd)
-    m = line_matrix(scenario, state, z)
     size, rounds = bracket.size, bracket.rounds
     real = np.array([name is not None for name in bracket.lines])
     lines = np.arange(size)
@@ -168,12 +203,93 @@ def bracket_odds(scenario: Scenario, *, rating_sd: bool = True) -> BracketOdds:
         name: [float(h[bracket.lines.index(name)]) for h in history]
         for name in (p.name for p in scenario.players)
     }
-    odds = BracketOdds(
+    return BracketOdds(
         players=tuple(p.name for p in scenario.players),
         round_names=tuple(round_name(k, rounds) for k in range(1, rounds + 1)),
         reach=reach,
         bracket=bracket,
     )
-    if len(z) > 1:
-        odds = replace(odds, win_if_ratings_exact=bracket_odds(scenario, rating_sd=False).win)
+
+
+def bracket_odds(
+    scenario: Scenario,
+    *,
+    rating_sd: bool = True,
+    model_sd: bool = True,
+    draws: int | None = None,
+) -> BracketOdds:
+    """Exact odds of every player reaching each round and winning the event.
+
+    Rating uncertainty (``rating_sd``) is integrated over: each player's strength draw is
+    carried through the rounds on Gauss-Hermite nodes (how many:
+    :data:`~knockout.rules.uncertainty.BRACKET_NODES`), so a player's draw is shared by all
+    their matches; with ``rating_sd=False`` the ratings are taken as exact, and where there is
+    uncertainty the answer also gives those win chances (``win_if_ratings_exact``). Uncertain
+    model constants (``[model.sd]``) give every figure its spread over them
+    (``model_uncertainty``, with ``draws`` draws): one draw of the constants for the whole
+    event.
+    """
+    state = scenario.event_state()
+    odds = _plain_bracket_odds(scenario, state, rating_sd)
+    if model_sd and scenario.model_sd.uncertain:
+        spread = bracket_spread(scenario, odds, rating_sd=rating_sd, draws=draws)
+        odds = replace(odds, model_uncertainty=spread)
     return odds
+
+
+def _plain_bracket_odds(scenario: Scenario, state: EventState, rating_sd: bool) -> BracketOdds:
+    z, w = _nodes(scenario, rating_sd)
+    odds = _reach(scenario, state, line_matrix(scenario, state, z), w)
+    if len(z) > 1:
+        odds = replace(odds, win_if_ratings_exact=_plain_bracket_odds(scenario, state, False).win)
+    return odds
+
+
+def bracket_odds_at(
+    scenario: Scenario, des: Design, *, rating_sd: bool = True
+) -> list[BracketOdds]:
+    """The plain answer (:func:`bracket_odds` without the spread) at every point of ``des``."""
+    center = scenario.model
+    state = scenario.event_state()
+    if not vectorises(scenario):
+        return [
+            _plain_bracket_odds(
+                replace(scenario, model=des.model_at(center, i), model_sd=ModelSd()),
+                state,
+                rating_sd,
+            )
+            for i in range(des.size)
+        ]
+    model = des.model(center)
+    z, w = _nodes(scenario, rating_sd)
+    m = line_matrix(scenario, state, z, model=model)
+    plain = m if len(z) == 1 else line_matrix(scenario, state, model=model)
+    out = []
+    for d in range(des.size):
+        odds = _reach(scenario, state, m[d], w)
+        if len(z) > 1:
+            exact = _reach(scenario, state, plain[d], np.ones(1))
+            odds = replace(odds, win_if_ratings_exact=exact.win)
+        out.append(odds)
+    return out
+
+
+def bracket_spread(
+    scenario: Scenario, odds: BracketOdds, *, rating_sd: bool = True, draws: int | None = None
+) -> Spread:
+    """Every figure of ``odds`` over the uncertainty of the scenario's constants (the draw, the
+    seeds and the rounds are not figures)."""
+    names = [p for p in scenario.players if not p.withdrawn]
+    z, _ = _nodes(scenario, rating_sd)
+    pairs = max(1, len(names) * (len(names) - 1) // 2) * len(z) ** 2
+    des = design(scenario.model, scenario.model_sd, draws=draws or default_draws(scenario, pairs))
+    answers = bracket_odds_at(scenario, des, rating_sd=rating_sd)
+    return spread(
+        odds.to_json(),
+        [x.to_json() for x in answers],
+        des,
+        scenario.model_sd,
+        scenario.model,
+        probability=lambda path: True,
+        keep=lambda path: not path.startswith("bracket."),
+    )

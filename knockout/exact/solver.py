@@ -42,7 +42,16 @@ from knockout.rules.match import (
     next_decision,
 )
 
-__all__ = ["BidTag", "MatchSolution", "StageExit", "solve", "stage_exits", "transitions"]
+__all__ = [
+    "BidTag",
+    "MatchSolution",
+    "StageExit",
+    "block_average",
+    "concatenated",
+    "solve",
+    "stage_exits",
+    "transitions",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -91,8 +100,8 @@ def _games(
     """One game on the stage's clocks, Red being ``red`` with each probability."""
     stage = pairing.fmt.playable[state.stage]
     for p_colour, red in reds:
-        probs = pairing.game(state.stage, red)
-        minutes = pairing.game_minutes(state.stage, red, stage.minutes)
+        probs = pairing.game_at(state, red)
+        minutes = pairing.game_minutes(state.stage, red, stage.minutes, state)
         for result, p_result in zip(Result, probs, strict=True):
             yield p_colour * p_result, advance(pairing.fmt, state, red, result), tag, minutes
 
@@ -140,13 +149,13 @@ def _bidding_transitions(
 def _choice_transitions(
     pairing: Pairing, state: MatchState, decision: Choice
 ) -> Iterator[Transition]:
-    """A ``choice`` stage's first game: who chooses (a lot or a named player), then the colour
+    """A ``choice`` stage's first game: who chooses (by the stage's rule), then the colour
     the chooser takes under the strategy (or the recorded choice), then the game."""
     if decision.made is not None:
         yield from _games(pairing, state, [(1.0, decision.made.red)])
         return
     game = pairing.choice_game(state.stage)
-    p_a = pairing.colour_chooser[state.stage]
+    p_a = pairing.p_a_chooses_colours(state.stage, decision)
     reds: list[tuple[FloatArray, Side]] = []
     for chooser, p_chooser in ((0, p_a), (1, 1.0 - p_a)):
         side: Side = 0 if chooser == 0 else 1
@@ -193,13 +202,12 @@ class MatchSolution:
     expected_minutes: FloatArray
 
     def averaged(self, groups: int, weights: FloatArray) -> MatchSolution:
-        """Average consecutive blocks of ``len(weights)`` pairs with those weights: ``groups``
-        pairs, each the expectation over its block (quadrature over rating uncertainty)."""
-        k = len(weights)
+        """Average consecutive blocks of ``k`` pairs with ``weights``: ``groups`` pairs, each
+        the expectation over its block (quadrature over rating uncertainty). ``weights`` is
+        ``(k,)``, the same for every block, or ``(groups, k)``, each block its own."""
 
         def avg(a: FloatArray) -> FloatArray:
-            shaped = a.reshape(groups, k, *a.shape[1:])
-            return np.asarray(np.tensordot(weights, shaped, axes=([0], [1])), dtype=np.float64)
+            return block_average(a, groups, weights)
 
         return MatchSolution(
             stage_names=self.stage_names,
@@ -221,6 +229,59 @@ class MatchSolution:
         """``joint / bidding_reached`` (NaN where the bidding stage cannot be reached)."""
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(self.bidding_reached > 0, joint / self.bidding_reached, np.nan)
+
+
+def block_average(a: FloatArray, groups: int, weights: FloatArray) -> FloatArray:
+    """``a`` (pairs first) averaged over consecutive blocks of ``weights.shape[-1]`` pairs:
+    with ``weights`` of shape ``(k,)`` the same weights for every block, of shape
+    ``(groups, k)`` each block its own."""
+    k = weights.shape[-1]
+    shaped = a.reshape(groups, k, *a.shape[1:])
+    if weights.ndim == 1:
+        return np.asarray(np.tensordot(weights, shaped, axes=([0], [1])), dtype=np.float64)
+    w = weights.reshape(groups, k, *([1] * (shaped.ndim - 2)))
+    return np.asarray(np.sum(w * shaped, axis=1), dtype=np.float64)
+
+
+def concatenated(parts: Sequence[MatchSolution]) -> MatchSolution:
+    """The solutions of consecutive slices of one pairing as one solution."""
+    if len(parts) == 1:
+        return parts[0]
+
+    def cat(name: str) -> FloatArray:
+        return np.concatenate([getattr(p, name) for p in parts])
+
+    def games(name: str) -> dict[int, FloatArray]:
+        keys = sorted({g for p in parts for g in getattr(p, name)})
+        out = {}
+        for g in keys:
+            blocks = []
+            for p in parts:
+                table = getattr(p, name)
+                shape = (
+                    (p.win.shape[0], *next(iter(table.values())).shape[1:])
+                    if table
+                    else (p.win.shape[0],)
+                )
+                blocks.append(table.get(g, np.zeros(shape)))
+            out[g] = np.concatenate(blocks)
+        return out
+
+    return MatchSolution(
+        stage_names=parts[0].stage_names,
+        win=cat("win"),
+        decided=cat("decided"),
+        games=games("games"),
+        games_by_winner=games("games_by_winner"),
+        bidding_reached=cat("bidding_reached"),
+        chooser_advances=cat("chooser_advances"),
+        announce_red=cat("announce_red"),
+        objects=cat("objects"),
+        chooser_is_a=cat("chooser_is_a"),
+        chooser_a_advances=cat("chooser_a_advances"),
+        unresolved=cat("unresolved"),
+        expected_minutes=cat("expected_minutes"),
+    )
 
 
 class _BidMass:

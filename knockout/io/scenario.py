@@ -17,11 +17,11 @@ from knockout.io.overrides import SOURCE as OVERRIDE_SOURCE
 from knockout.io.overrides import apply_overrides, parse_override
 from knockout.io.text import read_text
 from knockout.io.tomlfile import load_toml
-from knockout.rules.scenario import Scenario, format_to_dict, parse_scenario
+from knockout.rules.scenario import Scenario, parse_scenario
 
-# Scenario, format_to_dict and parse_scenario are re-exported for code written before the
-# scenario moved to the rules layer.
-__all__ = ["Scenario", "format_to_dict", "load_scenario", "parse_scenario"]
+# The Scenario itself and parse_scenario live in knockout.rules.scenario (the domain layer);
+# this module only reads files into them.
+__all__ = ["load_scenario"]
 
 
 def load_scenario(

@@ -24,7 +24,7 @@ import itertools
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import ClassVar, NamedTuple
 
@@ -163,6 +163,131 @@ def inside(bounds: FloatArray, y: FloatArray) -> BoolArray:
     return np.asarray(np.searchsorted(bounds, y, side="right") & 1, dtype=bool)
 
 
+#: The vectorised regions bracket switches on a VECTOR_STEP-Elo grid (a region narrower than
+#: that can be missed; the one-model regions use 1 Elo) and refine them by bisection to
+#: VECTOR_STEP * 2**-46 Elo.
+VECTOR_STEP = 4.0
+_BISECT_STEPS = 46
+#: Sets of constants whose decision grids are evaluated at once (memory: rows x 6,001 x 4).
+_ROWS_AT_ONCE = 64
+
+
+def _unique_rows(model: ModelParams) -> tuple[ModelParams, npt.NDArray[np.intp]]:
+    """The distinct sets of constants of a vectorised model and, per entry, which one it is
+    (a rating integral repeats each draw of the constants at every node)."""
+    columns = [
+        np.asarray(table[tc], dtype=np.float64)
+        for table in (model.red_advantage, model.draw_nu, model.elo_per_doubling)
+        for tc in TimeClass
+    ]
+    n = model.size or 1
+    stacked = np.stack([np.broadcast_to(c, (n,)) for c in columns], axis=1)
+    _, first, inverse = np.unique(stacked, axis=0, return_index=True, return_inverse=True)
+    return model.take(first), np.asarray(inverse, dtype=np.intp).ravel()
+
+
+def vector_bounds(
+    decide: Callable[[ModelParams, FloatArray], dict[str, BoolArray]],
+    model: ModelParams,
+    keys: tuple[str, ...],
+) -> dict[str, FloatArray]:
+    """Decision regions of a vectorised model, one per set of constants, as padded
+    :attr:`Regions.bounds` arrays ``(n, 2 J)`` (unused pairs are ``+inf``: empty).
+
+    ``decide(m, x)`` gives each decision (``keys``) as booleans for ``x`` of shape ``(k, G)``
+    under a vectorised model ``m`` of ``k`` entries shaped ``(k, 1)``. Switches are bracketed
+    on a :data:`VECTOR_STEP`-Elo grid over ``[-REGION_SPAN, REGION_SPAN]`` (:func:`_regions`,
+    for one model, uses 1 Elo) and refined by bisection of the decision itself; the two agree
+    to 1e-9 Elo (``tests/rules/test_vector_regions.py``) wherever no region is narrower than
+    the grid step.
+    """
+    distinct, which = _unique_rows(model)
+    k = distinct.size or 1
+    grid = np.arange(-REGION_SPAN, REGION_SPAN + VECTOR_STEP, VECTOR_STEP)
+    cuts: dict[str, list[list[float]]] = {key: [[] for _ in range(k)] for key in keys}
+    first: dict[str, npt.NDArray[np.bool_]] = {key: np.zeros(k, dtype=bool) for key in keys}
+    rows: dict[str, list[FloatArray]] = {key: [] for key in keys}
+    cells: dict[str, list[FloatArray]] = {key: [] for key in keys}
+    for lo in range(0, k, _ROWS_AT_ONCE):
+        idx = np.arange(lo, min(k, lo + _ROWS_AT_ONCE))
+        part = distinct.take(idx).mapped(lambda a: a[:, None])
+        found = decide(part, np.broadcast_to(grid, (idx.size, grid.size)))
+        for key in keys:
+            inside_grid = found[key]
+            first[key][idx] = inside_grid[:, 0]
+            r, c = np.nonzero(inside_grid[:, 1:] != inside_grid[:, :-1])
+            rows[key].append(idx[r].astype(np.float64))
+            cells[key].append(c.astype(np.float64))
+    for key in keys:
+        r = np.concatenate(rows[key]).astype(np.intp)
+        c = np.concatenate(cells[key]).astype(np.intp)
+        if r.size:
+            sub = distinct.take(r)
+            lo_x, hi_x = grid[c], grid[c + 1]
+            at_lo = decide(sub, lo_x)[key]
+            for _ in range(_BISECT_STEPS):
+                mid = 0.5 * (lo_x + hi_x)
+                same = decide(sub, mid)[key] == at_lo
+                lo_x, hi_x = np.where(same, mid, lo_x), np.where(same, hi_x, mid)
+            for row, cut in zip(r, 0.5 * (lo_x + hi_x), strict=True):
+                cuts[key][row].append(float(cut))
+    out = {}
+    for key in keys:
+        bounds = [_bounds(bool(first[key][i]), sorted(cuts[key][i])) for i in range(k)]
+        width = max((len(b) for b in bounds), default=0) or 2
+        padded = np.full((k, width), np.inf)
+        for i, b in enumerate(bounds):
+            padded[i, : len(b)] = b
+        out[key] = padded[which]
+    return out
+
+
+def _bounds(inside_first: bool, cuts: list[float]) -> list[float]:
+    """Interval ends ``[lo0, hi0, ...]`` of a decision that holds from -inf when
+    ``inside_first`` and flips at each cut."""
+    edges = [-np.inf, *cuts, np.inf]
+    out: list[float] = []
+    state = inside_first
+    for lo, hi in itertools.pairwise(edges):
+        if state:
+            out += [float(lo), float(hi)]
+        state = not state
+    return out
+
+
+def bounds_contains(bounds: FloatArray, y: npt.ArrayLike) -> BoolArray:
+    """Membership (``lo <= y < hi``) in padded bounds ``(n, 2 J)``, ``y`` broadcast to
+    ``(n,)`` (the vectorised :meth:`Regions.contains`)."""
+    v = np.asarray(y, dtype=np.float64)[..., None]
+    lo, hi = bounds[:, 0::2], bounds[:, 1::2]
+    return np.asarray(np.any((lo <= v) & (v < hi), axis=-1), dtype=bool)
+
+
+def bounds_mass(bounds: FloatArray, mean: npt.ArrayLike, sd: float) -> FloatArray:
+    """P(Normal(mean, sd) lies in the regions) for padded bounds ``(n, 2 J)`` and ``mean``
+    broadcast to ``(n,)`` (the vectorised :meth:`Regions.normal_mass`)."""
+    m = np.asarray(mean, dtype=np.float64)[..., None]
+    lo, hi = bounds[:, 0::2], bounds[:, 1::2]
+    total = np.sum(ndtr((hi - m) / sd) - ndtr((lo - m) / sd), axis=-1)
+    return np.asarray(np.clip(total, 0.0, 1.0), dtype=np.float64)
+
+
+def _branch_decisions(game: BiddingGame, x: FloatArray) -> dict[str, BoolArray]:
+    """The rational rule's three decisions at ``x`` from the four branch values."""
+    v = {
+        b: game.chooser_advances(a, r, x) for b, (a, r) in zip(BRANCH_NAMES, BRANCHES, strict=True)
+    }
+    obj_red = v["red_object"] < v["red_accept"]
+    obj_black = v["black_object"] < v["black_accept"]
+    red_value = np.where(obj_red, v["red_object"], v["red_accept"])
+    black_value = np.where(obj_black, v["black_object"], v["black_accept"])
+    return {
+        "announce_red": np.asarray(red_value >= black_value),
+        "object_red": np.asarray(obj_red),
+        "object_black": np.asarray(obj_black),
+    }
+
+
 @dataclass(frozen=True)
 class BiddingGame:
     """The sudden-death game as a decision problem for 甲 and 乙.
@@ -280,6 +405,16 @@ class BiddingGame:
                 grid, self.rational_objects(Colour.BLACK, grid), obj(Colour.BLACK)
             ),
         }
+
+    @cached_property
+    def vector_regions(self) -> dict[str, FloatArray]:
+        """:attr:`regions` for a vectorised model: per set of constants, the padded bounds
+        (:func:`vector_bounds`) of ``announce_red``, ``object_red`` and ``object_black``."""
+
+        def decide(m: ModelParams, x: FloatArray) -> dict[str, BoolArray]:
+            return _branch_decisions(replace(self, model=m), x)
+
+        return vector_bounds(decide, self.model, ("announce_red", "object_red", "object_black"))
 
 
 def _regions(grid: FloatArray, inside: BoolArray, f: Callable[[float], float]) -> Regions:
@@ -454,6 +589,11 @@ class SealedBidGame:
         as Black equals the expected chance as Red, the truth being ``Normal(e, belief_sd)``
         (``belief_sd = 0``: the truth is ``e``, the rational bid)."""
         gaps = np.arange(0.0, REGION_SPAN + _GRID_STEP, _GRID_STEP)
+        return gaps, self._indifference_bids(gaps, belief_sd)
+
+    def _indifference_bids(self, gaps: FloatArray, belief_sd: float) -> FloatArray:
+        """The indifference bids at estimates ``gaps`` (>= 0; broadcast with the constants of
+        a vectorised model), by bisection."""
         lo = np.full_like(gaps, self.min_black_minutes)
         hi = np.full_like(gaps, self.red_minutes)
 
@@ -482,10 +622,15 @@ class SealedBidGame:
             self.min_black_minutes,
             bids,
         )
-        return gaps, bids
+        return np.asarray(bids, dtype=np.float64)
 
     def rational_bid(self, y: npt.ArrayLike) -> FloatArray:
-        """The indifference bid of a player who believes A's rating minus B's is ``y``."""
+        """The indifference bid of a player who believes A's rating minus B's is ``y`` (with a
+        vectorised model: solved for each pair's constants, not read off a table)."""
+        if self.model.size is not None:
+            shape = np.broadcast_shapes(np.shape(y), (self.model.size,))
+            gaps = np.abs(np.broadcast_to(np.asarray(y, dtype=np.float64), shape)).copy()
+            return self._indifference_bids(gaps, 0.0)
         gaps, bids = self._bid_table
         return np.asarray(np.interp(np.abs(np.asarray(y, dtype=np.float64)), gaps, bids))
 
@@ -618,6 +763,15 @@ class ChoiceGame:
         )
         return _regions(grid, self.rational_red(grid), gap)
 
+    @cached_property
+    def vector_red_region(self) -> FloatArray:
+        """:attr:`red_region` for a vectorised model: padded bounds per set of constants."""
+
+        def decide(m: ModelParams, x: FloatArray) -> dict[str, BoolArray]:
+            return {"red": replace(self, model=m).rational_red(x)}
+
+        return vector_bounds(decide, self.model, ("red",))["red"]
+
 
 def lower_of_two(values: FloatArray, mass: FloatArray) -> tuple[FloatArray, FloatArray]:
     """The distribution of min(U, V) for two independent draws with these values and masses.
@@ -743,6 +897,9 @@ class Strategy(ABC):
     kind: ClassVar[str]
     #: Whether decisions are taken on private noisy estimates (``belief_sd``).
     private: ClassVar[bool] = False
+    #: Whether :meth:`regions` and :meth:`choice_region` are the rational rule's (then a
+    #: vectorised model finds them per set of constants, :meth:`vector_regions`).
+    rational_regions: ClassVar[bool] = False
     belief_sd: float = 100.0
 
     # --- the hooks -------------------------------------------------------------------------
@@ -761,6 +918,24 @@ class Strategy(ABC):
         """A player's sealed bid as a function of their estimate."""
 
     # --- derived -----------------------------------------------------------------------------
+
+    def vector_regions(self, game: BiddingGame) -> dict[str, FloatArray] | None:
+        """:meth:`regions` on private estimates for a vectorised model (one set of constants
+        per pair): padded bounds per set (:func:`vector_bounds`), for a kind whose regions are
+        the rational rule's (:attr:`rational_regions`); None where the regions need one model
+        at a time (rules on the truth need none: they are pointwise)."""
+        return game.vector_regions if self.rational_regions else None
+
+    def vector_choice_region(self, game: ChoiceGame) -> FloatArray | None:
+        """:meth:`choice_region` on private estimates for a vectorised model, or None."""
+        return game.vector_red_region if self.rational_regions else None
+
+    @property
+    def vectorises(self) -> bool:
+        """Whether its exact decision probabilities take a vectorised model (one set of
+        constants per pair): decisions on the truth (pointwise), and the private kinds whose
+        regions are the rational rule's."""
+        return self.noise == 0 or self.rational_regions
 
     @property
     def noise(self) -> float:
@@ -792,7 +967,18 @@ class Strategy(ABC):
         return x_arr + rng.normal(0.0, self.noise, size=x_arr.shape)
 
     def probabilities(self, game: BiddingGame, x: npt.ArrayLike) -> BidProbabilities:
-        """Exact decision probabilities when 甲's true rating advantage is ``x``."""
+        """Exact decision probabilities when 甲's true rating advantage is ``x`` (a vectorised
+        model with private estimates: each pair's regions under its own constants,
+        :meth:`vector_regions`)."""
+        if game.model.size is not None and self.noise > 0:
+            b = self.vector_regions(game)
+            if b is None:
+                raise ValueError(f"{self.kind} decisions need one model at a time")
+            return BidProbabilities(
+                bounds_mass(b["announce_red"], x, self.noise),
+                bounds_mass(b["object_red"], x, self.noise),
+                bounds_mass(b["object_black"], x, self.noise),
+            )
         r = self._rules().regions(game)
         return BidProbabilities(
             self._mass(r["announce_red"], x),
@@ -823,6 +1009,11 @@ class Strategy(ABC):
 
     def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
         """P(the chooser takes Red) when the chooser's true advantage is ``x``."""
+        if game.model.size is not None and self.noise > 0:
+            b = self.vector_choice_region(game)
+            if b is None:
+                raise ValueError(f"{self.kind} decisions need one model at a time")
+            return bounds_mass(b, x, self.noise)
         return self._mass(self._rules().choice_region(game), x)
 
     def choice_sample(
@@ -864,7 +1055,12 @@ class Strategy(ABC):
         return game.believed_lower_bid(x, self.noise, bid=self._rules().bid(game))
 
     def expected_black_minutes(self, game: SealedBidGame, x: npt.ArrayLike) -> FloatArray:
-        """E[Black's clock] in the sealed-bid game: the lower of the two bids."""
+        """E[Black's clock] in the sealed-bid game: the lower of the two bids (on the truth,
+        both bid the same: that bid)."""
+        if self.noise == 0:
+            bids = self._rules().bid(game)(np.asarray(x, dtype=np.float64))
+            shape = np.broadcast_shapes(np.shape(x), np.shape(bids))
+            return np.asarray(bids, dtype=np.float64).reshape(shape)
         x_arr = np.atleast_1d(np.asarray(x, dtype=np.float64))
         means = [float(np.sum(v * p)) for v, p in (self.lower_bid(game, float(xi)) for xi in x_arr)]
         return np.asarray(means, dtype=np.float64).reshape(np.shape(x))
@@ -931,6 +1127,7 @@ class Believed(_PrivateBeliefs):
     """
 
     kind: ClassVar[str] = "believed"
+    rational_regions: ClassVar[bool] = True
 
     def regions(self, game: BiddingGame) -> Mapping[str, Regions]:
         return game.regions

@@ -96,13 +96,17 @@ class Choice:
     """One player chooses the colour of a game on the stage's clocks.
 
     Attributes:
-        chooser: The stage's rule for who chooses: ``lot`` (a fair lot names the chooser) or a
-            player's name.
+        chooser: The stage's rule for who chooses (:data:`~knockout.rules.formats.CHOOSER_RULES`
+            or a player's name).
         made: The choice, when it is recorded.
+        side: The chooser, when the match's own colours name them (``last-black``,
+            ``first-black``); None when the pair does (a lot, a named player, the
+            higher-ranked: :meth:`~knockout.rules.match.Pairing.p_a_chooses_colours`).
     """
 
     chooser: str
     made: ChoiceMade | None = None
+    side: Side | None = None
 
     kind: ClassVar[DecisionKind] = "choice"
 
@@ -135,6 +139,21 @@ class SealedBids:
     kind: ClassVar[DecisionKind] = "sealed-bid"
 
 
+def _history_chooser(stage: Stage, last_red: Side | None, games_before: int | None) -> Side | None:
+    """The chooser the match's colours name, if the stage's rule reads them: ``last-black``,
+    who had Black in the previous game; ``first-black``, who had Black in the first game (the
+    colours swap at every game, so after an odd number of games the first game's Red had Red
+    last)."""
+    if last_red is None:
+        return None
+    if stage.chooser == "last-black":
+        return other(last_red)
+    if stage.chooser == "first-black" and games_before is not None:
+        first_red = last_red if games_before % 2 == 1 else other(last_red)
+        return other(first_red)
+    return None
+
+
 #: Every way the next game's colours and clocks can be settled.
 Decision = Fixed | Lot | Choice | Bidding | SealedBids
 
@@ -147,12 +166,14 @@ def decide(
     p_a_chooses: float | None = None,
     bid: Bid | None = None,
     choice: ChoiceMade | None = None,
+    games_before: int | None = None,
 ) -> Decision:
     """How the next game of ``stage`` is set up: its ``game``-th game (from 0) of the stage's
     current block, after a game in which ``last_red`` had Red (None before the first game).
 
     ``p_a_chooses``, ``bid`` and ``choice``: what the played games already fix for this game
-    (the previous game's times, a recorded bid or colour choice).
+    (the previous game's times, a recorded bid or colour choice). ``games_before``: games
+    played before the stage (a ``first-black`` chooser is read off their colours).
 
     >>> from knockout.rules.formats import FORMATS
     >>> decide(FORMATS["xq-bidding"].stage("slow"), game=1, last_red=0)
@@ -172,7 +193,7 @@ def decide(
                 raise ValueError(f"stage {stage.name!r} has no sealed-bid clocks")
             return SealedBids(stage.sealed_bid)
         case ColourRule.CHOICE:
-            return Choice(stage.chooser, choice)
+            return Choice(stage.chooser, choice, _history_chooser(stage, last_red, games_before))
         case ColourRule.ALTERNATE if last_red is not None:
             return Fixed(other(last_red))
         case ColourRule.ALTERNATE | ColourRule.LOT:

@@ -24,9 +24,16 @@ Stage semantics, shared by every walker:
       accept as Black; the lower bid plays Black with that time, Red gets ``red_minutes``
       (equal bids: a lot);
     - ``choice``: one player chooses the colour (the one with the better chance for them under
-      the strategy); who chooses is ``chooser``: ``lot`` (a fair lot decides who chooses, as in
-      the CXA's playoff decider, 抽签决定先后手选择权) or a player's name.
+      the strategy); who chooses is ``chooser`` (:data:`CHOOSER_RULES`): ``lot`` (a fair lot
+      decides who chooses, as in the CXA's playoff decider, 抽签决定先后手选择权),
+      ``higher-ranked`` (the better seed when both players have one, else the higher rating;
+      equal: a lot), ``last-black`` (the player who had Black in the previous game: in the
+      official schemes the last 超快棋 game), ``first-black`` (the player who had Black in the
+      match's first game: the rule book's "the player who did not choose the slow game's
+      colours", the lot's winner taking Red, the better colour in the model) or a player's name.
   Later games of a stage or block always swap colours.
+* ``max_blocks``: with ``repeat``, the most blocks played; a stage still level after them leads
+  to the next stage (0: no limit, the stage repeats until a block is won).
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ from knockout.game import Colour, Reply
 from knockout.rules.model import TimeClass, classify
 
 __all__ = [
+    "CHOOSER_RULES",
     "FORMATS",
     "MAX_STAGES",
     "MAX_STAGE_GAMES",
@@ -65,6 +73,10 @@ MAX_STAGES = 50
 #: Red's base time in the ``red-handicap`` preset, as a share of the base (cut by 40 %).
 RED_HANDICAP_SHARE = 0.6
 Clock = tuple[float, float]
+#: Who chooses colours at a ``choice`` stage, besides a player's name (module docstring).
+CHOOSER_RULES = ("lot", "higher-ranked", "last-black", "first-black")
+#: Choosers the match's own colours name (read off the previous game's colours).
+HISTORY_CHOOSERS = ("last-black", "first-black")
 STAGE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -155,7 +167,10 @@ class Stage:
         repeat: Play blocks of ``games`` games until one ends with a player ahead.
         bidding: The bidding menu (only with ``colours = bidding``).
         sealed_bid: The Armageddon clocks (only with ``colours = sealed-bid``).
-        chooser: Who chooses colours with ``colours = choice``: ``lot`` or a player's name.
+        chooser: Who chooses colours with ``colours = choice``: a rule of
+            :data:`CHOOSER_RULES` or a player's name.
+        max_blocks: With ``repeat``: the most blocks played before the next stage (0: no
+            limit).
     """
 
     name: str
@@ -169,6 +184,7 @@ class Stage:
     bidding: BiddingMenu | None = None
     sealed_bid: SealedBid | None = None
     chooser: str = "lot"
+    max_blocks: int = 0
 
     @property
     def reference_clocks(self) -> Clock:
@@ -211,7 +227,15 @@ class Stage:
     @property
     def always_decides(self) -> bool:
         """True if the match cannot still be level after this stage."""
-        return self.repeat or (self.draw_winner is not None and self.games % 2 == 1)
+        unbounded = self.repeat and self.max_blocks == 0
+        return unbounded or (self.draw_winner is not None and self.games % 2 == 1)
+
+    @property
+    def most_games(self) -> int | None:
+        """Most games the stage can have (every block of a capped repeat), None if unbounded."""
+        if not self.repeat:
+            return self.games
+        return None if self.max_blocks == 0 else self.games * self.max_blocks
 
     def problems(self) -> list[tuple[str, str]]:
         """``(key, message)`` for everything impossible about this stage alone."""
@@ -241,7 +265,22 @@ class Stage:
                 out.append(("minutes", f"expected {side} minutes > 0, got {m}"))
         if not self.increment_seconds >= 0:
             out.append(("increment_seconds", f"expected >= 0, got {self.increment_seconds}"))
-        return out
+        return out + self._block_problems()
+
+    def _block_problems(self) -> list[tuple[str, str]]:
+        if self.max_blocks < 0:
+            return [("max_blocks", f"expected a whole number >= 0, got {self.max_blocks}")]
+        if self.max_blocks > 0 and not self.repeat:
+            return [("max_blocks", "a cap on the blocks needs repeat = true")]
+        if self.max_blocks * self.games > MAX_STAGE_GAMES:
+            return [
+                (
+                    "max_blocks",
+                    f"expected at most {MAX_STAGE_GAMES} games in a stage, got "
+                    f"{self.max_blocks} blocks of {self.games}",
+                )
+            ]
+        return []
 
     def _one_decisive_game(self, kind: str) -> list[tuple[str, str]]:
         """A stage whose players decide colours and clocks: one game, a draw winner, no repeat."""
@@ -322,10 +361,15 @@ class Format:
 
     @property
     def max_games(self) -> int | None:
-        """Most games a match can last, or ``None`` if a stage repeats."""
-        if any(s.repeat for s in self.playable):
-            return None
-        return sum(s.games for s in self.playable)
+        """Most games a match can last, or ``None`` if a stage repeats without a cap."""
+        most = [s.most_games for s in self.playable]
+        return None if None in most else sum(m for m in most if m is not None)
+
+    def games_before(self, stage_index: int) -> int | None:
+        """Games played before playable stage ``stage_index`` by a match that reaches it (every
+        earlier stage was then played in full); None after an uncapped repeating stage."""
+        most = [s.most_games for s in self.playable[:stage_index]]
+        return None if None in most else sum(m for m in most if m is not None)
 
     def with_stage(self, name: str, **changes: Any) -> Format:
         """A copy with fields of stage ``name`` replaced."""
@@ -361,6 +405,8 @@ class Format:
             if s.always_decides and not last:
                 later = ", ".join(t.name for t in playable[i + 1 :])
                 out.append((s.name, f"always decides the match, so {later} can never be played"))
+            if s.is_choice:
+                out += self._chooser_problems(i)
         if not playable[-1].always_decides:
             out.append(
                 (
@@ -370,6 +416,76 @@ class Format:
                 )
             )
         return out
+
+    def _chooser_problems(self, i: int) -> list[tuple[str, str]]:
+        """A chooser the match's colours name needs those colours: a previous game, and for
+        ``first-black`` colours that swap at every game from the first one on."""
+        stage = self.playable[i]
+        if stage.chooser not in HISTORY_CHOOSERS:
+            return []
+        key = f"{stage.name}.chooser"
+        if i == 0:
+            return [(key, f"{stage.chooser!r} needs a previous game (whose colours name it)")]
+        if stage.chooser == "first-black":
+            first, *later = self.playable[:i]
+            if first.colours not in (ColourRule.LOT, ColourRule.ALTERNATE) or any(
+                s.colours is not ColourRule.ALTERNATE for s in later
+            ):
+                return [
+                    (
+                        key,
+                        "'first-black' reads the first game's colours off the previous game's, "
+                        "so every stage between them needs colours = 'alternate'",
+                    )
+                ]
+        return []
+
+
+def _official(
+    preset: str,
+    slow: int,
+    rapid: int,
+    super_rapid: int,
+    *,
+    repeat: bool = False,
+    max_blocks: int = 0,
+    decider: int = 1,
+) -> Format:
+    """A knockout scheme of the CXA rule book (ch. 7, section 30): slow games (60+10, colours by
+    lot, then swapped), 快棋 (10 min + 10 s), 超快棋 (5 min + 3 s), each with colours swapped
+    from the game before, then the 附加赛: Red 6 / Black 4 min + 3 s, a draw counting as a
+    Black win, its colours chosen by the player the ``chooser`` rule names."""
+    return Format(
+        preset=preset,
+        stages=(
+            Stage("slow", slow, None, (60.0, 60.0), 10.0, ColourRule.LOT),
+            Stage("rapid", rapid, None, (10.0, 10.0), 10.0, ColourRule.ALTERNATE),
+            Stage(
+                "super_rapid",
+                super_rapid,
+                None,
+                (5.0, 5.0),
+                3.0,
+                ColourRule.ALTERNATE,
+                repeat=repeat,
+                max_blocks=max_blocks,
+            ),
+            Stage(
+                "decider",
+                decider,
+                None,
+                (6.0, 4.0),
+                3.0,
+                ColourRule.CHOICE,
+                draw_winner=Colour.BLACK,
+            ),
+        ),
+        increment_seconds=10.0,
+    )
+
+
+#: The cap on official-6's 超快棋 games (the rule text leaves the number to the event).
+OFFICIAL_6_CAP = 4
 
 
 def _xq_bidding(preset: str, slow_games: int, rapid_games: int) -> Format:
@@ -420,6 +536,22 @@ FORMATS: Mapping[str, Format] = {
         ),
         increment_seconds=10.0,
     ),
+    # The rule book's six knockout schemes (ch. 7, section 30): the 附加赛's chooser is a format
+    # key (decider.chooser: lot, higher-ranked, last-black, first-black, or a player's name).
+    # (1) one slow game, a 快棋 game with colours swapped, the 附加赛;
+    "official-1": _official("official-1", 1, 1, 0),
+    # (2) one slow game, 快棋, 超快棋, the 附加赛;
+    "official-2": _official("official-2", 1, 1, 1),
+    # (3) one slow game, 快棋, two 超快棋 games, the 附加赛;
+    "official-3": _official("official-3", 1, 1, 2),
+    # (4) one slow game, 快棋, then 超快棋 games until one is decisive (no 附加赛: give
+    # super_rapid a max_blocks and decider_games = 1 to cap them);
+    "official-4": _official("official-4", 1, 1, 1, repeat=True, decider=0),
+    # (5) two slow games, two 超快棋 games, the 附加赛;
+    "official-5": _official("official-5", 2, 0, 2),
+    # (6) two slow games, then 超快棋 games until one is decisive, at most OFFICIAL_6_CAP of
+    # them (super_rapid.max_blocks), then the 附加赛.
+    "official-6": _official("official-6", 2, 0, 1, repeat=True, max_blocks=OFFICIAL_6_CAP),
     # Two slow games, a rapid game, then an Armageddon whose colours and Black's clock are set by
     # sealed bids: Red 10 minutes, Black the lower bid (draw = Black wins).
     "armageddon-bid": Format(

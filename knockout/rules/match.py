@@ -49,6 +49,7 @@ from knockout.rules.model import (
     game_probabilities,
     p_uses_less_time,
 )
+from knockout.rules.pace import deciding_game, pace_shift
 from knockout.rules.players import Player
 
 __all__ = [
@@ -67,6 +68,7 @@ __all__ = [
     "match_points",
     "next_decision",
     "p_chooser_from_times",
+    "p_first_chooses",
     "replay",
 ]
 
@@ -82,12 +84,15 @@ class MatchState:
         game: Games already played in the current block of the stage.
         score: A's match points minus B's within the block (a win counts 1, a draw 0).
         last_red: Who had Red in the previous game (``None`` before the first game).
+        block: Blocks of the stage already played, for a repeating stage with a cap
+            (``max_blocks``); 0 otherwise.
     """
 
     stage: int
     game: int = 0
     score: int = 0
     last_red: Side | None = None
+    block: int = 0
 
 
 @dataclass(frozen=True)
@@ -111,6 +116,7 @@ def next_decision(fmt: Format, state: MatchState, start: Position | None = None)
     choice) rides on the decision.
     """
     stage = fmt.playable[state.stage]
+    before = fmt.games_before(state.stage)
     if start is not None and start.state == state:
         return decide(
             stage,
@@ -119,8 +125,9 @@ def next_decision(fmt: Format, state: MatchState, start: Position | None = None)
             p_a_chooses=start.p_a_chooses,
             bid=start.bid,
             choice=start.choice,
+            games_before=before,
         )
-    return decide(stage, game=state.game, last_red=state.last_red)
+    return decide(stage, game=state.game, last_red=state.last_red, games_before=before)
 
 
 def match_points(stage: Stage, red: Side, result: Result) -> int:
@@ -139,7 +146,8 @@ def advance(fmt: Format, state: MatchState, red: Side, result: Result) -> MatchS
     """The state after a game in which ``red`` had Red and the result was ``result``.
 
     A block ends early once the player behind cannot catch up; a player ahead at the end of a
-    block wins; a level block repeats (``repeat``) or leads to the next stage.
+    block wins; a level block repeats (``repeat``, up to ``max_blocks`` blocks when capped) or
+    leads to the next stage.
     """
     stage = fmt.playable[state.stage]
     score = state.score + match_points(stage, red, result)
@@ -148,16 +156,33 @@ def advance(fmt: Format, state: MatchState, red: Side, result: Result) -> MatchS
     if abs(score) > remaining:
         return Finished(0 if score > 0 else 1, state.stage)
     if remaining > 0:
-        return MatchState(state.stage, played, score, red)
-    next_stage = state.stage if stage.repeat else state.stage + 1
-    return MatchState(next_stage, 0, 0, red)
+        return MatchState(state.stage, played, score, red, state.block)
+    if stage.repeat and stage.max_blocks == 0:
+        return MatchState(state.stage, 0, 0, red)
+    if stage.repeat and state.block + 1 < stage.max_blocks:
+        return MatchState(state.stage, 0, 0, red, state.block + 1)
+    return MatchState(state.stage + 1, 0, 0, red)
 
 
-def _p_first_chooses(chooser: str, a: str, b: str) -> float:
-    """P(player ``a`` chooses the colours): the named chooser if they play, else a lot."""
-    if chooser == a:
+def p_first_chooses(chooser: str, a: Player, b: Player) -> float:
+    """P(player ``a`` chooses the colours) by a ``choice`` stage's ``chooser`` rule, as far as
+    the pair decides it: the named chooser if they play; the higher-ranked (the better seed when
+    both have one, else the higher rating); else a lot (1/2). A chooser the match's colours
+    name (``last-black``, ``first-black``) rides on the decision instead
+    (:attr:`~knockout.rules.decisions.Choice.side`).
+
+    >>> p_first_chooses("higher-ranked", Player("A", 2500), Player("B", 2600))
+    0.0
+    """
+    if chooser == "higher-ranked":
+        if a.seed is not None and b.seed is not None and a.seed != b.seed:
+            return 1.0 if a.seed < b.seed else 0.0
+        if a.rating != b.rating:
+            return 1.0 if a.rating > b.rating else 0.0
+        return 0.5
+    if chooser == a.name:
         return 1.0
-    if chooser == b:
+    if chooser == b.name:
         return 0.0
     return 0.5
 
@@ -175,8 +200,12 @@ class Pairing:
         strategy: Bidding strategy (used only by formats with a bidding stage).
         ratings: ``{time class: (A's ratings, B's ratings)}``.
         speeds: ``((mean_A, sd_A), (mean_B, sd_B))`` arrays.
-        colour_chooser: Per stage index with ``colours = choice``: P(A chooses the colours)
-            (1 or 0 for a named chooser who plays, 1/2 for a lot).
+        colour_chooser: Per stage index with ``colours = choice``: P(A chooses the colours) as
+            far as the pair decides it (:func:`p_first_chooses`: 1 or 0 for a named chooser
+            who plays or the higher-ranked, 1/2 for a lot).
+        paces: ``(A's paces, B's paces)``: the fraction of their effective clock each player
+            aims to use in the game that decides 甲 (:mod:`knockout.rules.pace`); None: their
+            natural pace (``speed.mean``), the plain model.
     """
 
     fmt: Format
@@ -185,6 +214,7 @@ class Pairing:
     ratings: dict[TimeClass, tuple[FloatArray, FloatArray]]
     speeds: tuple[tuple[FloatArray, FloatArray], tuple[FloatArray, FloatArray]]
     colour_chooser: dict[int, FloatArray] = field(default_factory=dict)
+    paces: tuple[FloatArray, FloatArray] | None = None
     _cache: dict[tuple[int, int], GameProbabilities] = field(
         default_factory=dict, repr=False, compare=False
     )
@@ -223,7 +253,7 @@ class Pairing:
             colour_chooser={
                 i: np.array(
                     [
-                        _p_first_chooses(s.chooser, pa.name, pb.name)
+                        p_first_chooses(s.chooser, pa, pb)
                         for pa, pb in zip(list_a, list_b, strict=True)
                     ]
                 )
@@ -234,16 +264,69 @@ class Pairing:
 
     def expanded(self, index: npt.ArrayLike, a_offset: npt.ArrayLike) -> Pairing:
         """Pairs ``index`` of this pairing (repeats allowed), A's ratings moved by ``a_offset``
-        (every time class): how the true-strength draws of rating uncertainty enter."""
+        (every time class): how the true-strength draws of rating uncertainty enter. A
+        vectorised model (one set of constants per pair) follows its pairs."""
         idx = np.asarray(index, dtype=np.intp)
         shift = np.broadcast_to(np.asarray(a_offset, dtype=np.float64), idx.shape)
         return Pairing(
             fmt=self.fmt,
-            model=self.model,
+            model=self.model.take(idx),
             strategy=self.strategy,
             ratings={tc: (a[idx] + shift, b[idx]) for tc, (a, b) in self.ratings.items()},
             speeds=tuple((m[idx], sd[idx]) for m, sd in self.speeds),  # type: ignore[arg-type]
             colour_chooser={k: v[idx] for k, v in self.colour_chooser.items()},
+            paces=None if self.paces is None else (self.paces[0][idx], self.paces[1][idx]),
+        )
+
+    def with_paces(self, pace_a: npt.ArrayLike, pace_b: npt.ArrayLike) -> Pairing:
+        """This pairing with A and B aiming at these paces in the game that decides 甲
+        (arrays of the pairing's size, or scalars)."""
+        n = self.size
+        return Pairing(
+            fmt=self.fmt,
+            model=self.model,
+            strategy=self.strategy,
+            ratings=self.ratings,
+            speeds=self.speeds,
+            colour_chooser=self.colour_chooser,
+            paces=(
+                np.broadcast_to(np.asarray(pace_a, dtype=np.float64), (n,)),
+                np.broadcast_to(np.asarray(pace_b, dtype=np.float64), (n,)),
+            ),
+        )
+
+    @cached_property
+    def deciding_game(self) -> tuple[int, int] | None:
+        """``(stage index, game index)`` of the game whose times decide 甲 (None: none does)."""
+        return deciding_game(self.fmt)
+
+    def _paced(self, state: MatchState) -> bool:
+        """Whether the game at ``state`` is the one decided at the chosen paces."""
+        return self.paces is not None and (state.stage, state.game) == self.deciding_game
+
+    def game_at(self, state: MatchState, red: Side) -> GameProbabilities:
+        """Outcome probabilities of the game at ``state`` (a non-bidding stage) with ``red`` as
+        Red: :meth:`game`, except in the game that decides 甲 under chosen paces, where each
+        player's strength shifts by :func:`~knockout.rules.pace.pace_shift`."""
+        if not self._paced(state):
+            return self.game(state.stage, red)
+        assert self.paces is not None
+        stage = self.fmt.playable[state.stage]
+        tc = self.time_classes[state.stage]
+        epd = self.model.elo_per_doubling[tc]
+        (mean_a, _), (mean_b, _) = self.speeds
+        shift_a = pace_shift(epd, self.paces[0], mean_a)
+        shift_b = pace_shift(epd, self.paces[1], mean_b)
+        r_a, r_b = self.ratings[tc]
+        a, b = r_a + shift_a, r_b + shift_b
+        red_r, black_r = (a, b) if red == 0 else (b, a)
+        return game_probabilities(
+            red_r,
+            black_r,
+            tc,
+            model=self.model,
+            red_minutes=self.model.effective(stage.minutes[0], stage.increment_seconds),
+            black_minutes=self.model.effective(stage.minutes[1], stage.increment_seconds),
         )
 
     @property
@@ -320,8 +403,9 @@ class Pairing:
         """P(A is 甲) on entering the bidding stage at ``state``.
 
         ``less-time``: A used less clock time in the previous game; each player uses a
-        ``Normal(mean, sd)`` fraction of their effective clock in that game, whose clocks come
-        from the previous stage and who had Red; ``lot``: one half.
+        ``Normal(mean, sd)`` fraction of their effective clock in that game (``mean``: the
+        chosen pace, when the pairing has paces), whose clocks come from the previous stage and
+        who had Red; ``lot``: one half.
         """
         stage = self.fmt.playable[state.stage]
         assert stage.bidding is not None
@@ -333,14 +417,27 @@ class Pairing:
         )
         base_a, base_b = (red_min, black_min) if state.last_red == 0 else (black_min, red_min)
         (mean_a, sd_a), (mean_b, sd_b) = self.speeds
+        if self.paces is not None:
+            mean_a, mean_b = self.paces
         return p_uses_less_time(mean_a, sd_a, mean_b, sd_b, base_a=base_a, base_b=base_b)
 
-    def game_minutes(self, stage_index: int, red: Side, clocks: tuple[float, float]) -> FloatArray:
+    def game_minutes(
+        self,
+        stage_index: int,
+        red: Side,
+        clocks: tuple[float, float],
+        state: MatchState | None = None,
+    ) -> FloatArray:
         """Expected playing time (minutes) of a game of stage ``stage_index`` with ``red`` as Red
-        on base ``clocks``: each side's effective clock times their mean speed."""
+        on base ``clocks``: each side's effective clock times their mean speed (their chosen
+        pace in the game that decides 甲, when ``state`` is that game's and the pairing has
+        paces)."""
         inc = self.fmt.playable[stage_index].increment_seconds
         t_red, t_black = (float(self.model.effective(m, inc)) for m in clocks)
         (mean_a, _), (mean_b, _) = self.speeds
+        if state is not None and self._paced(state):
+            assert self.paces is not None
+            mean_a, mean_b = self.paces
         red_mean, black_mean = (mean_a, mean_b) if red == 0 else (mean_b, mean_a)
         return np.asarray(t_red * red_mean + t_black * black_mean, dtype=np.float64)
 
@@ -356,6 +453,13 @@ class Pairing:
         t_black = self.model.effective(black, inc)
         (mean_a, _), (mean_b, _) = self.speeds
         return np.asarray((t_red + t_black) * (mean_a + mean_b) / 2, dtype=np.float64)
+
+    def p_a_chooses_colours(self, stage_index: int, decision: Choice) -> FloatArray:
+        """P(A chooses the colours) at ``choice`` stage ``stage_index``: the side the match's
+        colours name (``decision.side``), else the pair's (:attr:`colour_chooser`)."""
+        if decision.side is not None:
+            return np.full(self.size, 1.0 if decision.side == 0 else 0.0)
+        return self.colour_chooser[stage_index]
 
     def choice_game(self, stage_index: int) -> ChoiceGame:
         """The colour choice of a ``choice`` stage's first game."""
@@ -638,6 +742,14 @@ def _recorded_choice(
         raise ReplayError(
             n,
             f"expected {decision.chooser!r} (the format names who chooses), got {game.chooser!r}",
+            key="chooser",
+        )
+    if decision.side is not None and side != decision.side:
+        had = "the first game" if decision.chooser == "first-black" else "the previous game"
+        raise ReplayError(
+            n,
+            f"expected {names[decision.side]!r} (the format's chooser is the player who had "
+            f"Black in {had}), got {game.chooser!r}",
             key="chooser",
         )
     made = ChoiceMade(side, game.colour)

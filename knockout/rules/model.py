@@ -23,10 +23,11 @@ engine and the Monte Carlo kernel all call it.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -152,6 +153,39 @@ class ModelParams:
             moves=self.moves if moves is None else moves,
         )
 
+    @property
+    def size(self) -> int | None:
+        """How many sets of constants this holds: None for plain numbers (one model), else the
+        length of its constant arrays (a vectorised model, one entry per pair of a pairing)."""
+        for table in (self.red_advantage, self.draw_nu, self.elo_per_doubling):
+            for tc in TimeClass:
+                shape = np.shape(table[tc])
+                if shape:
+                    return int(shape[0])
+        return None
+
+    def mapped(self, f: Callable[[FloatArray], FloatArray]) -> ModelParams:
+        """A copy with ``f`` applied to every constant that is an array (numbers stay numbers):
+        how a vectorised model follows its pairs when they are indexed, repeated or reshaped."""
+
+        def per_class(table: PerClass) -> PerClass:
+            cells: list[Any] = [
+                f(np.asarray(c)) if np.ndim(c) else c for c in (table[tc] for tc in TimeClass)
+            ]
+            return PerClass(*cells)
+
+        return replace(
+            self,
+            red_advantage=per_class(self.red_advantage),
+            draw_nu=per_class(self.draw_nu),
+            elo_per_doubling=per_class(self.elo_per_doubling),
+        )
+
+    def take(self, index: npt.ArrayLike) -> ModelParams:
+        """The constants of entries ``index`` of a vectorised model (a plain model: itself)."""
+        idx = np.asarray(index, dtype=np.intp)
+        return self if self.size is None else self.mapped(lambda a: a[idx])
+
     def effective(self, base: npt.ArrayLike, increment_seconds: float) -> FloatArray:
         """Effective clocks (minutes) of base clocks ``base`` with this model's ``moves``."""
         return effective_minutes(base, increment_seconds, self.moves)
@@ -268,7 +302,7 @@ def p_uses_less_time(
     """
     gap = np.multiply(mean_b, base_b) - np.multiply(mean_a, base_a)
     scale = np.hypot(np.multiply(sd_a, base_a), np.multiply(sd_b, base_b))
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         smooth = ndtr(gap / scale)
     certain = np.where(gap > 0, 1.0, np.where(gap < 0, 0.0, 0.5))
     return np.asarray(np.where(scale > 0, smooth, certain), dtype=np.float64)

@@ -39,19 +39,34 @@ from knockout.errors import Problem, ScenarioError
 from knockout.game import Colour, Reply, Result
 from knockout.points import canonical_tiebreak
 from knockout.rules.bidding import Strategy, get_strategy
-from knockout.rules.formats import FORMATS, BiddingMenu, ColourRule, Format, SealedBid, Stage
+from knockout.rules.formats import (
+    CHOOSER_RULES,
+    FORMATS,
+    BiddingMenu,
+    ColourRule,
+    Format,
+    SealedBid,
+    Stage,
+)
 from knockout.rules.match import (
     PlayedGame,
     Position,
     bid_colours,
     initial_state,
 )
-from knockout.rules.model import ModelParams, TimeClass
+from knockout.rules.model import ModelParams, PerClass, TimeClass
+from knockout.rules.model_sd import ModelSd, parse_correlation
 from knockout.rules.modeltable import ModelIn as _ModelIn
-from knockout.rules.modeltable import model_params
+from knockout.rules.modeltable import PerClassNonNegIn, model_params
+from knockout.rules.pace import DEFAULT_PACE_MIN
 from knockout.rules.players import Player, Speed
 from knockout.rules.progress import EventState
-from knockout.rules.settings import BracketSettings, RankingSettings, ScheduleSettings
+from knockout.rules.settings import (
+    BracketSettings,
+    IncentiveSettings,
+    RankingSettings,
+    ScheduleSettings,
+)
 from knockout.validation import Table, dedupe, problems_of, unknown_key
 
 __all__ = ["Scenario", "format_to_dict", "parse_scenario"]
@@ -103,6 +118,12 @@ class _RankingIn(Table):
     rules: Literal["2024", "2026"] = "2026"
 
 
+class _IncentivesIn(Table):
+    """``[incentives]``: the pace game (``knockout incentives``)."""
+
+    pace_min: Annotated[float, Field(strict=True, gt=0, le=1)] = DEFAULT_PACE_MIN
+
+
 class _PlayedIn(Table):
     """A ``[[played]]`` entry: a game, or (no result) the decision of a game still to be
     played, whose colours then follow from it (``red``/``black`` may be left out): the
@@ -142,6 +163,7 @@ class _StageIn(Table):
     red_minutes: Positive | None = None
     min_black_minutes: Positive | None = None
     chooser: Annotated[str, Field(min_length=1)] | None = None
+    max_blocks: Annotated[int, Field(ge=0)] | None = None
 
 
 class _FormatHead(Table):
@@ -155,15 +177,32 @@ class _CustomStageIn(_StageIn):
     games: Annotated[int, Field(ge=0)]
 
 
+class _ModelSdIn(Table):
+    """``[model.sd]``: a standard deviation per constant and time class (0: known exactly)."""
+
+    red_advantage: PerClassNonNegIn = PerClassNonNegIn()
+    draw_nu: PerClassNonNegIn = PerClassNonNegIn()
+    elo_per_doubling: PerClassNonNegIn = PerClassNonNegIn()
+
+
+class _ScenarioModelIn(_ModelIn):
+    """A scenario's ``[model]``: the constants, and how uncertain they are."""
+
+    sd: _ModelSdIn = _ModelSdIn()
+    #: ``[[PATH_A, PATH_B, RHO], ...]``, checked by :func:`model_sd.parse_correlation`
+    correlation: Any = Field(default_factory=list)
+
+
 class _ScenarioIn(Table):
     name: str = "Unnamed scenario"
     format: dict[str, Any] = Field(default_factory=dict, strict=False)
-    model: _ModelIn = _ModelIn()
+    model: _ScenarioModelIn = _ScenarioModelIn()
     strategy: _StrategyIn = _StrategyIn()
     players: Annotated[list[_PlayerIn], Field(min_length=2)]
     bracket: _BracketIn = _BracketIn()
     schedule: _ScheduleIn = _ScheduleIn()
     ranking: _RankingIn = _RankingIn()
+    incentives: _IncentivesIn = _IncentivesIn()
     played: list[_PlayedIn] = Field(default_factory=list)
 
 
@@ -187,8 +226,11 @@ class Scenario:
         bracket: ``[bracket]`` settings (more than two players).
         schedule: ``[schedule]`` settings for the event engine.
         ranking: ``[ranking]`` settings for the final ranking.
+        incentives: ``[incentives]`` settings for the pace game (``knockout incentives``).
         played: Games already played (``[[played]]``), in order.
         source: Where the scenario came from (for messages).
+        model_sd: How uncertain the model's constants are (``[model.sd]``, ``[model]
+            correlation``): every answer is also integrated over them.
     """
 
     name: str
@@ -199,8 +241,10 @@ class Scenario:
     bracket: BracketSettings = field(default_factory=BracketSettings)
     schedule: ScheduleSettings = field(default_factory=ScheduleSettings)
     ranking: RankingSettings = field(default_factory=RankingSettings)
+    incentives: IncentiveSettings = field(default_factory=IncentiveSettings)
     played: tuple[PlayedGame, ...] = ()
     source: str = field(default="<scenario>", compare=False)
+    model_sd: ModelSd = field(default_factory=ModelSd)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
@@ -277,12 +321,14 @@ class Scenario:
         return {
             "name": self.name,
             "format": format_to_dict(self.format),
-            "model": self.model.to_dict(),
+            "model": self.model.to_dict()
+            | {"sd": self.model_sd.to_dict(), "correlation": self.model_sd.correlation_list()},
             "strategy": self.strategy.to_dict(),
             "players": [_player_to_dict(p) for p in self.players],
             "bracket": self.bracket.to_dict(),
             "schedule": self.schedule.to_dict(),
             "ranking": self.ranking.to_dict(),
+            "incentives": self.incentives.to_dict(),
             "played": [_played_to_dict(g) for g in self.played],
         }
 
@@ -296,10 +342,12 @@ def scenario_problems(sc: Scenario) -> list[Problem]:
     return [
         *_domain_player_problems(sc.players, source),
         *_model_problems(sc.model, source),
+        *(Problem(source, key, message) for key, message in sc.model_sd.problems(sc.model)),
         *_strategy_problems(sc.strategy, source),
         *fmt_problems,
         *_bracket_problems(sc.bracket, sc.players, source),
         *_schedule_problems(sc.schedule, source),
+        *_incentive_problems(sc.incentives, source),
         *_tiebreak_problems(sc.ranking, source),
         *_chooser_problems(sc.format, sc.players, source),
         *(
@@ -415,6 +463,11 @@ def _schedule_problems(schedule: ScheduleSettings, source: str) -> list[Problem]
     return out
 
 
+def _incentive_problems(incentives: IncentiveSettings, source: str) -> list[Problem]:
+    why = _number_problem("pace_min", incentives.pace_min, low=0, high=1, low_open=True)
+    return [] if why is None else [Problem(source, "incentives.pace_min", why)]
+
+
 def _player_to_dict(p: Player) -> dict[str, Any]:
     out: dict[str, Any] = {
         "name": p.name,
@@ -461,6 +514,8 @@ def _stage_fields(s: Stage) -> dict[str, Any]:
         "repeat": s.repeat,
         "increment_seconds": s.increment_seconds,
     }
+    if s.repeat:
+        out["max_blocks"] = s.max_blocks
     if s.bidding is not None:
         out.update(s.bidding.to_dict())
     if s.sealed_bid is not None:
@@ -512,9 +567,15 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
     raw_players = data.get("players")
     if isinstance(raw_players, list):
         problems.extend(_player_problems(raw_players, source))
+    raw_model = data.get("model", {})
+    correlation, correlation_problems = parse_correlation(
+        raw_model.get("correlation", []) if isinstance(raw_model, Mapping) else []
+    )
+    problems += [Problem(source, key, message) for key, message in correlation_problems]
     if problems or parsed is None or fmt is None:
         raise ScenarioError(dedupe(problems))
     model = model_params(parsed.model)
+    model_sd = _model_sd(parsed.model.sd, correlation)
     players = tuple(
         Player(
             name=p.name.strip(),
@@ -546,22 +607,40 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
         ranking=RankingSettings(
             tuple(parsed.ranking.tiebreaks), parsed.ranking.lots, parsed.ranking.rules
         ),
+        incentives=IncentiveSettings(parsed.incentives.pace_min),
         played=tuple(g for _, g in entries),
         source=source,
+        model_sd=model_sd,
+    )
+
+
+def _model_sd(table: _ModelSdIn, correlation: tuple[tuple[str, str, float], ...]) -> ModelSd:
+    """``[model.sd]`` with the (checked) correlations."""
+
+    def per_class(t: PerClassNonNegIn) -> PerClass:
+        given = {k: v for k, v in t.model_dump().items() if v is not None}
+        return replace(PerClass(0.0, 0.0, 0.0), **given)
+
+    return ModelSd(
+        per_class(table.red_advantage),
+        per_class(table.draw_nu),
+        per_class(table.elo_per_doubling),
+        correlation,
     )
 
 
 def _chooser_problems(fmt: Format, players: tuple[Player, ...], source: str) -> list[Problem]:
     """A ``choice`` stage's chooser is ``lot`` or a player of the scenario."""
     names = [p.name for p in players]
+    rules = ", ".join(repr(r) for r in CHOOSER_RULES)
     return [
         Problem(
             source,
             f"format.{s.name}.chooser",
-            f"expected 'lot' or a player's name ({', '.join(names)}), got {s.chooser!r}",
+            f"expected {rules} or a player's name ({', '.join(names)}), got {s.chooser!r}",
         )
         for s in fmt.stages
-        if s.is_choice and s.chooser != "lot" and s.chooser not in names
+        if s.is_choice and s.chooser not in CHOOSER_RULES and s.chooser not in names
     ]
 
 
@@ -1057,6 +1136,8 @@ def _apply_stage(stage: Stage, table: _StageIn) -> Stage:
         changes["draw_winner"] = None if table.draw_winner == "none" else Colour(table.draw_winner)
     if table.repeat is not None:
         changes["repeat"] = table.repeat
+    if table.max_blocks is not None:
+        changes["max_blocks"] = table.max_blocks
     if table.chooser is not None:
         changes["chooser"] = table.chooser.strip()
     colours = changes.get("colours", stage.colours)

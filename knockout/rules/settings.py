@@ -1,4 +1,4 @@
-"""Event settings from a scenario: the bracket, the schedule and the final ranking."""
+"""Settings from a scenario: the bracket, the schedule, the final ranking and the pace game."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from knockout.rules.bracket import Seeding
+from knockout.rules.pace import DEFAULT_PACE_MIN
 
-__all__ = ["BracketSettings", "RankingSettings", "ScheduleSettings"]
+__all__ = ["BracketSettings", "IncentiveSettings", "RankingSettings", "ScheduleSettings"]
 
 
 @dataclass(frozen=True)
@@ -74,3 +75,19 @@ class RankingSettings:
     def to_dict(self) -> dict[str, Any]:
         """Scenario-file keys."""
         return {"tiebreaks": list(self.tiebreaks), "lots": self.lots, "rules": self.rules}
+
+
+@dataclass(frozen=True)
+class IncentiveSettings:
+    """``[incentives]``: the pace game of ``knockout incentives`` (:mod:`knockout.rules.pace`).
+
+    Attributes:
+        pace_min: The lowest pace (fraction of the effective clock) a player may aim for in the
+            game that decides 甲, in (0, 1]; a natural pace below it widens the range.
+    """
+
+    pace_min: float = DEFAULT_PACE_MIN
+
+    def to_dict(self) -> dict[str, Any]:
+        """Scenario-file keys."""
+        return {"pace_min": self.pace_min}

@@ -27,18 +27,30 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from knockout.errors import KnockoutError
+from knockout.exact.odds import default_draws, vectorises
 from knockout.exact.solver import MatchSolution, solve
 from knockout.io.scenario import load_scenario
-from knockout.rules.bidding import ChoiceGame
-from knockout.rules.formats import FORMATS, RED_HANDICAP_SHARE, Format, Stage
+from knockout.rules.bidding import ChoiceGame, SealedBidGame
+from knockout.rules.formats import CHOOSER_RULES, FORMATS, RED_HANDICAP_SHARE, Format, Stage
 from knockout.rules.match import Pairing
-from knockout.rules.model import game_probabilities
+from knockout.rules.model import ModelParams, game_probabilities
+from knockout.rules.model_sd import Design, ModelSd, Spread, design, spread
 from knockout.rules.players import Player
 from knockout.rules.scenario import Scenario
 
-__all__ = ["DEFAULT_GAPS", "Comparison", "SchemeRow", "compare_formats", "resolve_formats"]
+FloatArray = npt.NDArray[np.float64]
+
+__all__ = [
+    "DEFAULT_GAPS",
+    "Comparison",
+    "SchemeRow",
+    "compare_formats",
+    "decider_edge",
+    "resolve_formats",
+]
 
 DEFAULT_GAPS: tuple[float, ...] = (0.0, 50.0, 100.0, 200.0)
 
@@ -81,19 +93,25 @@ class SchemeRow:
 
 @dataclass(frozen=True)
 class Comparison:
-    """Every format's row, for the given gaps and base rating."""
+    """Every format's row, for the given gaps and base rating (and, with uncertain constants,
+    every figure's spread over them)."""
 
     gaps: tuple[float, ...]
     base: float
     rows: tuple[SchemeRow, ...]
+    model_uncertainty: Spread | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """``{"gaps", "base", "rows"}``."""
-        return {
+        """``{"gaps", "base", "rows"}``, and ``model_uncertainty`` where there is one (figure
+        paths ``rows.FORMAT.KEY``, e.g. ``rows.xq-bidding.decider_edge``)."""
+        out: dict[str, Any] = {
             "gaps": list(self.gaps),
             "base": self.base,
             "rows": [r.to_json() for r in self.rows],
         }
+        if self.model_uncertainty is not None:
+            out["model_uncertainty"] = self.model_uncertainty.to_json()
+        return out
 
 
 def _rapid_stage(fmt: Format) -> Stage | None:
@@ -174,54 +192,103 @@ def _single_decider(fmt: Format) -> Stage | None:
     return None
 
 
-def _decider_edge(pairing: Pairing, sol: MatchSolution, i: int) -> float | None:
-    """The decision's worth between equal players (pair ``i``); see the module docstring."""
+def _decider_edges(
+    pairing: Pairing, sol: MatchSolution, idx: npt.NDArray[np.intp]
+) -> FloatArray | None:
+    """The decision's worth between equal players at pairs ``idx`` (one per set of constants
+    of a vectorised model, or one pair); see the module docstring."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.asarray(sol.chooser_advances[idx] / sol.bidding_reached[idx], dtype=np.float64)
+    return _edges(pairing, share, idx)
+
+
+def decider_edge(pairing: Pairing, bidding_share: float) -> float | None:
+    """What the last stage's decision is worth between equal players (module docstring) under
+    a plain model, or None without a single decisive last game; ``bidding_share``: P(甲
+    advances | the bidding stage is reached), used when the last stage is a bidding one."""
+    edges = _edges(pairing, np.array([bidding_share]), np.zeros(1, dtype=np.intp))
+    return None if edges is None else float(edges[0])
+
+
+def _edges(
+    pairing: Pairing, bidding_share: FloatArray, idx: npt.NDArray[np.intp]
+) -> FloatArray | None:
     fmt = pairing.fmt
     last = _single_decider(fmt)
     if last is None:
         return None
     k = len(fmt.playable) - 1
+    model = pairing.model.take(idx)
+    zero = np.zeros(idx.size)
     if last.is_bidding:
-        return float(sol.chooser_advances[i] / sol.bidding_reached[i]) - 0.5
+        return np.asarray(bidding_share - 0.5)
     if last.is_sealed_bid:
-        game = pairing.sealed_bid_game
-        assert game is not None
+        game = SealedBidGame.from_stage(last, model, pairing.time_classes[k])
+        if model.size is not None:  # a strategy that knows the truth: one bid, Black's clock
+            black = pairing.strategy.expected_black_minutes(game, zero)
+            return np.asarray(game.red_advances(zero, black) - 0.5)
         values, probs = pairing.strategy.lower_bid(game, 0.0)
-        return float(np.sum(probs * game.red_advances(0.0, values))) - 0.5
+        return np.array([float(np.sum(probs * game.red_advances(0.0, values))) - 0.5])
     if last.is_choice:
-        choice = ChoiceGame.from_stage(last, pairing.model, pairing.time_classes[k])
-        p_red = float(pairing.strategy.choice_probability(choice, 0.0))
-        value = p_red * choice.value(True, 0.0) + (1 - p_red) * choice.value(False, 0.0)
-        return float(value) - 0.5
+        choice = ChoiceGame.from_stage(last, model, pairing.time_classes[k])
+        p_red = pairing.strategy.choice_probability(choice, zero)
+        value = p_red * choice.value(True, zero) + (1 - p_red) * choice.value(False, zero)
+        return np.asarray(value - 0.5)
     red_min, black_min = (
         float(pairing.model.effective(m, last.increment_seconds)) for m in last.minutes
     )
     p = game_probabilities(
-        0.0,
-        0.0,
+        zero,
+        zero,
         pairing.time_classes[k],
-        model=pairing.model,
+        model=model,
         red_minutes=red_min,
         black_minutes=black_min,
     )
     draw_for_red = last.draw_winner is not None and last.draw_winner.value == "red"
-    return float(p.red) + (float(p.draw) if draw_for_red else 0.0) - 0.5
+    return np.asarray(p.red + (p.draw if draw_for_red else 0.0) - 0.5)
 
 
-def compare_formats(
+def _format_rows(
+    label: str,
+    fmt: Format,
     scenario: Scenario,
-    formats: Sequence[tuple[str, Format]],
-    *,
-    gaps: Sequence[float] = DEFAULT_GAPS,
-    base: float = 2500.0,
-) -> Comparison:
-    """Every format's row under the scenario's model and strategy (exact).
+    gaps: Sequence[float],
+    base: float,
+    model: ModelParams,
+) -> list[SchemeRow]:
+    """One format's row under each set of constants of ``model`` (one row for a plain model):
+    every gap of every set in one solver call."""
+    named = [s.name for s in fmt.playable if s.is_choice and s.chooser not in CHOOSER_RULES]
+    if named:
+        raise KnockoutError(f"{label}: the colour choice of {named[0]} needs a named player")
+    all_gaps = tuple(sorted({0.0, *(float(g) for g in gaps)}))
+    n = model.size or 1
+    stronger = [Player("stronger", base) for g in all_gaps for _ in range(n)]
+    weaker = [Player("weaker", base - g) for g in all_gaps for _ in range(n)]
+    pairs = model if model.size is None else model.take(np.tile(np.arange(n), len(all_gaps)))
+    pairing = Pairing.of(fmt, stronger, weaker, model=pairs, strategy=scenario.strategy)
+    sol = solve(pairing)
+    at = {g: np.arange(n) + n * all_gaps.index(g) for g in all_gaps}
+    equal = at[0.0]
+    last = len(fmt.playable) - 1
+    edges = _decider_edges(pairing, sol, equal)
+    games = np.asarray(sum(k * p[equal] for k, p in sol.games.items()), dtype=np.float64)
+    return [
+        SchemeRow(
+            format=label,
+            stronger_advances={float(g): float(sol.win[at[float(g)][d], 0]) for g in gaps},
+            decider_edge=None if edges is None else float(edges[d]),
+            decider_reached=float(sol.decided[equal[d], last].sum()),
+            expected_games=float(games[d]),
+            expected_minutes=float(sol.expected_minutes[equal[d]]),
+            own=fmt == scenario.format,
+        )
+        for d in range(n)
+    ]
 
-    Raises:
-        KnockoutError: No gaps, gaps or a base that are not finite, negative gaps, or a
-            format whose colours a two-player comparison cannot play (a ``choice`` stage with a
-            named chooser).
-    """
+
+def _checked_gaps(gaps: Sequence[float], base: float) -> None:
     if not math.isfinite(base):
         raise KnockoutError(f"--base: expected a finite rating, got {base:g}")
     if not gaps:
@@ -230,31 +297,82 @@ def compare_formats(
         raise KnockoutError(f"--gaps: expected finite numbers, got {list(gaps)}")
     if any(g < 0 for g in gaps):
         raise KnockoutError(f"--gaps: expected gaps >= 0, got {list(gaps)}")
-    all_gaps = tuple(sorted({0.0, *(float(g) for g in gaps)}))
-    stronger = [Player("stronger", base) for _ in all_gaps]
-    weaker = [Player("weaker", base - g) for g in all_gaps]
-    rows = []
-    for label, fmt in formats:
-        named = [s.name for s in fmt.playable if s.is_choice and s.chooser != "lot"]
-        if named:
-            raise KnockoutError(f"{label}: the colour choice of {named[0]} needs a named player")
-        pairing = Pairing.of(
-            fmt, stronger, weaker, model=scenario.model, strategy=scenario.strategy
-        )
-        sol = solve(pairing)
-        i = all_gaps.index(0.0)
-        last = len(fmt.playable) - 1
-        rows.append(
-            SchemeRow(
-                format=label,
-                stronger_advances={
-                    float(g): float(sol.win[all_gaps.index(float(g)), 0]) for g in gaps
-                },
-                decider_edge=_decider_edge(pairing, sol, i),
-                decider_reached=float(sol.decided[i, last].sum()),
-                expected_games=float(sum(k * p[i] for k, p in sol.games.items())),
-                expected_minutes=float(sol.expected_minutes[i]),
-                own=fmt == scenario.format,
+
+
+def compare_formats(
+    scenario: Scenario,
+    formats: Sequence[tuple[str, Format]],
+    *,
+    gaps: Sequence[float] = DEFAULT_GAPS,
+    base: float = 2500.0,
+    model_sd: bool = True,
+    draws: int | None = None,
+) -> Comparison:
+    """Every format's row under the scenario's model and strategy (exact); with uncertain
+    constants (``[model.sd]``) each figure's spread over them (``model_uncertainty``).
+
+    Raises:
+        KnockoutError: No gaps, gaps or a base that are not finite, negative gaps, or a
+            format whose colours a two-player comparison cannot play (a ``choice`` stage with a
+            named chooser).
+    """
+    _checked_gaps(gaps, base)
+    rows = tuple(
+        _format_rows(label, fmt, scenario, gaps, base, scenario.model)[0] for label, fmt in formats
+    )
+    out = Comparison(tuple(float(g) for g in gaps), base, rows)
+    if model_sd and scenario.model_sd.uncertain:
+        out = replace(out, model_uncertainty=compare_spread(scenario, formats, out, draws=draws))
+    return out
+
+
+def compare_at(
+    scenario: Scenario,
+    formats: Sequence[tuple[str, Format]],
+    des: Design,
+    *,
+    gaps: Sequence[float],
+    base: float,
+) -> list[Comparison]:
+    """The comparison (without its spread) at every point of ``des``."""
+    if not vectorises(scenario):
+        return [
+            compare_formats(
+                replace(scenario, model=des.model_at(scenario.model, i), model_sd=ModelSd()),
+                formats,
+                gaps=gaps,
+                base=base,
+                model_sd=False,
             )
-        )
-    return Comparison(tuple(float(g) for g in gaps), base, tuple(rows))
+            for i in range(des.size)
+        ]
+    model = des.model(scenario.model)
+    per_format = [_format_rows(label, fmt, scenario, gaps, base, model) for label, fmt in formats]
+    g = tuple(float(x) for x in gaps)
+    return [Comparison(g, base, tuple(rows[d] for rows in per_format)) for d in range(des.size)]
+
+
+#: Figures of a comparison that are not probabilities (P(> 0) is given for them).
+_NOT_PROBABILITIES = ("decider_edge", "expected_games", "expected_minutes")
+
+
+def compare_spread(
+    scenario: Scenario,
+    formats: Sequence[tuple[str, Format]],
+    central: Comparison,
+    *,
+    draws: int | None = None,
+) -> Spread:
+    """Every figure of ``central`` over the uncertainty of the scenario's constants (the gaps
+    and the base rating are inputs, not figures)."""
+    des = design(scenario.model, scenario.model_sd, draws=draws or default_draws(scenario))
+    answers = compare_at(scenario, formats, des, gaps=central.gaps, base=central.base)
+    return spread(
+        central.to_json(),
+        [c.to_json() for c in answers],
+        des,
+        scenario.model_sd,
+        scenario.model,
+        probability=lambda path: not path.endswith(_NOT_PROBABILITIES),
+        keep=lambda path: path.startswith("rows."),
+    )

@@ -24,28 +24,39 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+import numpy as np
+import numpy.typing as npt
 from scipy.optimize import brentq
 
 from knockout.errors import KnockoutError
+from knockout.exact.odds import default_draws, vectorises
 from knockout.game import Colour, Reply
 from knockout.rules.bidding import BRANCHES, Believed, BiddingGame, Naive, Strategy
 from knockout.rules.formats import BiddingMenu, ColourRule, Format, Stage
-from knockout.rules.model import TimeClass
+from knockout.rules.model import ModelParams, TimeClass, game_probabilities
+from knockout.rules.model_sd import Design, ModelSd, Spread, design, spread
 from knockout.rules.players import Player
 from knockout.rules.scenario import Scenario
 from sims.match import simulate_match
 from sims.runner import Executor
 
 __all__ = [
+    "DECOMPOSED",
     "GAPS",
     "MIN_BLACK_MINUTES",
     "SEARCH_FACTOR",
     "VERIFY_RUNS",
     "FairRules",
     "NoSplit",
+    "fair_at",
     "fair_rules",
+    "fair_spread",
+    "how_sure",
     "search_cap",
+    "seed_edges_and_splits",
 ]
+
+FloatArray = npt.NDArray[np.float64]
 
 #: Black's clock must leave room for the seed-shaped menu's 5-minute shift.
 MIN_BLACK_MINUTES = 5.0
@@ -83,6 +94,10 @@ class FairRules:
         by_gap: ``{menu: {strategy: {gap: (P(甲 advances) as the stronger, as the weaker)}}}``.
         verified: ``(runs, P(Red advances), standard error)`` of the Monte Carlo check.
         seed: The check's seed.
+        model_uncertainty: With uncertain constants: the spread of the split
+            (``armageddon.red``, found again at each draw) and of every chance and advantage
+            under the menus as printed (the seed's, and the fair one found at the central
+            constants), with the variance decomposition of the split and the advantages.
     """
 
     black: float
@@ -97,6 +112,7 @@ class FairRules:
     seed: int
     no_split: NoSplit | None = None
     max_minutes: float = SEARCH_FACTOR * 10.0
+    model_uncertainty: Spread | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The keys of ``knockout fair --json`` (``seed`` and ``version`` come from the
@@ -123,6 +139,8 @@ class FairRules:
             if self.verified is None
             else dict(zip(("runs", "red_advances", "stderr"), self.verified, strict=True))
         )
+        if self.model_uncertainty is not None:
+            out["model_uncertainty"] = self.model_uncertainty.to_json()
         return out
 
 
@@ -209,6 +227,15 @@ def _chooser_value(game: BiddingGame, strategy: Strategy, x: float) -> float:
     return float(sum(float(joint[b]) * float(values[k]) for k, b in enumerate(BRANCHES)))
 
 
+def _chooser_values(game: BiddingGame, strategy: Strategy, x: float) -> FloatArray:
+    """:func:`_chooser_value` for a vectorised game: one value per set of constants."""
+    joint = strategy.probabilities(game, x).joint()
+    values = game.branch_values(x)
+    return np.asarray(
+        sum(joint[b] * values[..., k] for k, b in enumerate(BRANCHES)), dtype=np.float64
+    )
+
+
 def _by_gap(
     games: dict[str, BiddingGame], strategies: dict[str, Strategy]
 ) -> dict[str, dict[str, dict[float, tuple[float, float]]]]:
@@ -219,6 +246,63 @@ def _by_gap(
         }
         for menu, game in games.items()
     }
+
+
+def _by_gap_at(
+    games: dict[str, BiddingGame], strategies: dict[str, Strategy], n: int
+) -> list[dict[str, dict[str, dict[float, tuple[float, float]]]]]:
+    """:func:`_by_gap` for vectorised games, one table per set of constants."""
+    values = {
+        (menu, kind, g): (_chooser_values(game, s, g), _chooser_values(game, s, -g))
+        for menu, game in games.items()
+        for kind, s in strategies.items()
+        for g in GAPS
+    }
+    return [
+        {
+            menu: {
+                kind: {
+                    g: (float(values[menu, kind, g][0][d]), float(values[menu, kind, g][1][d]))
+                    for g in GAPS
+                }
+                for kind in strategies
+            }
+            for menu in games
+        }
+        for d in range(n)
+    ]
+
+
+def _splits(
+    stage: Stage, tc: TimeClass, model: ModelParams, black: float, cap: float
+) -> FloatArray:
+    """The fair Red minutes under each set of constants of a vectorised model (NaN where no
+    split is fair): P(Red advances) rises with Red's clock, so bisection on ``(0, cap]``
+    finds the split to far below 1e-10 minutes (60 halvings)."""
+    n = model.size or 1
+    red_draws = stage.draw_winner is Colour.RED
+    inc = stage.increment_seconds
+
+    def excess(red: FloatArray) -> FloatArray:
+        p = game_probabilities(
+            np.zeros(n),
+            0.0,
+            tc,
+            model=model,
+            red_minutes=model.effective(red, inc),
+            black_minutes=float(model.effective(black, inc)),
+        )
+        return np.asarray(p.red + (p.draw if red_draws else 0.0) - 0.5, dtype=np.float64)
+
+    lo, hi = np.full(n, 1e-9), np.full(n, cap)
+    f_lo, f_hi = excess(lo), excess(hi)
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        up = excess(mid) >= 0
+        hi, lo = np.where(up, mid, hi), np.where(up, lo, mid)
+    red = 0.5 * (lo + hi)
+    red = np.where(f_lo == 0.0, 1e-9, red)
+    return np.asarray(np.where((f_lo > 0) | (f_hi < 0), np.nan, red), dtype=np.float64)
 
 
 def _verify(
@@ -264,18 +348,43 @@ def fair_rules(
     workers: int = 1,
     detail: bool = True,
     max_minutes: float | None = None,
+    model_sd: bool = True,
+    verify: bool = True,
+    draws: int | None = None,
+    decompose: bool = True,
 ) -> FairRules:
-    """The fair split, the menu on it, the chooser's advantage and the Monte Carlo check.
+    """The fair split, the menu on it, the chooser's advantage and the Monte Carlo check;
+    with uncertain constants (``[model.sd]``) their spread (:func:`fair_spread`).
 
     ``detail=False`` leaves out the table across gaps and the Monte Carlo check (a sweep
-    measuring the split at many points needs neither). Red's clock is searched up to
-    ``max_minutes`` (default :func:`search_cap`: 10 times Black's).
+    measuring the split at many points needs neither); ``verify=False`` only the check. Red's
+    clock is searched up to ``max_minutes`` (default :func:`search_cap`: 10 times Black's).
+    ``draws``: draws of the constants (default: :func:`knockout.exact.odds.default_draws`);
+    ``decompose=False`` leaves out the variance decomposition.
 
     Raises:
         KnockoutError: Without a bidding stage, with ``black_minutes`` not a finite number above
             5, or ``max_minutes`` not a finite number above 0.
     """
     cap = search_cap(black_minutes, max_minutes)
+    plain = _plain_fair(scenario, black_minutes, seed, executor, workers, detail, verify, cap)
+    if model_sd and scenario.model_sd.uncertain:
+        spread = fair_spread(scenario, plain, draws=draws, decompose=decompose)
+        plain = replace(plain, model_uncertainty=spread)
+    return plain
+
+
+def _plain_fair(
+    scenario: Scenario,
+    black_minutes: float,
+    seed: int,
+    executor: Executor,
+    workers: int,
+    detail: bool,
+    verify: bool,
+    cap: float,
+) -> FairRules:
+    """:func:`fair_rules` at the central constants."""
     stage, tc = _sudden_death(scenario)
     assert stage.bidding is not None
     red, no_split, reason = _split(stage, tc, scenario, black_minutes, cap)
@@ -304,7 +413,7 @@ def fair_rules(
     strategies = {strategy.kind: strategy, "believed": believed}
     verified = (
         None
-        if red is None or not detail
+        if red is None or not detail or not verify
         else _verify(scenario, stage, tc, red, black_minutes, seed, executor, workers)
     )
     return FairRules(
@@ -321,6 +430,229 @@ def fair_rules(
         no_split=no_split,
         max_minutes=cap,
     )
+
+
+def _strategies(scenario: Scenario) -> dict[str, Strategy]:
+    strategy = scenario.strategy
+    believed = strategy if strategy.kind == "believed" else Believed(scenario.belief_sd)
+    return {strategy.kind: strategy, "believed": believed}
+
+
+def fair_at(scenario: Scenario, central: FairRules, des: Design) -> list[FairRules]:
+    """The fair rules (without spread or check) at every point of ``des``: the split found
+    again, the advantages and the table across gaps under the menus of ``central`` (the
+    table only for the draws proper, not for the blocks that hold a constant)."""
+    stage, tc = _sudden_death(scenario)
+    assert stage.bidding is not None and stage.draw_winner is not None
+    detail = bool(central.by_gap)
+    if not vectorises(scenario):
+        return [
+            _fixed_menus(
+                replace(scenario, model=des.model_at(scenario.model, i), model_sd=ModelSd()),
+                central,
+                detail and i < des.draws,
+            )
+            for i in range(des.size)
+        ]
+    model = des.model(scenario.model)
+    reds = _splits(stage, tc, model, central.black, central.max_minutes)
+    menus = {"seed_menu": central.seed_menu}
+    if central.fair_menu is not None:
+        menus["fair_menu"] = central.fair_menu
+    games = {
+        k: BiddingGame(m, stage.draw_winner, tc, model, stage.increment_seconds)
+        for k, m in menus.items()
+    }
+    advantages = {k: _chooser_values(g, scenario.strategy, 0.0) - 0.5 for k, g in games.items()}
+    tables: list[dict[str, dict[str, dict[float, tuple[float, float]]]]] = []
+    if detail:
+        head = des.model(scenario.model).take(np.arange(des.draws))
+        base_games = {
+            k: BiddingGame(m, stage.draw_winner, tc, head, stage.increment_seconds)
+            for k, m in menus.items()
+        }
+        tables = _by_gap_at(base_games, _strategies(scenario), des.draws)
+    out = []
+    for d in range(des.size):
+        red = None if math.isnan(reds[d]) else float(reds[d])
+        out.append(
+            replace(
+                central,
+                red=red,
+                advantage={
+                    "seed_menu": float(advantages["seed_menu"][d]),
+                    "fair_menu": None
+                    if "fair_menu" not in advantages
+                    else float(advantages["fair_menu"][d]),
+                },
+                by_gap=tables[d] if d < len(tables) else {},
+                verified=None,
+                model_uncertainty=None,
+            )
+        )
+    return out
+
+
+def _fixed_menus(scenario: Scenario, central: FairRules, detail: bool) -> FairRules:
+    """One draw, solved on its own: the split found again, the central menus evaluated."""
+    stage, tc = _sudden_death(scenario)
+    red, _, _ = _split(stage, tc, scenario, central.black, central.max_minutes)
+    games = {"seed_menu": _game(stage, tc, scenario, central.seed_menu)}
+    if central.fair_menu is not None:
+        games["fair_menu"] = _game(stage, tc, scenario, central.fair_menu)
+    advantage: dict[str, float | None] = {
+        k: _chooser_value(g, scenario.strategy, 0.0) - 0.5 for k, g in games.items()
+    }
+    advantage.setdefault("fair_menu", None)
+    return replace(
+        central,
+        red=red,
+        advantage=advantage,
+        by_gap=_by_gap(games, _strategies(scenario)) if detail else {},
+        verified=None,
+        model_uncertainty=None,
+    )
+
+
+#: The figures of ``fair`` whose variance is decomposed (each constant held in turn).
+DECOMPOSED = ("chooser_advantage.seed_menu", "chooser_advantage.fair_menu", "armageddon.red")
+
+
+def fair_spread(
+    scenario: Scenario, central: FairRules, *, draws: int | None = None, decompose: bool = True
+) -> Spread:
+    """Every figure of ``central`` over the uncertainty of the constants, with the variance
+    decomposition of :data:`DECOMPOSED` (when the draws are vectorised; solved one by one, it
+    would cost a fair computation per constant and draw). The menus are rules,
+    not figures; the Monte Carlo check is of the central split only."""
+    decompose = decompose and vectorises(scenario)
+    des = design(
+        scenario.model,
+        scenario.model_sd,
+        draws=draws or default_draws(scenario),
+        hold_each=decompose,
+    )
+    answers = fair_at(scenario, central, des)
+    return spread(
+        central.to_json(),
+        [a.to_json() for a in answers],
+        des,
+        scenario.model_sd,
+        scenario.model,
+        probability=lambda path: path.startswith("by_gap."),
+        keep=lambda path: path.startswith(("armageddon.red", "chooser_advantage.", "by_gap.")),
+        decompose=DECOMPOSED if decompose else (),
+    )
+
+
+#: P(edge > 0) at or above which the seed's rule is said to favour 甲 (at or below one minus
+#: it, 乙); between them its sign is said to be unsettled.
+SETTLED = 0.95
+
+
+def _pts(x: float) -> str:
+    return f"{100 * x:+.2f}"
+
+
+def how_sure(f: FairRules) -> list[str]:
+    """The committee's sentences, computed from the spread of ``f`` (none without uncertain
+    constants): the seed menu's edge between equals with its interval and P(edge > 0) and the
+    verdict at the :data:`SETTLED` threshold, the fair Red clock with its interval (and
+    whether the seed's own Red clock lies inside), what the fair menu leaves, and which
+    constant's uncertainty contributes most to the edge's spread."""
+    spread = f.model_uncertainty
+    edge = None if spread is None else spread.get("chooser_advantage.seed_menu")
+    if spread is None or edge is None or edge.p_above_zero is None:
+        return []
+    central = f.advantage["seed_menu"]
+    assert central is not None
+    p = edge.p_above_zero
+    lines = [
+        f"Under the stated uncertainty of the model's constants ({', '.join(spread.constants)}; "
+        f"{spread.draws} draws): the seed's menu gives 甲 an edge of {_pts(central)} points "
+        f"between equal players at the central constants; over the constants it is "
+        f"{_pts(edge.mean)} on average, between {_pts(edge.q025)} and {_pts(edge.q975)} points "
+        f"in 95 % of the draws, and above zero with probability {p:.2f}."
+    ]
+    if p >= SETTLED:
+        lines.append(
+            f"So the seed's rule favours 甲 with probability {p:.2f} (at least {SETTLED:.0%})."
+        )
+    elif p <= 1 - SETTLED:
+        lines.append(
+            f"So the seed's rule favours 乙, the player who replies, with probability "
+            f"{1 - p:.2f} (at least {SETTLED:.0%})."
+        )
+    else:
+        lines.append(
+            f"So whether the seed's rule favours 甲 is not settled: P(edge > 0) = {p:.2f} lies "
+            f"between {1 - SETTLED:.0%} and {SETTLED:.0%}."
+        )
+    lines += _split_lines(f, spread)
+    lines += _contributor_lines(spread)
+    return lines
+
+
+def _split_lines(f: FairRules, spread: Spread) -> list[str]:
+    red = spread.get("armageddon.red")
+    if f.red is None or red is None:
+        return []
+    missing = spread.undefined.get("armageddon.red", 0.0)
+    seed_red = f.seed_menu.accept[0]
+    where = "inside" if red.contains(seed_red) else "outside"
+    text = (
+        f"The fair Red clock against Black's {f.black:g} minutes is {f.red:.2f} minutes at the "
+        f"central constants, between {red.q025:.1f} and {red.q975:.1f} minutes in 95 % of the "
+        "draws"
+    )
+    if missing > 0:
+        text += (
+            f" where a split exists (in {missing:.1%} of the draws no Red clock up to "
+            f"{f.max_minutes:g} minutes is fair)"
+        )
+    text += f"; the seed's {seed_red:g} minutes lies {where} that interval."
+    out = [text]
+    fair_edge = spread.get("chooser_advantage.fair_menu")
+    if fair_edge is not None and fair_edge.p_above_zero is not None:
+        out.append(
+            f"The fair menu built on {f.red:.2f} / {f.black:g} leaves 甲 {_pts(fair_edge.mean)} "
+            f"points on average over the constants, between {_pts(fair_edge.q025)} and "
+            f"{_pts(fair_edge.q975)} in 95 % of the draws (above zero with probability "
+            f"{fair_edge.p_above_zero:.2f})."
+        )
+    return out
+
+
+def _contributor_lines(spread: Spread) -> list[str]:
+    cuts = {
+        k: v["variance_cut"]
+        for k, v in spread.decomposition.get("chooser_advantage.seed_menu", {}).items()
+    }
+    if not cuts:
+        return []
+    ranked = sorted(cuts, key=lambda k: -cuts[k])
+    best = ranked[0]
+    text = (
+        f"The constant whose uncertainty contributes most to the spread of the seed menu's edge "
+        f"is {best}: knowing it exactly would remove {max(cuts[best], 0.0):.0%} of the edge's "
+        "variance"
+    )
+    if len(ranked) > 1:
+        text += f" (next: {ranked[1]}, {max(cuts[ranked[1]], 0.0):.0%})"
+    return [text + "."]
+
+
+def seed_edges_and_splits(
+    scenario: Scenario, model: ModelParams, black_minutes: float, cap: float | None = None
+) -> tuple[FloatArray, FloatArray]:
+    """The seed menu's edge between equals and the fair Red clock (NaN: none) under each set
+    of constants of a vectorised model: what a sweep needs of ``fair`` at many points and
+    draws, in one pass (``chooser_advantage.seed_menu``, ``armageddon.red``)."""
+    stage, tc = _sudden_death(scenario)
+    assert stage.bidding is not None and stage.draw_winner is not None
+    game = BiddingGame(stage.bidding, stage.draw_winner, tc, model, stage.increment_seconds)
+    edges = _chooser_values(game, scenario.strategy, 0.0) - 0.5
+    return edges, _splits(stage, tc, model, black_minutes, search_cap(black_minutes, cap))
 
 
 def search_cap(black_minutes: float, max_minutes: float | None = None) -> float:

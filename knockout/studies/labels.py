@@ -38,6 +38,7 @@ LABELS: tuple[tuple[str, str], ...] = (
     (rf"players\.{_NAME}\.speed\.sd", "{1}'s speed (share of the clock used, sd)"),
     (r"strategy\.belief_sd", "noise of each player's estimate of the gap (Elo, one sd)"),
     (r"strategy\.kind", "how the players bid"),
+    (r"incentives\.pace_min", "the fastest pace a player may choose (clock share)"),
     (r"format\.preset", "format"),
     (r"format\.increment_seconds", "increment (seconds a move)"),
     (r"format\.(\w+)_minutes", "{1} games' base minutes"),
@@ -63,6 +64,33 @@ LABELS: tuple[tuple[str, str], ...] = (
     (r"compare\.rows\.(.+)\.decider_reached", "P(the decider is reached), {1}, equal players"),
     (r"compare\.rows\.(.+)\.expected_games", "expected games, {1}, equal players"),
     (r"compare\.rows\.(.+)\.expected_minutes", "expected playing time, {1} (min)"),
+    (
+        r"incentives\.manipulation_gain",
+        "the most either player gains by choosing a pace (P(advance))",
+    ),
+    (r"incentives\.best_response\.(.+)\.gain", "{1}'s gain from the best pace v natural play"),
+    (r"incentives\.best_response\.(.+)\.pace", "{1}'s best pace v natural play (clock share)"),
+    (
+        r"incentives\.equilibria\.0\.chooser_advances",
+        "P(甲 advances | sudden death), pace-game equilibrium",
+    ),
+    (
+        r"incentives\.equilibria\.0\.pace\.(.+)",
+        "{1}'s pace in the pace-game equilibrium (clock share)",
+    ),
+    (r"incentives\.equilibria\.0\.win\.(.+)", "P({1} advances), pace-game equilibrium"),
+    (
+        r"incentives\.equilibria\.(\d+)\.chooser_advances",
+        "P(甲 advances | sudden death), pace-game equilibrium no. {1} (from 0)",
+    ),
+    (
+        r"incentives\.equilibria\.(\d+)\.pace\.(.+)",
+        "{2}'s pace, pace-game equilibrium no. {1} (from 0; clock share)",
+    ),
+    (
+        r"incentives\.sequential_fairness\.distance",
+        "equal players in equilibrium: |P(甲 advances) - 1/2|",
+    ),
 )
 
 _COMPILED = tuple((re.compile(pattern + r"\Z"), text) for pattern, text in LABELS)

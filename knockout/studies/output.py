@@ -25,6 +25,8 @@ class StudyFiles:
         document: The JSON document.
         plots: Functions that each draw PNGs into the folder and return their paths.
         summary: The Markdown summary.
+        indent: The JSON's indent (None: one line, for a document too big to read by eye,
+            written many times faster).
     """
 
     header: Sequence[str]
@@ -32,6 +34,7 @@ class StudyFiles:
     document: dict[str, Any]
     plots: Sequence[Callable[[Path], Sequence[Path]]]
     summary: str
+    indent: int | None = 2
 
 
 def _cell(value: Any) -> str:
@@ -61,7 +64,9 @@ def write_study(files: StudyFiles, out: Path) -> list[Path]:
         writer.writerows([_cell(c) for c in row] for row in files.rows)
     json_path = out / "results.json"
     json_path.write_text(
-        json.dumps(_json_safe(files.document), ensure_ascii=False, indent=2, allow_nan=False)
+        json.dumps(
+            _json_safe(files.document), ensure_ascii=False, indent=files.indent, allow_nan=False
+        )
         + "\n",
         encoding="utf-8",
     )

@@ -175,8 +175,10 @@ def line_figure(
     errors: Mapping[str, Sequence[float]] | None = None,
     mark: float | None = None,
     note: str | None = None,
+    bands: Mapping[str, tuple[Sequence[float], Sequence[float]]] | None = None,
 ) -> Any:
-    """One line per entry of ``lines`` against ``x``, as a matplotlib figure.
+    """One line per entry of ``lines`` against ``x``, as a matplotlib figure; ``bands``: per
+    line, the lower and upper ends of its central 95 % over uncertain constants, shaded.
 
     Error bars of ±2 ``errors`` where there are any (none on exact figures); identical lines are
     drawn once and named together in the legend; ``mark`` draws a vertical line at the
@@ -189,10 +191,14 @@ def line_figure(
         name = names[0] if len(names) == 1 else f"{', '.join(names)} (identical)"
         err = None if errors is None else errors.get(names[0])
         if err is not None and any(e > 0 for e in err):
-            ax.errorbar(x, ys, yerr=[2 * e for e in err], marker="o", markersize=3, capsize=2,
-                        label=name)  # fmt: skip
+            drawn = ax.errorbar(x, ys, yerr=[2 * e for e in err], marker="o", markersize=3,
+                                capsize=2, label=name).lines[0]  # fmt: skip
         else:
-            ax.plot(x, ys, marker="o", markersize=3, label=name)
+            (drawn,) = ax.plot(x, ys, marker="o", markersize=3, label=name)
+        band = None if bands is None else bands.get(names[0])
+        if band is not None:
+            ax.fill_between(x, band[0], band[1], color=drawn.get_color(), alpha=0.2,
+                            linewidth=0, label=f"{names[0]}: 95 % over the constants")  # fmt: skip
     if mark is not None:
         ax.axvline(mark, color="grey", linestyle=":", linewidth=1, label="the scenario's value")
     if _descending(x):
@@ -220,12 +226,13 @@ def line_plot(
     errors: Mapping[str, Sequence[float]] | None = None,
     mark: float | None = None,
     note: str | None = None,
+    bands: Mapping[str, tuple[Sequence[float], Sequence[float]]] | None = None,
 ) -> Path:
     """:func:`line_figure`, written to ``path``."""
     return save(
         line_figure(
             x, lines, title=title, xlabel=xlabel, ylabel=ylabel, errors=errors, mark=mark,
-            note=note,
+            note=note, bands=bands,
         ),
         path,
     )  # fmt: skip
@@ -253,12 +260,19 @@ def heat_figure(
     mark: tuple[float, float] | None = None,
     centre: float | None = None,
     note: str | None = None,
+    bounds: tuple[Sequence[Sequence[float]], Sequence[Sequence[float]]] | None = None,
 ) -> Any:
     """``z[i][j]`` at (``x[j]``, ``y[i]``) as a matplotlib figure, with the scenario's own point
     marked; ``centre`` makes a diverging colour scale around that value (a NaN cell is blank:
-    the title says why)."""
+    the title says why). ``bounds``: the 2.5 % and 97.5 % ends of each cell's spread over
+    uncertain constants, drawn as two more panels on the same colour scale
+    (:func:`_heat_with_bounds`)."""
     import numpy as np  # noqa: PLC0415
 
+    if bounds is not None:
+        return _heat_with_bounds(x, y, z, bounds, title=title, xlabel=xlabel, ylabel=ylabel,
+                                 colorbar=colorbar, mark=mark, centre=centre,
+                                 note=note)  # fmt: skip
     plt = pyplot()
     values = np.asarray(z, dtype=float)
     xs, values, flip_x = _ascending(x, values, 1)
@@ -271,7 +285,10 @@ def heat_figure(
     mesh = ax.pcolormesh(xs, ys, values, **kwargs)
     bar = fig.colorbar(mesh, ax=ax, label=colorbar)
     bar.formatter.set_useOffset(False)
-    if len(x) > 2 and len(y) > 2 and np.isfinite(values).sum() > 3:
+    finite = values[np.isfinite(values)]
+    # a map of a few levels only (a choice: natural play or the full clock) needs no contours
+    levels = len(np.unique(np.round(finite, 9)))
+    if len(x) > 2 and len(y) > 2 and finite.size > 3 and levels > 3:
         contours = ax.contour(xs, ys, values, colors="black", linewidths=0.5, alpha=0.6)
         ax.clabel(contours, fontsize=7, fmt="%.3g")
         if centre is not None and np.nanmin(values) < centre < np.nanmax(values):
@@ -307,12 +324,104 @@ def heat_map(
     mark: tuple[float, float] | None = None,
     centre: float | None = None,
     note: str | None = None,
+    bounds: tuple[Sequence[Sequence[float]], Sequence[Sequence[float]]] | None = None,
 ) -> Path:
     """:func:`heat_figure`, written to ``path``."""
     return save(
         heat_figure(
             x, y, z, title=title, xlabel=xlabel, ylabel=ylabel, colorbar=colorbar, mark=mark,
-            centre=centre, note=note,
+            centre=centre, note=note, bounds=bounds,
         ),
         path,
     )  # fmt: skip
+
+
+def _heat_with_bounds(
+    x: Sequence[float],
+    y: Sequence[float],
+    z: Sequence[Sequence[float]],
+    bounds: tuple[Sequence[Sequence[float]], Sequence[Sequence[float]]],
+    *,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    colorbar: str,
+    mark: tuple[float, float] | None,
+    centre: float | None,
+    note: str | None,
+) -> Any:
+    """The heat map between its 2.5 % and 97.5 % ends over uncertain constants: three panels
+    on one colour scale, the line where each crosses ``centre``, and on the middle one the
+    cells whose interval contains ``centre`` hatched."""
+    import numpy as np  # noqa: PLC0415
+
+    plt = pyplot()
+    grids = [np.asarray(g, dtype=float) for g in (bounds[0], z, bounds[1])]
+    xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    flips = []
+    for axis, along in ((1, x), (0, y)):
+        ordered = [_ascending(along, g, axis) for g in grids]
+        grids = [o[1] for o in ordered]
+        flips.append(ordered[0][2])
+        if axis == 1:
+            xs = ordered[0][0]
+        else:
+            ys = ordered[0][0]
+    lo, _, hi = grids
+    stack = np.concatenate([g.ravel() for g in grids])
+    kwargs: dict[str, Any] = {"shading": "nearest", "cmap": "viridis"}
+    if centre is not None:
+        span = float(np.nanmax(np.abs(stack - centre))) or 1.0
+        kwargs |= {"cmap": "RdBu_r", "vmin": centre - span, "vmax": centre + span}
+    else:
+        kwargs |= {"vmin": float(np.nanmin(stack)), "vmax": float(np.nanmax(stack))}
+    fig, axes = plt.subplots(1, 3, figsize=(15, 5.4), sharey=True, layout="constrained")
+    names = ("2.5 % over the constants", "at the central constants", "97.5 % over the constants")
+    mesh = None
+    for ax, grid, name in zip(axes, grids, names, strict=True):
+        mesh = ax.pcolormesh(xs, ys, grid, **kwargs)
+        ax.set_title(name, fontsize=9)
+        ax.set_xlabel(xlabel)
+        _style_axis(ax.xaxis, x)
+        enough = np.isfinite(grid).sum() > 3 and len(x) > 2 and len(y) > 2
+        if centre is not None and enough and np.nanmin(grid) < centre < np.nanmax(grid):
+            ax.contour(xs, ys, grid, levels=[centre], colors="black", linewidths=1.4)
+    axes[0].set_ylabel(ylabel)
+    _style_axis(axes[0].yaxis, y)
+    _decorate_middle(axes[1], xs, ys, lo, hi, centre, mark)
+    for ax in axes:
+        if flips[0]:
+            ax.invert_xaxis()
+    if flips[1]:
+        axes[0].invert_yaxis()
+    fig.suptitle(_wrap(title, 110), fontsize=10)
+    if note:  # room at the foot for the keys
+        fig.get_layout_engine().set(rect=(0, 0.04, 1, 0.96))
+    bar = fig.colorbar(mesh, ax=list(axes), label=colorbar, shrink=0.9, pad=0.01)
+    bar.formatter.set_useOffset(False)
+    _footnote(fig, note)
+    return fig
+
+
+def _decorate_middle(
+    middle: Any,
+    xs: Any,
+    ys: Any,
+    lo: Any,
+    hi: Any,
+    centre: float | None,
+    mark: tuple[float, float] | None,
+) -> None:
+    """The middle panel's hatching (where the interval contains ``centre``) and the mark."""
+    if centre is not None:
+        unsettled = ((lo < centre) & (hi > centre)).astype(float)
+        if unsettled.any() and len(xs) > 1 and len(ys) > 1:
+            middle.contourf(xs, ys, unsettled, levels=[0.5, 1.5], colors="none",
+                            hatches=["///"])  # fmt: skip
+        middle.text(0.01, 0.01, f"hatched: the 95 % interval contains {centre:g}",
+                    transform=middle.transAxes, fontsize=8, color="black",
+                    bbox={"facecolor": "white", "alpha": 0.7, "linewidth": 0})  # fmt: skip
+    if mark is not None:
+        middle.plot(*mark, marker="*", markersize=14, color="red", markeredgecolor="black",
+                    linestyle="none", label="the scenario's values")  # fmt: skip
+        middle.legend(fontsize=8, loc="upper right")

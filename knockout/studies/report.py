@@ -20,11 +20,12 @@ from typing import Any
 
 import numpy as np
 
+from knockout.rules.model_sd import FigureSpread
 from knockout.studies.fair import search_cap
 from knockout.studies.labels import label
 from knockout.studies.output import StudyFiles
 from knockout.studies.plots import heat_figure, line_figure, save
-from knockout.studies.sweep import Axis, SweepResult
+from knockout.studies.sweep import Axis, BaseSpread, SweepResult
 from knockout.version import __version__
 
 __all__ = [
@@ -61,13 +62,21 @@ def _where(paths: Sequence[str], point: Sequence[Any]) -> str:
     return ", ".join(f"{p} = {_value(v)}" for p, v in zip(paths, point, strict=True))
 
 
-def _grid(result: SweepResult, metric: str) -> np.ndarray:
-    """The metric's estimates as an array shaped like the grid (NaN where not measured)."""
+def _grid(result: SweepResult, metric: str, stat: str | None = None) -> np.ndarray:
+    """The metric's estimates (or ``stat`` of its spread over the constants: ``q025``,
+    ``q975``) as an array shaped like the grid (NaN where not measured or without one)."""
     shape = tuple(len(a.values) for a in result.sweep.axes)
     flat = np.full(int(np.prod(shape)), np.nan)
     for i, pr in enumerate(result.points):
-        flat[i] = pr.values[metric][0]
+        if stat is None:
+            flat[i] = pr.values[metric][0]
+        elif metric in pr.spread:
+            flat[i] = getattr(pr.spread[metric][0], stat)
     return flat.reshape(shape)
+
+
+def _has_spread(result: SweepResult, metric: str) -> bool:
+    return any(metric in pr.spread for pr in result.points)
 
 
 def _spread_is_noise(spread: float, size: float) -> bool:
@@ -131,6 +140,9 @@ def _own_line(result: SweepResult, metric: str) -> str | None:
         return None
     v, se, _ = at.values[metric]
     value = f"{_fmt(v)}" + (f" ± {_fmt(se)}" if se > 0 else "")
+    if metric in at.spread:
+        s = at.spread[metric][0]
+        value += f" (95 % over the constants not swept: {_fmt(s.q025)} to {_fmt(s.q975)})"
     if own.outside:
         ranges = "; ".join(
             f"{a.path}: {_value(min(a.values))} to {_value(max(a.values))}"
@@ -162,12 +174,15 @@ def _why_words(result: SweepResult, code: str) -> str:
         return "the clocks do not change the odds, so no split is fair at any clock"
     if code == "red_ahead_without_time":
         return "Red is ahead even with almost no time, so no split is fair"
+    if code == "no_equilibrium":
+        return "the pace game has no such pure-strategy equilibrium"
     return code
 
 
 _SHORT = {
     "time_worth_nothing": "no split at any clock",
     "red_ahead_without_time": "Red ahead without time",
+    "no_equilibrium": "no pure equilibrium",
     "": "no value",
 }
 
@@ -239,6 +254,7 @@ def _metric_lines(result: SweepResult, metric: str) -> list[str]:
         lines.append(own_line)
     lines += _sign_lines(measured, metric)
     lines += _sensitivity_lines(result, metric)
+    lines += _spread_lines(result, metric)
     return [*lines, ""]
 
 
@@ -254,6 +270,77 @@ def _sign_lines(measured: Sequence[Any], metric: str) -> list[str]:
         f"Above zero at {pos} of {len(measured)} points, below zero at {neg}, and within "
         f"{near} of zero at {len(measured) - pos - neg}."
     ]
+
+
+def _spread_lines(result: SweepResult, metric: str) -> list[str]:
+    """What the uncertainty of the constants the grid does not sweep does at the points."""
+    spread = [(pr, pr.spread[metric][0]) for pr in result.points if metric in pr.spread]
+    if not spread:
+        return []
+    sweep = result.sweep
+    held = ", ".join(f"`{p.removeprefix('model.sd.')}`" for p in sweep.held_constants)
+    widest_pr, widest = max(spread, key=lambda x: x[1].q975 - x[1].q025)
+    lines = [
+        f"Over the uncertainty of the constants the grid does not sweep ({sweep.model_draws} "
+        "draws a point"
+        + (f"; {held} held at each point's value" if held else "")
+        + f"), the central 95 % interval is widest at {_where(sweep.paths, widest_pr.point)}: "
+        f"{_fmt(widest.q025)} to {_fmt(widest.q975)}."
+    ]
+    signed = [(pr, s) for pr, s in spread if s.p_above_zero is not None]
+    if signed:
+        above = sum(1 for _, s in signed if s.q025 > 0)
+        below = sum(1 for _, s in signed if s.q975 < 0)
+        lines.append(
+            f"The interval lies above zero at {above} of {len(signed)} points, below zero at "
+            f"{below}, and contains zero at {len(signed) - above - below} (the sign is not "
+            "settled there)."
+        )
+    return lines
+
+
+def _base_lines(base: BaseSpread) -> list[str]:
+    """The metrics at the scenario's own constants over all of their uncertainty."""
+    if not base.values:
+        return []
+    constants = ", ".join(
+        f"`{path}` {c['value']:.4g} ± {c['sd']:.4g} ({c['distribution']})"
+        for path, c in base.constants.items()
+    )
+    lines = [
+        "## How sure, at the scenario's own constants",
+        "",
+        f"Every metric at the base scenario, integrated over the uncertainty of its constants: "
+        f"{constants}; {base.draws} draws (randomised quasi-Monte Carlo: scrambled Sobol' "
+        f"replicates), {base.seconds:.1f} s. ± is the standard error of the mean from the "
+        'replicates; "most variance from": the constant whose knowledge would cut the '
+        "metric's variance most (held at its value, the others drawn given it).",
+        "",
+        "| metric | at the central constants | mean over the constants | 95 % interval | "
+        "P(> 0) | most variance from |",
+        "|---|---|---|---|---|---|",
+    ]
+    for metric, value in base.values.items():
+        s = base.spread.get(metric)
+        if s is None:
+            lines.append(f"| `{metric}` | {_fmt(value)} | - | - | - | - |")
+            continue
+        se = base.stderr[metric].mean
+        above = "-" if s.p_above_zero is None else f"{s.p_above_zero:.3f}"
+        cuts = base.decomposition.get(metric, {})
+        main = "-"
+        if cuts:
+            best = max(cuts, key=lambda k: cuts[k]["variance_cut"])
+            main = f"`{best}` ({max(cuts[best]['variance_cut'], 0.0):.0%})"
+        undefined = base.undefined.get(metric)
+        note = "" if not undefined else f" (undefined in {undefined:.1%} of draws)"
+        lines.append(
+            f"| `{metric}` | {_fmt(value)} | {_fmt(s.mean)} ± {_fmt(se)} | "
+            f"{_fmt(s.q025)} to {_fmt(s.q975)}{note} | {above} | {main} |"
+        )
+    if base.how_sure:
+        lines += ["", *base.how_sure]
+    return [*lines, ""]
 
 
 def _sensitivity_lines(result: SweepResult, metric: str) -> list[str]:
@@ -327,6 +414,8 @@ def summary_markdown(result: SweepResult) -> str:
         ]
     for metric in sweep.metrics:
         lines += _metric_lines(result, metric)
+    if result.base is not None:
+        lines += _base_lines(result.base)
     lines += ["## Plots", ""]
     plots, general = plan_plots(result)
     if general is not None:
@@ -427,6 +516,21 @@ def _mark(axis: Axis, own: _Own | None, k: int) -> float | None:
     return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
 
 
+def _bands(
+    result: SweepResult, metrics: Sequence[str], rows: Sequence[Any] | None = None
+) -> dict[str, tuple[list[float], list[float]]]:
+    """Per metric with a spread: its 2.5 % and 97.5 % quantiles at the points ``rows``."""
+    rows = list(result.points) if rows is None else list(rows)
+    out = {}
+    for m in metrics:
+        if any(m in pr.spread for pr in rows):
+            out[m] = (
+                [pr.spread[m][0].q025 if m in pr.spread else math.nan for pr in rows],
+                [pr.spread[m][0].q975 if m in pr.spread else math.nan for pr in rows],
+            )
+    return out
+
+
 def _line_1d(result: SweepResult, metric: str) -> Any:
     axis = result.sweep.axes[0]
     x = [pr.point[0] for pr in result.points]
@@ -439,6 +543,7 @@ def _line_1d(result: SweepResult, metric: str) -> Any:
         ylabel=label(metric),
         mark=_mark(axis, _own(result), 0),
         note=_note(metric, [("x", axis.path)]),
+        bands={label(metric): b for b in _bands(result, [metric]).values()},
     )
 
 
@@ -447,8 +552,14 @@ def _heat(result: SweepResult, metric: str) -> Any:
     grid = _grid(result, metric)  # [ax0][ax1]
     own = _own(result)
     mark0, mark1 = _mark(ax0, own, 0), _mark(ax1, own, 1)
+    bounds = None
     finite = grid[np.isfinite(grid)]
-    centre = 0.0 if finite.min() < 0 < finite.max() else None
+    lo, hi = finite.min(), finite.max()
+    if _has_spread(result, metric):
+        bounds = (_grid(result, metric, "q025").tolist(), _grid(result, metric, "q975").tolist())
+        lo = min(lo, float(np.nanmin(bounds[0])))
+        hi = max(hi, float(np.nanmax(bounds[1])))
+    centre = 0.0 if lo < 0 < hi else None
     blank = f"; blank: {_blank_words(result, metric)}" if np.isnan(grid).any() else ""
     return heat_figure(
         list(ax1.values),
@@ -461,6 +572,7 @@ def _heat(result: SweepResult, metric: str) -> Any:
         mark=None if mark0 is None or mark1 is None else (mark1, mark0),
         centre=centre,
         note=_note(metric, [("x", ax1.path), ("y", ax0.path)]),
+        bounds=bounds,
     )
 
 
@@ -470,10 +582,12 @@ def _by_category(result: SweepResult, metric: str) -> Any:
     num, cat = axes[k_num], axes[1 - k_num]
     lines: dict[str, list[float]] = {}
     errors: dict[str, list[float]] = {}
+    bands: dict[str, tuple[list[float], list[float]]] = {}
     for c in cat.values:
         rows = [pr for pr in result.points if pr.point[1 - k_num] == c]
         lines[str(c)] = [pr.values[metric][0] for pr in rows]
         errors[str(c)] = [pr.values[metric][1] for pr in rows]
+        bands |= {str(c): b for b in _bands(result, [metric], rows).values()}
     return line_figure(
         list(num.values),
         lines,
@@ -483,6 +597,7 @@ def _by_category(result: SweepResult, metric: str) -> Any:
         ylabel=label(metric),
         mark=_mark(num, _own(result), k_num),
         note=_note(metric, [("x", num.path), ("lines", cat.path)]),
+        bands=bands,
     )
 
 
@@ -529,6 +644,7 @@ def _document(result: SweepResult, scenario: dict[str, Any]) -> dict[str, Any]:
                 "metrics": {
                     m: {"estimate": v, "stderr": se, "method": method}
                     | ({"undefined": pr.why[m]} if m in pr.why else {})
+                    | _spread_json(pr.spread.get(m))
                     for m, (v, se, method) in pr.values.items()
                 },
             }
@@ -536,16 +652,64 @@ def _document(result: SweepResult, scenario: dict[str, Any]) -> dict[str, Any]:
         ],
         "interrupted": result.interrupted,
         "seconds": round(result.seconds, 2),
+        **({} if result.base is None else {"base": _base_json(result.base)}),
         "scenario": scenario,
     }
+
+
+def _spread_json(found: tuple[FigureSpread, FigureSpread, float] | None) -> dict[str, Any]:
+    """A metric's ``model_uncertainty`` at a point (empty without one)."""
+    if found is None:
+        return {}
+    spread, errors, undefined = found
+    out: dict[str, Any] = {"model_uncertainty": spread.to_json() | {"stderr": errors.to_json()}}
+    if undefined > 0:
+        out["model_uncertainty"]["undefined"] = undefined
+    return out
+
+
+def _base_json(base: BaseSpread) -> dict[str, Any]:
+    """The metrics at the scenario's own constants, over all of them."""
+    return {
+        "draws": base.draws,
+        "constants": base.constants,
+        "metrics": {
+            m: {"value": v}
+            | ({} if m not in base.spread else {"model_uncertainty": base.spread[m].to_json()})
+            | ({} if m not in base.decomposition else {"decomposition": base.decomposition[m]})
+            | ({} if m not in base.undefined else {"undefined": base.undefined[m]})
+            for m, v in base.values.items()
+        },
+        "how_sure": list(base.how_sure),
+        "seconds": round(base.seconds, 2),
+    }
+
+
+#: The CSV's columns for a metric's spread over uncertain constants (empty without one).
+_SPREAD_COLUMNS = (
+    "model_mean",
+    "model_sd",
+    "model_q025",
+    "model_q975",
+    "model_p_above_zero",
+    "model_undefined",
+)
+
+
+def _spread_cells(found: tuple[FigureSpread, FigureSpread, float] | None) -> list[Any]:
+    if found is None:
+        return [""] * len(_SPREAD_COLUMNS)
+    s, _, undefined = found
+    above = "" if s.p_above_zero is None else s.p_above_zero
+    return [s.mean, s.sd, s.q025, s.q975, above, undefined]
 
 
 def sweep_files(result: SweepResult, scenario: dict[str, Any]) -> StudyFiles:
     """The sweep's outputs (``scenario``: the base scenario, resolved)."""
     sweep = result.sweep
-    header = [*sweep.paths, "metric", "estimate", "stderr", "method"]
+    header = [*sweep.paths, "metric", "estimate", "stderr", "method", *_SPREAD_COLUMNS]
     rows = [
-        [*pr.point, m, v, se, method]
+        [*pr.point, m, v, se, method, *_spread_cells(pr.spread.get(m))]
         for pr in result.points
         for m, (v, se, method) in pr.values.items()
     ]

@@ -15,9 +15,13 @@ A study file names a base scenario, a grid over any ``--set`` paths, and metrics
 
 A metric is an output and a key path into its JSON: ``odds.`` (``knockout odds --json``),
 ``compare.`` (``knockout compare --json``; rows are addressed by format name, e.g.
-``compare.rows.xq-bidding.decider_edge``), ``fair.`` (``knockout fair --json``) or ``simulate.``
+``compare.rows.xq-bidding.decider_edge``), ``fair.`` (``knockout fair --json``),
+``incentives.`` (``knockout incentives --json``, on a grid of ``pace_grid`` paces a player; e.g.
+``incentives.manipulation_gain``, ``incentives.equilibria.0.chooser_advances``) or ``simulate.``
 (``knockout simulate --json``: a Monte Carlo estimate with its standard error, the same seed at
-every point, so differences between points are common-random-number differences).
+every point, so differences between points are common-random-number differences). A list entry
+is addressed by its ``name`` or ``format``, or by its position from 0; a position past the end
+of the list at some point (no equilibrium there) is undefined there (NaN).
 
 Exact where the solver applies: ``odds`` metrics of a two-player match under a deterministic
 strategy are computed for a whole group of grid points in one vectorised solver call (the model
@@ -35,24 +39,44 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
+import numpy.typing as npt
 from pydantic import Field, ValidationError
 
 from knockout.errors import InputError, KnockoutError, Problem
-from knockout.exact.bracket import bracket_odds
-from knockout.exact.odds import from_solution, match_odds, sudden_deaths
-from knockout.exact.solver import solve
+from knockout.exact.bracket import bracket_odds, bracket_odds_at
+from knockout.exact.odds import (
+    certain_odds,
+    default_draws,
+    from_solution,
+    match_odds,
+    match_odds_at,
+    match_spread,
+    solution_figures,
+    solve_chunked,
+    sudden_deaths,
+)
 from knockout.io.overrides import Override, apply_overrides
 from knockout.io.text import read_text
 from knockout.io.tomlfile import load_toml
 from knockout.rules.match import Pairing
 from knockout.rules.model import ModelParams, PerClass
+from knockout.rules.model_sd import (
+    PATHS,
+    REPLICATES,
+    FigureSpread,
+    design,
+    figure_summaries,
+)
+from knockout.rules.players import Player
 from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.studies.incentives import DEFAULT_GRID, MAX_GRID, MIN_GRID
 from knockout.validation import Table, problems_of
 from sims.runner import Executor
 
 __all__ = [
     "OUTPUTS",
     "Axis",
+    "BaseSpread",
     "PointResult",
     "Sweep",
     "SweepResult",
@@ -62,8 +86,13 @@ __all__ = [
     "run_sweep",
 ]
 
+FloatArray = npt.NDArray[np.float64]
+
 #: The outputs a metric can read.
-OUTPUTS = ("odds", "compare", "fair", "simulate")
+OUTPUTS = ("odds", "compare", "fair", "incentives", "simulate")
+#: Draws of uncertain constants at each point, unless the study file says (``model_draws``):
+#: REPLICATES scrambles of 16.
+STUDY_DRAWS = 128
 #: A grid is held in memory (every point and its results): past this many points a study file is
 #: refused outright, ``--yes`` or not (split it into several studies).
 MAX_HELD_POINTS = 10_000_000
@@ -92,6 +121,8 @@ class _SweepIn(Table):
         default_factory=lambda: [0.0, 50.0, 100.0, 200.0]
     )
     base: Annotated[float, Field(strict=True)] = 2500.0
+    model_draws: Annotated[int, Field(ge=REPLICATES)] = STUDY_DRAWS
+    pace_grid: Annotated[int, Field(ge=MIN_GRID, le=MAX_GRID)] = DEFAULT_GRID
 
 
 @dataclass(frozen=True)
@@ -124,6 +155,9 @@ class Sweep:
         max_minutes: The largest Red clock ``fair.`` metrics search (None: 10 times Black's).
         gaps: Rating gaps for ``compare.`` metrics.
         base_rating: The stronger player's rating for ``compare.`` metrics.
+        model_draws: Draws of the uncertain constants at each point (a scenario with
+            ``[model.sd]``).
+        pace_grid: Paces a player on the grid of ``incentives.`` metrics.
     """
 
     name: str
@@ -137,7 +171,9 @@ class Sweep:
     black_minutes: float = 10.0
     gaps: tuple[float, ...] = (0.0, 50.0, 100.0, 200.0)
     base_rating: float = 2500.0
+    model_draws: int = STUDY_DRAWS
     max_minutes: float | None = None
+    pace_grid: int = DEFAULT_GRID
 
     @property
     def points(self) -> list[tuple[Any, ...]]:
@@ -158,7 +194,9 @@ class Sweep:
         return tuple(reversed(values))
 
     def scenario_at(self, point: Sequence[Any]) -> Scenario:
-        """The base scenario with the point's values set.
+        """The base scenario with the point's values set. A swept model constant is held at
+        the point's value: its ``[model.sd]`` is 0 there (the spread at the point is over the
+        other constants).
 
         Raises:
             ScenarioError: If the point makes the scenario invalid.
@@ -166,6 +204,9 @@ class Sweep:
         overrides = [
             Override(f"{a.path}={v!r}", tuple(a.path.split(".")), v)
             for a, v in zip(self.axes, point, strict=True)
+        ]
+        overrides += [
+            Override(f"{path}=0.0", tuple(path.split(".")), 0.0) for path in self.held_constants
         ]
         data, _, problems = apply_overrides(self.base, overrides)
         if problems:
@@ -177,6 +218,15 @@ class Sweep:
     def paths(self) -> tuple[str, ...]:
         """The swept paths."""
         return tuple(a.path for a in self.axes)
+
+    @property
+    def held_constants(self) -> tuple[str, ...]:
+        """``model.sd.CONSTANT.CLASS`` of each swept model constant (held at each point)."""
+        return tuple(
+            f"model.sd.{a.path.removeprefix('model.')}"
+            for a in self.axes
+            if a.path.removeprefix("model.") in PATHS
+        )
 
     def own_values(self) -> dict[str, Any]:
         """The base scenario's own value of each swept path (for marking plots), where it has
@@ -205,8 +255,8 @@ def _pick(rows: list[Any], part: str, where: Sequence[str]) -> Any:
     for row in rows:
         if isinstance(row, dict) and part in (row.get("name"), row.get("format")):
             return row
-    if part.isdigit() and int(part) < len(rows):
-        return rows[int(part)]
+    if part.isdigit():
+        return rows[int(part)] if int(part) < len(rows) else None
     raise KeyError(f"no entry {part!r} under {'.'.join(where)}")
 
 
@@ -311,6 +361,16 @@ def parse_sweep(data: Mapping[str, Any], *, source: str, folder: Path) -> Sweep:
     except ValidationError as exc:
         raise InputError(problems_of(exc, source, _SweepIn)) from None
     problems = _metric_problems(parsed.metrics, source)
+    m = parsed.model_draws // REPLICATES
+    if m * REPLICATES != parsed.model_draws or m & (m - 1):
+        problems.append(
+            Problem(
+                source,
+                "model_draws",
+                f"expected {REPLICATES} times a power of two (16, 32, 64, 128, 256, ...), "
+                f"got {parsed.model_draws}",
+            )
+        )
     axes = []
     for path, raw in parsed.grid.items():
         axis, found = _axis(path, raw, source)
@@ -334,7 +394,9 @@ def parse_sweep(data: Mapping[str, Any], *, source: str, folder: Path) -> Sweep:
         black_minutes=parsed.black_minutes,
         gaps=tuple(parsed.gaps),
         base_rating=parsed.base,
+        model_draws=parsed.model_draws,
         max_minutes=parsed.max_minutes,
+        pace_grid=parsed.pace_grid,
     )
     problems += _grid_problems(sweep)
     if problems:
@@ -412,22 +474,57 @@ def load_sweep(path: str | Path, *, encoding: str | None = None) -> Sweep:
 class PointResult:
     """The metrics at one grid point: ``{metric: (estimate, stderr, method)}``; ``why``: for a
     metric undefined here (NaN), the output's code for why, where it gives one (``fair``'s
-    ``no_split``: ``above_cap``, ``time_worth_nothing``, ``red_ahead_without_time``)."""
+    ``no_split``: ``above_cap``, ``time_worth_nothing``, ``red_ahead_without_time``;
+    ``no_equilibrium`` for an equilibrium the pace game does not have there); with
+    uncertain constants, ``spread``: each metric's spread over them, ``{metric: (spread, its
+    standard errors, share of draws where it is undefined)}``."""
 
     point: tuple[Any, ...]
     values: dict[str, tuple[float, float, str]]
     why: dict[str, str] = field(default_factory=dict)
+    spread: dict[str, tuple[FigureSpread, FigureSpread, float]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BaseSpread:
+    """The metrics at the study's own scenario (no grid value set) over the uncertainty of
+    all its constants, each with its variance decomposition, and the committee's sentences
+    where a metric reads ``fair``.
+
+    Attributes:
+        values: Each metric at the central constants.
+        spread: Each metric's spread (where it has one).
+        stderr: The standard errors of the spread's statistics.
+        undefined: Share of draws where a metric is undefined (where any).
+        decomposition: Per metric, per constant: ``sd_if_known`` and ``variance_cut``.
+        how_sure: The committee's sentences (:func:`knockout.studies.fair.how_sure`).
+        draws: Draws of the constants.
+        constants: The uncertain constants: value, sd, distribution.
+        seconds: How long it took.
+    """
+
+    values: dict[str, float]
+    spread: dict[str, FigureSpread]
+    stderr: dict[str, FigureSpread]
+    undefined: dict[str, float]
+    decomposition: dict[str, dict[str, dict[str, float]]]
+    how_sure: tuple[str, ...]
+    draws: int
+    constants: dict[str, dict[str, Any]]
+    seconds: float = 0.0
 
 
 @dataclass(frozen=True)
 class SweepResult:
-    """Every point measured (in grid order), and whether the run was interrupted."""
+    """Every point measured (in grid order), and whether the run was interrupted; with
+    uncertain constants, the metrics at the scenario's own constants over all of them."""
 
     sweep: Sweep
     points: tuple[PointResult, ...]
     interrupted: bool = False
     seconds: float = 0.0
     notes: tuple[str, ...] = field(default=())
+    base: BaseSpread | None = None
 
 
 def _vector_model(models: Sequence[ModelParams]) -> ModelParams:
@@ -446,10 +543,14 @@ def _vector_model(models: Sequence[ModelParams]) -> ModelParams:
 
 
 def _group_key(sc: Scenario) -> tuple[Any, ...] | None:
-    """Points with the same key are solved in one vectorised call (None: solve alone)."""
+    """Points with the same key are solved in one vectorised call (None: solve alone: a
+    bracket, decisions on beliefs, walkovers, sealed bids, or uncertain ratings, which the
+    vectorised call does not integrate over)."""
     if sc.is_bracket or not sc.strategy.is_deterministic:
         return None
     if any(p.withdrawn for p in sc.players) or sc.format.sealed_bid_stage is not None:
+        return None
+    if any(p.rating_sd > 0 for p in sc.players):
         return None
     people = tuple((p.name, p.speed) for p in sc.players)
     return (sc.format, sc.strategy, sc.model.moves, people, sc.played)
@@ -457,22 +558,48 @@ def _group_key(sc: Scenario) -> tuple[Any, ...] | None:
 
 def _odds_json_group(scenarios: Sequence[Scenario]) -> list[dict[str, Any]]:
     """``odds --json`` of two-player scenarios that differ only in model constants and
-    ratings, from one vectorised solver call."""
+    ratings, from one vectorised solver call (at the central constants)."""
     first = scenarios[0]
-    a_list = [sc.players[0] for sc in scenarios]
-    b_list = [sc.players[1] for sc in scenarios]
-    names = (a_list[0].name, b_list[0].name)
     rep = first.position
     if rep.finished is not None:
-        return [match_odds(sc).to_json() for sc in scenarios]
-    pairing = Pairing.of(
-        first.format,
-        a_list,
-        b_list,
-        model=_vector_model([sc.model for sc in scenarios]),
-        strategy=first.strategy,
+        return [match_odds(sc, model_sd=False).to_json() for sc in scenarios]
+    return _odds_json_pairs(
+        first,
+        [sc.players[0] for sc in scenarios],
+        [sc.players[1] for sc in scenarios],
+        _vector_model([sc.model for sc in scenarios]),
     )
-    sol = solve(pairing, start=rep)
+
+
+def _joined(models: Sequence[ModelParams]) -> ModelParams:
+    """Vectorised models one after the other."""
+
+    def table(name: str) -> PerClass:
+        cells: list[Any] = [
+            np.concatenate([np.asarray(getattr(m, name)[tc]) for m in models])
+            for tc in ("classical", "rapid", "blitz")
+        ]
+        return PerClass(*cells)
+
+    return ModelParams(
+        table("red_advantage"), table("draw_nu"), table("elo_per_doubling"), models[0].moves
+    )
+
+
+def _odds_json_pairs(
+    first: Scenario, a_list: Sequence[Player], b_list: Sequence[Player], model: ModelParams
+) -> list[dict[str, Any]]:
+    """``odds --json`` (no spread) of ``first``'s match with each pair of players under each
+    set of constants of the vectorised ``model``, from one vectorised solver call (a match
+    decided already: its certain answer, laid open at each set of constants)."""
+    names = (a_list[0].name, b_list[0].name)
+    rep = first.position
+    pairing = Pairing.of(
+        first.format, list(a_list), list(b_list), model=model, strategy=first.strategy
+    )
+    if rep.finished is not None:
+        return [odds.to_json() for odds in certain_odds(first, pairing, rep) or []]
+    sol = solve_chunked(pairing, start=rep)
     laid_open = sudden_deaths(pairing, names, sol, bid=rep.bid)
     return [
         from_solution(
@@ -482,7 +609,7 @@ def _odds_json_group(scenarios: Sequence[Scenario]) -> list[dict[str, Any]]:
             games_played=rep.games,
             sudden_death=None if laid_open is None else laid_open[i],
         ).to_json()
-        for i in range(len(scenarios))
+        for i in range(len(a_list))
     ]
 
 
@@ -501,18 +628,197 @@ def _odds_documents(scenarios: Sequence[Scenario]) -> list[dict[str, Any]]:
             docs[i] = doc
     for i in alone:
         sc = scenarios[i]
-        docs[i] = (bracket_odds(sc) if sc.is_bracket else match_odds(sc)).to_json()
+        answer = (
+            bracket_odds(sc, model_sd=False) if sc.is_bracket else match_odds(sc, model_sd=False)
+        )
+        docs[i] = answer.to_json()
     return [docs[i] for i in range(len(scenarios))]
+
+
+#: Values of a metric path at each draw of the constants, per point (None: certain constants).
+Draws = list[dict[str, FloatArray] | None]
+
+
+def _looked_up(docs: Sequence[Mapping[str, Any]], paths: Sequence[str]) -> dict[str, FloatArray]:
+    """Each path's values over a list of JSON documents (NaN where null)."""
+    return {p: np.array([lookup(d, p) for d in docs], dtype=np.float64) for p in paths}
+
+
+def _groups(scenarios: Sequence[Scenario], key: Callable[[Scenario], Any]) -> tuple[
+    dict[Any, list[int]], list[int]
+]:  # fmt: skip
+    """Points with uncertain constants grouped by ``key`` (None: alone), and those alone."""
+    groups: dict[Any, list[int]] = {}
+    alone: list[int] = []
+    for i, sc in enumerate(scenarios):
+        if not sc.model_sd.uncertain:
+            continue
+        k = key(sc)
+        if k is None:
+            alone.append(i)
+        else:
+            groups.setdefault(k, []).append(i)
+    return groups, alone
+
+
+def _joined_draws(
+    scenarios: Sequence[Scenario], members: Sequence[int], sweep: Sweep
+) -> tuple[ModelParams, list[int]]:
+    """One vectorised model over every draw of every member point, and each point's draws."""
+    designs = [
+        design(scenarios[i].model, scenarios[i].model_sd, draws=sweep.model_draws) for i in members
+    ]
+    model = _joined([d.model(scenarios[i].model) for i, d in zip(members, designs, strict=True)])
+    return model, [d.size for d in designs]
+
+
+def _split_draws(
+    values: Mapping[str, FloatArray], sizes: Sequence[int]
+) -> list[dict[str, FloatArray]]:
+    """Values over joined draws, cut back into each point's."""
+    out = []
+    start = 0
+    for n in sizes:
+        out.append({p: v[start : start + n] for p, v in values.items()})
+        start += n
+    return out
+
+
+def _odds_draws(scenarios: Sequence[Scenario], sweep: Sweep, paths: Sequence[str]) -> Draws:
+    """The ``odds`` metric paths at each draw of the uncertain constants, per point: the draws
+    of a group of points in one vectorised solver call, read off the solution."""
+    out: Draws = [None] * len(scenarios)
+    groups, alone = _groups(scenarios, _group_key)
+    for i in alone:
+        sc = scenarios[i]
+        des = design(sc.model, sc.model_sd, draws=_draws(sc, sweep))
+        at = bracket_odds_at(sc, des) if sc.is_bracket else match_odds_at(sc, des)
+        out[i] = _looked_up([x.to_json() for x in at], paths)
+    for members in groups.values():
+        model, sizes = _joined_draws(scenarios, members, sweep)
+        first = scenarios[members[0]]
+        a_list = [scenarios[i].players[0] for i, n in zip(members, sizes, strict=True)
+                  for _ in range(n)]  # fmt: skip
+        b_list = [scenarios[i].players[1] for i, n in zip(members, sizes, strict=True)
+                  for _ in range(n)]  # fmt: skip
+        names = (a_list[0].name, b_list[0].name)
+        rep = first.position
+        pairing = Pairing.of(first.format, a_list, b_list, model=model, strategy=first.strategy)
+        if rep.finished is not None:
+            docs = [x.to_json() for x in certain_odds(first, pairing, rep) or []]
+            values = _looked_up(docs, paths)
+        else:
+            sol = solve_chunked(pairing, start=rep)
+            figures = solution_figures(sol, names, pairing, games_played=rep.games, bid=rep.bid)
+            values = {p: figures.get(p, np.full(pairing.size, np.nan)) for p in paths}
+        for i, part in zip(members, _split_draws(values, sizes), strict=True):
+            out[i] = part
+    return out
+
+
+#: ``fair`` metrics a group of points gets in one vectorised pass (others: point by point).
+_FAIR_FAST = ("chooser_advantage.seed_menu", "armageddon.red", "armageddon.black")
+
+
+def _fair_key(sc: Scenario) -> tuple[Any, ...] | None:
+    if not sc.strategy.vectorises or sc.format.bidding_stage is None:
+        return None
+    return (sc.format, sc.strategy, sc.model.moves)
+
+
+def _fair_draws(scenarios: Sequence[Scenario], sweep: Sweep, paths: Sequence[str]) -> Draws:
+    """The ``fair`` metric paths at each draw, per point: the split and the seed menu's edge
+    of a group of points in one vectorised pass; other figures point by point."""
+    from knockout.studies.fair import fair_at, fair_rules, seed_edges_and_splits  # noqa: PLC0415
+
+    out: Draws = [None] * len(scenarios)
+    fast = all(p in _FAIR_FAST for p in paths)
+    groups, alone = _groups(scenarios, _fair_key if fast else lambda sc: None)
+    for i in alone:
+        sc = scenarios[i]
+        central = fair_rules(
+            sc,
+            black_minutes=sweep.black_minutes,
+            detail=False,
+            model_sd=False,
+            max_minutes=sweep.max_minutes,
+        )
+        des = design(sc.model, sc.model_sd, draws=_draws(sc, sweep))
+        out[i] = _looked_up([x.to_json() for x in fair_at(sc, central, des)], paths)
+    for members in groups.values():
+        model, sizes = _joined_draws(scenarios, members, sweep)
+        first = scenarios[members[0]]
+        edges, reds = seed_edges_and_splits(first, model, sweep.black_minutes, sweep.max_minutes)
+        values = {
+            "chooser_advantage.seed_menu": edges,
+            "armageddon.red": reds,
+            "armageddon.black": np.where(np.isnan(reds), np.nan, sweep.black_minutes),
+        }
+        for i, part in zip(members, _split_draws(values, sizes), strict=True):
+            out[i] = {p: part[p] for p in paths}
+    return out
+
+
+def _fair_documents(scenarios: Sequence[Scenario], sweep: Sweep) -> list[dict[str, Any]]:
+    """The ``fair`` figures a sweep reads in one vectorised pass per group of points (the
+    seed menu's edge and the split, this by bisection to 1e-12 minute), at the central
+    constants; points that cannot be grouped get ``knockout fair --json``'s own."""
+    from knockout.studies.fair import seed_edges_and_splits  # noqa: PLC0415
+
+    out: list[dict[str, Any] | None] = [None] * len(scenarios)
+    groups: dict[Any, list[int]] = {}
+    for i, sc in enumerate(scenarios):
+        key = _fair_key(sc)
+        if key is None:
+            out[i] = _other_document("fair", sc, sweep, "local", 1)
+        else:
+            groups.setdefault(key, []).append(i)
+    for members in groups.values():
+        model = _vector_model([scenarios[i].model for i in members])
+        first = scenarios[members[0]]
+        edges, reds = seed_edges_and_splits(first, model, sweep.black_minutes, sweep.max_minutes)
+        for k, i in enumerate(members):
+            red = float(reds[k])
+            if math.isnan(red):  # no split here: the output's own document says why
+                out[i] = _other_document("fair", scenarios[i], sweep, "local", 1)
+                continue
+            out[i] = {
+                "armageddon": None
+                if math.isnan(red)
+                else {"red": red, "black": sweep.black_minutes},
+                "chooser_advantage": {"seed_menu": float(edges[k])},
+            }
+    return [d for d in out if d is not None]
+
+
+def _compare_draws(scenarios: Sequence[Scenario], sweep: Sweep, paths: Sequence[str]) -> Draws:
+    """The ``compare`` metric paths at each draw, per point."""
+    from knockout.studies.compare import compare_at, resolve_formats  # noqa: PLC0415
+
+    out: Draws = [None] * len(scenarios)
+    for i, sc in enumerate(scenarios):
+        if not sc.model_sd.uncertain:
+            continue
+        des = design(sc.model, sc.model_sd, draws=_draws(sc, sweep))
+        at = compare_at(sc, resolve_formats(sc, None), des, gaps=sweep.gaps, base=sweep.base_rating)
+        out[i] = _looked_up([c.to_json() for c in at], paths)
+    return out
+
+
+def _draws(sc: Scenario, sweep: Sweep) -> int:
+    """The study's draws, or fewer where each draw is solved on its own."""
+    return min(sweep.model_draws, default_draws(sc))
 
 
 def _other_document(
     output: str, sc: Scenario, sweep: Sweep, executor: Executor, workers: int
 ) -> dict[str, Any]:
+    """The output at the point's central constants (their spread is measured apart)."""
     if output == "compare":
         from knockout.studies.compare import compare_formats, resolve_formats  # noqa: PLC0415
 
         return compare_formats(
-            sc, resolve_formats(sc, None), gaps=sweep.gaps, base=sweep.base_rating
+            sc, resolve_formats(sc, None), gaps=sweep.gaps, base=sweep.base_rating, model_sd=False
         ).to_json()
     if output == "fair":
         from knockout.studies.fair import fair_rules  # noqa: PLC0415
@@ -523,12 +829,18 @@ def _other_document(
             seed=sweep.seed,
             detail=False,
             max_minutes=sweep.max_minutes,
+            model_sd=False,
         )
         return rules.to_json()
+    if output == "incentives":
+        from knockout.studies.incentives import incentives  # noqa: PLC0415
+
+        fairness = any(m.startswith("incentives.sequential_fairness") for m in sweep.metrics)
+        return incentives(sc, grid=sweep.pace_grid, fairness=fairness).to_json()
     from sims.run import simulate_scenario  # noqa: PLC0415
 
     return simulate_scenario(
-        sc, sweep.runs, sweep.seed, executor=executor, workers=workers
+        sc, sweep.runs, sweep.seed, executor=executor, workers=workers, model_sd=False
     ).to_json()
 
 
@@ -540,6 +852,52 @@ def _measure(
     if output == "simulate":
         return value, lookup(doc["stderr"], path), "monte-carlo"
     return value, 0.0, "exact"
+
+
+def _checked(sweep: Sweep, metric: str, output: str, docs: Sequence[Mapping[str, Any]]) -> None:
+    """Refuse a metric path that is not a number of its output (at every point).
+
+    Raises:
+        KnockoutError: Naming the metric and why.
+    """
+    for doc in docs:
+        try:
+            _measure(sweep, metric, doc, output)
+        except (KeyError, IndexError) as exc:
+            raise KnockoutError(
+                f"{sweep.source}: metric {metric!r}: no such key in the {output} output ({exc})"
+            ) from None
+        except TypeError as exc:
+            raise KnockoutError(f"{sweep.source}: metric {metric!r}: {exc}") from None
+
+
+def _is_probability(output: str, path: str) -> bool:
+    """Whether a metric is a probability by nature (no P(> 0) for it)."""
+    if output == "fair":
+        return path.startswith("by_gap.")
+    if output == "compare":
+        return not path.endswith(("decider_edge", "expected_games", "expected_minutes"))
+    return True
+
+
+def _spreads(metric: str, at_draws: Draws) -> list[tuple[FigureSpread, FigureSpread, float] | None]:
+    """A metric's spread over the constants at every point of a block, from its values at the
+    draws (None: certain constants, a Monte Carlo metric, or undefined at every draw), the
+    points with as many draws summarised at once."""
+    output, path = metric.split(".", 1)
+    signed = not _is_probability(output, path)
+    out: list[tuple[FigureSpread, FigureSpread, float] | None] = [None] * len(at_draws)
+    by_size: dict[int, list[int]] = {}
+    for i, d in enumerate(at_draws):
+        if d is not None and path in d:
+            by_size.setdefault(len(d[path]), []).append(i)
+    for members in by_size.values():
+        rows = np.stack([np.asarray(at_draws[i][path]) for i in members])  # type: ignore[index]
+        for i, found in zip(
+            members, figure_summaries(rows, REPLICATES, signed=signed), strict=True
+        ):
+            out[i] = found
+    return out
 
 
 def run_sweep(
@@ -575,7 +933,105 @@ def run_sweep(
                 progress(len(done), len(points))
     except KeyboardInterrupt:
         interrupted = True
-    return SweepResult(sweep, tuple(done), interrupted, time.perf_counter() - start)
+    seconds = time.perf_counter() - start
+    base = None if interrupted else base_spread(sweep)
+    return SweepResult(sweep, tuple(done), interrupted, seconds, base=base)
+
+
+def base_spread(sweep: Sweep) -> BaseSpread | None:
+    """The metrics at the study's own scenario over the uncertainty of every constant it
+    gives an sd (None when it gives none): ``odds`` and ``fair`` metrics with their variance
+    decomposition, ``compare`` metrics with their spread; ``simulate`` metrics are Monte Carlo
+    estimates at the central constants and have none."""
+    import time  # noqa: PLC0415
+
+    start = time.perf_counter()
+    sc = parse_scenario(sweep.base, source=sweep.scenario_path)
+    if not sc.model_sd.uncertain:
+        return None
+    by_output: dict[str, list[str]] = {}
+    for metric in sweep.metrics:
+        by_output.setdefault(metric.split(".", 1)[0], []).append(metric.split(".", 1)[1])
+    docs: dict[str, dict[str, Any]] = {}
+    sentences: list[str] = []
+    if "odds" in by_output:
+        if sc.is_bracket:
+            docs["odds"] = bracket_odds(sc).to_json()
+        else:
+            plain = match_odds(sc, model_sd=False)
+            spread = match_spread(sc, plain, decompose=tuple(by_output["odds"]))
+            docs["odds"] = replace(plain, model_uncertainty=spread).to_json()
+    if "fair" in by_output:
+        from knockout.studies.fair import fair_rules, how_sure  # noqa: PLC0415
+
+        rules = fair_rules(
+            sc,
+            black_minutes=sweep.black_minutes,
+            seed=sweep.seed,
+            detail=False,
+            max_minutes=sweep.max_minutes,
+        )
+        docs["fair"] = rules.to_json()
+        sentences = how_sure(rules)
+    if "compare" in by_output:
+        from knockout.studies.compare import compare_formats, resolve_formats  # noqa: PLC0415
+
+        docs["compare"] = compare_formats(
+            sc, resolve_formats(sc, None), gaps=sweep.gaps, base=sweep.base_rating
+        ).to_json()
+    return _base_of(sweep, sc, docs, sentences, time.perf_counter() - start)
+
+
+def _base_of(
+    sweep: Sweep,
+    sc: Scenario,
+    docs: Mapping[str, Mapping[str, Any]],
+    sentences: Sequence[str],
+    seconds: float,
+) -> BaseSpread:
+    values: dict[str, float] = {}
+    spread: dict[str, FigureSpread] = {}
+    stderr: dict[str, FigureSpread] = {}
+    undefined: dict[str, float] = {}
+    decomposition: dict[str, dict[str, dict[str, float]]] = {}
+    draws = 0
+    for metric in sweep.metrics:
+        output, path = metric.split(".", 1)
+        doc = docs.get(output)
+        if doc is None:
+            continue
+        values[metric] = lookup(doc, path)
+        u = doc.get("model_uncertainty") or {}
+        draws = max(draws, int(u.get("draws", 0)))
+        if path in u.get("figures", {}):
+            spread[metric] = FigureSpread(**u["figures"][path])
+            stderr[metric] = FigureSpread(**u["stderr"][path])
+        if path in u.get("undefined", {}):
+            undefined[metric] = float(u["undefined"][path])
+        if path in u.get("decomposition", {}):
+            decomposition[metric] = u["decomposition"][path]
+    return BaseSpread(
+        values,
+        spread,
+        stderr,
+        undefined,
+        decomposition,
+        tuple(sentences),
+        draws,
+        sc.model_sd.distributions(sc.model),
+        seconds,
+    )
+
+
+def _why_undefined(metric: str, doc: Mapping[str, Any]) -> str | None:
+    """The output's code for why a metric is undefined: ``fair``'s ``no_split``, or
+    ``no_equilibrium`` for an ``incentives.equilibria.N...`` metric past the equilibria found."""
+    code = doc.get("no_split")
+    if isinstance(code, str):
+        return code
+    parts = metric.split(".")
+    past = len(parts) > 2 and parts[2].isdigit() and int(parts[2]) >= len(doc.get("equilibria", []))
+    return "no_equilibrium" if parts[:2] == ["incentives", "equilibria"] and past else None
 
 
 def measure_block(
@@ -592,23 +1048,40 @@ def measure_block(
     """
     scenarios = [sweep.scenario_at(p) for p in block]
     docs: dict[str, list[dict[str, Any]]] = {}
+    draws: dict[str, Draws] = {}
+    measured = {
+        o: [m.split(".", 1)[1] for m in sweep.metrics if m.startswith(f"{o}.")] for o in outputs
+    }
     for output in outputs:
         if output == "odds":
             docs[output] = _odds_documents(scenarios)
+        elif output == "fair" and all(p in _FAIR_FAST for p in measured[output]):
+            docs[output] = _fair_documents(scenarios, sweep)
         else:
             docs[output] = [
                 _other_document(output, sc, sweep, executor, workers) for sc in scenarios
             ]
+        # the central values first: a bad metric path is refused before any integration
+        for metric in sweep.metrics:
+            if metric.startswith(f"{output}."):
+                _checked(sweep, metric, output, docs[output])
+        spread_of = {"odds": _odds_draws, "fair": _fair_draws, "compare": _compare_draws}
+        maker = spread_of.get(output)
+        draws[output] = (
+            [None] * len(scenarios) if maker is None else maker(scenarios, sweep, measured[output])
+        )
+    spread_at = {m: _spreads(m, draws[m.split(".", 1)[0]]) for m in sweep.metrics}
     out = []
     for i, point in enumerate(block):
         values = {}
+        spreads = {}
         why = {}
         for metric in sweep.metrics:
             output = metric.split(".", 1)[0]
             try:
                 values[metric] = _measure(sweep, metric, docs[output][i], output)
-                code = docs[output][i].get("no_split")
-                if math.isnan(values[metric][0]) and isinstance(code, str):
+                code = _why_undefined(metric, docs[output][i])
+                if math.isnan(values[metric][0]) and code is not None:
                     why[metric] = code
             except (KeyError, IndexError) as exc:
                 raise KnockoutError(
@@ -616,5 +1089,8 @@ def measure_block(
                 ) from None
             except TypeError as exc:
                 raise KnockoutError(f"{sweep.source}: metric {metric!r}: {exc}") from None
-        out.append(PointResult(tuple(point), values, why))
+            found = spread_at[metric][i]
+            if found is not None:
+                spreads[metric] = found
+        out.append(PointResult(tuple(point), values, why, spreads))
     return out

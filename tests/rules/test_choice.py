@@ -96,7 +96,8 @@ def test_the_chooser_must_be_lot_or_a_player() -> None:
     with pytest.raises(ScenarioError) as err:
         parse_scenario(data, source="s.toml")
     assert err.value.lines() == [
-        "s.toml: format.decider.chooser: expected 'lot' or a player's name (A, B), got 'Nobody'"
+        "s.toml: format.decider.chooser: expected 'lot', 'higher-ranked', 'last-black', "
+        "'first-black' or a player's name (A, B), got 'Nobody'"
     ]
     data["format"]["decider"]["chooser"] = "B"  # type: ignore[index]
     sc = parse_scenario(data)

@@ -176,7 +176,15 @@ def test_cli_writes_every_file(tmp_path: Path) -> None:
         "estimate",
         "stderr",
         "method",
+        # a metric's spread over uncertain constants (empty: the scenario has none)
+        "model_mean",
+        "model_sd",
+        "model_q025",
+        "model_q975",
+        "model_p_above_zero",
+        "model_undefined",
     ]
+    assert {r["model_mean"] for r in rows} == {""}
     assert len(rows) == 12 and {r["method"] for r in rows} == {"exact"}
     doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert doc["seed"] == 3 and len(doc["points"]) == 6 and doc["interrupted"] is False

@@ -1,0 +1,566 @@
+"""What ``knockout design`` writes: the tidy CSV and JSON of every format evaluated, the Pareto
+front as a PNG, a summary computed from the numbers, and the best format per budget as a
+scenario file that ``odds``, ``compare`` and organiser mode read.
+
+Every sentence of the summary is computed from the figures it reports; its verdicts use the
+thresholds named here (:data:`MEANINGFUL_GAIN`)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from knockout.event.toml import dumps
+from knockout.rules.scenario import format_to_dict
+from knockout.studies.design import Design, DesignResult, Scored, score_formats
+from knockout.studies.output import StudyFiles, write_study
+from knockout.studies.plots import pyplot, save
+
+__all__ = [
+    "MEANINGFUL_GAIN",
+    "design_document",
+    "design_files",
+    "scenario_name",
+    "summary_markdown",
+    "write_design",
+]
+
+#: Up to this many formats results.json is indented for reading; beyond, it is one line.
+READABLE_FORMATS = 2000
+#: A gain in the objective (a probability) below this is not called an improvement: half a
+#: point of P(the stronger player advances).
+MEANINGFUL_GAIN = 0.005
+
+
+def _number(x: float | None) -> float | None:
+    """A figure for JSON: None for NaN and infinities (a stage that repeats without a cap)."""
+    if x is None or not math.isfinite(x):
+        return None
+    return x
+
+
+def _entry(design: Design, s: Scored) -> dict[str, Any]:
+    """A front entry: exactly the issue's keys."""
+    return {
+        "format": format_to_dict(design.candidates[s.index].format),
+        "objective": s.objective,
+        "expected_minutes": s.expected_minutes,
+        "decider_edge": s.decider_edge,
+        "max_minutes": _number(s.max_minutes),
+    }
+
+
+def _best_entry(
+    design: Design, s: Scored, budget: float | None, file: str | None
+) -> dict[str, Any]:
+    return _entry(design, s) | {
+        "label": design.candidates[s.index].label,
+        "budget": budget,
+        "p99_minutes": _number(s.p99_minutes),
+        "decider_reached": s.decider_reached,
+        "expected_games": s.expected_games,
+        "stronger_advances": {f"{g:g}": p for g, p in s.stronger_advances.items()},
+        "models": s.per_model,
+        "scenario": file,
+    }
+
+
+def scenario_name(budget: float | None) -> str:
+    """The file the best format within ``budget`` is written to."""
+    return "best.toml" if budget is None else f"best-{budget:g}-min.toml"
+
+
+def design_document(result: DesignResult, *, files: bool = True) -> dict[str, Any]:
+    """``{"design", "evaluated", "feasible", "front", "best"}`` (the JSON envelope adds
+    ``version``); ``per_budget`` with several budgets (``best`` is the first one's),
+    ``interrupted`` when the run was stopped."""
+    design = result.design
+    scored = result.scored
+    best = [
+        _best_entry(design, scored[i], b, scenario_name(b) if files else None)
+        for b, i in result.best
+    ]
+    out: dict[str, Any] = {
+        "design": design.table,
+        "evaluated": result.evaluated,
+        "feasible": result.feasible,
+        "front": [_entry(design, scored[i]) for i in result.front],
+        "best": best[0] if best else None,
+    }
+    if len(design.constraints.budgets) > 1:
+        out["per_budget"] = best
+    if result.interrupted:
+        out["interrupted"] = True
+    return out
+
+
+def _rows(result: DesignResult) -> tuple[list[str], list[list[Any]]]:
+    design = result.design
+    gaps = design.objective.gaps
+    header = [
+        "id",
+        *design.dimensions,
+        "model",
+        "objective",
+        *(f"stronger_advances_{g:g}" for g in gaps),
+        "expected_minutes",
+        "expected_games",
+        "decider_edge",
+        "decider_reached",
+        "max_minutes",
+        "p99_minutes",
+        "feasible",
+        "on_front",
+    ]
+    front = set(result.front)
+    several = len(design.models) > 1
+    rows: list[list[Any]] = []
+    for pos, s in enumerate(result.scored):
+        c = design.candidates[s.index]
+        head = [s.index, *(c.values.get(d) for d in design.dimensions)]
+        for name, figures in s.per_model.items():
+            rows.append(
+                [
+                    *head,
+                    name,
+                    figures["objective"],
+                    *(figures["stronger_advances"][f"{g:g}"] for g in gaps),
+                    figures["expected_minutes"],
+                    figures["expected_games"],
+                    figures["decider_edge"],
+                    figures["decider_reached"],
+                    s.max_minutes,
+                    figures["p99_minutes"],
+                    None if several else s.feasible,
+                    None if several else pos in front,
+                ]
+            )
+        if several:
+            rows.append(
+                [
+                    *head,
+                    "worst case" if design.rank == "worst" else "mean",
+                    s.objective,
+                    *(s.stronger_advances[g] for g in gaps),
+                    s.expected_minutes,
+                    s.expected_games,
+                    s.decider_edge,
+                    s.decider_reached,
+                    s.max_minutes,
+                    s.p99_minutes,
+                    s.feasible,
+                    pos in front,
+                ]
+            )
+    return header, rows
+
+
+def _document(result: DesignResult) -> dict[str, Any]:
+    """The results file: the JSON answer plus every format evaluated."""
+    design = result.design
+    out = design_document(result)
+    front = set(result.front)
+    out["formats"] = [
+        {
+            "id": s.index,
+            "label": design.candidates[s.index].label,
+            "space": design.candidates[s.index].values,
+            "objective": s.objective,
+            "expected_minutes": s.expected_minutes,
+            "expected_games": s.expected_games,
+            "decider_edge": s.decider_edge,
+            "decider_reached": s.decider_reached,
+            "max_minutes": _number(s.max_minutes),
+            "p99_minutes": _number(s.p99_minutes),
+            "fails": list(s.fails),
+            "feasible": s.feasible,
+            "on_front": pos in front,
+        }
+        for pos, s in enumerate(result.scored)
+    ]
+    out["seconds"] = result.seconds
+    return out
+
+
+def _points(p: float) -> str:
+    """A probability in points (1 point = 0.01)."""
+    return f"{100 * p:g} point" + ("" if 100 * p == 1 else "s")
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.2f} %"
+
+
+def _value(design: Design, x: float) -> str:
+    """An objective as the summary writes it."""
+    if design.objective.kind in ("stronger_advances", "top_seed_wins"):
+        return _pct(x)
+    return f"{x:.2f}"
+
+
+def _gain(design: Design, gain: float) -> str:
+    if design.objective.kind in ("stronger_advances", "top_seed_wins"):
+        return f"{100 * gain:+.2f} points"
+    return f"{gain:+.3f}"
+
+
+def _edge(edge: float | None) -> str:
+    return "none (no single deciding game)" if edge is None else f"{100 * edge:+.2f} points"
+
+
+def _minutes(x: float) -> str:
+    return "unbounded (a stage repeats until won)" if not math.isfinite(x) else f"{x:.0f} min"
+
+
+def _constraint_lines(result: DesignResult) -> list[str]:
+    design = result.design
+    c = design.constraints
+    scored = result.scored
+    lines = []
+    bounds: list[tuple[str, float | None, Callable[[float], str]]] = [
+        ("decider_edge", c.decider_edge, lambda b: f"|decider edge| <= {_points(b)}"),
+        ("max_minutes", c.max_minutes, lambda b: f"longest match <= {b:g} min"),
+        ("p99_minutes", c.p99_minutes, lambda b: f"99th percentile of its length <= {b:g} min"),
+        ("decider_reached", c.decider_reached, lambda b: f"P(decider reached) <= {_pct(b)}"),
+    ]
+    for name, bound, words in bounds:
+        if bound is None:
+            continue
+        failing = sum(name in s.fails for s in scored)
+        lines.append(f"- {words(bound)}: {failing} of {len(scored)} formats fail it.")
+    for budget in c.budgets:
+        over = sum(s.expected_minutes > budget for s in scored)
+        lines.append(
+            f"- expected minutes <= {budget:g}: {over} of {len(scored)} formats need more."
+        )
+    return lines or ["- none besides the space itself."]
+
+
+def _best_lines(result: DesignResult, reference: Scored | None) -> list[str]:
+    design = result.design
+    maximise = design.objective.maximise
+    lines = []
+    for budget, i in result.best:
+        s = result.scored[i]
+        within = "overall" if budget is None else f"within {budget:g} expected minutes"
+        lines.append(
+            f"- **Best {within}: {design.candidates[s.index].label}**: "
+            f"{_value(design, s.objective)}, {s.expected_minutes:.1f} expected minutes, "
+            f"decider edge {_edge(s.decider_edge)}, longest match {_minutes(s.max_minutes)} "
+            f"(99 % of matches within {_minutes(s.p99_minutes)}, every game on full clocks); "
+            f"written to `{scenario_name(budget)}`."
+        )
+        if reference is not None:
+            gain = (s.objective - reference.objective) * (1 if maximise else -1)
+            extra = s.expected_minutes - reference.expected_minutes
+            lines.append(f"  {_against(design, gain)}, for {extra:+.1f} minutes.")
+    return lines
+
+
+def _against(design: Design, gain: float) -> str:
+    """The best format against the scenario's own, judged by :data:`MEANINGFUL_GAIN`."""
+    probability = design.objective.kind in ("stronger_advances", "top_seed_wins")
+    line = f"{100 * MEANINGFUL_GAIN:g} points" if probability else f"{MEANINGFUL_GAIN:g}"
+    size = _gain(design, abs(gain)).lstrip("+")
+    if gain >= MEANINGFUL_GAIN:
+        return f"Against the scenario's own format it gains {size} (at least the {line} line)"
+    if gain <= -MEANINGFUL_GAIN:
+        return f"It falls {size} short of the scenario's own format"
+    return f"It is within {line} of the scenario's own format (no meaningful difference)"
+
+
+def _front_lines(result: DesignResult) -> list[str]:
+    design = result.design
+    front = [result.scored[i] for i in result.front]
+    if not front:
+        return ["No format meets the constraints other than the budget."]
+    first, last = front[0], front[-1]
+    lines = [
+        f"The front has {len(front)} formats, from {first.expected_minutes:.0f} minutes "
+        f"({_value(design, first.objective)}) to {last.expected_minutes:.0f} minutes "
+        f"({_value(design, last.objective)})."
+        if len(front) > 1
+        else f"The front is one format: {first.expected_minutes:.0f} minutes "
+        f"({_value(design, first.objective)}); no other is as good in as few minutes."
+    ]
+    if len(front) > 1 and last.expected_minutes > first.expected_minutes:
+        per_hour = (last.objective - first.objective) / (
+            (last.expected_minutes - first.expected_minutes) / 60
+        )
+        lines.append(f"Along it an hour more buys {_gain(design, per_hour)} on average.")
+    bests = [(b, result.scored[i]) for b, i in result.best if b is not None]
+    for (b0, s0), (b1, s1) in itertools.pairwise(bests):
+        extra = s1.expected_minutes - s0.expected_minutes
+        if extra > 0:
+            lines.append(
+                f"From the best within {b0:g} minutes to the best within {b1:g}, "
+                f"{extra:.1f} more minutes buy {_gain(design, s1.objective - s0.objective)} "
+                f"({_gain(design, (s1.objective - s0.objective) / (extra / 60))} an hour)."
+            )
+    rows = [
+        "| expected minutes | objective | decider edge | longest | format |",
+        "|---|---|---|---|---|",
+    ]
+    for s in front:
+        rows.append(
+            f"| {s.expected_minutes:.1f} | {_value(design, s.objective)} | {_edge(s.decider_edge)} "
+            f"| {_minutes(s.max_minutes)} | {design.candidates[s.index].label} |"
+        )
+    return [*lines, "", *rows]
+
+
+def _robust_lines(result: DesignResult) -> list[str]:
+    design = result.design
+    if len(design.models) < 2 or not result.best:
+        return []
+    _, i = result.best[0]
+    s = result.scored[i]
+    values = {name: f["objective"] for name, f in s.per_model.items()}
+    low = min(values, key=values.__getitem__)
+    high = max(values, key=values.__getitem__)
+    maximise = design.objective.maximise
+    agree = 0
+    for name in values:
+        own = max(
+            (t for t in result.scored if not t.fails),
+            key=lambda t: t.per_model[name]["objective"] * (1 if maximise else -1),
+        )
+        agree += own.index == s.index
+    return [
+        "",
+        "## Across the models",
+        "",
+        f"Ranked by the {'worst case' if design.rank == 'worst' else 'mean'} over "
+        f"{len(values)} models ({', '.join(values)}). The first best format's objective runs "
+        f"from {_value(design, values[low])} ({low}) to {_value(design, values[high])} "
+        f"({high}); it is also the best (without the budget) under {agree} of the "
+        f"{len(values)} models taken one at a time.",
+    ]
+
+
+def _most_refused(design: Design) -> str:
+    """The commonest reason a combination is not a playable format, if any."""
+    if not design.refused:
+        return ""
+    reason, count = max(design.refused.items(), key=lambda kv: kv[1])
+    share = "all" if count == sum(design.refused.values()) else f"{count}"
+    return f" ({share} of them: {reason})"
+
+
+def summary_markdown(result: DesignResult, reference: Scored | None) -> str:
+    """The summary, every sentence computed from the figures."""
+    design = result.design
+    models = len(design.models)
+    refused = sum(design.refused.values())
+    duplicates = design.combinations - refused - len(design.candidates)
+    interrupted = (
+        f" **Interrupted**: {result.evaluated} of {len(design.candidates)} formats finished."
+        if result.interrupted
+        else ""
+    )
+    head = [
+        f"# {design.name}",
+        "",
+        f"Objective: {design.objective.describe()}, under the strategy and model of "
+        f"`{design.scenario_path}`. {design.combinations} combinations of the space: "
+        f"{refused} not playable{_most_refused(design)}, {duplicates} duplicates; "
+        f"{len(design.candidates)} formats, "
+        f"{result.evaluated} evaluated under {models} model{'s' if models > 1 else ''} in "
+        f"{result.seconds:.1f} s; {result.feasible} meet every constraint.{interrupted}",
+    ]
+    if reference is not None:
+        how = (
+            f" ({'worst case' if design.rank == 'worst' else 'mean'} over the {models} models)"
+            if models > 1
+            else ""
+        )
+        head += [
+            "",
+            f"The scenario's own format{how}: {_value(design, reference.objective)}, "
+            f"{reference.expected_minutes:.1f} expected minutes, decider edge "
+            f"{_edge(reference.decider_edge)}.",
+        ]
+    return (
+        "\n".join(
+            [
+                *head,
+                "",
+                "## Constraints",
+                "",
+                *_constraint_lines(result),
+                "",
+                "## Best formats",
+                "",
+                *(_best_lines(result, reference) or ["No format finished."]),
+                "",
+                "## The front (objective against expected minutes)",
+                "",
+                *_front_lines(result),
+                *_robust_lines(result),
+                "",
+                "## Plots",
+                "",
+                "- `front.png`: every format's objective against its expected minutes; the "
+                "front as a line, formats failing a constraint other than the budget in grey, "
+                "each budget a dashed line, the best format within it a star.",
+            ]
+        )
+        + "\n"
+    )
+
+
+def _axis_label(design: Design) -> str:
+    """The objective as a plot's axis says it."""
+    if design.objective.kind == "stronger_advances":
+        gaps = ", ".join(f"{g:g}" for g in design.objective.gaps)
+        return f"P(stronger advances), {gaps} Elo apart"
+    return {
+        "top_seed_wins": "P(top seed wins)",
+        "champion_rating": "champion's expected rating",
+        "champion_seed": "champion's expected seed",
+    }[design.objective.kind]
+
+
+def _failing_words(design: Design, names: Sequence[str]) -> str:
+    """The constraints other than the budget, as a legend says them."""
+    c = design.constraints
+    words = {
+        "decider_edge": lambda: f"|decider edge| <= {_points(c.decider_edge or 0.0)}",
+        "max_minutes": lambda: f"longest match <= {c.max_minutes:g} min",
+        "p99_minutes": lambda: f"99th percentile <= {c.p99_minutes:g} min",
+        "decider_reached": lambda: f"P(decider reached) <= {_pct(c.decider_reached or 0.0)}",
+    }
+    return "fails " + " or ".join(words[n]() for n in names)
+
+
+def _front_plot(result: DesignResult, path: Path) -> Path:
+    design = result.design
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(9, 6.2))
+    scale = 100 if design.objective.kind in ("stronger_advances", "top_seed_wins") else 1
+    ok = [s for s in result.scored if not s.fails]
+    bad = [s for s in result.scored if s.fails]
+    if bad:
+        names = sorted({f for s in bad for f in s.fails})
+        ax.scatter(
+            [s.expected_minutes for s in bad],
+            [scale * s.objective for s in bad],
+            s=10,
+            color="0.7",
+            marker="x",
+            linewidths=0.7,
+            label=_failing_words(design, names),
+        )
+    ax.scatter(
+        [s.expected_minutes for s in ok],
+        [scale * s.objective for s in ok],
+        s=10,
+        color="tab:blue",
+        alpha=0.5,
+        label="meets them" if bad else "every format",
+    )
+    front = [result.scored[i] for i in result.front]
+    ax.step(
+        [s.expected_minutes for s in front],
+        [scale * s.objective for s in front],
+        where="post",
+        color="tab:red",
+        linewidth=1.4,
+        label="the front",
+    )
+    notes = []
+    for k, (budget, i) in enumerate(result.best):
+        s = result.scored[i]
+        mark = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[k % 26]
+        if budget is not None:
+            ax.axvline(budget, color="black", linestyle="--", linewidth=0.9)
+            ax.annotate(
+                f"{budget:g} min",
+                (budget, 1.0),
+                xycoords=("data", "axes fraction"),
+                xytext=(3, -12),
+                textcoords="offset points",
+                fontsize=8,
+            )
+        ax.plot(
+            s.expected_minutes,
+            scale * s.objective,
+            marker="*",
+            markersize=15,
+            color="gold",
+            markeredgecolor="black",
+            linestyle="none",
+        )
+        ax.annotate(
+            mark,
+            (s.expected_minutes, scale * s.objective),
+            textcoords="offset points",
+            xytext=(-6, 8),
+            ha="right",
+            fontsize=9,
+        )
+        within = "best" if budget is None else f"best within {budget:g} min"
+        notes.append(f"{mark} ({within}): {design.candidates[s.index].label}")
+    unit = " (%)" if scale == 100 else ""
+    ax.set_xlabel("expected playing minutes, equal players")
+    ax.set_ylabel(f"{_axis_label(design)}{unit}")
+    rank = "worst case" if design.rank == "worst" else "mean"
+    models = f", {rank} over {len(design.models)} models" if len(design.models) > 1 else ""
+    title = f"{design.name}\n{result.evaluated} formats{models}"
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout(rect=(0, 0.04 * len(notes), 1, 1))
+    for k, note in enumerate(notes):
+        fig.text(0.01, 0.04 * (len(notes) - k) - 0.03, note, fontsize=8)
+    return save(fig, path)
+
+
+def design_files(result: DesignResult) -> StudyFiles:
+    """The study files of a design run (the scenario files are written beside them)."""
+    design = result.design
+    own = design.scenario.format
+    reference = None
+    if not result.interrupted:
+        reference = score_formats(design, [own])[0]
+    header, rows = _rows(result)
+    return StudyFiles(
+        header=header,
+        rows=rows,
+        document=_document(result),
+        plots=[lambda out: [_front_plot(result, out / "front.png")]] if result.scored else [],
+        summary=summary_markdown(result, reference),
+        indent=2 if result.evaluated <= READABLE_FORMATS else None,
+    )
+
+
+def write_design(result: DesignResult, out: Path) -> list[Path]:
+    """Write the study files and the best format per budget as scenario files into ``out``."""
+    written = write_study(design_files(result), out)
+    design = result.design
+    base = design.scenario.to_dict()
+    for budget, i in result.best:
+        s = result.scored[i]
+        c = design.candidates[s.index]
+        within = "" if budget is None else f" within {budget:g} expected minutes"
+        data = base | {
+            "name": f"{design.scenario.name}: the best format{within} ({design.name})",
+            "format": format_to_dict(c.format),
+        }
+        path = out / scenario_name(budget)
+        path.write_text(
+            dumps(
+                data,
+                header=[
+                    f"knockout design {design.source}: the best format{within}:",
+                    f"{c.label}; objective {s.objective:.6f}, {s.expected_minutes:.1f} expected "
+                    "minutes.",
+                ],
+            ),
+            encoding="utf-8",
+        )
+        written.insert(-1, path)
+    return written
