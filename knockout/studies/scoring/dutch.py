@@ -29,8 +29,8 @@ counts in no per-game figure.
 The games come from the same numbers as the simplified pairing's: board ``b`` of round ``r`` (the
 engine's table order, highest scores first) plays with the uniform ``u[e, r, b]``.
 
-Nearly all the time goes to the engine's maximum-weight matchings: it solves about 65 a round for
-100 players, each with networkx's ``max_weight_matching`` (Edmonds' blossom algorithm in pure
+Most of the time goes to the engine's maximum-weight matchings: it solves dozens a round, each
+with networkx's ``max_weight_matching`` (Edmonds' blossom algorithm in pure
 Python) on the whole field. Building the standings takes well under 0.1 % of an event. While an
 event is paired, :func:`plain_adjacency` hands networkx's own matching code the engine's graph
 with its adjacency as plain dictionaries (the same nodes, edges and weights in the same order),
