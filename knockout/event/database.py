@@ -165,7 +165,8 @@ class EventHeader:
     Attributes:
         name: The event's name.
         scenario: The resolved scenario (format, model, players, bracket, ranking), as
-            :meth:`~knockout.rules.scenario.Scenario.to_dict` gives it, without games or withdrawals.
+            :meth:`~knockout.rules.scenario.Scenario.to_dict` gives it, without games or
+            withdrawals.
         seed: The event's seed: colour lots (and a random draw without its own seed).
         created: When the event was created (UTC, ISO 8601).
         knockout_version: The version of knockout that created it.
