@@ -43,6 +43,7 @@ from knockout.rules.decisions import (
 from knockout.rules.match import MatchState, Pairing, Position
 
 __all__ = [
+    "GUIDE_CELLS",
     "BiddingTable",
     "MatchOutcomes",
     "MatchTables",
@@ -54,6 +55,9 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
 BoolArray = npt.NDArray[np.bool_]
+
+#: Cells of the guide table that maps one uniform to a global exit (a power of two).
+GUIDE_CELLS = 1 << 12
 
 #: Entry codes of a stage: 0 = no previous game, 1 = A had Red last, 2 = B had Red last.
 ENTRIES: tuple[Side | None, ...] = (None, 0, 1)
@@ -245,6 +249,53 @@ class MatchTables:
             bidding_class=None if bid_stage is None else pairing.stage_class(bid_stage).value,
         )
 
+    @cached_property
+    def exit_probabilities(self) -> FloatArray | None:
+        """``(exits,)``: P(a match ends with each global exit), when one distribution holds for
+        every match: one pair, every stage drawn from its exact exit table (no private beliefs)
+        and games fixed by the exit. The stages' tables composed entry by entry, so the
+        distribution is the per-stage walk's. None otherwise."""
+        if self.n_pairs != 1 or self.exit_games is None:
+            return None
+        if not all(isinstance(t, StageTable) for t in self.stages):
+            return None
+        out = np.zeros(self.exit_winner.size)
+        mass = {0: 1.0}  # entry code -> P(entering the stage with it)
+        for s, table in enumerate(self.stages):
+            assert isinstance(table, StageTable)
+            going: dict[int, float] = {}
+            for code, m in mass.items():
+                row = table.cuts[code if table.varies else 0]
+                probs = np.diff(np.concatenate([[0.0], row, [1.0]]))
+                for k, pk in enumerate(probs.tolist()):
+                    if k < table.n_goes_on:
+                        nxt = int(table.entry[k])
+                        going[nxt] = going.get(nxt, 0.0) + m * pk
+                    else:
+                        out[self.offsets[s] + k] += m * pk
+            mass = going
+            if not mass:
+                break
+        return np.asarray(np.clip(out, 0.0, None) / out.sum(), dtype=np.float64)
+
+    @cached_property
+    def exit_guide(self) -> tuple[FloatArray, npt.NDArray[np.integer]] | None:
+        """The inner cut points of :attr:`exit_probabilities` and a guide table over
+        :data:`GUIDE_CELLS` equal cells of [0, 1): the exit of a uniform in a cell that holds
+        no cut point, or -1 (then one sorted search). None without one distribution."""
+        p = self.exit_probabilities
+        if p is None:
+            return None
+        cuts = np.cumsum(p)[:-1]
+        edges = np.arange(GUIDE_CELLS + 1) / GUIDE_CELLS  # exact: GUIDE_CELLS is a power of 2
+        at_start = np.searchsorted(cuts, edges[:-1], side="right")
+        before_end = np.searchsorted(cuts, edges[1:], side="left")
+        small = cuts.size < INT8_CUTS  # exit codes as int8: a cheaper gather
+        guide: npt.NDArray[np.integer] = np.where(at_start == before_end, at_start, -1).astype(
+            np.int8 if small else np.intp
+        )
+        return cuts, guide
+
 
 def _table(
     pairing: Pairing, s: int, decision: Decision
@@ -380,14 +431,16 @@ class MatchOutcomes:
         drawn_chooser: 甲 per match (-1: not reached), when drawn decision by decision.
         drawn_announce_red: 甲 announced Red, when drawn decision by decision.
         drawn_objects: 乙 objected, when drawn decision by decision.
+        draws: Random numbers drawn (uniforms, and the beliefs' Normals).
     """
 
     tables: MatchTables
-    exit_code: IntArray
+    exit_code: npt.NDArray[np.integer]
     games_played: npt.NDArray[np.int32] | None
     drawn_chooser: npt.NDArray[np.int8] | None
     drawn_announce_red: BoolArray | None
     drawn_objects: BoolArray | None
+    draws: int = 0
 
     @cached_property
     def winner(self) -> npt.NDArray[np.int8]:
@@ -434,17 +487,32 @@ def simulate(
 ) -> MatchOutcomes:
     """Simulate ``n`` matches; match ``i`` is between the sides of pair ``pair[i]`` (default 0).
 
-    Random numbers are drawn stage by stage for the matches still alive, in a fixed order, so the
-    result depends only on ``rng``'s state. Each match ends with one exit of one stage; its
-    global exit code decodes into winner, stage, games and bidding at the end.
+    Where one exit distribution holds for every match (:attr:`MatchTables.exit_probabilities`:
+    one pair, no private beliefs) each match is one uniform against it; otherwise random
+    numbers are drawn stage by stage for the matches still alive, in a fixed order. Either way
+    the result depends only on ``rng``'s state, and :attr:`MatchOutcomes.draws` says how many
+    random numbers were drawn. Each match ends with one global exit code, which decodes into
+    winner, stage, games and bidding at the end.
     """
+    guide = tables.exit_guide if pair is None else None
+    if guide is not None:
+        code = _draw_global(guide, rng.random(n))
+        return MatchOutcomes(tables, code, None, None, None, None, draws=n)
+    return _simulate_stages(tables, n, rng, pair)
+
+
+def _simulate_stages(
+    tables: MatchTables, n: int, rng: np.random.Generator, pair: IntArray | None
+) -> MatchOutcomes:
+    """The stage-by-stage walk of :func:`simulate`."""
+    drawn = 0
     exit_code = np.empty(n, dtype=np.intp)
     decode_games = tables.exit_games is not None
     games = np.empty(0 if decode_games else n, dtype=np.int32)
-    drawn = any(isinstance(t, BiddingTable) for t in tables.stages)
-    chooser = np.full(n if drawn else 0, -1, dtype=np.int8)
-    announce_red = np.zeros(n if drawn else 0, dtype=bool)
-    objects = np.zeros(n if drawn else 0, dtype=bool)
+    by_decision = any(isinstance(t, BiddingTable) for t in tables.stages)
+    chooser = np.full(n if by_decision else 0, -1, dtype=np.int8)
+    announce_red = np.zeros(n if by_decision else 0, dtype=bool)
+    objects = np.zeros(n if by_decision else 0, dtype=bool)
     # The matches still alive, compacted: indices (None = all n), pair, entry code, games so far.
     idx: IntArray | None = None
     pairs: IntArray | None = None
@@ -458,12 +526,14 @@ def simulate(
             break
         if isinstance(table, SealedBidTable):
             alive = np.arange(n, dtype=np.intp) if idx is None else idx
+            drawn += 3 * alive.size  # two bids (beliefs), the game
             exit_code[alive] = tables.offsets[s] + _draw_sealed(tables, table, rng, alive, pairs)
             if not decode_games:
                 games[alive] = 1 if played is None else played + 1
             break
         if isinstance(table, BiddingTable):
             alive = np.arange(n, dtype=np.intp) if idx is None else idx
+            drawn += 4 * alive.size  # 甲, two beliefs, the game
             _draw_bidding(
                 tables,
                 table,
@@ -480,6 +550,7 @@ def simulate(
                 objects,
             )
             break
+        drawn += m
         k = _draw_exit(table, rng.random(m), pairs, entry)
         _store_exits(exit_code, idx, k, tables.offsets[s])
         if not decode_games:
@@ -501,10 +572,26 @@ def simulate(
         tables=tables,
         exit_code=exit_code,
         games_played=None if decode_games else games,
-        drawn_chooser=chooser if drawn else None,
-        drawn_announce_red=announce_red if drawn else None,
-        drawn_objects=objects if drawn else None,
+        drawn_chooser=chooser if by_decision else None,
+        drawn_announce_red=announce_red if by_decision else None,
+        drawn_objects=objects if by_decision else None,
+        draws=drawn,
     )
+
+
+def _draw_global(
+    guide: tuple[FloatArray, npt.NDArray[np.integer]], u: FloatArray
+) -> npt.NDArray[np.integer]:
+    """Global exit of each uniform: the guide table's, a sorted search where a cell holds a cut
+    point (the same exit as ``searchsorted(cuts, u, side="right")`` for every ``u``)."""
+    cuts, table = guide
+    cell = np.empty(u.shape, dtype=np.intp)
+    np.multiply(u, GUIDE_CELLS, out=cell, casting="unsafe")  # floor: u >= 0, exact scaling
+    k = np.take(table, cell)
+    unsure = np.flatnonzero(k < 0)
+    if unsure.size:
+        k[unsure] = np.searchsorted(cuts, np.take(u, unsure), side="right")
+    return k
 
 
 def _store_exits(

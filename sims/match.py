@@ -34,7 +34,16 @@ from sims.runner import (
 if TYPE_CHECKING:  # workers unpickling match_block need not import pydantic
     from knockout.rules.scenario import Scenario
 
-__all__ = ["UncertainMatch", "match_block", "simulate_match", "tally", "uncertain_block"]
+__all__ = [
+    "UncertainMatch",
+    "kernel_block",
+    "match_block",
+    "match_job",
+    "simulate_match",
+    "tally",
+    "tally_exits",
+    "uncertain_block",
+]
 
 
 def tally(out: MatchOutcomes, n_stages: int, *, per_match: bool = False) -> MatchTally:
@@ -124,9 +133,53 @@ def _branch_sums_per_match(
 
 
 def match_block(tables: MatchTables, index: int, size: int, seed: int) -> MatchTally:
-    """One block of matches (module level, so it pickles for process and Dask workers)."""
-    out = simulate(tables, size, block_rng(seed, index))
-    return tally(out, len(tables.stages))
+    """One block of matches (module level, so it pickles for process and Dask workers).
+
+    Where one exit distribution holds for every match (one pair, no private beliefs:
+    :attr:`~sims.kernel.MatchTables.exit_probabilities`) the block's exit counts are one
+    multinomial draw, with no work per match; otherwise the kernel simulates every match.
+    """
+    rng = block_rng(seed, index)
+    p = tables.exit_probabilities
+    if p is not None:
+        return tally_exits(tables, rng.multinomial(size, p), len(tables.stages))
+    return tally(simulate(tables, size, rng), len(tables.stages))
+
+
+def kernel_block(tables: MatchTables, index: int, size: int, seed: int) -> MatchTally:
+    """One block of matches simulated one by one (:func:`sims.kernel.simulate`) and counted:
+    what :func:`match_block` does without the multinomial shortcut (the benchmark's kernel, and
+    the reference the shortcut is tested against)."""
+    return tally(simulate(tables, size, block_rng(seed, index)), len(tables.stages))
+
+
+def tally_exits(t: MatchTables, per_exit: npt.NDArray[np.int64], n_stages: int) -> MatchTally:
+    """The counts of matches whose outcomes are their exit codes alone, from the number of
+    matches ending with each global exit (games fixed by the exit, no decisions drawn)."""
+    per_exit = np.asarray(per_exit, dtype=np.int64)
+    by = np.zeros((n_stages, 2), dtype=np.int64)
+    np.add.at(by, (t.exit_stage, t.exit_winner.astype(np.intp)), per_exit)
+    assert t.exit_games is not None
+    games = np.bincount(t.exit_games, weights=per_exit).astype(np.int64)
+    chooser = t.exit_chooser
+    reached = int(per_exit[chooser >= 0].sum())
+    chooser_a = int(per_exit[chooser == 0].sum())
+    branch_sum, branch_sq = _branch_sums(t, (chooser_a, reached - chooser_a))
+    return MatchTally(
+        runs=int(per_exit.sum()),
+        wins=(int(by[:, 0].sum()), int(by[:, 1].sum())),
+        decided=tuple((int(a), int(b)) for a, b in by),
+        games={int(k): int(c) for k, c in enumerate(games) if c},
+        reached=reached,
+        chooser_a=chooser_a,
+        chooser_won=int(per_exit[(chooser >= 0) & (chooser == t.exit_winner)].sum()),
+        announce_red=int(per_exit[t.exit_announce_red].sum()),
+        objects=int(per_exit[t.exit_objects].sum()),
+        chooser_a_won=int(per_exit[(chooser == 0) & (t.exit_winner == 0)].sum()),
+        branch_sum=branch_sum,
+        branch_sq=branch_sq,
+        time_class=t.bidding_class,
+    )
 
 
 @dataclass(frozen=True)
@@ -153,6 +206,24 @@ def uncertain_block(job: UncertainMatch, index: int, size: int, seed: int) -> Ma
     tables = MatchTables.from_pairing(pairing, start=job.start)
     out = simulate(tables, size, rng, pair=np.arange(size))
     return tally(out, len(tables.stages), per_match=True)
+
+
+def match_job(
+    scenario: Scenario, pairing: Pairing | None = None
+) -> Callable[[int, int, int], MatchTally]:
+    """The block function of the scenario's match (its tables built: the one-off set-up of a
+    run), for a match still to be decided."""
+    a, b = scenario.players
+    if pairing is None:
+        pairing = Pairing.of(
+            scenario.format, a, b, model=scenario.model, strategy=scenario.strategy
+        )
+    rep = scenario.position
+    start = None if rep.is_fresh else rep
+    if a.rating_sd > 0 or b.rating_sd > 0:
+        job = UncertainMatch(pairing, (a.rating_sd, b.rating_sd), start)
+        return partial(uncertain_block, job)
+    return partial(match_block, MatchTables.from_pairing(pairing, start=start))
 
 
 def simulate_match(
@@ -206,13 +277,7 @@ def simulate_match(
         )
         known = RunResult(counts, runs, runs, (), False)
         return counts.estimate(names, fmt.stage_names, seed), known
-    start = None if rep.is_fresh else rep
-    if a.rating_sd > 0 or b.rating_sd > 0:
-        job = UncertainMatch(pairing, (a.rating_sd, b.rating_sd), start)
-        block: Callable[[int, int, int], MatchTally] = partial(uncertain_block, job)
-    else:
-        tables = MatchTables.from_pairing(pairing, start=start)
-        block = partial(match_block, tables)
+    block = match_job(scenario, pairing)
     result = run_blocks(
         block,
         runs,

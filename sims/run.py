@@ -6,6 +6,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from knockout.answers import BracketOdds, MatchOdds, Simulated
@@ -13,8 +14,8 @@ from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
 from knockout.rules.model_sd import Spread
 from knockout.rules.scenario import Scenario
-from sims.bracket import BRACKET_BLOCK, simulate_bracket
-from sims.match import simulate_match
+from sims.bracket import BRACKET_BLOCK, BracketJob, bracket_block, simulate_bracket
+from sims.match import match_job, simulate_match
 from sims.runner import BLOCK_SIZE, Executor, Progress, RunResult, Warn, Workers
 
 __all__ = ["SimulationRun", "run_time_estimate", "simulate_scenario"]
@@ -121,27 +122,43 @@ def run_time_estimate(
     clock: Callable[[], float] = time.perf_counter,
 ) -> float | None:
     """About how many seconds simulating ``runs`` would take, or None for a run so short that
-    it is not worth a pilot.
+    it is not worth a pilot (or nothing is left to simulate).
 
-    A pilot of whole blocks runs in this process, doubling until it has taken ``PILOT_SECONDS``,
-    reached ``PILOT_BLOCKS`` blocks or shown the run to be short (so under a second); its time
-    per run is scaled to ``runs`` and shared among ``workers``, at most one per CPU. Start-up of
-    worker processes and their imperfect scaling are not counted: the figure tells the user
-    what they are starting, it is no promise.
+    The run's one-off set-up (the kernel's tables, a bracket's all-pairs tables) is done first
+    and not timed, nor is a first block (imports, caches); then a pilot of whole blocks runs in
+    this process, doubling until it has taken ``PILOT_SECONDS``, reached ``PILOT_BLOCKS`` blocks
+    or shown the run to be short; its time per run is scaled to ``runs`` and shared among
+    ``workers``, at most one per CPU. Start-up of worker processes and their imperfect scaling
+    are not counted: the figure tells the user what they are starting, it is no promise.
     """
-    block = BRACKET_BLOCK if scenario.is_bracket else BLOCK_SIZE
-    if runs <= ESTIMATE_FROM_BLOCKS * block:
+    size = BRACKET_BLOCK if scenario.is_bracket else BLOCK_SIZE
+    if runs <= ESTIMATE_FROM_BLOCKS * size:
+        return None
+    block = _block_function(scenario)
+    if block is None:
         return None
     share = max(1, min(workers, os.cpu_count() or 1))
-    pilot = block
+    block(0, size, 0)  # warm-up: the first block pays for imports and caches
+    blocks = 1
+    index = 1
     while True:
         start = clock()
-        if scenario.is_bracket:
-            simulate_bracket(scenario, pilot, 0)
-        else:
-            simulate_match(scenario, pilot, 0)
+        for _ in range(blocks):
+            block(index, size, 0)
+            index += 1
         elapsed = clock() - start
-        estimate = runs * (elapsed / pilot) / share
-        if elapsed >= PILOT_SECONDS or pilot >= PILOT_BLOCKS * block or estimate < CLEARLY_SHORT:
+        estimate = runs * (elapsed / (blocks * size)) / share
+        if elapsed >= PILOT_SECONDS or blocks >= PILOT_BLOCKS or estimate < CLEARLY_SHORT:
             return estimate
-        pilot *= 2
+        blocks *= 2
+
+
+def _block_function(scenario: Scenario) -> Callable[[int, int, int], Any] | None:
+    """The run's block function with its set-up done; None when nothing is simulated."""
+    if scenario.is_bracket:
+        return partial(bracket_block, BracketJob.from_scenario(scenario))
+    a, b = scenario.players
+    walkover = scenario.event_state().walkover((1, 0), a.name, b.name)
+    if walkover is not None or scenario.position.finished is not None:
+        return None
+    return match_job(scenario)

@@ -68,6 +68,7 @@ __all__ = [
     "keep_freed_memory",
     "local_dask_cluster",
     "parse_workers",
+    "pilot_seconds",
     "resolve_workers",
     "run_blocks",
 ]
@@ -109,6 +110,40 @@ class Addable(Protocol):
 
 C = TypeVar("C", bound=Addable)
 Block = Callable[[int, int, int], C]
+
+
+def pilot_seconds(
+    work: Callable[[int], object],
+    units: int,
+    *,
+    first: int = 1,
+    enough: float = 0.25,
+    clock: Callable[[], float] = time.perf_counter,
+) -> tuple[float, int]:
+    """About how many seconds ``work(units)`` takes, from pilots of the same work timed after
+    its one-off set-up: ``work(first)`` once untimed (imports, caches), then ``work(k)`` for
+    ``k = first, 2 first, 4 first, ...`` until one takes ``enough`` seconds or reaches
+    ``units``; the cost is taken as linear in the units, a fixed part (the pilot of ``first``)
+    plus a part a unit. Returns the estimate and the largest pilot. Any long computation can
+    say how long it will take with it (``knockout simulate``, the scoring study, a design run).
+    """
+    first = max(1, min(first, units))
+
+    def timed(k: int) -> float:
+        start = clock()
+        work(k)
+        return clock() - start
+
+    timed(first)  # warm-up
+    fixed = seconds = timed(first)
+    k = first
+    while seconds < enough and k < units:
+        k = min(units, 2 * k)
+        seconds = timed(k)
+    if k >= units:
+        return seconds, k
+    per_unit = max(0.0, seconds - fixed) / (k - first) if k > first else seconds / k
+    return fixed + per_unit * (units - first), k
 
 
 def block_rng(seed: int, index: int) -> np.random.Generator:

@@ -57,13 +57,16 @@ def bench(
     """Measure the performance goals and figures in one run: each goal's measured ratio beside
     its target.
 
-    Goals: the kernel against the random-number floor (the time numpy needs just to draw 4
-    uniform doubles per match); a long run on every CPU against one process, as a share of this
-    machine's own ceiling; runs of every size never slower with more processes allowed; the
-    start-up of knockout --version against python -c "import numpy"; the bracket Monte Carlo
-    per match against the single-match kernel; a local Dask cluster against the ceiling. Each
-    ratio's two sides are measured in this run, interleaved; nothing here fails on a slow
-    machine. Takes about two minutes.
+    Goals: the per-match kernel against the random-number floor (the time numpy needs just
+    to draw the random numbers the kernel draws); a long run on every CPU against one process,
+    as a share of this machine's own ceiling; runs of every size never slower with more
+    processes allowed; the start-up of knockout --version against python -c "import numpy";
+    the bracket Monte Carlo per match against the single-match kernel; where users wait: the
+    short commands (odds, event next/record/show/odds) in CPU against import numpy, exact
+    bracket odds of 4,096 players (CPU, peak memory, growth from 1,024), a study of a
+    simulate. metric against the kernel, the estimates before simulate and study against the
+    runs; a local Dask cluster against the ceiling. Each ratio's two sides are measured in this
+    run, interleaved; nothing here fails on a slow machine. Takes several minutes.
 
     Example:
 

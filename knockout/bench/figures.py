@@ -7,8 +7,9 @@ repeats, so that a spell of load hits both alike.
 
 The goals:
 
-* ``kernel``: one block of the match kernel (simulate and tally) against the time numpy needs
-  just to draw 4 uniform doubles per match: at most 3.
+* ``kernel``: one block of the per-match kernel (simulate and tally) against the time numpy
+  needs just to draw the random numbers the kernel draws (counted on a block: one uniform a
+  match where no one decides on private beliefs): at most 1.5.
 * ``processes``: the speed-up of a long run (at least 2 s on one process) with every CPU over
   one process, as a share of this machine's own ceiling for the same work (warm processes, no
   runner, measured in the same passes): at least 0.90.
@@ -21,11 +22,20 @@ The goals:
 * ``dask``: the speed-up of a run on a local Dask cluster (scheduler and workers in their own
   processes, once started) as a share of the ceiling, i.e. scheduler overhead is a small share:
   at least 0.90.
+* Where users wait (:mod:`knockout.bench.waits`): ``short_commands`` (``odds`` on a match and
+  ``event next``/``record``/``show``/``odds``, whole-process CPU, against ``import numpy``: at
+  most 2.5 for the slowest), ``exact_bracket_cpu`` / ``exact_bracket_memory`` /
+  ``exact_bracket_growth`` (4,096 players: at most 15 s of CPU and 2 GiB, time growing no
+  faster than n^2.1 from 1,024), ``study`` (a study of a ``simulate.`` metric under private
+  beliefs against the per-match kernel for the same matches: at most 1.5) and
+  ``estimate_simulate`` / ``estimate_study`` (the estimate said before a run against the run:
+  off by at most a factor 2).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import math
 import multiprocessing
 import os
 import socket
@@ -41,14 +51,25 @@ from typing import Any
 
 import numpy as np
 
+from knockout.bench.waits import (
+    BRACKET_WORKLOAD,
+    BracketSize,
+    CommandTime,
+    EstimateCheck,
+    StudyCheck,
+    bracket_sizes,
+    estimate_checks,
+    short_commands,
+    study_check,
+)
 from knockout.engine.match import play_match
 from knockout.errors import KnockoutError
 from knockout.exact.solver import solve
 from knockout.rules.match import Pairing
 from knockout.rules.scenario import Scenario
 from sims.bracket import BRACKET_BLOCK, BracketJob, bracket_block
-from sims.kernel import MatchTables
-from sims.match import match_block
+from sims.kernel import MatchTables, simulate
+from sims.match import kernel_block, match_block
 from sims.runner import (
     BLOCK_SIZE,
     available_cpus,
@@ -160,7 +181,7 @@ class BenchFigures:
         workers: Processes compared with one (every CPU by default).
         block_size: Matches per kernel block.
         kernel_per_second: Matches per second of one block (kernel and tally), one core.
-        floor_per_second: Matches per second if all we did was draw 4 uniform doubles each.
+        floor_per_second: Matches per second if all we did was draw the kernel's random numbers.
         scaling: The long run, one process against ``workers``.
         ceiling: This machine's own speed-up with ``workers`` processes on this work.
         small: Runs of other sizes, in this process, one process against ``workers``.
@@ -178,6 +199,12 @@ class BenchFigures:
         exact_per_second: Exact-solver matches per second (one pair per call).
         load: The machine's 1-minute load average at the start and at the end (other work on a
             shared machine; 0 where not available).
+        draws_per_match: Random numbers the kernel draws per match (counted on a block).
+        multinomial_per_second: Matches per second of a block drawn as one multinomial.
+        commands: Short commands as whole processes (CPU) beside ``import numpy``.
+        brackets: Exact bracket odds of large fields, each in a fresh process.
+        study: A study of a ``simulate.`` metric against the kernel for the same matches.
+        estimates: Estimates said before a run beside the run's time.
         goals: The goals, each with its measured ratio.
     """
 
@@ -202,6 +229,12 @@ class BenchFigures:
     engine_per_second: float
     exact_per_second: float
     load: tuple[float, float] = (0.0, 0.0)
+    draws_per_match: float = 4.0
+    multinomial_per_second: float | None = None
+    commands: tuple[CommandTime, ...] = ()
+    brackets: tuple[BracketSize, ...] = ()
+    study: StudyCheck | None = None
+    estimates: tuple[EstimateCheck, ...] = ()
     goals: tuple[Goal, ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
@@ -214,14 +247,28 @@ class BenchFigures:
                 out[key] |= {"ratio": timed.ratio, "speedup": timed.speedup}
         out["small"] = [asdict(t) | {"ratio": t.ratio} for t in self.small]
         out["kernel_ratio"] = self.floor_per_second / self.kernel_per_second
+        out["commands"] = [asdict(c) | {"ratio": c.ratio} for c in self.commands]
+        if self.study is not None:
+            out["study"] |= {"ratio": self.study.ratio}
+        out["estimates"] = [asdict(e) | {"ratio": e.ratio} for e in self.estimates]
         return out
 
     def rows(self) -> list[tuple[str, str]]:
         """``(measure, figure)`` rows of the figures table."""
         rows = [
             ("kernel, one core", f"{self.kernel_per_second / 1e6:,.1f} M matches/s"),
-            ("floor: 4 uniform doubles per match", f"{self.floor_per_second / 1e6:,.1f} M/s"),
+            (
+                f"floor: the kernel's {self.draws_per_match:.2f} random numbers per match",
+                f"{self.floor_per_second / 1e6:,.1f} M/s",
+            ),
         ]
+        if self.multinomial_per_second is not None:
+            rows.append(
+                (
+                    "a block's exit counts as one multinomial (no private beliefs)",
+                    f"{self.multinomial_per_second / 1e6:,.0f} M matches/s",
+                )
+            )
         if self.scaling is not None:
             s = self.scaling
             rows.append(
@@ -282,8 +329,39 @@ class BenchFigures:
                 f"{self.load[0]:.2f}, {self.load[1]:.2f} on {self.cores} CPUs",
             )
         )
+        rows += self._wait_rows()
         rows.append(("SimPy engine", f"{self.engine_per_second:,.0f} matches/s"))
         rows.append(("exact solver (one pair per call)", f"{self.exact_per_second:,.0f} matches/s"))
+        return rows
+
+    def _wait_rows(self) -> list[tuple[str, str]]:
+        rows = [
+            (
+                f"knockout {c.command} vs python -c 'import numpy', CPU",
+                f"{c.seconds:.3f} s vs {c.numpy_seconds:.3f} s: x{c.ratio:.2f}",
+            )
+            for c in self.commands
+        ]
+        rows += [
+            (
+                f"exact bracket odds, {b.players:,} players",
+                f"{b.cpu_seconds:.2f} s CPU, peak {b.peak_bytes / 2**30:.2f} GiB",
+            )
+            for b in self.brackets
+        ]
+        if self.study is not None:
+            st = self.study
+            said = "-" if st.estimate_seconds is None else f"{st.estimate_seconds:.2f} s"
+            rows.append(
+                (
+                    f"study: {st.workload}",
+                    f"{st.study_seconds:.2f} s CPU vs {st.kernel_seconds:.2f} s of kernel; "
+                    f"estimated {said}",
+                )
+            )
+        for e in self.estimates:
+            said = "none" if e.estimate is None else f"{e.estimate:.2f} s"
+            rows.append((f"estimate: {e.workload}", f"said {said}, took {e.actual:.2f} s"))
         return rows
 
     def markdown(self) -> str:
@@ -324,10 +402,10 @@ def _timed_blocks(job: tuple[MatchTables, int]) -> float:
     """Time ``count`` blocks in this (worker) process: a unit of work with no runner around it."""
     tables, count = job
     keep_freed_memory()
-    match_block(tables, 0, BLOCK_SIZE, 1)  # warm up
+    kernel_block(tables, 0, BLOCK_SIZE, 1)  # warm up
     start = time.perf_counter()
     for i in range(count):
-        match_block(tables, i, BLOCK_SIZE, 1)
+        kernel_block(tables, i, BLOCK_SIZE, 1)
     return time.perf_counter() - start
 
 
@@ -404,7 +482,7 @@ def _long_runs(tables: MatchTables, workers: int, cfg: BenchSettings, say: Say) 
     """Each pass runs, in turn: one process, up to ``workers`` processes, the Dask cluster,
     then the ceiling (warm pool processes with no runner: ``count`` blocks in one alone, then in
     each at once). Best of each: every ratio's sides had the same spells of load."""
-    block = partial(match_block, tables)
+    block = partial(kernel_block, tables)
     runs = cfg.scaling_runs
     best: dict[str, float] = {}
     used: list[int] = []
@@ -446,13 +524,23 @@ def _long_runs(tables: MatchTables, workers: int, cfg: BenchSettings, say: Say) 
 # Measurements
 
 
-def _kernel_vs_floor(tables: MatchTables, repeats: int) -> tuple[float, float]:
+def _kernel_vs_floor(tables: MatchTables, repeats: int) -> tuple[float, float, float, float]:
+    """Matches per second of the per-match kernel (simulate and tally a block), of the floor (the
+    time numpy needs just to draw the random numbers the kernel draws, counted on a block), the
+    draws per match, and matches per second of a multinomial block (no work per match)."""
     rng = np.random.default_rng(1)
     n = BLOCK_SIZE
-    kernel, floor = _interleaved(
-        [lambda: match_block(tables, 0, n, 1), lambda: rng.random((n, 4))], repeats
+    draws = simulate(tables, n, np.random.default_rng(2)).draws / n
+    size = max(1, round(draws * n))
+    kernel, floor, multi = _interleaved(
+        [
+            lambda: kernel_block(tables, 0, n, 1),
+            lambda: rng.random(size),
+            lambda: match_block(tables, 0, n, 1),
+        ],
+        repeats,
     )
-    return n / kernel, n / floor
+    return n / kernel, n / floor, draws, n / multi
 
 
 def _repeats_for(runs: int, least: int) -> int:
@@ -461,7 +549,7 @@ def _repeats_for(runs: int, least: int) -> int:
 
 
 def _runner(tables: MatchTables, runs: int, workers: int, repeats: int, seed: int = 7) -> Timed:
-    block = partial(match_block, tables)
+    block = partial(kernel_block, tables)
     used: list[int] = []
 
     def many() -> None:
@@ -472,7 +560,9 @@ def _runner(tables: MatchTables, runs: int, workers: int, repeats: int, seed: in
 
 
 def _command(args: list[str]) -> Callable[[], object]:
-    """A whole ``knockout`` command in a fresh interpreter (as the console script runs it)."""
+    """A whole ``knockout`` command in a fresh interpreter, as the console script runs it:
+    ``knockout.program:main`` (the CLI's main, what the program adds to it included), not
+    ``knockout.cli`` alone, which users never run."""
     code = "import sys\nfrom knockout.program import main\nsys.exit(main())"
     argv = [sys.executable, "-c", code, *args]
     return lambda: subprocess.run(argv, check=True, capture_output=True)
@@ -504,9 +594,9 @@ def _bracket(scenario: Scenario, repeats: int) -> tuple[float, float, float]:
     tables = MatchTables.from_pairing(pairing)
     events = BRACKET_BLOCK
     bracket_block(job, 0, events, 1)  # warm up (and build what the job caches)
-    match_block(tables, 0, BLOCK_SIZE, 1)
+    kernel_block(tables, 0, BLOCK_SIZE, 1)
     bracket_s, kernel_s = _interleaved(
-        [lambda: bracket_block(job, 1, events, 1), lambda: match_block(tables, 1, BLOCK_SIZE, 1)],
+        [lambda: bracket_block(job, 1, events, 1), lambda: kernel_block(tables, 1, BLOCK_SIZE, 1)],
         repeats,
     )
     matches = events * _matches_per_event(job)
@@ -561,6 +651,12 @@ class BenchSettings:
         ceiling_blocks: Blocks per process in the ceiling measurement.
         dask: Time a local Dask cluster too (the long run).
         engine_matches: SimPy engine matches timed.
+        command_repeats: Repeats of each short command and of ``import numpy`` (0: not timed).
+        bracket_sizes: Field sizes of the exact bracket figures (the growth is between the
+            first and the last).
+        study_steps: Steps of each axis of the timed study (below 2: not timed).
+        study_runs: Its runs a point.
+        estimate_runs: Runs of the ``simulate`` whose estimate is checked (0: not checked).
     """
 
     repeats: int = 30
@@ -575,6 +671,11 @@ class BenchSettings:
     ceiling_blocks: int = 400
     dask: bool = True
     engine_matches: int = 300
+    command_repeats: int = 5
+    bracket_sizes: tuple[int, ...] = (1024, 4096)
+    study_steps: int = 5
+    study_runs: int = 200_000
+    estimate_runs: int = 10_000_000
 
 
 def run_benchmark(
@@ -606,7 +707,7 @@ def run_benchmark(
     pairing = Pairing.of(scenario.format, a, b, model=scenario.model, strategy=scenario.strategy)
     tables = MatchTables.from_pairing(pairing)
     say("kernel vs random-number floor")
-    kernel, floor = _kernel_vs_floor(tables, cfg.repeats)
+    kernel, floor, draws, multinomial = _kernel_vs_floor(tables, cfg.repeats)
     long = None if n < 2 else _long_runs(tables, n, cfg, say)
     say("shorter runs")
     small = tuple(
@@ -626,6 +727,16 @@ def run_benchmark(
         per_match = _bracket(bracket, cfg.bracket_repeats)
     say(f"SimPy engine ({cfg.engine_matches} matches) and exact solver")
     engine, exact = _engine_and_exact(scenario, cfg.engine_matches)
+    commands = (
+        ()
+        if path is None or cfg.command_repeats < 1
+        else short_commands(path, cfg.command_repeats, say)
+    )
+    brackets = bracket_sizes(cfg.bracket_sizes, say)
+    study = (
+        None if cfg.study_steps < 2 else study_check(scenario, cfg.study_steps, cfg.study_runs, say)
+    )
+    estimates = () if cfg.estimate_runs < 1 else estimate_checks(scenario, cfg.estimate_runs, say)
     figures = BenchFigures(
         scenario=scenario.name,
         cores=cores,
@@ -648,6 +759,12 @@ def run_benchmark(
         engine_per_second=engine,
         exact_per_second=exact,
         load=(load_start, _load()),
+        draws_per_match=draws,
+        multinomial_per_second=multinomial,
+        commands=commands,
+        brackets=brackets,
+        study=study,
+        estimates=estimates,
     )
     return replace(figures, goals=goals(figures))
 
@@ -665,11 +782,12 @@ def goals(f: BenchFigures) -> tuple[Goal, ...]:
     out = [
         Goal(
             "kernel",
-            "kernel time / random-number floor time, one core",
+            "kernel time / time to draw the kernel's own random numbers, one core",
             f.floor_per_second / f.kernel_per_second,
-            3.0,
+            KERNEL_TARGET,
             True,
-            f"{f.kernel_per_second / 1e6:.1f} vs {f.floor_per_second / 1e6:.1f} M matches/s",
+            f"{f.kernel_per_second / 1e6:.1f} vs {f.floor_per_second / 1e6:.1f} M matches/s "
+            f"({f.draws_per_match:.2f} random numbers a match)",
         )
     ]
     s, c = f.scaling, f.ceiling
@@ -725,6 +843,7 @@ def goals(f: BenchFigures) -> tuple[Goal, ...]:
             else f"{bm * 1e9:.1f} vs {km * 1e9:.1f} ns/match ({f.bracket_scenario})",
         )
     )
+    out += _wait_goals(f)
     d = f.dask
     out.append(
         Goal(
@@ -739,3 +858,108 @@ def goals(f: BenchFigures) -> tuple[Goal, ...]:
         )
     )
     return tuple(out)
+
+
+#: Targets of the goals where users wait (issue 26).
+KERNEL_TARGET = 1.5
+SHORT_COMMAND_TARGET = 2.5
+BRACKET_CPU_TARGET = 15.0
+BRACKET_MEMORY_TARGET = 2.0  # GiB
+BRACKET_GROWTH_TARGET = 2.1
+STUDY_TARGET = 1.5
+ESTIMATE_TARGET = 2.0
+
+
+def _wait_goals(f: BenchFigures) -> list[Goal]:
+    """The goals of where users wait: short commands, big brackets, studies, estimates."""
+    out = []
+    worst = max(f.commands, key=lambda c: c.ratio, default=None)
+    out.append(
+        Goal(
+            "short_commands",
+            "short commands (odds on a match, event next/record/show/odds) / python -c "
+            "'import numpy', whole-process CPU, the slowest",
+            None if worst is None else worst.ratio,
+            SHORT_COMMAND_TARGET,
+            True,
+            "not measured"
+            if worst is None
+            else ", ".join(f"{c.command} x{c.ratio:.2f}" for c in f.commands),
+        )
+    )
+    big = f.brackets[-1] if f.brackets else None
+    out.append(
+        Goal(
+            "exact_bracket_cpu",
+            f"exact bracket odds of {big.players if big else 4096:,} players, CPU seconds",
+            None if big is None else big.cpu_seconds,
+            BRACKET_CPU_TARGET,
+            True,
+            "not measured" if big is None else BRACKET_WORKLOAD,
+        )
+    )
+    out.append(
+        Goal(
+            "exact_bracket_memory",
+            f"exact bracket odds of {big.players if big else 4096:,} players, peak GiB",
+            None if big is None else big.peak_bytes / 2**30,
+            BRACKET_MEMORY_TARGET,
+            True,
+            "not measured" if big is None else "the process's peak resident memory",
+        )
+    )
+    growth = None
+    if len(f.brackets) >= 2 and min(b.cpu_seconds for b in f.brackets) > 0:
+        lo, hi = f.brackets[0], f.brackets[-1]
+        growth = math.log(hi.cpu_seconds / lo.cpu_seconds) / math.log(hi.players / lo.players)
+    out.append(
+        Goal(
+            "exact_bracket_growth",
+            "exact bracket odds, growth exponent of CPU time between the two field sizes",
+            growth,
+            BRACKET_GROWTH_TARGET,
+            True,
+            "not measured"
+            if growth is None
+            else f"{f.brackets[0].players:,} and {f.brackets[-1].players:,} players: "
+            + ", ".join(f"{b.cpu_seconds:.2f} s" for b in f.brackets),
+        )
+    )
+    st = f.study
+    out.append(
+        Goal(
+            "study",
+            "study of a simulate. metric / per-match kernel for the same matches, CPU",
+            None if st is None else st.ratio,
+            STUDY_TARGET,
+            True,
+            "not measured"
+            if st is None
+            else f"{st.workload}: {st.study_seconds:.2f} s vs {st.kernel_seconds:.2f} s",
+        )
+    )
+    study_estimate = (
+        None
+        if st is None or st.estimate_seconds is None
+        else EstimateCheck(f"study: {st.workload}", st.estimate_seconds, st.wall_seconds)
+    )
+    simulate_estimate = f.estimates[0] if f.estimates else None
+    for key, what, check in (
+        ("estimate_simulate", "simulate", simulate_estimate),
+        ("estimate_study", "study", study_estimate),
+    ):
+        ratio = None if check is None else check.ratio
+        out.append(
+            Goal(
+                key,
+                f"{what}: its estimate before the run vs the run, factor off either way",
+                ratio,
+                ESTIMATE_TARGET,
+                True,
+                "not measured"
+                if check is None or ratio is None
+                else f"{check.workload}: said {check.estimate or 0:.2f} s, "
+                f"took {check.actual:.2f} s",
+            )
+        )
+    return out

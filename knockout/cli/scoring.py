@@ -381,6 +381,22 @@ def scoring_study(
     run_scoring_study(study_file, out, simulations, seed, json, encoding, workers)
 
 
+def _say_how_long(study: object, simulations: int | None, workers: int) -> None:
+    """One line on stderr before a scoring study of more than a minute (timed on a pilot)."""
+    from knockout.dashboard.times import duration
+    from knockout.studies.scoring.study import Study, study_time_estimate
+
+    assert isinstance(study, Study)
+    seconds = study_time_estimate(study, simulations=simulations) / max(1, workers)
+    if seconds > 60:
+        err_console.print(
+            f"{study.name}: about {duration(seconds)} on {workers} process"
+            f"{'es' if workers > 1 else ''} (timed on a short pilot); Ctrl-C stops",
+            markup=False,
+            soft_wrap=True,
+        )
+
+
 def run_scoring_study(
     study_file: Path,
     out: Path,
@@ -412,6 +428,7 @@ def run_scoring_study(
         count = resolve_workers(parse_workers(str(workers)), warn)
     if seed is not None:
         study = replace(study, seed=seed)
+    _say_how_long(study, simulations, count)
     result = run_study(
         study,
         simulations=simulations,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -16,13 +17,15 @@ from knockout.dashboard.fit import Fit, fitted, table
 from knockout.dashboard.match import bar, pct, rating_text
 from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration
-from knockout.engine.event import EventRecord, ScheduleSummary
-from knockout.engine.match import MatchRecord
-from knockout.engine.ranking import KnockoutStanding
 from knockout.io.text import plural
 from knockout.rules.bracket import Bracket, round_name
 from knockout.rules.model_sd import Spread
 from knockout.rules.scenario import Scenario
+
+if TYPE_CHECKING:  # the SimPy engine's records: only `play` and `schedule` need the engine
+    from knockout.engine.event import EventRecord, ScheduleSummary
+    from knockout.engine.match import MatchRecord
+    from knockout.engine.ranking import KnockoutStanding
 
 __all__ = [
     "bracket_entrant",

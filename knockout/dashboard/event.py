@@ -26,7 +26,6 @@ from knockout.dashboard.match import CLOCK_NOTE, clock_text
 from knockout.dashboard.times import duration
 from knockout.event.entries import describe, outcome_text, result_text
 from knockout.event.journal import Entry
-from knockout.event.ranking import decided_records, standings
 from knockout.event.state import Event, Match, PendingBid, PendingChoice, RecordedGame
 from knockout.game import Colour, Result
 from knockout.io.text import plural
@@ -327,6 +326,8 @@ def _results_table(event: Event) -> Table:
 
 def event_dashboard(event: Event) -> RenderableType:
     """The dashboard: the state of play, the bracket, games to play, latest results, ranking."""
+    from knockout.event.ranking import decided_records, standings  # noqa: PLC0415  (the engine's records)
+
     last = event.entries[-1]
     status = (
         f"finished, champion {event.champion}"

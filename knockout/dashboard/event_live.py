@@ -32,7 +32,6 @@ from knockout.event.facts import (
     next_games,
 )
 from knockout.event.facts import score_text as score
-from knockout.event.ranking import decided_records, standings
 from knockout.event.state import Event, NextGame, PendingBid
 from knockout.io.text import plural
 
@@ -154,6 +153,8 @@ class EventFrame:
     now: datetime
 
     def __post_init__(self) -> None:
+        from knockout.event.ranking import standings  # noqa: PLC0415  (the engine's records)
+
         ev = self.event
         self.facts = match_facts(ev)
         self.games = next_games(ev)
@@ -217,6 +218,8 @@ class EventFrame:
 
     def section(self, key: str, value: int | bool) -> RenderableType | None:
         """One section at the size ``value`` (see :class:`FrameLayout`)."""
+        from knockout.event.ranking import decided_records  # noqa: PLC0415  (the engine's records)
+
         ev = self.event
         n = int(value)
         if key == "header":

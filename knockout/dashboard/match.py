@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 from decimal import Decimal
 from functools import partial
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -14,13 +15,15 @@ from knockout.answers import MatchOdds, SuddenDeath
 from knockout.dashboard.fit import Fit, fit_headers, fitted, table
 from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration, minutes
-from knockout.engine.match import GameRecord, LogEvent, MatchRecord
 from knockout.game import Result
 from knockout.io.text import plural
 from knockout.rules.model import TimeClass
 from knockout.rules.model_sd import Spread
 from knockout.rules.players import Player
 from knockout.rules.scenario import Scenario
+
+if TYPE_CHECKING:  # the SimPy engine's records: only `play` needs the engine itself
+    from knockout.engine.match import GameRecord, LogEvent, MatchRecord
 
 __all__ = [
     "bar",

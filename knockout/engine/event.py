@@ -16,10 +16,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import simpy
 
 from knockout.engine.match import LiveGame, LogEvent, MatchEngine, MatchRecord, Observer
 from knockout.rules.bracket import Bracket, round_name
@@ -37,6 +36,17 @@ __all__ = [
     "play_event",
     "schedule_summary",
 ]
+
+if TYPE_CHECKING:
+    import simpy
+
+
+def _simpy() -> Any:
+    """SimPy, imported when the engine first runs: the organiser's short commands rank events
+    with the engine's records and never start it."""
+    import simpy  # noqa: PLC0415
+
+    return simpy
 
 
 @dataclass(frozen=True)
@@ -155,9 +165,9 @@ def event_process(
             if len(losers) == 2:
                 key = (k, THIRD_PLACE)
                 third_slot = _start_match(env, engine, scenario, state, key, *losers)
-        processes = [x for x in [*slots, third_slot] if isinstance(x, simpy.Process)]
+        processes = [x for x in [*slots, third_slot] if isinstance(x, _simpy().Process)]
         if processes:
-            yield simpy.AllOf(env, processes)
+            yield _simpy().AllOf(env, processes)
         records = [_record(x) for x in slots]
         alive = [x if x is None or isinstance(x, str) else _record(x).winner for x in next_alive]
         if third_slot is not None:
@@ -210,7 +220,7 @@ class EventRun:
         self.scenario = scenario
         self.seed = seed
         self.state = scenario.event_state()
-        self.env = simpy.Environment()
+        self.env = _simpy().Environment()
         rng = np.random.default_rng(seed)
         # True strengths are drawn once for the event (rating_sd); the draw and the ranking
         # keep the published ratings.

@@ -21,10 +21,9 @@ import math
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Literal, assert_never
+from typing import TYPE_CHECKING, Any, Literal, assert_never
 
 import numpy as np
-import simpy
 
 from knockout.game import Colour, Reply, Result
 from knockout.io.text import plural
@@ -68,6 +67,18 @@ __all__ = [
     "play_match",
     "play_scenario_match",
 ]
+
+if TYPE_CHECKING:
+    import simpy
+
+
+def _simpy() -> Any:
+    """SimPy, imported when the engine first runs: the organiser's short commands rank events
+    with the engine's records and never start it."""
+    import simpy  # noqa: PLC0415
+
+    return simpy
+
 
 EventKind = Literal[
     "match_start",
@@ -320,7 +331,7 @@ class MatchEngine:
             rng,
             observer=observer,
             gap_seconds=scenario.schedule.gap_minutes * 60.0 if boards else 0.0,
-            boards=simpy.PriorityResource(env, capacity=scenario.schedule.boards)
+            boards=_simpy().PriorityResource(env, capacity=scenario.schedule.boards)
             if boards
             else None,
         )
@@ -768,7 +779,7 @@ def play_match(
     """
     if seed is not None and rng is not None:
         raise ValueError("give a seed or an rng, not both")
-    env = simpy.Environment()
+    env = _simpy().Environment()
     engine = MatchEngine(
         env,
         fmt,
@@ -797,7 +808,7 @@ def play_scenario_match(
     winner = state.walkover((1, 0), a.name, b.name)
     rng = np.random.default_rng(seed)
     if winner is not None:
-        engine = MatchEngine.for_scenario(simpy.Environment(), scenario, rng, observer=observer)
+        engine = MatchEngine.for_scenario(_simpy().Environment(), scenario, rng, observer=observer)
         return engine.walkover((a.name, b.name), winner, scenario.played), engine.log
     true_a, true_b = draw_strengths((a, b), rng)  # one draw per played match (rating_sd)
     return play_match(

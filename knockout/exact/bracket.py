@@ -2,9 +2,10 @@
 
 :func:`bracket_odds` is the exact solver for the whole event, starting from the
 :class:`~knockout.rules.progress.EventState` (games played, walkovers): the match-probability
-matrix for every pair (one vectorised pass of :func:`knockout.exact.solver.solve`), corrected for
-matches in progress, then dynamic programming over the bracket, round by round (``O(n^2)`` per
-round).
+matrix for every pair (:func:`knockout.exact.solver.solve`, vectorised over pairs and run on
+:data:`CHUNK_PAIRS` solutions at a time, the pairs' arrays gathered from per-player arrays),
+corrected for matches in progress, then dynamic programming over the bracket, round by round
+(``O(n^2)`` per round).
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ import numpy.typing as npt
 
 from knockout.answers import BracketOdds
 from knockout.exact.odds import default_draws, solve_chunked, vectorises
-from knockout.exact.solver import MatchSolution, solve
+from knockout.exact.solver import MatchSolution, advance_probabilities
 from knockout.rules.bracket import round_name
-from knockout.rules.match import Pairing
+from knockout.rules.match import Pairing, Roster
 from knockout.rules.model import ModelParams
 from knockout.rules.model_sd import Design, ModelSd, Spread, design, spread
 from knockout.rules.progress import THIRD_PLACE, EventState, MatchProgress
@@ -27,31 +28,82 @@ from knockout.rules.uncertainty import bracket_nodes, normal_nodes
 from knockout.rules.walkover import walkover_sides
 
 __all__ = [
+    "CHUNK_PAIRS",
     "all_pairs",
     "bracket_odds",
     "bracket_odds_at",
     "bracket_spread",
     "match_matrix",
+    "pair_wins",
     "progress_solution",
+    "roster",
 ]
 
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
+
+#: Match solutions computed at once: the solver's arrays for a chunk stay a few megabytes, so a
+#: bracket of 4,096 players (8.4 million pairs) needs little more memory than its match matrix.
+#: The solver works pair by pair, so the answers do not depend on the chunks; only where the walk
+#: stops, once less than the solver's tolerance (1e-15) is still in play in every pair of a
+#: chunk (a repeating stage), may a chunk stop a game earlier than all pairs at once would.
+CHUNK_PAIRS = 65_536
 
 
-def all_pairs(
-    scenario: Scenario, names: tuple[str, ...]
-) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], Pairing]:
+def all_pairs(scenario: Scenario, names: tuple[str, ...]) -> tuple[IntArray, IntArray, Pairing]:
     """Every pair ``i < j`` of ``names`` (indices) and one vectorised pairing of them all."""
-    players = {p.name: p for p in scenario.players}
     iu, ju = np.triu_indices(len(names), k=1)
-    pairing = Pairing.of(
+    return iu, ju, roster(scenario, names).pairs(iu, ju)
+
+
+def roster(scenario: Scenario, names: tuple[str, ...]) -> Roster:
+    """The per-player arrays of ``names`` (pairs are indices into ``names``)."""
+    players = {p.name: p for p in scenario.players}
+    return Roster.of(
         scenario.format,
-        [players[names[i]] for i in iu],
-        [players[names[j]] for j in ju],
+        [players[name] for name in names],
         model=scenario.model,
         strategy=scenario.strategy,
     )
-    return iu, ju, pairing
+
+
+def pair_wins(
+    scenario: Scenario,
+    names: tuple[str, ...],
+    iu: IntArray,
+    ju: IntArray,
+    shift: FloatArray | None = None,
+    *,
+    model: ModelParams | None = None,
+    chunk: int = CHUNK_PAIRS,
+) -> FloatArray:
+    """``(pairs * k, 2)``: P(A advances), P(B advances) of ``names[iu[p]]`` v ``names[ju[p]]``,
+    with A's strength moved by each of the ``k`` shifts of pair ``p`` (``shift``: ``(pairs *
+    k,)``, pair-major; None: one solution per pair, ratings as given). With a vectorised
+    ``model`` of ``N`` sets of constants, each pair's ``k`` solutions are ``N`` blocks of
+    ``k / N``, block ``d`` under set ``d`` (``shift`` None: one solution per pair and set).
+    Solved about ``chunk`` solutions at a time, each chunk's pairs gathered from per-player
+    arrays."""
+    vector = model is not None and model.size is not None
+    draws = model.size if model is not None and model.size is not None else 1
+    if vector and shift is None:
+        shift = np.zeros(iu.size * draws)
+    k = 1 if shift is None else shift.size // max(1, iu.size)
+    field_ = roster(scenario, names)
+    win = np.empty((iu.size * k, 2))
+    step = max(1, chunk // k)
+    for lo in range(0, iu.size, step):
+        hi = min(iu.size, lo + step)
+        pairing = field_.pairs(iu[lo:hi], ju[lo:hi])
+        if shift is not None:
+            index = np.repeat(np.arange(hi - lo), k)
+            pairing = pairing.expanded(index, shift[lo * k : hi * k])
+        if vector:
+            assert model is not None
+            draw = np.tile(np.repeat(np.arange(draws), k // draws), hi - lo)
+            pairing = pairing.with_model(model.take(draw))
+        win[lo * k : hi * k] = advance_probabilities(pairing)
+    return win
 
 
 def match_matrix(scenario: Scenario, names: tuple[str, ...]) -> FloatArray:
@@ -60,10 +112,10 @@ def match_matrix(scenario: Scenario, names: tuple[str, ...]) -> FloatArray:
     m = np.zeros((n, n))
     if n < 2:
         return m
-    iu, ju, pairing = all_pairs(scenario, names)
-    sol = solve(pairing)
-    m[iu, ju] = sol.win[:, 0]
-    m[ju, iu] = sol.win[:, 1]
+    iu, ju = np.triu_indices(n, k=1)
+    win = pair_wins(scenario, names, iu, ju)
+    m[iu, ju] = win[:, 0]
+    m[ju, iu] = win[:, 1]
     return m
 
 
@@ -118,22 +170,23 @@ def line_matrix(
     draws = 1 if model is None or model.size is None else model.size
     bracket = state.bracket
     names = bracket.players
-    line_of = [bracket.lines.index(n) for n in names]
-    index = {name: line for name, line in zip(names, line_of, strict=True)}
+    index = _lines(bracket.lines)
+    line_of = [index[n] for n in names]
     sd = {p.name: p.rating_sd for p in scenario.players}
     size = bracket.size
     m = np.zeros((draws, size, k, size, k))
     if len(names) >= 2:
-        iu, ju, pairing = all_pairs(scenario, names)
-        sd_i = np.array([sd[names[i]] for i in iu])[:, None, None, None]
-        sd_j = np.array([sd[names[j]] for j in ju])[:, None, None, None]
-        shift = np.broadcast_to(
-            sd_i * z[None, None, :, None] - sd_j * z[None, None, None, :], (iu.size, draws, k, k)
-        ).ravel()
-        pair = np.repeat(np.arange(iu.size), draws * k * k)
-        draw = np.tile(np.repeat(np.arange(draws), k * k), iu.size)
-        expanded = _pairs_under(pairing, pair, draw, shift, model)
-        p_up = solve_chunked(expanded).win[:, 0].reshape(iu.size, draws, k, k)
+        iu, ju = np.triu_indices(len(names), k=1)
+        shift = None
+        if k > 1:
+            sds = np.array([sd[name] for name in names])
+            shift = np.broadcast_to(
+                sds[iu, None, None, None] * z[None, None, :, None]
+                - sds[ju, None, None, None] * z[None, None, None, :],
+                (iu.size, draws, k, k),
+            ).ravel()
+        win = pair_wins(scenario, names, iu, ju, shift, model=model)
+        p_up = win[:, 0].reshape(iu.size, draws, k, k)
         li, lj = np.array(line_of)[iu], np.array(line_of)[ju]
         for d in range(draws):
             m[d, li, :, lj, :] = p_up[:, d]
@@ -154,18 +207,9 @@ def line_matrix(
     return m if model is not None else m[0]
 
 
-def _pairs_under(
-    pairing: Pairing,
-    pair: npt.NDArray[np.intp],
-    draw: npt.NDArray[np.intp],
-    shift: FloatArray,
-    model: ModelParams | None,
-) -> Pairing:
-    """Pairs ``pair`` of a pairing (scalar model) under constants ``draw`` of ``model``."""
-    out = pairing.expanded(pair, shift)
-    if model is None or model.size is None:
-        return out
-    return replace(out, model=model.take(draw), _cache={})
+def _lines(lines: tuple[str | None, ...]) -> dict[str, int]:
+    """Each player's line in the bracket."""
+    return {name: i for i, name in enumerate(lines) if name is not None}
 
 
 def _walkovers(m: FloatArray, state: EventState, index: dict[str, int]) -> None:
@@ -176,9 +220,14 @@ def _walkovers(m: FloatArray, state: EventState, index: dict[str, int]) -> None:
     for name, line in index.items():
         withdrawn[line] = name in state.withdrawn
         seeds[line] = state.bracket.seeds[name]
-    side = walkover_sides(withdrawn[:, None], withdrawn[None, :], seeds[:, None] < seeds[None, :])
-    fixed = side[:, None, :, None]
-    m[...] = np.where(fixed == 0, 1.0, np.where(fixed == 1, 0.0, m))
+    out = np.flatnonzero(withdrawn)  # only their rows and columns can change
+    if out.size:
+        rows = walkover_sides(withdrawn[out, None], withdrawn, seeds[out, None] < seeds)
+        fixed = rows[:, None, :, None]
+        m[out] = np.where(fixed == 0, 1.0, np.where(fixed == 1, 0.0, m[out]))
+        cols = walkover_sides(withdrawn[:, None], withdrawn[out], seeds[:, None] < seeds[out])
+        fixed = cols[:, None, :, None]
+        m[:, :, out] = np.where(fixed == 0, 1.0, np.where(fixed == 1, 0.0, m[:, :, out]))
     lines = np.arange(size)
     m[lines, :, lines, :] = 0.0
 
@@ -199,10 +248,9 @@ def _reach(scenario: Scenario, state: EventState, m: FloatArray, w: FloatArray) 
         beat = np.einsum("iajb,ij,jb->ia", m, same, alive)
         alive = alive * np.where(has_opponent[:, None], beat, 1.0)
         history.append(alive.sum(axis=1))
-    reach = {
-        name: [float(h[bracket.lines.index(name)]) for h in history]
-        for name in (p.name for p in scenario.players)
-    }
+    line = _lines(bracket.lines)
+    by_round = np.stack(history, axis=1).tolist()  # (lines, rounds + 1)
+    reach = {name: by_round[line[name]] for name in (p.name for p in scenario.players)}
     return BracketOdds(
         players=tuple(p.name for p in scenario.players),
         round_names=tuple(round_name(k, rounds) for k in range(1, rounds + 1)),

@@ -46,6 +46,7 @@ __all__ = [
     "BidTag",
     "MatchSolution",
     "StageExit",
+    "advance_probabilities",
     "block_average",
     "concatenated",
     "solve",
@@ -56,6 +57,9 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 
 
+#: The minutes of a transition in a walk that does not need them.
+_UNTIMED = np.zeros(1)
+
 #: What happened before the sudden-death game: who was 甲, the announcement, the reply.
 BidTag = Bid
 
@@ -65,7 +69,7 @@ Transition = tuple[FloatArray, MatchState | Finished, BidTag | None, FloatArray]
 
 
 def transitions(
-    pairing: Pairing, state: MatchState, start: Position | None = None
+    pairing: Pairing, state: MatchState, start: Position | None = None, *, timed: bool = True
 ) -> Iterator[Transition]:
     """Every way the next game can go from ``state``: ``(probability, next, bid tag, minutes)``.
 
@@ -73,20 +77,21 @@ def transitions(
     each transition is exactly one game. ``minutes`` is the game's expected duration on its
     colours and clocks (:meth:`Pairing.game_minutes`). ``start``: the match's position after
     its played games; at that state, what they fix (the previous game's times, a recorded bid
-    or colour choice) has probability 1.
+    or colour choice) has probability 1. ``timed=False``: ``minutes`` is left at 0 (for walks
+    that need only who advances).
     """
     decision = next_decision(pairing.fmt, state, start)
     match decision:
         case Fixed(red=red):
-            yield from _games(pairing, state, [(1.0, red)])
+            yield from _games(pairing, state, [(1.0, red)], timed=timed)
         case Lot():
-            yield from _games(pairing, state, [(0.5, 0), (0.5, 1)])
+            yield from _games(pairing, state, [(0.5, 0), (0.5, 1)], timed=timed)
         case Choice():
-            yield from _choice_transitions(pairing, state, decision)
+            yield from _choice_transitions(pairing, state, decision, timed)
         case Bidding():
-            yield from _bidding_transitions(pairing, state, decision)
+            yield from _bidding_transitions(pairing, state, decision, timed)
         case SealedBids():
-            yield from _sealed_bid_transitions(pairing, state)
+            yield from _sealed_bid_transitions(pairing, state, timed)
         case _:
             assert_never(decision)
 
@@ -96,28 +101,34 @@ def _games(
     state: MatchState,
     reds: Sequence[tuple[float | FloatArray, Side]],
     tag: BidTag | None = None,
+    *,
+    timed: bool = True,
 ) -> Iterator[Transition]:
     """One game on the stage's clocks, Red being ``red`` with each probability."""
     stage = pairing.fmt.playable[state.stage]
     for p_colour, red in reds:
         probs = pairing.game_at(state, red)
-        minutes = pairing.game_minutes(state.stage, red, stage.minutes, state)
+        minutes = (
+            pairing.game_minutes(state.stage, red, stage.minutes, state) if timed else _UNTIMED
+        )
         for result, p_result in zip(Result, probs, strict=True):
             yield p_colour * p_result, advance(pairing.fmt, state, red, result), tag, minutes
 
 
-def _sealed_bid_transitions(pairing: Pairing, state: MatchState) -> Iterator[Transition]:
+def _sealed_bid_transitions(
+    pairing: Pairing, state: MatchState, timed: bool = True
+) -> Iterator[Transition]:
     """The last game: only who advances matters, integrated over the bids."""
     sealed = pairing.sealed_bid_game
     assert sealed is not None
     p_a = pairing.strategy.sealed_bid_advances(sealed, pairing.sealed_bid_gap())
-    minutes = pairing.sealed_bid_minutes(state.stage)
+    minutes = pairing.sealed_bid_minutes(state.stage) if timed else _UNTIMED
     yield np.asarray(p_a), Finished(0, state.stage), None, minutes
     yield np.asarray(1.0 - p_a), Finished(1, state.stage), None, minutes
 
 
 def _bidding_transitions(
-    pairing: Pairing, state: MatchState, decision: Bidding
+    pairing: Pairing, state: MatchState, decision: Bidding, timed: bool = True
 ) -> Iterator[Transition]:
     """The sudden-death game: who is 甲, the choice under the strategy (or the recorded
     bid), then the game on the colours and clocks the bidding rule gives."""
@@ -134,25 +145,25 @@ def _bidding_transitions(
         )
         for chooser, p_chooser in ((0, p_a), (1, 1.0 - p_a)):
             side: Side = 0 if chooser == 0 else 1
-            bids = pairing.strategy.probabilities(game, pairing.advantage(side)).joint()
+            bids = pairing.bid_probabilities(side).joint()
             for (announce, reply), p_bid in bids.items():
                 choices.append((Bid(side, announce, reply), p_chooser * p_bid))
     for tag, p_choice in choices:
         colour, clocks = game.menu.assignment(tag.announce, tag.reply)
         red: Side = tag.chooser if colour is Colour.RED else other(tag.chooser)
         probs = pairing.bidding_game_probabilities(tag.chooser, colour, clocks)
-        minutes = pairing.game_minutes(state.stage, red, clocks)
+        minutes = pairing.game_minutes(state.stage, red, clocks) if timed else _UNTIMED
         for result, p_result in zip(Result, probs, strict=True):
             yield p_choice * p_result, advance(pairing.fmt, state, red, result), tag, minutes
 
 
 def _choice_transitions(
-    pairing: Pairing, state: MatchState, decision: Choice
+    pairing: Pairing, state: MatchState, decision: Choice, timed: bool = True
 ) -> Iterator[Transition]:
     """A ``choice`` stage's first game: who chooses (by the stage's rule), then the colour
     the chooser takes under the strategy (or the recorded choice), then the game."""
     if decision.made is not None:
-        yield from _games(pairing, state, [(1.0, decision.made.red)])
+        yield from _games(pairing, state, [(1.0, decision.made.red)], timed=timed)
         return
     game = pairing.choice_game(state.stage)
     p_a = pairing.p_a_chooses_colours(state.stage, decision)
@@ -163,7 +174,7 @@ def _choice_transitions(
             game, pairing.choice_advantage(state.stage, side)
         )
         reds += [(p_chooser * p_red, side), (p_chooser * (1.0 - p_red), other(side))]
-    yield from _games(pairing, state, reds)
+    yield from _games(pairing, state, reds, timed=timed)
 
 
 @dataclass(frozen=True)
@@ -380,6 +391,38 @@ def solve(
         unresolved=unresolved,
         expected_minutes=expected_minutes,
     )
+
+
+def advance_probabilities(
+    pairing: Pairing, *, tolerance: float = 1e-15, max_games: int = 100_000
+) -> FloatArray:
+    """``(n, 2)``: P(A advances), P(B advances) from the start of the match, for every pair:
+    :attr:`MatchSolution.win` of :func:`solve`, the same numbers to the last bit, from a walk
+    that keeps nothing else (a bracket needs millions of these)."""
+    n = pairing.size
+    win = (np.zeros(n), np.zeros(n))
+    memo: dict[MatchState, list[Transition]] = {}
+    frontier: dict[MatchState, FloatArray] = {initial_state(): np.ones(n)}
+    k = 0
+    while frontier:
+        k += 1
+        nxt: dict[MatchState, FloatArray] = {}
+        for state, mass in frontier.items():
+            if state not in memo:
+                memo[state] = list(transitions(pairing, state, timed=False))
+            for prob, outcome, _, _ in memo[state]:
+                m = mass * prob
+                if isinstance(outcome, Finished):
+                    win[outcome.winner][...] += m
+                elif outcome in nxt:
+                    nxt[outcome] = nxt[outcome] + m
+                else:
+                    nxt[outcome] = np.zeros(n) + m
+        frontier = nxt
+        left = sum(frontier.values(), np.zeros(n))
+        if frontier and (float(np.max(left)) < tolerance or k >= max_games):
+            break
+    return np.stack(win, axis=1)
 
 
 @dataclass(frozen=True, order=True)

@@ -30,11 +30,11 @@ from typing import ClassVar, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
-from scipy.special import ndtr
 
 from knockout.game import Colour, Reply
 from knockout.rules.formats import BiddingMenu, Stage
 from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
+from knockout.rules.normal import ndtr
 
 __all__ = [
     "BRANCHES",
@@ -381,6 +381,15 @@ class BiddingGame:
 
     @cached_property
     def regions(self) -> Mapping[str, Regions]:
+        """Decision regions in ``x`` for the rational rule, computed once per distinct game
+        (the exact companion and the kernel of a simulation, each point of a study, share
+        them): :meth:`rational_regions`."""
+        try:
+            return _rational_regions(self)
+        except TypeError:  # a game whose model constants are arrays is not hashable
+            return self.rational_regions()
+
+    def rational_regions(self) -> Mapping[str, Regions]:
         """Decision regions in ``x`` for the rational rule.
 
         Keys: ``announce_red`` (甲 announces Red), ``object_red`` / ``object_black`` (乙 objects to
@@ -415,6 +424,11 @@ class BiddingGame:
             return _branch_decisions(replace(self, model=m), x)
 
         return vector_bounds(decide, self.model, ("announce_red", "object_red", "object_black"))
+
+
+@functools.lru_cache(maxsize=256)
+def _rational_regions(game: BiddingGame) -> Mapping[str, Regions]:
+    return game.rational_regions()
 
 
 def _regions(grid: FloatArray, inside: BoolArray, f: Callable[[float], float]) -> Regions:

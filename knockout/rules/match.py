@@ -28,7 +28,13 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.game import Colour, Reply, Result
-from knockout.rules.bidding import BiddingGame, ChoiceGame, SealedBidGame, Strategy
+from knockout.rules.bidding import (
+    BiddingGame,
+    BidProbabilities,
+    ChoiceGame,
+    SealedBidGame,
+    Strategy,
+)
 from knockout.rules.decisions import (
     Bid,
     Bidding,
@@ -61,6 +67,7 @@ __all__ = [
     "PlayedGame",
     "Position",
     "ReplayError",
+    "Roster",
     "Side",
     "advance",
     "bid_colours",
@@ -215,7 +222,11 @@ class Pairing:
     speeds: tuple[tuple[FloatArray, FloatArray], tuple[FloatArray, FloatArray]]
     colour_chooser: dict[int, FloatArray] = field(default_factory=dict)
     paces: tuple[FloatArray, FloatArray] | None = None
-    _cache: dict[tuple[int, int], GameProbabilities] = field(
+    _cache: dict[tuple[int, int, tuple[float, float]], GameProbabilities] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    _bids: dict[int, BidProbabilities] = field(default_factory=dict, repr=False, compare=False)
+    _paced_games: dict[tuple[int, int, int], GameProbabilities] = field(
         default_factory=dict, repr=False, compare=False
     )
 
@@ -278,6 +289,19 @@ class Pairing:
             paces=None if self.paces is None else (self.paces[0][idx], self.paces[1][idx]),
         )
 
+    def with_model(self, model: ModelParams) -> Pairing:
+        """This pairing under other constants (plain, or one set per pair): a new pairing, so
+        nothing computed under the old constants (games, bids, decision problems) is kept."""
+        return Pairing(
+            fmt=self.fmt,
+            model=model,
+            strategy=self.strategy,
+            ratings=self.ratings,
+            speeds=self.speeds,
+            colour_chooser=self.colour_chooser,
+            paces=self.paces,
+        )
+
     def with_paces(self, pace_a: npt.ArrayLike, pace_b: npt.ArrayLike) -> Pairing:
         """This pairing with A and B aiming at these paces in the game that decides 甲
         (arrays of the pairing's size, or scalars)."""
@@ -310,6 +334,13 @@ class Pairing:
         player's strength shifts by :func:`~knockout.rules.pace.pace_shift`."""
         if not self._paced(state):
             return self.game(state.stage, red)
+        key = (state.stage, state.game, red)  # paces are fixed per pairing: cached like game()
+        if key not in self._paced_games:
+            self._paced_games[key] = self._paced_game(state, red)
+        return self._paced_games[key]
+
+    def _paced_game(self, state: MatchState, red: Side) -> GameProbabilities:
+        """:meth:`game_at` in the game that decides 甲, computed."""
         assert self.paces is not None
         stage = self.fmt.playable[state.stage]
         tc = self.time_classes[state.stage]
@@ -336,11 +367,7 @@ class Pairing:
 
     def game(self, stage_index: int, red: Side) -> GameProbabilities:
         """Outcome probabilities of a game of a non-bidding stage with ``red`` as Red."""
-        key = (stage_index, red)
-        if key not in self._cache:
-            stage = self.fmt.playable[stage_index]
-            self._cache[key] = self.game_with_clocks(stage_index, red, stage.minutes)
-        return self._cache[key]
+        return self.game_with_clocks(stage_index, red, self.fmt.playable[stage_index].minutes)
 
     @cached_property
     def time_classes(self) -> tuple[TimeClass, ...]:
@@ -349,18 +376,31 @@ class Pairing:
 
     def stage_class(self, stage: Stage) -> TimeClass:
         """The time class of a playable ``stage``."""
-        return self.time_classes[self.fmt.playable.index(stage)]
+        return self.time_classes[self.stage_index(stage)]
+
+    def stage_index(self, stage: Stage) -> int:
+        """The index of a playable ``stage`` (found by identity first: comparing stages field
+        by field is slow, and this is asked per bidding transition)."""
+        playable = self.fmt.playable
+        for i, s in enumerate(playable):
+            if s is stage:
+                return i
+        return playable.index(stage)
 
     def game_with_clocks(
         self, stage_index: int, red: Side, clocks: tuple[float, float]
     ) -> GameProbabilities:
         """Outcome probabilities of a game of stage ``stage_index`` on the given base clocks
-        (the stage's increment makes them effective clocks)."""
+        (the stage's increment makes them effective clocks). Computed once per stage, Red and
+        clocks (the solver asks for each from every state that plays them)."""
+        key = (stage_index, red, clocks)
+        if key in self._cache:
+            return self._cache[key]
         stage = self.fmt.playable[stage_index]
         tc = self.time_classes[stage_index]
         r_a, r_b = self.ratings[tc]
         red_r, black_r = (r_a, r_b) if red == 0 else (r_b, r_a)
-        return game_probabilities(
+        probs = game_probabilities(
             red_r,
             black_r,
             tc,
@@ -368,6 +408,8 @@ class Pairing:
             red_minutes=self.model.effective(clocks[0], stage.increment_seconds),
             black_minutes=self.model.effective(clocks[1], stage.increment_seconds),
         )
+        self._cache[key] = probs
+        return probs
 
     @cached_property
     def sealed_bid_game(self) -> SealedBidGame | None:
@@ -398,6 +440,15 @@ class Pairing:
         assert stage is not None
         r_a, r_b = self.ratings[self.stage_class(stage)]
         return r_a - r_b if chooser == 0 else r_b - r_a
+
+    def bid_probabilities(self, chooser: Side) -> BidProbabilities:
+        """The strategy's decision probabilities in the sudden-death bidding when ``chooser`` is
+        甲 (computed once per side)."""
+        if chooser not in self._bids:
+            game = self.bidding_game
+            assert game is not None
+            self._bids[chooser] = self.strategy.probabilities(game, self.advantage(chooser))
+        return self._bids[chooser]
 
     def p_a_chooses(self, state: MatchState) -> FloatArray:
         """P(A is 甲) on entering the bidding stage at ``state``.
@@ -478,7 +529,87 @@ class Pairing:
         stage = self.fmt.bidding_stage
         assert stage is not None
         red: Side = chooser if chooser_colour is Colour.RED else (1 if chooser == 0 else 0)
-        return self.game_with_clocks(self.fmt.playable.index(stage), red, clocks)
+        return self.game_with_clocks(self.stage_index(stage), red, clocks)
+
+
+@dataclass(frozen=True)
+class Roster:
+    """A field's per-player arrays, from which any pairs are gathered: a bracket's millions of
+    pairs are built in ``O(players)`` Python steps, not one pair at a time.
+
+    Attributes:
+        table: Each player against themselves (side A's arrays are per player).
+        choosers: Per ``choice`` stage index: the stage's ``chooser`` rule.
+        named: Per ``choice`` stage index: whether each player is the stage's named chooser.
+        seeds: Each player's given seed (NaN: none), for the ``higher-ranked`` chooser.
+        base_ratings: Each player's rating, for the ``higher-ranked`` chooser.
+    """
+
+    table: Pairing
+    choosers: dict[int, str]
+    named: dict[int, npt.NDArray[np.bool_]]
+    seeds: FloatArray
+    base_ratings: FloatArray
+
+    @classmethod
+    def of(
+        cls,
+        fmt: Format,
+        players: Sequence[Player],
+        *,
+        model: ModelParams = DEFAULT_MODEL,
+        strategy: Strategy,
+    ) -> Roster:
+        """The roster of ``players`` (in this order: pairs are indices into it)."""
+        field_ = list(players)
+        choosers = {i: s.chooser for i, s in enumerate(fmt.playable) if s.is_choice}
+        return cls(
+            table=Pairing.of(fmt, field_, field_, model=model, strategy=strategy),
+            choosers=choosers,
+            named={
+                i: np.array([p.name == chooser for p in field_], dtype=bool)
+                for i, chooser in choosers.items()
+            },
+            seeds=np.array(
+                [np.nan if p.seed is None else float(p.seed) for p in field_], dtype=np.float64
+            ),
+            base_ratings=np.array([p.rating for p in field_], dtype=np.float64),
+        )
+
+    def pairs(self, a: npt.ArrayLike, b: npt.ArrayLike) -> Pairing:
+        """Pairs ``players[a[k]]`` v ``players[b[k]]``: the same pairing as :meth:`Pairing.of`
+        with the two lists of players. The decision problems (which depend on the format and
+        the model only) are shared, so their decision regions are computed once."""
+        ia = np.asarray(a, dtype=np.intp)
+        ib = np.asarray(b, dtype=np.intp)
+        if ia.shape != ib.shape:
+            raise ValueError("both sides of a pairing need the same number of players")
+        t = self.table
+        (mean, sd), _ = t.speeds
+        pairing = Pairing(
+            fmt=t.fmt,
+            model=t.model,
+            strategy=t.strategy,
+            ratings={tc: (r[ia], r[ib]) for tc, (r, _) in t.ratings.items()},
+            speeds=((mean[ia], sd[ia]), (mean[ib], sd[ib])),
+            colour_chooser={i: self._first_chooses(i, ia, ib) for i in self.choosers},
+        )
+        for shared in ("time_classes", "bidding_game", "sealed_bid_game"):
+            pairing.__dict__[shared] = getattr(t, shared)  # cached properties, computed once
+        return pairing
+
+    def _first_chooses(
+        self, stage_index: int, ia: npt.NDArray[np.intp], ib: npt.NDArray[np.intp]
+    ) -> FloatArray:
+        """:func:`p_first_chooses` of every pair at ``choice`` stage ``stage_index``."""
+        if self.choosers[stage_index] == "higher-ranked":
+            sa, sb = self.seeds[ia], self.seeds[ib]
+            ra, rb = self.base_ratings[ia], self.base_ratings[ib]
+            by_seed = ~np.isnan(sa) & ~np.isnan(sb) & (sa != sb)
+            by_rating = np.where(ra != rb, np.where(ra > rb, 1.0, 0.0), 0.5)
+            return np.where(by_seed, np.where(sa < sb, 1.0, 0.0), by_rating)
+        named = self.named[stage_index]
+        return np.where(named[ia], 1.0, np.where(named[ib], 0.0, 0.5))
 
 
 class ReplayError(ValueError):

@@ -31,9 +31,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
-from scipy.special import ndtr
 
 from knockout.game import DEFAULT_MOVES
+from knockout.rules.normal import ndtr
 
 __all__ = [
     "DEFAULT_DRAW_NU",

@@ -47,7 +47,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy.special import ndtr, ndtri
 
 from knockout.rules.model import ModelParams, PerClass, TimeClass
 
@@ -294,7 +293,8 @@ def _factor(matrix: FloatArray) -> FloatArray:
 def _normals(d: int, draws: int, replicates: int, seed: int) -> FloatArray:
     """``(draws, d)`` standard Normals from ``replicates`` scrambled Sobol' sets, replicate after
     replicate (the same for every answer with as many uncertain constants; read-only)."""
-    from scipy.stats import qmc  # noqa: PLC0415  (loaded only when constants are uncertain)
+    from scipy.special import ndtri  # noqa: PLC0415  (loaded only when constants are uncertain)
+    from scipy.stats import qmc  # noqa: PLC0415
 
     m = draws // replicates
     k = m.bit_length() - 1
@@ -314,6 +314,8 @@ def _marginal(name: str, value: float, sd: float, z: FloatArray) -> FloatArray:
     if name == "elo_per_doubling":
         # The Normal restricted to [0, inf), at the same upper-tail probability (stable in both
         # tails): P(X > x | X >= 0) = P(Z > z).
+        from scipy.special import ndtr, ndtri  # noqa: PLC0415  (short commands start without)
+
         tail = ndtr(-z) * ndtr(value / sd)
         return np.asarray(np.maximum(value - sd * ndtri(tail), 0.0), dtype=np.float64)
     return np.asarray(value + sd * z, dtype=np.float64)

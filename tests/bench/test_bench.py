@@ -24,8 +24,27 @@ TINY = BenchSettings(
     ceiling_blocks=2,
     dask=False,
     engine_matches=2,
+    command_repeats=1,
+    bracket_sizes=(8, 16),
+    study_steps=2,
+    study_runs=2_000,
+    estimate_runs=0,
 )
-KEYS = ["kernel", "processes", "never_slower", "startup", "bracket", "dask"]
+KEYS = [
+    "kernel",
+    "processes",
+    "never_slower",
+    "startup",
+    "bracket",
+    "short_commands",
+    "exact_bracket_cpu",
+    "exact_bracket_memory",
+    "exact_bracket_growth",
+    "study",
+    "estimate_simulate",
+    "estimate_study",
+    "dask",
+]
 
 
 def test_every_goal_has_a_ratio_or_says_why_not() -> None:
@@ -37,12 +56,15 @@ def test_every_goal_has_a_ratio_or_says_why_not() -> None:
     )
     assert [g.key for g in figures.goals] == KEYS
     by_key = {g.key: g for g in figures.goals}
-    for key in ("kernel", "never_slower", "startup", "bracket"):
+    for key in ("kernel", "never_slower", "startup", "bracket", "exact_bracket_cpu", "study"):
         assert by_key[key].measured is not None and by_key[key].measured > 0, key
     # A tiny run is not a long run, and Dask was not asked for: said, not guessed.
     assert by_key["processes"].measured is None and by_key["processes"].met is None
     assert "not measured" in by_key["processes"].figures
     assert by_key["dask"].measured is None
+    assert by_key["short_commands"].measured is None  # no scenario file given: not timed
+    assert by_key["estimate_simulate"].measured is None  # not asked for
+    assert figures.draws_per_match == 1.0  # the seed's final: one uniform a match
     data = json.loads(json.dumps(figures.to_json()))
     assert [g["key"] for g in data["goals"]] == KEYS
     assert data["scaling"]["runs"] == 4 * 4096 and "speedup" in data["scaling"]

@@ -21,10 +21,12 @@ NATIONAL = ROOT / "scenarios" / "national-64.toml"
 
 
 @pytest.mark.parametrize("path", [FINAL, NATIONAL], ids=["match", "bracket"])
-def test_a_trillion_runs_is_estimated_in_hours_within_a_second_or_two(path: Path) -> None:
+def test_ten_trillion_runs_are_estimated_in_hours_within_a_second_or_two(path: Path) -> None:
+    # ten trillion: the rational final draws its exit counts per block (about 1e-9 s a run), so
+    # a trillion runs of it on two processes can take under an hour on a quiet machine
     sc = load_scenario(path)
     start = time.perf_counter()
-    seconds = run_time_estimate(sc, 10**12)
+    seconds = run_time_estimate(sc, 10**13)
     assert time.perf_counter() - start < 3.0
     assert seconds is not None and seconds > 3600
 

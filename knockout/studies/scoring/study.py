@@ -55,6 +55,7 @@ seed's claims hold.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -81,6 +82,7 @@ from knockout.studies.scoring.events import (
     simulate_swiss,
 )
 from knockout.validation import Table, dedupe, problems_of
+from sims.runner import pilot_seconds
 
 __all__ = [
     "CSV_COLUMNS",
@@ -719,6 +721,24 @@ def _metrics(
             )
         out[system.name] = metrics
     return out
+
+
+def study_time_estimate(
+    study: Study, *, simulations: int | None = None, clock: Callable[[], float] = time.perf_counter
+) -> float:
+    """About how many seconds :func:`run_study` takes (one process): each event timed on a few
+    simulated events after its set-up (:func:`sims.runner.pilot_seconds`: a warm-up, then
+    pilots doubling to a quarter of a second) and scaled to its number of simulations."""
+    total = 0.0
+    for event in study.events:
+        runs = event.simulations if simulations is None else simulations
+        alone = replace(study, events=(event,))
+
+        def pilot(k: int, alone: Study = alone) -> StudyResult:
+            return run_study(alone, simulations=k)
+
+        total += pilot_seconds(pilot, runs, first=1, clock=clock)[0]
+    return total
 
 
 def run_study(

@@ -1,0 +1,276 @@
+"""Where users wait: the benchmark's figures measured as users feel them.
+
+* Short commands (``odds`` on a match and the organiser's ``event`` commands) as whole
+  processes, in CPU time (user + system of the child), against ``python -c "import numpy"``
+  measured in the same passes, interleaved, best of the repeats.
+* Exact bracket odds of large fields, each in a fresh process: CPU seconds of the solver and
+  the process's peak resident memory, and how the time grows between two field sizes.
+* A ``study`` of a ``simulate.`` metric under private beliefs against the per-match kernel's
+  time for the same matches.
+* Estimates before long runs (``simulate`` and ``study``) against the time the run then took.
+
+Nothing here asserts a speed: :mod:`knockout.bench.figures` turns the figures into goals.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from knockout.rules.bidding import Bayesian
+from knockout.rules.match import Pairing
+from knockout.rules.scenario import Scenario
+from knockout.studies.estimate import estimate_run
+from knockout.studies.sweep import parse_sweep, run_sweep
+from sims.kernel import MatchTables
+from sims.match import kernel_block, simulate_match
+from sims.run import run_time_estimate
+from sims.runner import BLOCK_SIZE
+
+__all__ = [
+    "BracketSize",
+    "CommandTime",
+    "EstimateCheck",
+    "StudyCheck",
+    "bracket_sizes",
+    "estimate_checks",
+    "short_commands",
+    "study_check",
+]
+
+Say = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class CommandTime:
+    """A whole command's CPU seconds (best of the repeats) beside ``import numpy``'s."""
+
+    command: str
+    seconds: float
+    numpy_seconds: float
+
+    @property
+    def ratio(self) -> float:
+        return self.seconds / self.numpy_seconds
+
+
+def _child_cpu(argv: Sequence[str], cwd: str | None = None) -> float:
+    """User + system CPU seconds of one child process running ``argv``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, cwd=cwd, check=True, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _knockout(args: Sequence[str]) -> list[str]:
+    code = "import sys\nfrom knockout.program import main\nsys.exit(main())"
+    return [sys.executable, "-c", code, *args]
+
+
+def short_commands(scenario_path: Path, repeats: int, say: Say) -> tuple[CommandTime, ...]:
+    """``knockout odds`` on the match and the organiser's short commands on the bundled
+    16-player cup (``events/`` beside the scenario, when it is there), each against ``python -c
+    "import numpy"``, the two taking turns, best CPU time of ``repeats``."""
+    commands: list[tuple[str, list[str]]] = [("odds", ["odds", str(scenario_path.resolve())])]
+    events = scenario_path.resolve().parent / "events"
+    with tempfile.TemporaryDirectory() as folder:
+        if (events / "city-cup-16.toml").exists():
+            db = str(Path(folder) / "cup.db")
+            subprocess.run(
+                _knockout(
+                    [
+                        "event",
+                        "new",
+                        db,
+                        "--scenario",
+                        str(events / "city-cup-16.toml"),
+                        "--players",
+                        str(events / "city-cup-16-players.csv"),
+                        "--seed",
+                        "1",
+                    ]
+                ),
+                check=True,
+                capture_output=True,
+            )
+            commands += [
+                ("event next", ["event", "next", db]),
+                ("event record", ["event", "record", db, "R1-M1", "1", "1-0", "--dry-run"]),
+                ("event show", ["event", "show", db]),
+                ("event odds", ["event", "odds", db]),
+            ]
+        numpy_argv = [sys.executable, "-c", "import numpy"]
+        best = {name: math.inf for name, _ in commands}
+        numpy_best = math.inf
+        say(f"short commands: {', '.join(name for name, _ in commands)} against import numpy")
+        for _ in range(repeats):
+            for name, args in commands:
+                numpy_best = min(numpy_best, _child_cpu(numpy_argv))
+                best[name] = min(best[name], _child_cpu(_knockout(args), cwd=folder))
+    return tuple(CommandTime(name, best[name], numpy_best) for name, _ in commands)
+
+
+@dataclass(frozen=True)
+class BracketSize:
+    """Exact bracket odds of ``players`` players (a fresh process).
+
+    Attributes:
+        players: Field size.
+        cpu_seconds: CPU seconds of :func:`knockout.exact.bracket.bracket_odds` alone.
+        peak_bytes: The process's peak resident memory.
+    """
+
+    players: int
+    cpu_seconds: float
+    peak_bytes: int
+
+
+_BRACKET_CODE = """
+import json, resource, sys, time
+from knockout.exact.bracket import bracket_odds
+from knockout.rules.scenario import parse_scenario
+n = int(sys.argv[1])
+players = [
+    {"name": f"P{i:05d}", "rating": 2700 - 600 * i / n,
+     "speed": {"mean": 0.6 + 0.03 * ((i * 7) % 11), "sd": 0.1}}
+    for i in range(n)
+]
+sc = parse_scenario({"name": f"{n} players", "format": {"preset": "xq-bidding"},
+                     "strategy": {"kind": "believed", "belief_sd": 80}, "players": players})
+start = time.process_time()
+bracket_odds(sc)
+cpu = time.process_time() - start
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({"cpu": cpu, "peak": peak}))
+"""
+
+#: The field the bracket figures use, in words.
+BRACKET_WORKLOAD = (
+    "xq-bidding, believed bidders (belief_sd 80), ratings 600 Elo apart top to bottom"
+)
+
+
+def bracket_sizes(sizes: Sequence[int], say: Say) -> tuple[BracketSize, ...]:
+    """Exact bracket odds of each field size, each in a fresh process (so the peak memory is
+    the solver's)."""
+    out = []
+    for n in sizes:
+        say(f"exact bracket odds of {n:,} players")
+        done = subprocess.run(
+            [sys.executable, "-c", _BRACKET_CODE, str(n)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        figures = json.loads(done.stdout.splitlines()[-1])
+        out.append(BracketSize(n, float(figures["cpu"]), int(figures["peak"])))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class StudyCheck:
+    """A study of a ``simulate.`` metric against the per-match kernel for the same matches.
+
+    Attributes:
+        workload: What was run, in words.
+        study_seconds: The study's CPU seconds (every point: tables, exact companion, runs).
+        kernel_seconds: The per-match kernel's CPU seconds for the same matches (one point's
+            tables).
+        estimate_seconds: The study's own estimate before it ran (``knockout study``'s, wall
+            seconds).
+        wall_seconds: The study's wall seconds (what the estimate foretells).
+    """
+
+    workload: str
+    study_seconds: float
+    kernel_seconds: float
+    estimate_seconds: float | None
+    wall_seconds: float = 0.0
+
+    @property
+    def ratio(self) -> float:
+        return self.study_seconds / self.kernel_seconds
+
+
+def study_check(scenario: Scenario, steps: int, runs: int, say: Say) -> StudyCheck:
+    """A ``steps`` x ``steps`` study of ``simulate.win`` over the rapid game's time odds and
+    draw rate under ``believed`` bidders, ``runs`` a point, in this process (CPU time); then
+    the per-match kernel on one point's tables for as many matches."""
+    base = scenario.to_dict()
+    base["strategy"] = {"kind": "believed", "belief_sd": 100.0}
+    first = scenario.players[0].name
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "base.json"
+        path.write_text(json.dumps({"scenario": base}), encoding="utf-8")
+        sweep = parse_sweep(
+            {
+                "name": "bench",
+                "scenario": str(path),
+                "metrics": [f"simulate.win.{first}"],
+                "runs": runs,
+                "grid": {
+                    "model.elo_per_doubling.rapid": {"from": 0, "to": 200, "steps": steps},
+                    "model.draw_nu.rapid": {"from": 0.3, "to": 2.0, "steps": steps},
+                },
+            },
+            source="bench",
+            folder=Path(folder),
+        )
+        workload = (
+            f"{steps} x {steps} grid, simulate.win, believed bidders (belief_sd 100), "
+            f"{runs:,} runs a point"
+        )
+        say(f"study: {workload}")
+        estimate = estimate_run(sweep).seconds
+        start, wall = time.process_time(), time.perf_counter()
+        run_sweep(sweep)
+        study_seconds = time.process_time() - start
+        wall_seconds = time.perf_counter() - wall
+    sc = sweep.scenario_at(sweep.points[0])
+    a, b = sc.players
+    tables = MatchTables.from_pairing(
+        Pairing.of(sc.format, a, b, model=sc.model, strategy=sc.strategy)
+    )
+    matches = steps * steps * runs
+    kernel_block(tables, 0, BLOCK_SIZE, 1)  # warm up
+    start = time.process_time()
+    for i in range(math.ceil(matches / BLOCK_SIZE)):
+        kernel_block(tables, i, min(BLOCK_SIZE, matches - i * BLOCK_SIZE), 1)
+    kernel_seconds = time.process_time() - start
+    return StudyCheck(workload, study_seconds, kernel_seconds, estimate, wall_seconds)
+
+
+@dataclass(frozen=True)
+class EstimateCheck:
+    """An estimate said before a run, beside the time the run took (wall seconds)."""
+
+    workload: str
+    estimate: float | None
+    actual: float
+
+    @property
+    def ratio(self) -> float | None:
+        """``max(estimate / actual, actual / estimate)``: 1 is exact, 2 is off by a factor 2."""
+        if self.estimate is None or self.estimate <= 0 or self.actual <= 0:
+            return None
+        return max(self.estimate / self.actual, self.actual / self.estimate)
+
+
+def estimate_checks(scenario: Scenario, runs: int, say: Say) -> tuple[EstimateCheck, ...]:
+    """``knockout simulate``'s estimate against the run, in this process, one process, for the
+    match under ``bayesian`` bidders (the case whose pilot used to count its set-up)."""
+    sc = replace(scenario, strategy=Bayesian(100.0))
+    workload = f"simulate {runs:,} runs, bayesian bidders (belief_sd 100), 1 process"
+    say(f"estimate against actual: {workload}")
+    estimate = run_time_estimate(sc, runs, workers=1)
+    start = time.perf_counter()
+    simulate_match(sc, runs, 1, workers=1)
+    return (EstimateCheck(workload, estimate, time.perf_counter() - start),)
