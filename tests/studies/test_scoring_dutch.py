@@ -11,11 +11,14 @@ from __future__ import annotations
 from dataclasses import replace
 from decimal import Decimal
 
+import networkx as nx
 import numpy as np
 import pytest
 from caissify_pairings import generate_pairings
 from caissify_pairings.engines.round_robin import berger_schedule
 from caissify_pairings.fpc import check_trf
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from knockout.errors import InputError
 from knockout.points import get_scoring
@@ -23,7 +26,15 @@ from knockout.scoring.rescore import point_scale
 from knockout.standings.records import CrossTable, Kind, bye_entry, game_entries
 from knockout.standings.tiebreaks import progressive_score
 from knockout.standings.trf import to_trf
-from knockout.studies.scoring.dutch import play_dutch, play_dutch_event, simulate_dutch
+from knockout.studies.scoring import dutch
+from knockout.studies.scoring.dutch import (
+    _MATCHING,
+    _plain_matching,
+    plain_adjacency,
+    play_dutch,
+    play_dutch_event,
+    simulate_dutch,
+)
 from knockout.studies.scoring.events import RESULT_CODES, PointsTable, draw_ratings
 from knockout.studies.scoring.pairings import berger_table
 from knockout.studies.scoring.report import claims, summary_markdown, verdict_events
@@ -31,6 +42,7 @@ from knockout.studies.scoring.study import (
     DIFFERENTIAL_SUFFIX,
     SIMPLIFIED_SUFFIX,
     StudyResult,
+    event_numbers,
     parse_study,
     run_study,
 )
@@ -92,6 +104,8 @@ def _library_round(
         }
         for i in range(n)
     ]
+    # the library as it is: networkx's own matching function, not the study's plain adjacency
+    assert nx.max_weight_matching is _MATCHING
     out = generate_pairings("dutch", players, met, rnd, rounds, bye_value=table.bye / (win / 2))
     games = {(p["white_id"] - 1, p["black_id"] - 1) for p in out if p["black_id"] is not None}
     bye = [p["white_id"] - 1 for p in out if p["black_id"] is None]
@@ -110,14 +124,31 @@ def _played(event) -> list[tuple[int, int, int, int]]:  # type: ignore[no-untype
 
 @pytest.mark.parametrize(
     ("n", "rounds", "pairing", "seed"),
-    [(12, 6, "traditional", 1), (11, 6, "ratio", 2), (16, 7, "difference", 3)],
+    [
+        (12, 6, "traditional", 1),
+        (11, 6, "ratio", 2),
+        (16, 7, "difference", 3),
+        # the bundled event's 11 rounds with several score brackets a round
+        pytest.param(40, 11, "traditional", 4, marks=pytest.mark.slow),
+    ],
 )
 def test_each_round_is_the_librarys_own_pairing(
-    n: int, rounds: int, pairing: str, seed: int
+    n: int, rounds: int, pairing: str, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The study pairs with networkx on plain adjacency dicts; the library, re-pairing the
+    same standings here, with networkx as it is: the pairings are the same round by round."""
     table = _table(pairing)
     ratings, u = _event(n, rounds, seed)
+    graphs = []
+
+    class Counted(dutch._Adjacency):
+        def __init__(self, graph: nx.Graph) -> None:
+            super().__init__(graph)
+            graphs.append(len(graph))
+
+    monkeypatch.setattr(dutch, "_Adjacency", Counted)
     event = play_dutch_event(ratings, table, u)
+    assert graphs, "the study's pairing went through the plain adjacency"
     played = _played(event)
     for rnd in range(1, rounds + 1):
         games, bye = _library_round(n, rounds, rnd, played, table)
@@ -125,6 +156,63 @@ def test_each_round_is_the_librarys_own_pairing(
         assert ours == games, f"round {rnd}"
         assert int(event.bye[rnd - 1]) == bye
     assert event.rematches == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(2, 14),
+    density=st.floats(0.2, 1.0),
+    top=st.sampled_from([1, 3, 2**70]),
+    cardinality=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_plain_adjacency_finds_networkxs_own_matching(
+    n: int, density: float, top: int, cardinality: bool, seed: int
+) -> None:
+    """The same matching, edge for edge and in the same orientation, as networkx's public
+    function on the same graph: with few distinct weights (many tied optima) and with
+    bit-packed weights beyond 64 bits, as the engine's."""
+    rng = np.random.default_rng(seed)
+    G = nx.Graph()
+    G.add_nodes_from(rng.permutation(n).tolist())
+    for i in range(n):
+        for j in range(i + 1, n):
+            if rng.random() < density:
+                G.add_edge(i, j, weight=int(rng.integers(1, 4)) * top + int(rng.integers(0, 2)))
+    expected = nx.max_weight_matching(G, maxcardinality=cardinality)
+    with plain_adjacency():
+        assert nx.max_weight_matching is _plain_matching
+        got = nx.max_weight_matching(G, maxcardinality=cardinality)
+    assert nx.max_weight_matching is not _plain_matching  # restored
+    assert got == expected
+    assert sorted(got) == sorted(expected)
+
+
+def test_plain_adjacency_restores_networkx_on_an_exception(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """networkx's own function is back after the block, also when the engine raises."""
+    with pytest.raises(RuntimeError, match="inside"), plain_adjacency():
+        assert nx.max_weight_matching is _plain_matching
+        raise RuntimeError("inside")
+    assert nx.max_weight_matching is _MATCHING
+
+    def failing(*args: object, **kwargs: object) -> None:
+        assert nx.max_weight_matching is _plain_matching
+        raise ValueError("engine failed")
+
+    monkeypatch.setattr(dutch, "generate_pairings", failing)
+    ratings, u = _event(8, 3, 4)
+    with pytest.raises(ValueError, match="engine failed"):
+        play_dutch_event(ratings, _table("traditional"), u)
+    assert nx.max_weight_matching is _MATCHING
+
+
+def test_plain_adjacency_leaves_other_graphs_to_networkx() -> None:
+    """Directed graphs and multigraphs go to networkx's public function, which refuses them."""
+    for graph in (nx.DiGraph([(0, 1)]), nx.MultiGraph([(0, 1)])):
+        with plain_adjacency(), pytest.raises(nx.NetworkXNotImplemented):
+            nx.max_weight_matching(graph)
 
 
 def _cross_table(event, system: str | None = None) -> CrossTable:  # type: ignore[no-untyped-def]
@@ -174,6 +262,22 @@ def test_byes_are_scored_as_the_standings_score_them() -> None:
             assert [Decimal(int(x)) / 100 for x in sample.progressive[e]] == progressive
             assert (sample.games[e] == rounds - (byes[e][:, None] == np.arange(n)).sum(0)).all()
     assert tables[1].bye == 210  # difference: a bye is the larger win, 2.1
+
+
+def test_a_shorter_run_is_the_start_of_a_longer_one() -> None:
+    """The first K events of a study's event are the same whatever its number of simulations:
+    a short Dutch run is the start of a longer one on the same seed."""
+    spec = parse_study(STUDY).events[2]
+    assert spec.dutch
+    long_r, long_u = event_numbers(replace(spec, simulations=9), np.random.default_rng(5))
+    short_r, short_u = event_numbers(replace(spec, simulations=4), np.random.default_rng(5))
+    assert np.array_equal(long_r[:4], short_r) and np.array_equal(long_u[:4], short_u)
+    assert not np.array_equal(long_r[4], long_r[3])
+    table = _table("traditional")
+    long = play_dutch(long_r, table, long_u)
+    short = play_dutch(short_r, table, short_u)
+    for a, b in zip(long, short, strict=True):
+        assert np.array_equal(a[:4], b)
 
 
 def test_workers_do_not_change_the_events() -> None:
@@ -299,8 +403,20 @@ def test_verdicts_follow_the_dutch_figures(both: StudyResult) -> None:
         "In a Swiss event, players with more Reds finish higher (the seed's evidence). holds "
         in (summary_markdown(dutch_low))
     )
-    same = _with(dutch_high, {(twin, "extra_red_points"): (1.0, 0.01)})
+    # the twin's figures all equal to the Dutch ones: every verdict the same
+    dutch_rows = {(r.system, r.metric): r for r in dutch_high.rows if r.event == "swiss-dutch"}
+    same = replace(
+        dutch_high,
+        rows=tuple(
+            replace(r, value=dutch_rows[r.system, r.metric].value,
+                    se=dutch_rows[r.system, r.metric].se)
+            if r.event == twin else r
+            for r in dutch_high.rows
+        ),
+    )  # fmt: skip
     assert "would be the same" in summary_markdown(same)
+    # the odd Dutch event, which the simplification cannot pair, is judged in both views
+    assert "same events (swiss-odd kept: it has no byes): every verdict" in summary_markdown(same)
 
 
 def test_tie_verdict_follows_the_dutch_event(both: StudyResult) -> None:
@@ -311,9 +427,11 @@ def test_tie_verdict_follows_the_dutch_event(both: StudyResult) -> None:
         new = {"rr": 0.01, "swiss-odd": 0.01, "swiss-dutch": dutch_new}
         new |= {"swiss-simple": simple_new, "swiss-dutch" + SIMPLIFIED_SUFFIX: simple_new}
         for r in both.rows:
-            if r.metric == "top_tie" and r.method == "simulation" and r.event in new:
+            if r.method == "simulation" and r.event in new and r.metric == "top_tie":
                 value = 0.4 if r.system == base else new[r.event]
                 rows.append(replace(r, value=value, se=0.001))
+            elif r.event in new and r.metric == "top_tie_minus_baseline":
+                rows.append(replace(r, value=new[r.event] - 0.4, se=0.001))
             else:
                 rows.append(r)
         return replace(both, rows=tuple(rows))

@@ -27,20 +27,30 @@ without playing, worth the larger of the system's two wins, counted in its round
 counts in no per-game figure.
 
 The games come from the same numbers as the simplified pairing's: board ``b`` of round ``r`` (the
-engine's table order, highest scores first) plays with the uniform ``u[e, r, b]``. One event takes
-tens of seconds for 100 players (the engine solves a maximum-weight matching per score bracket,
-in pure Python), so :func:`play_dutch` can share the events among processes
-(:func:`sims.runner.run_blocks`, one event a block); the result does not depend on how many.
+engine's table order, highest scores first) plays with the uniform ``u[e, r, b]``.
+
+Most of the time goes to the engine's maximum-weight matchings: it solves dozens a round, each
+with networkx's ``max_weight_matching`` (Edmonds' blossom algorithm in pure
+Python) on the whole field. Building the standings takes well under 0.1 % of an event. While an
+event is paired, :func:`plain_adjacency` hands networkx's own matching code the engine's graph
+with its adjacency as plain dictionaries (the same nodes, edges and weights in the same order),
+so the inner loop's edge look-ups skip networkx's read-only views: the same algorithm on the same
+data, so the same matchings and pairings (a test re-pairs each round with the library outside
+it), about a third less time. One event still takes tens of seconds for 100 players, so
+:func:`play_dutch` can share the events among processes (:func:`sims.runner.run_blocks`, one
+event a block); the result does not depend on how many.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+import networkx as nx
 import numpy as np
 import numpy.typing as npt
 from caissify_pairings import generate_pairings
@@ -54,6 +64,7 @@ __all__ = [
     "DutchProgress",
     "PlayedEvent",
     "engine_score",
+    "plain_adjacency",
     "play_dutch",
     "play_dutch_event",
     "simulate_dutch",
@@ -103,6 +114,76 @@ class DutchEvents:
 
     def __add__(self, other: DutchEvents) -> DutchEvents:
         return DutchEvents({**self.played, **other.played})
+
+
+#: networkx's public matching function, as the engine calls it (``nx.max_weight_matching``).
+_MATCHING = nx.max_weight_matching
+
+
+class _Adjacency(dict[Any, dict[Any, dict[str, Any]]]):
+    """An undirected networkx graph as ``max_weight_matching`` reads it, ``G[v]`` a plain dict.
+
+    networkx's matching code reads its graph through ``list(G)``, ``G.nodes()``,
+    ``G.edges(data=True)``, ``G.neighbors(v)`` and, in its innermost loop, ``G[v][w]`` (an edge's
+    attributes). A ``Graph`` answers ``G[v]`` with a read-only view built per call; this answers
+    it with the graph's own adjacency dict, and everything else from the graph itself, in the
+    graph's order. Read only: the matching code never writes to its graph.
+    """
+
+    __slots__ = ("_graph",)
+
+    def __init__(self, graph: nx.Graph) -> None:
+        super().__init__(graph._adj)
+        self._graph = graph
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._graph._node)
+
+    def nodes(self) -> Any:
+        return self._graph.nodes()
+
+    def edges(self, data: bool = False) -> Any:
+        return self._graph.edges(data=data)
+
+    def neighbors(self, v: Any) -> Iterator[Any]:
+        return iter(self[v])
+
+    def is_directed(self) -> bool:
+        return False
+
+    def is_multigraph(self) -> bool:
+        return False
+
+
+def _plain_matching(
+    G: Any,
+    maxcardinality: bool = False,
+    weight: str = "weight",
+) -> Any:
+    """networkx's ``max_weight_matching`` (its own code, no backend) run on :class:`_Adjacency`.
+
+    Anything but a plain ``nx.Graph`` goes to the public function as it is.
+    """
+    code = getattr(_MATCHING, "orig_func", None)
+    if code is None or type(G) is not nx.Graph:
+        return _MATCHING(G, maxcardinality=maxcardinality, weight=weight)
+    return code(_Adjacency(G), maxcardinality=maxcardinality, weight=weight)
+
+
+@contextmanager
+def plain_adjacency() -> Iterator[None]:
+    """Within the block, ``networkx.max_weight_matching`` runs on plain adjacency dicts.
+
+    The same function on the same graph, with cheaper look-ups: the matchings are those networkx
+    finds anyway (``tests/studies/test_scoring_dutch.py`` checks it on graphs with tied weights,
+    and that the engine's pairings under it equal its pairings without it). Not thread-safe:
+    it swaps a module attribute for the block's length.
+    """
+    nx.max_weight_matching = _plain_matching
+    try:
+        yield
+    finally:
+        nx.max_weight_matching = _MATCHING
 
 
 class _Standings:
@@ -176,14 +257,15 @@ def play_dutch_event(
     bye = np.full(rounds, -1, dtype=np.int64)
     rematches = 0
     for rnd in range(rounds):
-        out = generate_pairings(
-            "dutch",
-            state.players(ratings),
-            set(state.met),
-            rnd + 1,
-            rounds,
-            bye_value=engine_score(pairing.bye, pairing),
-        )
+        with plain_adjacency():
+            out = generate_pairings(
+                "dutch",
+                state.players(ratings),
+                set(state.met),
+                rnd + 1,
+                rounds,
+                bye_value=engine_score(pairing.bye, pairing),
+            )
         games = [p for p in out if p.get("black_id") is not None]
         byes = [p["white_id"] - 1 for p in out if p.get("black_id") is None]
         seen = sorted([p["white_id"] for p in games] + [p["black_id"] for p in games])

@@ -23,6 +23,7 @@ from typing import Any
 from scipy.optimize import brentq
 
 from knockout.rules.model import TimeClass
+from knockout.studies.labels import label as key_label
 from knockout.studies.output import StudyFiles, write_study
 from knockout.studies.scoring.study import (
     CSV_COLUMNS,
@@ -43,6 +44,7 @@ __all__ = [
     "claims",
     "study_files",
     "summary_markdown",
+    "tie_excess",
     "verdict_events",
     "write_outputs",
     "write_plots",
@@ -198,19 +200,32 @@ def _claim_balance(result: StudyResult, rr: list[str], methods: list[str]) -> Cl
     )
 
 
+def tie_excess(result: StudyResult, event: str, system: str) -> tuple[float, float]:
+    """``system``'s P(tie for first) minus ``FEWER_TIES`` times the baseline's, and its standard
+    error, paired event by event (common random numbers).
+
+    The three rows ``top_tie`` (system, baseline) and ``top_tie_minus_baseline`` are means over
+    the same events, so their standard errors give the covariance:
+    ``Var(r - h b) = Var(r) + h^2 Var(b) - h (Var(r) + Var(b) - Var(r - b))``.
+    """
+    h = FEWER_TIES
+    r = result.value(event, system, "top_tie")
+    b = result.value(event, result.study.baseline, "top_tie")
+    d = result.value(event, system, "top_tie_minus_baseline")
+    var = r.se**2 + h * h * b.se**2 - h * (r.se**2 + b.se**2 - d.se**2)
+    return r.value - h * b.value, math.sqrt(max(var, 0.0))
+
+
 def _claim_ties(result: StudyResult, methods: list[str], others: list[str]) -> Claim | None:
-    """3. Fewer equal scores."""
+    """3. Fewer equal scores: a system's P(tie for first) at most ``FEWER_TIES`` of the
+    baseline's, tested on the paired difference ``r - FEWER_TIES * b`` event by event."""
     if not methods:
         return None
     base, events = result.study.baseline, [e.name for e in verdict_events(result.study)]
-    pairs = [
-        (result.value(e, name, "top_tie"), result.value(e, base, "top_tie"))
-        for e in events
-        for name in methods
-    ]
     k, h = SIGNIFICANT_SE, FEWER_TIES
-    fewer = all(r.value + k * r.se < h * (b.value - k * b.se) for r, b in pairs)
-    not_fewer = any(r.value - k * r.se > h * (b.value + k * b.se) for r, b in pairs)
+    excess = {(e, name): tie_excess(result, e, name) for e in events for name in methods}
+    fewer = all(x + k * se < 0 for x, se in excess.values())
+    not_fewer = any(x - k * se > 0 for x, se in excess.values())
     sharing = [
         f"{e}: {result.value(e, base, 'top8_sharing').value:.2f} -> "
         + ", ".join(f"{n} {result.value(e, n, 'top8_sharing').value:.2f}" for n in others)
@@ -222,16 +237,23 @@ def _claim_ties(result: StudyResult, methods: list[str], others: list[str]) -> C
         + ", ".join(f"{n} {_fmt(result.value(e, n, 'top_tie'))}" for n in others)
         for e in events
     ]
+    paired = [
+        f"{e}: "
+        + ", ".join(f"{n} {x:+.3f} ± {se:.3f}" for (ev, n), (x, se) in excess.items() if ev == e)
+        for e in events
+    ]
     after = max(result.value(e, base, "top_tie_after_progressive").value for e in events)
     return Claim(
         "可以极大降低局分相同的情况 (五)",
         f"The new scoring greatly reduces equal scores (ties for first at most {100 * h:.0f} % "
         f"of {base}'s).",
         "holds" if fewer else "does not hold" if not_fewer else "not shown (noise)",
-        f"P(a tie for first on points): {'; '.join(ties)}. Top-eight players sharing their score "
-        f"with another of the eight (seed 000: six, then two): {'; '.join(sharing)}. (The "
-        f"progressive score already breaks nearly every tie for first: at most "
-        f"{100 * after:.1f} % remain under {base}.)",
+        f"P(a tie for first on points): {'; '.join(ties)}. The test, event by event on the same "
+        f"games: P(tie) minus {h:g} x {base}'s, which must be below 0 by more than {k:g} standard "
+        f"errors in every event (above 0 by as much in one: does not hold): {'; '.join(paired)}. "
+        f"Top-eight players sharing their score with another of the eight (seed 000: six, then "
+        f"two): {'; '.join(sharing)}. (The progressive score already breaks nearly every tie for "
+        f"first: at most {100 * after:.1f} % remain under {base}.)",
     )
 
 
@@ -552,8 +574,11 @@ def _differential_lines(result: StudyResult) -> list[str]:
             for c in claims(again)
             if c.claim in before and c.verdict != before[c.claim]
         ]
+        kept = [e.name for e in study.events if e.dutch and not e.differential]
         lines += [
-            "Had the verdicts rested on the simplified pairing of the same events: "
+            "Had the verdicts rested on the simplified pairing of the same events"
+            + (f" ({', '.join(kept)} kept: it has no byes)" if kept else "")
+            + ": "
             + ("every verdict would be the same." if not changed else "; ".join(changed) + "."),
             "",
         ]
@@ -562,17 +587,16 @@ def _differential_lines(result: StudyResult) -> list[str]:
 
 def _simplified_view(result: StudyResult) -> StudyResult | None:
     """The result as if the Dutch events paired both ways had been paired by the
-    simplification alone (their twins' rows under their names), with the other Swiss events
-    left out: the same events, judged on the simplified pairing."""
+    simplification alone (their twins' rows under their names), with the simplified-only Swiss
+    events left out: the same events, judged on the simplified pairing where it can pair them.
+    Dutch events it cannot pair (an odd number of players) stay as they are, so a changed
+    verdict is the simplification's doing. (The events keep their specs, so the verdicts rest
+    on the same events: only the twins' figures replace the Dutch ones.)"""
     study = result.study
     twins = {e.name for e in study.events if e.differential}
     if not twins:
         return None
-    events = tuple(
-        replace(e, pairing_system="simplified") if e.name in twins else e
-        for e in study.events
-        if e.format != "swiss" or e.name in twins
-    )
+    events = tuple(e for e in study.events if e.format != "swiss" or e.dutch)
     rows = tuple(
         replace(r, event=r.event.removesuffix(SIMPLIFIED_SUFFIX))
         for r in result.rows
@@ -610,7 +634,7 @@ def summary_markdown(result: StudyResult) -> str:
 def _bar_plot(
     plt: Any, result: StudyResult, metric: str, title: str, ylabel: str, path: Path
 ) -> Path:
-    """One bar per system and event, ± 2 standard errors."""
+    """One bar per system and event, ± 2 standard errors (for a probability, within 0 and 1)."""
     systems = [s.name for s in result.study.systems]
     events = [e.name for e in result.study.events]
     fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -618,7 +642,12 @@ def _bar_plot(
     for i, e in enumerate(events):
         rows = [result.value(e, s, metric) for s in systems]
         x = [j + (i - (len(events) - 1) / 2) * width for j in range(len(systems))]
-        ax.bar(x, [r.value for r in rows], width, yerr=[2 * r.se for r in rows], label=e)
+        low = [2 * r.se for r in rows]
+        high = list(low)
+        if metric in PROBABILITIES:
+            low = [min(d, r.value) for d, r in zip(low, rows, strict=True)]
+            high = [min(d, 1 - r.value) for d, r in zip(high, rows, strict=True)]
+        ax.bar(x, [r.value for r in rows], width, yerr=[low, high], label=e)
     if metric == "extra_red_points":
         exact = [_exact(result, s, "red_minus_black") for s in systems]
         ax.scatter(range(len(systems)), exact, color="black", marker="_", s=400, zorder=3,
@@ -632,6 +661,10 @@ def _bar_plot(
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+#: Metrics that are probabilities: their error bars stop at 0 and 1.
+PROBABILITIES = frozenset({"top_tie", "top_tie_after_progressive", "strongest_first"})
 
 
 def _sensitivity_plot(plt: Any, result: StudyResult, path: Path) -> Path | None:
@@ -660,10 +693,11 @@ def _sensitivity_plot(plt: Any, result: StudyResult, path: Path) -> Path | None:
                 label=name if n == nu else None,
             )
     ax.axhline(0, color="grey", linewidth=0.8)
-    ax.set_xlabel("Red advantage (Elo)")
+    # the words every study's plots use for these model keys (knockout.studies.labels)
+    ax.set_xlabel(key_label("model.red_advantage.classical"))
     ax.set_ylabel("Red minus Black, points a game (equal players)")
     dotted = ", ".join(f"{n:g}" for n in nus if n != nu)
-    ax.set_title(f"Exact, equal players (solid: draw_nu {nu:g}; dotted: {dotted})")
+    ax.set_title(f"Exact, equal players (solid: draw parameter ν {nu:g}; dotted: ν {dotted})")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -690,7 +724,7 @@ def write_plots(result: StudyResult, out: Path) -> list[Path]:
             plt,
             result,
             "top_tie",
-            "P(a tie for first place on points) (± 2 SE)",
+            "P(a tie for first place on points) (± 2 SE, within 0 and 1)",
             "P(a tie for first on points)",
             out / "ties.png",
         ),

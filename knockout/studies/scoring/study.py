@@ -18,6 +18,7 @@ metric                                  meaning
 ``red_game_value``                      Red's points minus Black's, per game played
 ``top_tie``                             P(two or more players share the top score)
 ``top_tie_after_progressive``           P(they also share the progressive score)
+``top_tie_minus_baseline``              ``top_tie`` minus the baseline system's, event by event
 ``top8_sharing``                        players of the top eight whose score another of the top
                                         eight also has (seed 000 counts six, then two)
 ``spearman_strength``                   rank correlation of the final order with true strength
@@ -91,6 +92,7 @@ __all__ = [
     "Study",
     "StudyResult",
     "TidyRow",
+    "event_numbers",
     "exact_probabilities",
     "exact_rows",
     "exact_value",
@@ -575,6 +577,11 @@ def sample_metrics(sample: EventSample, baseline: EventSample | None) -> dict[st
     if baseline is not None:
         base_key = _order_key(baseline)
         out["spearman_strength_minus_baseline"] = strength - _spearman(base_key, baseline.ratings)
+        # Paired with the baseline's top_tie, this row's standard error gives the covariance, so
+        # the report can test any combination of the two (common random numbers) event by event.
+        base_points = baseline.points / baseline.scale
+        base_tie = (base_points == base_points.max(axis=1, keepdims=True)).sum(axis=1) > 1
+        out["top_tie_minus_baseline"] = out["top_tie"] - base_tie.astype(np.float64)
     return out
 
 
@@ -643,6 +650,20 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
+def event_numbers(spec: EventSpec, rng: np.random.Generator) -> tuple[FloatArray, FloatArray]:
+    """The event's ratings ``(E, n)`` and game uniforms ``(E, R, n // 2)``, ``E`` its simulations.
+
+    Each is drawn row by row from its own stream (the uniforms from one spawned off ``rng``
+    first), so the first ``K`` events are the same whatever ``E``: a run of ``K`` events is the
+    start of a longer one on the same seed (a short Dutch run previews the bundled one).
+    """
+    games = rng.spawn(1)[0]
+    ratings = draw_ratings(
+        rng, spec.simulations, spec.players, mean=spec.rating_mean, sd=spec.rating_sd
+    )
+    return ratings, games.random((spec.simulations, spec.rounds, spec.players // 2))
+
+
 def _simulate(
     spec: EventSpec,
     study: Study,
@@ -654,10 +675,7 @@ def _simulate(
     number of players also its simplified twin, on the same numbers."""
     scale = scale_for(study.systems)
     tables = [PointsTable.from_system(s, scale) for s in study.systems]
-    ratings = draw_ratings(
-        rng, spec.simulations, spec.players, mean=spec.rating_mean, sd=spec.rating_sd
-    )
-    u = rng.random((spec.simulations, spec.rounds, spec.players // 2))
+    ratings, u = event_numbers(spec, rng)
     if spec.format == "round-robin":
         # Berger numbers by lot: shuffle each event's ratings.
         shuffled = np.asarray(rng.permuted(ratings, axis=1), dtype=np.float64)
