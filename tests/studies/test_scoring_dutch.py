@@ -400,8 +400,8 @@ def test_verdicts_follow_the_dutch_figures(both: StudyResult) -> None:
     assert _verdict(noisy, SWISS_CLAIM) == "not shown (noise)"
     # the summary says what the simplified pairing of the same events would have concluded
     assert (
-        "In a Swiss event, players with more Reds finish higher (the seed's evidence). holds "
-        in (summary_markdown(dutch_low))
+        "In a Swiss event, players with more Reds finish higher (the seed's evidence). would be "
+        "HOLDS, where the Dutch pairing gives DOES NOT HOLD" in (summary_markdown(dutch_low))
     )
     # the twin's figures all equal to the Dutch ones: every verdict the same
     dutch_rows = {(r.system, r.metric): r for r in dutch_high.rows if r.event == "swiss-dutch"}

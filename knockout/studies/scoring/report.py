@@ -570,7 +570,8 @@ def _differential_lines(result: StudyResult) -> list[str]:
     if again is not None:
         before = {c.claim: c.verdict for c in claims(result)}
         changed = [
-            f"{c.claim} {c.verdict} (not {before[c.claim]})"
+            f"{c.claim} would be {c.verdict.upper()}, where the Dutch pairing gives "
+            f"{before[c.claim].upper()}"
             for c in claims(again)
             if c.claim in before and c.verdict != before[c.claim]
         ]
