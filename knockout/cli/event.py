@@ -107,7 +107,7 @@ def _say(text: str | Text) -> None:
 def _step_line(event: Event, match_id: str) -> str:
     """What comes next in ``match_id`` (or for its winner) after a change."""
     from knockout.dashboard.match import clock_text
-    from knockout.event.state import NextGame, PendingBid, PendingChoice
+    from knockout.event.state import NextGame, PendingBid, PendingChoice, PendingCut, PendingSealed
     from knockout.io.text import plural
 
     m = event.find_match(match_id)
@@ -132,6 +132,19 @@ def _step_line(event: Event, match_id: str) -> str:
             f"Next in {m.id}: game {step.number} ({step.stage}), colours to choose ({chooser}: "
             f"knockout event choose {event.source} {m.id} red|black"
             f"{'' if step.chooser else ' --chooser NAME'})."
+        )
+    if isinstance(step, PendingSealed):
+        return (
+            f"Next in {m.id}: game {step.number} ({step.stage}), sealed bids to record (each "
+            f"player bids Black's minutes: knockout event sealed {event.source} {m.id} "
+            f"--bid NAME=MINUTES --bid NAME=MINUTES)."
+        )
+    if isinstance(step, PendingCut):
+        cutter = f"{step.chooser} cuts" if step.chooser else "the cutter by lot (--cutter NAME)"
+        return (
+            f"Next in {m.id}: game {step.number} ({step.stage}), the cut to record ({cutter}: "
+            f"knockout event cut {event.source} {m.id} --red-minutes M --colour red|black"
+            f"{'' if step.chooser else ' --cutter NAME'})."
         )
     if isinstance(step, NextGame):
         board = "waiting for a board" if step.board is None else f"board {step.board}"
@@ -267,8 +280,10 @@ def next_games(event: EventArg, json_out: JsonOpt = False) -> None:
     JSON: {"version", "games": [{"match", "game", "stage", "red", "black", "clock",
     "board"}], "bids": [{"match", "chooser", "bidder"}], "decisions": [{"match", "game",
     "kind", "chooser"}], "byes": [{"player", "match"}], "finished", "champion"}: a game whose
-    decision is still open is in games with red and black null (and clock null before a bid);
-    kind is bid or choice; chooser is null when a lot must name them.
+    decision is still open is in games with red and black null (and clock null before a bid,
+    sealed bids or a cut); kind is bid, choice, sealed-bid or cut; chooser is who decides first
+    (甲, the chooser, the cutter), null when a lot must name them (and for sealed bids, where
+    both players bid).
 
     Example:
 
@@ -523,6 +538,112 @@ def choose(
     with user_errors():
         entry, ev = record_choice(
             event, match, colour=colour, chooser=chooser, command=_command("choose", *parts)
+        )
+        _recorded(entry, ev)
+        assert entry.match is not None
+        _say(_step_line(ev, entry.match))
+
+
+@event_app.command("sealed")
+def sealed(
+    event: EventArg,
+    match: MatchArg,
+    bids: Annotated[
+        list[str],
+        typer.Option(
+            "--bid",
+            help="NAME=MINUTES: the minutes that player would take as Black (a real number); "
+            "once per player.",
+            show_default=False,
+        ),
+    ],
+    lot_black: Annotated[
+        str | None,
+        typer.Option(
+            "--lot-black",
+            help="With equal bids: the player the arbiter's lot gives Black (refused when the "
+            "bids differ).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Record the sealed Armageddon bids of a match (armageddon-bid, armageddon-vickrey).
+
+    Each player writes the minutes they would accept as Black; the lower bid plays Black
+    against Red's fixed clock, on its own time (first price) or on the higher bid's time
+    (second price, Vickrey). Bids run from the stage's min_black_minutes to Red's minutes;
+    equal bids are settled by the arbiter's lot (--lot-black). Undo it like any entry.
+
+    Example:
+
+        knockout event sealed cup.db R1-M1 --bid 王天一=6.5 --bid 郑惟桐=8
+    """
+    from knockout.event.store import record_sealed
+
+    parts = [str(event), match, *(f"--bid={b}" for b in bids)]
+    parts += [] if lot_black is None else ["--lot-black", lot_black]
+    with user_errors():
+        entry, ev = record_sealed(
+            event, match, bids=list(bids), lot_black=lot_black, command=_command("sealed", *parts)
+        )
+        _recorded(entry, ev)
+        assert entry.match is not None
+        _say(_step_line(ev, entry.match))
+
+
+@event_app.command("cut")
+def cut(
+    event: EventArg,
+    match: MatchArg,
+    red_minutes: Annotated[
+        str,
+        typer.Option(
+            "--red-minutes",
+            help="Red's base minutes the cutter names (a real number, kept as given).",
+            show_default=False,
+        ),
+    ],
+    colour: Annotated[
+        str,
+        typer.Option(
+            "--colour",
+            help="The colour the other player chooses: red or black.",
+            show_default=False,
+        ),
+    ],
+    cutter: Annotated[
+        str | None,
+        typer.Option(
+            "--cutter",
+            help="Who cut, when the previous game's times do not say (or the rule is a lot): "
+            "the arbiter's lot.",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Record a cut-and-choose decision (cut-choose): the cutter names Red's base minutes
+    against Black's fixed clock, and the other player picks the colour.
+
+    The cutter is who used less time in the previous game (as recorded); if those times were
+    not recorded or were equal, or the rule is a lot, give --cutter (the arbiter's lot). The
+    game is then played on Red's named minutes v Black's clock. Undo it like any entry.
+
+    Example:
+
+        knockout event cut cup.db R1-M1 --red-minutes 17.5 --colour black
+    """
+    from knockout.event.store import record_cut
+
+    parts = [str(event), match, "--red-minutes", red_minutes, "--colour", colour]
+    parts += [] if cutter is None else ["--cutter", cutter]
+    with user_errors():
+        entry, ev = record_cut(
+            event,
+            match,
+            red_minutes=red_minutes,
+            colour=colour,
+            cutter=cutter,
+            command=_command("cut", *parts),
         )
         _recorded(entry, ev)
         assert entry.match is not None

@@ -26,7 +26,15 @@ from knockout.dashboard.match import CLOCK_NOTE, clock_text
 from knockout.dashboard.times import duration
 from knockout.event.entries import describe, outcome_text, result_text
 from knockout.event.journal import Entry
-from knockout.event.state import Event, Match, PendingBid, PendingChoice, RecordedGame
+from knockout.event.state import (
+    Event,
+    Match,
+    PendingBid,
+    PendingChoice,
+    PendingCut,
+    PendingSealed,
+    RecordedGame,
+)
 from knockout.game import Colour, Result
 from knockout.io.text import plural
 from knockout.rules.bracket import round_name
@@ -70,9 +78,14 @@ def _games_table(event: Event, title: str) -> Table:
             g.red,
             g.black,
             clock_text(g.clock, g.increment_seconds),
-            {"lot": "by lot", "rule": "alternate", "bid": "by the bid", "choice": "chosen"}[
-                g.colours
-            ],
+            {
+                "lot": "by lot",
+                "rule": "alternate",
+                "bid": "by the bid",
+                "choice": "chosen",
+                "sealed": "sealed bids",
+                "cut": "cut and chosen",
+            }[g.colours],
         )
     return fitted(table)
 
@@ -137,6 +150,61 @@ def choice_prompt(event: Event, choice: PendingChoice) -> Text:
     return text
 
 
+def sealed_prompt(event: Event, sealed: PendingSealed) -> Text:
+    """What the arbiter asks at a sealed-bid Armageddon, and the command."""
+    a, b = sealed.players
+    text = Text()
+    text.append(f"{sealed.match} ({a} v {b}), game {sealed.number}: sealed bids. ", style="bold")
+    where = "on its own time" if sealed.price == "first" else "on the higher bid's time"
+    text.append(
+        f"{a} and {b} each write the minutes they would take as Black "
+        f"({sealed.min_black_minutes:g} to {sealed.red_minutes:g}); the lower bid plays Black "
+        f"{where} v Red {sealed.red_minutes:g} min ({sealed.price} price). Equal bids: the "
+        "arbiter's lot gives Black. "
+    )
+    text.append(
+        f"\n  knockout event sealed {event.source} {sealed.match} --bid '{a}=MINUTES' "
+        f"--bid '{b}=MINUTES' [--lot-black NAME]",
+        style="cyan",
+    )
+    return text
+
+
+def cut_prompt(event: Event, cut: PendingCut) -> Text:
+    """What the arbiter asks at a cut-and-choose game, and the command."""
+    a, b = cut.players
+    text = Text()
+    text.append(f"{cut.match} ({a} v {b}), game {cut.number}: cut and choose. ", style="bold")
+    range_ = f"{cut.min_red_minutes:g} to {cut.max_red_minutes:g}"
+    if cut.chooser is not None:
+        times = " v ".join(f"{n} {duration(s, to_the_second=True)}" for n, s in cut.times.items())
+        text.append(
+            f"{cut.chooser} cuts (used less time in game {cut.number - 1}: {times}): names "
+            f"Red's minutes ({range_}) v Black {cut.black_minutes:g} min; then {cut.other} "
+            "picks the colour. "
+        )
+        cutter_opt = ""
+    else:
+        why = {
+            "tie": f"equal times in game {cut.number - 1}",
+            "lot": "the rule is a lot",
+            "unknown": f"game {cut.number - 1}'s times were not recorded",
+            "less-time": "",
+        }[cut.why]
+        text.append(f"The cutter is drawn by lot ({why}). ", style="yellow")
+        text.append(
+            f"The cutter names Red's minutes ({range_}) v Black {cut.black_minutes:g} min; "
+            "the other picks the colour. "
+        )
+        cutter_opt = " --cutter NAME"
+    text.append(
+        f"\n  knockout event cut {event.source} {cut.match} --red-minutes M --colour "
+        f"red|black{cutter_opt}",
+        style="cyan",
+    )
+    return text
+
+
 def next_view(event: Event) -> RenderableType:
     """The games that can be played now, and the sudden-death choices to ask for."""
     parts: list[RenderableType] = []
@@ -149,8 +217,12 @@ def next_view(event: Event) -> RenderableType:
     for step in event.pending_decisions():
         if isinstance(step, PendingBid):
             parts.append(bid_prompt(event, step))
-        else:
+        elif isinstance(step, PendingChoice):
             parts.append(choice_prompt(event, step))
+        elif isinstance(step, PendingSealed):
+            parts.append(sealed_prompt(event, step))
+        else:
+            parts.append(cut_prompt(event, step))
     if not games and not event.pending_decisions():
         parts.append(Text("No game can be played now.", style="dim"))
     byes = waiting_byes(event)
@@ -296,6 +368,10 @@ def _live_label(event: Event, m: Match) -> Text | None:
         what = "sudden death: bid to record"
     elif isinstance(step, PendingChoice):
         what = f"game {step.number}: colour choice to record"
+    elif isinstance(step, PendingSealed):
+        what = f"game {step.number}: sealed bids to record"
+    elif isinstance(step, PendingCut):
+        what = f"game {step.number}: cut to record"
     else:
         what = f"next: game {step.number} ({step.stage})"
     score = f" {_score(m)}" if m.games else ""

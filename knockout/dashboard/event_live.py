@@ -108,9 +108,21 @@ def _next(event: Event, f: MatchFacts) -> Text:
     board = "" if f.board is None else f", board {f.board}"
     if isinstance(step, PendingBid):
         return Text(f"  sudden-death bid to record{board}", style="yellow")
+    if step is not None and not isinstance(step, NextGame):
+        return Text(f"  {_pending_words(step.kind)} to record{board}", style="yellow")
     if isinstance(step, NextGame):
         return Text(f"  next: game {step.number} ({step.stage}){board}", style="cyan")
     return Text("")
+
+
+def _pending_words(kind: str) -> str:
+    """A decision still to record, in a few words."""
+    return {
+        "bid": "sudden-death bid",
+        "choice": "colour choice",
+        "sealed-bid": "sealed bids",
+        "cut": "cut",
+    }.get(kind, kind)
 
 
 def decision_line(d: Decision) -> Text:
@@ -118,7 +130,15 @@ def decision_line(d: Decision) -> Text:
     a, b = d.players
     where = f"{d.match} game {d.game}" + ("" if d.board is None else f", board {d.board}")
     text = Text(f"{where}: ", style="bold")
-    if d.chooser is not None:
+    if d.kind == "choice":
+        who = d.chooser or f"the lot's winner ({a} or {b}; --chooser)"
+        text.append(f"colour choice: {who} chooses Red or Black")
+    elif d.kind == "sealed-bid":
+        text.append(f"sealed bids: {a} and {b} each bid Black's minutes")
+    elif d.kind == "cut":
+        who = d.chooser or f"the cutter by lot ({a} or {b}; --cutter)"
+        text.append(f"cut and choose: {who} names Red's minutes, the other picks the colour")
+    elif d.chooser is not None:
         text.append(
             f"sudden-death bid: ask 甲 {d.chooser} Red or Black, then 乙 {d.other} accept or object"
         )

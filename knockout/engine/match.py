@@ -428,6 +428,14 @@ class MatchEngine:
         clock = stage.minutes
         if stage.bidding is not None and g.announce is not None and g.reply is not None:
             clock = stage.bidding.assignment(g.announce, g.reply)[1]
+        if stage.cut is not None and g.red_minutes is not None:
+            clock = (g.red_minutes, stage.cut.black_minutes)
+        if stage.sealed_bid is not None and g.bids is not None:
+            low, high = sorted(g.bids.values())
+            clock = (
+                stage.sealed_bid.red_minutes,
+                low if stage.sealed_bid.price == "first" else high,
+            )
         return GameRecord(
             number=number,
             stage=stage.name,
@@ -445,11 +453,13 @@ class MatchEngine:
             flag_fall=None,
             start=float(self.env.now),
             end=float(self.env.now),
-            chooser=g.chooser,
+            chooser=g.chooser if g.cutter is None else (g.black if g.cutter == g.red else g.red),
             announce=g.announce,
             reply=g.reply,
             colour=g.colour,
             replayed=True,
+            bids=None if g.bids is None else dict(g.bids),
+            cutter=g.cutter,
         )
 
     def _lot(self, p_first: float) -> Side:
@@ -488,7 +498,7 @@ class MatchEngine:
                 )
                 return self._bid(pairing, chooser, names, decision.made)
             case SealedBids():
-                sealed, red, clocks = self._sealed_bids(pairing, names)
+                sealed, red, clocks = self._sealed_bids(pairing, names, decision)
                 probs = pairing.game_with_clocks(state.stage, red, clocks)
                 return _Setup(red, clocks, probs, sealed=sealed)
             case CutChoice():
@@ -579,24 +589,31 @@ class MatchEngine:
         return self._lot(p_a)
 
     def _sealed_bids(
-        self, pairing: Pairing, names: tuple[str, str]
+        self, pairing: Pairing, names: tuple[str, str], decision: SealedBids
     ) -> tuple[dict[str, float], Side, tuple[float, float]]:
+        """The sealed bids under the strategy (or as recorded), who plays Black (the lower
+        bid; equal bids: a lot, or the recorded lot) and the clocks: Black on the lower bid at
+        the first price, on the higher at the second."""
         game = pairing.sealed_bid_game
         assert game is not None
-        bid_a, bid_b = (
-            float(b[0]) for b in self.strategy.sealed_bids(game, pairing.sealed_bid_gap(), self.rng)
-        )
-        if bid_a == bid_b:
-            black: Side = self._lot(0.5)
+        made = decision.made
+        if made is not None:
+            bid_a, bid_b = made.bids
+            black: Side = made.black
         else:
-            black = 0 if bid_a < bid_b else 1
+            bid_a, bid_b = (
+                float(b[0])
+                for b in self.strategy.sealed_bids(game, pairing.sealed_bid_gap(), self.rng)
+            )
+            black = self._lot(0.5) if bid_a == bid_b else 0 if bid_a < bid_b else 1
         red: Side = 1 if black == 0 else 0
-        clocks = (game.red_minutes, bid_a if black == 0 else bid_b)
+        clocks = (game.red_minutes, float(game.black_clock(bid_a, bid_b)))
         self._emit(
             "bid",
             f"sealed bids: {names[0]} {bid_a:.2f} min, {names[1]} {bid_b:.2f} min"
             f"{' (equal: lot)' if bid_a == bid_b else ''}: {names[black]} Black on "
-            f"{clocks[1]:.2f} min v {names[red]} Red on {clocks[0]:g} min",
+            f"{clocks[1]:.2f} min v {names[red]} Red on {clocks[0]:g} min"
+            f"{' (recorded)' if made is not None else ''}",
             names,
         )
         return {names[0]: bid_a, names[1]: bid_b}, red, clocks

@@ -57,7 +57,7 @@ __all__ = [
 #: ``PRAGMA application_id`` of an event file ("KNKO").
 APPLICATION_ID = 0x4B4E4B4F
 #: The schema this code writes. Older files are migrated (MIGRATIONS), newer ones refused.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: How long a writer waits for another terminal's write to finish.
 BUSY_SECONDS = 30.0
 
@@ -137,7 +137,8 @@ SCHEMA: tuple[str, ...] = (
 
 #: ``MIGRATIONS[v]``: the statements that take a schema-``v`` file to schema ``v + 1``.
 #: Schema 2 keeps the entry kinds in a table (corrections and changes of player are new kinds);
-#: SQLite cannot change a CHECK constraint, so the journal is copied into a new table.
+#: SQLite cannot change a CHECK constraint, so the journal is copied into a new table. Schema 3
+#: adds the kinds ``sealed`` (sealed Armageddon bids) and ``cut`` (cut-and-choose).
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: (
         *_KIND_TABLE,
@@ -154,6 +155,10 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "ALTER TABLE journal_v2 RENAME TO journal",
         *_JOURNAL_TRIGGERS,
         *_never_changed(("journal", "entry_kinds")),
+    ),
+    2: tuple(
+        f"INSERT OR IGNORE INTO entry_kinds (kind, undoable) VALUES ('{k}', 1)"
+        for k in ("sealed", "cut")
     ),
 }
 

@@ -9,6 +9,7 @@ found. The store then replays the journal with the entry through the rules befor
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -29,9 +30,13 @@ from knockout.event.state import (
     NextGame,
     PendingBid,
     PendingChoice,
+    PendingCut,
+    PendingSealed,
     RecordedBid,
     RecordedChoice,
+    RecordedCut,
     RecordedGame,
+    RecordedSealed,
     time_limit,
 )
 from knockout.game import Colour, Reply, Result
@@ -45,6 +50,8 @@ __all__ = [
     "choice_entry",
     "choice_text",
     "correct_entry",
+    "cut_entry",
+    "cut_text",
     "describe",
     "game_entry",
     "game_text",
@@ -55,11 +62,14 @@ __all__ = [
     "replace_entry",
     "resolve_result",
     "result_text",
+    "sealed_entry",
+    "sealed_text",
     "undo_entry",
     "withdraw_entry",
 ]
 
 _T = TypeVar("_T")
+_S = TypeVar("_S", PendingSealed, PendingCut)
 
 #: Moves assumed for the time-used check when ``--moves`` is not given.
 DEFAULT_MOVES = 300
@@ -243,6 +253,20 @@ def game_entry(
             f"expected the colour choice first: {who} chooses the colours of this "
             f"{step.stage} game (knockout event choose EVENT {m.id} red|black)",
         )
+    if isinstance(step, PendingSealed):
+        raise refused(
+            event.source,
+            key,
+            f"expected the sealed bids first: this is the {step.stage} game (knockout event "
+            f"sealed EVENT {m.id} --bid NAME=MINUTES --bid NAME=MINUTES)",
+        )
+    if isinstance(step, PendingCut):
+        raise refused(
+            event.source,
+            key,
+            f"expected the cut first: this is the {step.stage} game (knockout event cut EVENT "
+            f"{m.id} --red-minutes M --colour red|black)",
+        )
     outcome = resolve_result(
         event, step.red, step.black, key, result=result, winner=winner, draw=draw
     )
@@ -362,7 +386,7 @@ def imported_game_entry(
     assert step is not None and game.result is not None
     stage = event.stage_at(m)
     clock = None if stage.is_decision else list(stage.minutes)
-    if isinstance(step, NextGame) and step.colours == "bid":
+    if isinstance(step, NextGame) and step.colours in ("bid", "sealed", "cut"):
         clock = list(step.clock)
     data: dict[str, Any] = {
         "red": game.red,
@@ -413,7 +437,8 @@ def bid_entry(
             event.source,
             m.id,
             f"expected a match at its sudden-death game, found game {step.number} "
-            f"({step.stage}) next",
+            f"({step.stage}) next"
+            + ("" if isinstance(step, NextGame) else f": {_step_words(step)}"),
         )
     colour = _choice(event, "--announce", announce, {"red": Colour.RED, "black": Colour.BLACK})
     answer = _choice(event, "--reply", reply, {"accept": Reply.ACCEPT, "object": Reply.OBJECT})
@@ -465,11 +490,7 @@ def choice_entry(
             f"chose {made.colour.value}); to change it, undo it",
         )
     if not isinstance(step, PendingChoice):
-        what = (
-            "its sudden-death bid (knockout event bid)"
-            if isinstance(step, PendingBid)
-            else (f"game {step.number} ({step.stage}), whose colours the rules set")
-        )
+        what = _step_words(step)
         raise refused(
             event.source,
             m.id,
@@ -527,6 +548,220 @@ def choice_text(choice: RecordedChoice) -> str:
     )
 
 
+def _minutes(event: Event, key: str, text: str, item: str | None = None) -> float:
+    """A number of minutes as typed (a real number, kept as given: not rounded)."""
+    shown = repr(item if item is not None else text)
+    try:
+        value = float(text.strip())
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise refused(event.source, key, f"expected a number of minutes, found {shown}")
+    return value
+
+
+def _decision_step(event: Event, match: str, what: str, wanted: type[_S]) -> tuple[Match, _S]:
+    """The match and its open decision of kind ``wanted``, or the refusal saying what comes
+    next instead (``what``: the decision in words)."""
+    m = event.find_match(match)
+    _not_playable(event, m)
+    step = event.next_step(m)
+    assert step is not None
+    if isinstance(step, wanted):
+        return m, step
+    if (
+        isinstance(step, NextGame)
+        and step.colours in ("sealed", "cut")
+        and wanted
+        in (
+            PendingSealed,
+            PendingCut,
+        )
+    ):
+        found = "the sealed bids" if step.colours == "sealed" else "the cut"
+        raise refused(
+            event.source,
+            m.id,
+            f"expected one {what} per match, found {found} already recorded; to change it, undo it",
+        )
+    raise refused(
+        event.source,
+        m.id,
+        f"expected a match at {what}, found {_step_words(step)} next",
+    )
+
+
+def _step_words(step: NextGame | PendingBid | PendingChoice | PendingSealed | PendingCut) -> str:
+    """What a match has next, in words (for a refusal)."""
+    if isinstance(step, PendingBid):
+        return "its sudden-death bid (knockout event bid)"
+    if isinstance(step, PendingChoice):
+        return f"the colour choice of game {step.number} (knockout event choose)"
+    if isinstance(step, PendingSealed):
+        return f"the sealed bids of game {step.number} (knockout event sealed)"
+    if isinstance(step, PendingCut):
+        return f"the cut of game {step.number} (knockout event cut)"
+    return f"game {step.number} ({step.stage}), whose colours the rules set"
+
+
+def sealed_entry(
+    event: Event,
+    seq: int,
+    at: str,
+    command: str,
+    *,
+    match: str,
+    bids: Sequence[str],
+    lot_black: str | None = None,
+) -> Entry:
+    """The entry for the sealed Armageddon bids of a match: ``NAME=MINUTES`` for each player
+    (Black's minutes they would take); the lower bid plays Black (on its own time at the first
+    price, on the higher bid's at the second); equal bids need the lot's Black.
+
+    Raises:
+        EventRefused: The match is not at its sealed bids, they are already recorded, a name
+            not in the match, a bid that is not a number or out of range, equal bids without
+            ``lot_black`` or different bids with it.
+    """
+    m, step = _decision_step(event, match, "its sealed Armageddon bids", PendingSealed)
+    low, high = step.min_black_minutes, step.red_minutes
+    given: dict[str, float] = {}
+    for item in bids:
+        name_text, sep, value_text = item.rpartition("=")
+        if not sep or not name_text.strip():
+            raise refused(
+                event.source, "--bid", f"expected NAME=MINUTES (Black's minutes), found {item!r}"
+            )
+        name = event.find_player(name_text.strip(), "--bid")
+        if name not in step.players:
+            raise refused(
+                event.source,
+                "--bid",
+                f"expected {' or '.join(step.players)} (the players of {m.id}), found {name}",
+            )
+        if name in given:
+            raise refused(event.source, "--bid", f"expected {name} once, found twice")
+        value = _minutes(event, "--bid", value_text, item)
+        if not low <= value <= high:
+            raise refused(
+                event.source,
+                "--bid",
+                f"expected Black's minutes from {low:g} to {high:g} (Red's clock) for {name}, "
+                f"found {value:g}",
+            )
+        given[name] = value
+    missing = [n for n in step.players if n not in given]
+    if missing:
+        raise refused(
+            event.source,
+            "--bid",
+            f"expected a bid from each player ({' and '.join(step.players)}), found none from "
+            f"{' and '.join(missing)}",
+        )
+    a, b = step.players
+    lot = None if lot_black is None else event.find_player(lot_black, "--lot-black")
+    if given[a] == given[b]:
+        if lot is None:
+            raise refused(
+                event.source,
+                "--lot-black",
+                f"expected --lot-black NAME ({a} or {b}): the bids are equal ({given[a]:g} "
+                "min), so a lot gives Black",
+            )
+        if lot not in step.players:
+            raise refused(
+                event.source,
+                "--lot-black",
+                f"expected {a} or {b} (the players of {m.id}), found {lot}",
+            )
+        black = lot
+    elif lot is not None:
+        raise refused(
+            event.source,
+            "--lot-black",
+            f"expected no --lot-black: the bids differ ({a} {given[a]:g}, {b} {given[b]:g} "
+            "min), so the lower bid plays Black",
+        )
+    else:
+        black = a if given[a] < given[b] else b
+    red = b if black == a else a
+    black_minutes = min(given.values()) if step.price == "first" else max(given.values())
+    data = {
+        "stage": step.stage,
+        "bids": {n: given[n] for n in step.players},
+        "lot_black": lot,
+        "red": red,
+        "black": black,
+        "clock": [step.red_minutes, black_minutes],
+        "price": step.price,
+    }
+    return Entry(seq, at, "sealed", match=m.id, game=step.number, data=data, command=command)
+
+
+def sealed_text(sealed: RecordedSealed) -> str:
+    """``bids A 6 min, B 8.5 min: A Black 8.5 min v B Red 10 min (second price)``."""
+    bids = ", ".join(f"{n} {v:g} min" for n, v in sealed.bids.items())
+    lot = f" (equal bids: {sealed.lot_black} Black by lot)" if sealed.lot_black else ""
+    return (
+        f"bids {bids}{lot}: {sealed.black} Black {sealed.clock[1]:g} min v {sealed.red} Red "
+        f"{sealed.clock[0]:g} min"
+    )
+
+
+def cut_entry(
+    event: Event,
+    seq: int,
+    at: str,
+    command: str,
+    *,
+    match: str,
+    red_minutes: str,
+    colour: str,
+    cutter: str | None = None,
+) -> Entry:
+    """The entry for a cut-and-choose decision: the cutter named ``red_minutes`` for Red
+    against Black's fixed clock, and the other player took ``colour``.
+
+    Raises:
+        EventRefused: The match is not at its cut, it is already recorded, Red's minutes not a
+            number or out of range, a bad colour, or the cutter wrong or missing.
+    """
+    m, step = _decision_step(event, match, "its cut-and-choose game", PendingCut)
+    minutes = _minutes(event, "--red-minutes", red_minutes)
+    low, high = step.min_red_minutes, step.max_red_minutes
+    if not low <= minutes <= high:
+        raise refused(
+            event.source,
+            "--red-minutes",
+            f"expected Red's minutes from {low:g} to {high:g}, found {minutes:g}",
+        )
+    taken = _choice(event, "--colour", colour, {"red": Colour.RED, "black": Colour.BLACK})
+    name, chosen_by = _first(event, step, cutter, "--cutter", "the cutter")
+    chooser = step.players[1] if name == step.players[0] else step.players[0]
+    red, black = (chooser, name) if taken is Colour.RED else (name, chooser)
+    data = {
+        "stage": step.stage,
+        "cutter": name,
+        "chooser": chooser,
+        "red_minutes": minutes,
+        "colour": taken.value,
+        "red": red,
+        "black": black,
+        "clock": [minutes, step.black_minutes],
+        "chosen_by": chosen_by,
+    }
+    return Entry(seq, at, "cut", match=m.id, game=step.number, data=data, command=command)
+
+
+def cut_text(cut: RecordedCut) -> str:
+    """``A cuts Red 17.3 min v Black 10 min; B chooses black: A Red v B Black``."""
+    return (
+        f"{cut.cutter} cuts Red {cut.red_minutes:g} min v Black {cut.clock[1]:g} min; "
+        f"{cut.chooser} chooses {cut.colour.value}: {cut.red} Red {cut.clock[0]:g} min v "
+        f"{cut.black} Black {cut.clock[1]:g} min"
+    )
+
+
 def _choice(event: Event, key: str, text: str, options: Mapping[str, _T]) -> _T:
     found = options.get(text.strip().lower())
     if found is None:
@@ -536,13 +771,21 @@ def _choice(event: Event, key: str, text: str, options: Mapping[str, _T]) -> _T:
 
 def _chooser(event: Event, step: PendingBid, given: str | None) -> tuple[str, str]:
     """甲 and how it was found (``times`` or ``lot``)."""
+    return _first(event, step, given, "--chooser", "甲")
+
+
+def _first(
+    event: Event, step: PendingBid | PendingCut, given: str | None, key: str, who: str
+) -> tuple[str, str]:
+    """Who decides first (甲 of a bid, the cutter) and how it was found (``times`` or
+    ``lot``): the recorded times, or the arbiter's lot given as ``key``."""
     times = ", ".join(f"{n} {s:g} s" for n, s in step.times.items())
     if step.chooser is not None:
-        if given is not None and event.find_player(given, "--chooser") != step.chooser:
+        if given is not None and event.find_player(given, key) != step.chooser:
             raise refused(
                 event.source,
-                "--chooser",
-                f"expected {step.chooser} or no --chooser: 甲 is {step.chooser}, who used "
+                key,
+                f"expected {step.chooser} or no {key}: {who} is {step.chooser}, who used "
                 f"less time in the previous game ({times}); found {given!r}",
             )
         return step.chooser, "times"
@@ -555,15 +798,15 @@ def _chooser(event: Event, step: PendingBid, given: str | None) -> tuple[str, st
     if given is None:
         raise refused(
             event.source,
-            "--chooser",
-            f"expected --chooser NAME ({' or '.join(step.players)}), the arbiter's lot: "
-            f"甲 is not known from the clocks ({why})",
+            key,
+            f"expected {key} NAME ({' or '.join(step.players)}), the arbiter's lot: "
+            f"{who} is not known from the clocks ({why})",
         )
-    name = event.find_player(given, "--chooser")
+    name = event.find_player(given, key)
     if name not in step.players:
         raise refused(
             event.source,
-            "--chooser",
+            key,
             f"expected {' or '.join(step.players)} (the players of {step.match}), found {name}",
         )
     return name, "lot"
@@ -617,8 +860,8 @@ def undo_entry(event: Event, seq: int, at: str, command: str, *, match: str | No
         raise refused(
             event.source,
             "undo",
-            f"expected a game, bid, colour choice, withdrawal, correction or change of player "
-            f"to undo{where}, found none",
+            f"expected a game, bid, colour choice, sealed bids, cut, withdrawal, correction or "
+            f"change of player to undo{where}, found none",
         )
     data = {"kind": target.kind, "match": target.match, "game": target.game}
     if mid is not None:
@@ -798,6 +1041,16 @@ def describe(entry: Entry, entries: Mapping[int, Entry]) -> str:
             f"{entry.match} game {entry.game} colour choice: "
             + choice_text(RecordedChoice.from_entry(entry))
             + lot
+        )
+    if entry.kind == "sealed":
+        return (
+            f"{entry.match} game {entry.game} sealed bids ({d.get('price', 'first')} price): "
+            + sealed_text(RecordedSealed.from_entry(entry))
+        )
+    if entry.kind == "cut":
+        lot = " (cutter by the arbiter's lot)" if d.get("chosen_by") == "lot" else ""
+        return (
+            f"{entry.match} game {entry.game} cut: " + cut_text(RecordedCut.from_entry(entry)) + lot
         )
     if entry.kind == "withdraw":
         return f"{entry.player} withdraws (in {entry.match})"

@@ -24,6 +24,8 @@ from knockout.event.state import (
     NextGame,
     PendingBid,
     PendingChoice,
+    PendingCut,
+    PendingSealed,
     RecordedGame,
 )
 from knockout.game import Colour, Result
@@ -232,8 +234,11 @@ class Decision:
         match: Match ID.
         game: The game it is for (its number within the match).
         kind: What is asked: ``bid`` (the sudden-death choice: 甲 announces Red or Black, 乙
-            accepts or objects) or ``choice`` (a player chooses the colours).
-        chooser: Who is asked first (甲); None when the arbiter draws lots for it.
+            accepts or objects), ``choice`` (a player chooses the colours), ``sealed-bid``
+            (each player bids Black's minutes) or ``cut`` (the cutter names Red's minutes, the
+            other picks the colour).
+        chooser: Who is asked first (甲, the cutter); None when the arbiter draws lots for it
+            (and for sealed bids, where both bid at once).
         other: Who answers (乙), when known.
         players: The match's two players.
         board: The match's board.
@@ -256,7 +261,23 @@ class Decision:
         return {"match": self.match, "game": self.game, "kind": self.kind, "chooser": self.chooser}
 
 
-def _decision(step: PendingBid | PendingChoice) -> Decision:
+def _decision(step: PendingBid | PendingChoice | PendingSealed | PendingCut) -> Decision:
+    if isinstance(step, PendingSealed):
+        return Decision(
+            step.match, step.number, step.kind, None, None, step.players, step.board, "bids", {}
+        )
+    if isinstance(step, PendingCut):
+        return Decision(
+            step.match,
+            step.number,
+            step.kind,
+            step.chooser,
+            step.other,
+            step.players,
+            step.board,
+            step.why,
+            dict(step.times),
+        )
     if isinstance(step, PendingChoice):
         return Decision(
             step.match,
@@ -284,8 +305,8 @@ def _decision(step: PendingBid | PendingChoice) -> Decision:
 
 
 def decisions(event: Event) -> tuple[Decision, ...]:
-    """The decisions to ask for now, in match order: sudden-death bids and colour choices
-    still to be recorded."""
+    """The decisions to ask for now, in match order: sudden-death bids, colour choices, sealed
+    bids and cuts still to be recorded."""
     return tuple(_decision(step) for step in event.pending_decisions())
 
 

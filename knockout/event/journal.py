@@ -5,6 +5,9 @@ An :class:`Entry` is one row of the ``journal`` table. Kinds:
 * ``new``: the event was created (always entry 1; it cannot be undone);
 * ``game``: a game's result, with the colours, clocks, time used and moves;
 * ``bid``: the sudden-death choice of a match (甲, the announcement, 乙's reply);
+* ``choice``: a colour choice (who chose, the colour taken);
+* ``sealed``: the two sealed Armageddon bids of a match (and the lot's Black for equal bids);
+* ``cut``: a cut-and-choose decision (the cutter, Red's minutes, the colour the other took);
 * ``withdraw``: a player withdrew;
 * ``correct``: replaces the result (times, moves) of a game entry still in force
   (``data["corrects"]``: the entry it replaces); the game keeps its place in its match;
@@ -26,11 +29,31 @@ from typing import Any, Literal, get_args
 __all__ = ["ENTRY_KINDS", "UNDOABLE", "Entry", "EntryKind", "utc_now"]
 
 EntryKind = Literal[
-    "new", "game", "bid", "choice", "withdraw", "undo", "correct", "amend", "replace"
+    "new",
+    "game",
+    "bid",
+    "choice",
+    "withdraw",
+    "undo",
+    "correct",
+    "amend",
+    "replace",
+    "sealed",
+    "cut",
 ]
 ENTRY_KINDS: tuple[str, ...] = get_args(EntryKind)
 #: The kinds an ``undo`` can reverse.
-UNDOABLE: tuple[str, ...] = ("game", "bid", "choice", "withdraw", "correct", "amend", "replace")
+UNDOABLE: tuple[str, ...] = (
+    "game",
+    "bid",
+    "choice",
+    "withdraw",
+    "correct",
+    "amend",
+    "replace",
+    "sealed",
+    "cut",
+)
 
 
 def utc_now() -> str:
@@ -46,9 +69,10 @@ class Entry:
         seq: Position in the journal, from 1, without gaps.
         at: When it was written (UTC, ISO 8601).
         kind: What it records.
-        match: The match ID (``game``, ``bid``, ``choice``, ``correct``; ``withdraw``: the match
-            lost).
-        game: The game number within the match (``game``, ``choice``, ``correct``).
+        match: The match ID (``game``, ``bid``, ``choice``, ``sealed``, ``cut``, ``correct``;
+            ``withdraw``: the match lost).
+        game: The game number within the match (``game``, ``choice``, ``sealed``, ``cut``,
+            ``correct``).
         player: The player (``withdraw``, ``amend``, ``replace``).
         data: Everything else, as stored (JSON).
         command: The command line that wrote it.

@@ -42,7 +42,13 @@ def _game_record(event: Event, m: Match, g: RecordedGame) -> GameRecord:
     red_pts, black_pts = knockout_points(g.result, draw_winner=stage.draw_winner)
     bid = m.bid if stage.is_bidding else None
     choice = m.choices.get(g.number)
+    sealed = m.sealed if m.sealed is not None and m.sealed.number == g.number else None
+    cut = m.cut if m.cut is not None and m.cut.number == g.number else None
     when = _offset(event, g.at)
+    chooser = bid.chooser if bid is not None else None if choice is None else choice.chooser
+    colour = None if choice is None else choice.colour
+    if cut is not None:
+        chooser, colour = cut.chooser, cut.colour
     return GameRecord(
         number=g.number,
         stage=g.stage,
@@ -57,10 +63,12 @@ def _game_record(event: Event, m: Match, g: RecordedGame) -> GameRecord:
         flag_fall=None,
         start=when,
         end=when,
-        chooser=bid.chooser if bid is not None else None if choice is None else choice.chooser,
+        chooser=chooser,
         announce=None if bid is None else bid.announce,
         reply=None if bid is None else bid.reply,
-        colour=None if choice is None else choice.colour,
+        colour=colour,
+        bids=None if sealed is None else dict(sealed.bids),
+        cutter=None if cut is None else cut.cutter,
     )
 
 

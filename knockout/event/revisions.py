@@ -5,9 +5,9 @@ journal at an earlier point than its end. Every later entry in force was checked
 event as it stood when it was written; :func:`later_conflicts` checks each again against the
 event with the change, in journal order, and returns those that no longer fit: a game whose
 match is now decided before it, or whose players or colours are now different; a bid whose 甲
-is now someone else; a withdrawal from a match the player is no longer in; a correction of an
-entry that no longer fits. An entry that does not fit is left out when the entries after it are
-checked, so an entry that needed it is found too.
+(or a cut whose cutter) is now someone else; a withdrawal from a match the player is no longer
+in; a correction of an entry that no longer fits. An entry that does not fit is left out when
+the entries after it are checked, so an entry that needed it is found too.
 
 Only entries of the changed match and of the matches its result feeds (later rounds on its
 side of the draw, and the match for third place) are checked; the others cannot depend on it.
@@ -15,12 +15,23 @@ side of the draw, and the match for third place) are checked; the others cannot 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from knockout.event.database import EventRows
 from knockout.event.journal import UNDOABLE, Entry
-from knockout.event.state import THIRD_ID, Event, Match, NextGame, PendingBid, PendingChoice
+from knockout.event.state import (
+    THIRD_ID,
+    Event,
+    Match,
+    NextGame,
+    PendingBid,
+    PendingChoice,
+    PendingCut,
+    PendingSealed,
+)
+
+Step = NextGame | PendingBid | PendingChoice | PendingSealed | PendingCut | None
 
 __all__ = ["Conflict", "later_conflicts"]
 
@@ -120,22 +131,39 @@ def _misfit(event: Event, e: Entry, left_out: set[int]) -> str | None:
     if m.winner is not None:
         return f"{e.match} would already be decided ({m.winner} wins)"
     step = event.next_step(m)
-    if e.kind == "choice":
-        return _choice_misfit(e, m, step)
-    if e.kind == "bid":
-        if not isinstance(step, PendingBid):
-            return f"{e.match} would not be at its sudden-death bid"
-        if step.chooser is not None and step.chooser != d["chooser"]:
-            return f"甲 would be {step.chooser}, not {d['chooser']}"
-        if step.chooser is None and d.get("chosen_by") == "times":
-            return f"甲 would not be known from the times (it was {d['chooser']})"
-        return None
-    return _game_misfit(e, m, step)
+    check = _DECISION_MISFITS.get(e.kind, _game_misfit)
+    return check(e, m, step)
 
 
-def _choice_misfit(
-    e: Entry, m: Match, step: NextGame | PendingBid | PendingChoice | None
-) -> str | None:
+def _bid_misfit(e: Entry, m: Match, step: Step) -> str | None:
+    d = e.fields
+    if not isinstance(step, PendingBid):
+        return f"{e.match} would not be at its sudden-death bid"
+    if step.chooser is not None and step.chooser != d["chooser"]:
+        return f"甲 would be {step.chooser}, not {d['chooser']}"
+    if step.chooser is None and d.get("chosen_by") == "times":
+        return f"甲 would not be known from the times (it was {d['chooser']})"
+    return None
+
+
+def _sealed_misfit(e: Entry, m: Match, step: Step) -> str | None:
+    if not isinstance(step, PendingSealed) or step.number != e.game:
+        return f"{m.id} would not be at the sealed bids of game {e.game}"
+    return None
+
+
+def _cut_misfit(e: Entry, m: Match, step: Step) -> str | None:
+    d = e.fields
+    if not isinstance(step, PendingCut) or step.number != e.game:
+        return f"{m.id} would not be at the cut of game {e.game}"
+    if step.chooser is not None and step.chooser != d["cutter"]:
+        return f"the cutter would be {step.chooser}, not {d['cutter']}"
+    if step.chooser is None and d.get("chosen_by") == "times":
+        return f"the cutter would not be known from the times (it was {d['cutter']})"
+    return None
+
+
+def _choice_misfit(e: Entry, m: Match, step: Step) -> str | None:
     if not isinstance(step, PendingChoice) or step.number != e.game:
         return f"{m.id} would not be at the colour choice of game {e.game}"
     if step.chooser is not None and step.chooser != e.fields["chooser"]:
@@ -143,12 +171,16 @@ def _choice_misfit(
     return None
 
 
-def _game_misfit(
-    e: Entry, m: Match, step: NextGame | PendingBid | PendingChoice | None
-) -> str | None:
+def _game_misfit(e: Entry, m: Match, step: Step) -> str | None:
+    """A game (or a correction) that no longer fits: the match is not at that game, or its
+    colours or stage differ."""
     d = e.fields
     if isinstance(step, PendingChoice):
         return f"{m.id} would be at a colour choice, not at game {e.game}"
+    if isinstance(step, PendingSealed):
+        return f"{m.id} would be at its sealed bids, not at game {e.game}"
+    if isinstance(step, PendingCut):
+        return f"{m.id} would be at its cut, not at game {e.game}"
     if not isinstance(step, NextGame):
         return f"{m.id} would be at its sudden-death bid, not at game {e.game}"
     if step.number != e.game:
@@ -158,3 +190,12 @@ def _game_misfit(
             f"{m.id} game {e.game} would be {step.red} (Red) v {step.black} (Black), {step.stage}"
         )
     return None
+
+
+#: How each kind of decision entry is checked (anything else is checked as a game).
+_DECISION_MISFITS: dict[str, Callable[[Entry, Match, Step], str | None]] = {
+    "bid": _bid_misfit,
+    "choice": _choice_misfit,
+    "sealed": _sealed_misfit,
+    "cut": _cut_misfit,
+}

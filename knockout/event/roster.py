@@ -26,7 +26,11 @@ _NAME_KEYS: Mapping[str, tuple[str, ...]] = {
     "correct": ("red", "black"),
     "bid": ("chooser", "bidder", "red", "black"),
     "choice": ("chooser", "red", "black"),
+    "sealed": ("lot_black", "red", "black"),
+    "cut": ("cutter", "chooser", "red", "black"),
 }
+#: The data keys holding a mapping by player's name (its keys are renamed).
+_BY_NAME = ("time_used", "bids")
 
 
 @dataclass(frozen=True)
@@ -126,10 +130,11 @@ def renamed(entry: Entry, names: Mapping[str, str]) -> Entry:
         if d.get(key) in names:
             d[key] = names[d[key]]
             changed = True
-    used = d.get("time_used")
-    if isinstance(used, dict) and any(n in names for n in used):
-        d["time_used"] = {names.get(n, n): v for n, v in used.items()}
-        changed = True
+    for key in _BY_NAME:
+        by_name = d.get(key)
+        if isinstance(by_name, dict) and any(n in names for n in by_name):
+            d[key] = {names.get(n, n): v for n, v in by_name.items()}
+            changed = True
     player = names.get(entry.player, entry.player) if entry.player else entry.player
     if not changed and player == entry.player:
         return entry

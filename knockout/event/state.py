@@ -18,7 +18,7 @@ import difflib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Literal, assert_never
+from typing import Any, ClassVar, Literal, TypeVar, assert_never
 
 import numpy as np
 
@@ -54,9 +54,13 @@ __all__ = [
     "NextGame",
     "PendingBid",
     "PendingChoice",
+    "PendingCut",
+    "PendingSealed",
     "RecordedBid",
     "RecordedChoice",
+    "RecordedCut",
     "RecordedGame",
+    "RecordedSealed",
     "assign_boards",
     "lot_red",
     "match_id",
@@ -147,11 +151,16 @@ class RecordedGame:
         )
 
     def played(
-        self, bid: RecordedBid | None = None, choice: RecordedChoice | None = None
+        self,
+        bid: RecordedBid | None = None,
+        choice: RecordedChoice | None = None,
+        sealed: RecordedSealed | None = None,
+        cut: RecordedCut | None = None,
     ) -> PlayedGame:
         """The game as a scenario's ``[[played]]`` entry (a sudden-death game with the
-        ``bid`` that set its colours and clocks; a chosen game with its ``choice``)."""
-        return PlayedGame(
+        ``bid`` that set its colours and clocks; a chosen game with its ``choice``; an
+        Armageddon with its ``sealed`` bids; a cut-and-choose game with its ``cut``)."""
+        game = PlayedGame(
             self.red,
             self.black,
             self.stage,
@@ -162,6 +171,11 @@ class RecordedGame:
             None if bid is None else bid.reply,
             None if choice is None else choice.colour,
         )
+        if sealed is not None:
+            game = replace(game, bids=dict(sealed.bids), lot_black=sealed.lot_black)
+        if cut is not None:
+            game = replace(game, cutter=cut.cutter, red_minutes=cut.red_minutes, colour=cut.colour)
+        return game
 
 
 @dataclass(frozen=True)
@@ -290,6 +304,126 @@ class RecordedChoice:
 
 
 @dataclass(frozen=True)
+class RecordedSealed:
+    """Sealed Armageddon bids in the journal (a ``sealed-bid`` stage's game).
+
+    Attributes:
+        seq: Its journal entry.
+        match: Match ID.
+        stage: The stage whose game it sets up.
+        number: That game's number within the match.
+        bids: Each player's bid (Black's minutes), by name.
+        lot_black: With equal bids: the player the arbiter's lot gave Black (else None).
+        red: Who has Red (the higher bid).
+        black: Who has Black (the lower bid).
+        clock: ``(Red, Black)`` base minutes: Red's fixed clock, Black the lower bid (first
+            price) or the higher (second price).
+    """
+
+    seq: int
+    match: str
+    stage: str
+    number: int
+    bids: Mapping[str, float]
+    lot_black: str | None
+    red: str
+    black: str
+    clock: tuple[float, float]
+
+    colours: ClassVar[Literal["sealed"]] = "sealed"
+
+    @classmethod
+    def from_entry(cls, e: Entry) -> RecordedSealed:
+        """The bids of a ``sealed`` entry."""
+        d = e.fields
+        assert e.match is not None and e.game is not None
+        return cls(
+            seq=e.seq,
+            match=e.match,
+            stage=d["stage"],
+            number=e.game,
+            bids={k: float(v) for k, v in d["bids"].items()},
+            lot_black=d.get("lot_black"),
+            red=d["red"],
+            black=d["black"],
+            clock=(float(d["clock"][0]), float(d["clock"][1])),
+        )
+
+    def played(self) -> PlayedGame:
+        """The bids as a scenario's ``[[played]]`` decision entry (its game not played)."""
+        return PlayedGame(
+            self.red, self.black, self.stage, None, bids=dict(self.bids), lot_black=self.lot_black
+        )
+
+
+@dataclass(frozen=True)
+class RecordedCut:
+    """A cut-and-choose decision in the journal (a ``cut-choose`` stage's game).
+
+    Attributes:
+        seq: Its journal entry.
+        match: Match ID.
+        stage: The stage whose game it sets up.
+        number: That game's number within the match.
+        cutter: Who named Red's minutes.
+        chooser: The other player, who picked the colour.
+        red_minutes: Red's base minutes, as named.
+        colour: The colour the chooser took.
+        red: Who has Red.
+        black: Who has Black.
+        clock: ``(Red, Black)`` base minutes.
+        chosen_by: How the cutter was found: ``times`` (less time used) or ``lot``.
+    """
+
+    seq: int
+    match: str
+    stage: str
+    number: int
+    cutter: str
+    chooser: str
+    red_minutes: float
+    colour: Colour
+    red: str
+    black: str
+    clock: tuple[float, float]
+    chosen_by: Literal["times", "lot"]
+
+    colours: ClassVar[Literal["cut"]] = "cut"
+
+    @classmethod
+    def from_entry(cls, e: Entry) -> RecordedCut:
+        """The cut of a ``cut`` entry."""
+        d = e.fields
+        assert e.match is not None and e.game is not None
+        return cls(
+            seq=e.seq,
+            match=e.match,
+            stage=d["stage"],
+            number=e.game,
+            cutter=d["cutter"],
+            chooser=d["chooser"],
+            red_minutes=float(d["red_minutes"]),
+            colour=Colour(d["colour"]),
+            red=d["red"],
+            black=d["black"],
+            clock=(float(d["clock"][0]), float(d["clock"][1])),
+            chosen_by=d["chosen_by"],
+        )
+
+    def played(self) -> PlayedGame:
+        """The cut as a scenario's ``[[played]]`` decision entry (its game not played)."""
+        return PlayedGame(
+            self.red,
+            self.black,
+            self.stage,
+            None,
+            colour=self.colour,
+            cutter=self.cutter,
+            red_minutes=self.red_minutes,
+        )
+
+
+@dataclass(frozen=True)
 class Match:
     """A match of the draw (byes are not matches).
 
@@ -302,6 +436,8 @@ class Match:
         games: Its recorded games, in order.
         bid: Its recorded sudden-death choice.
         choices: Its recorded colour choices, by game number.
+        sealed: Its recorded sealed Armageddon bids.
+        cut: Its recorded cut-and-choose decision.
         board: Its board while it is playable (None: waiting for a free board, or not
             playable). Boards are given when a match becomes playable and kept until it is
             decided (:func:`assign_boards`).
@@ -316,6 +452,8 @@ class Match:
     bid: RecordedBid | None = None
     choices: Mapping[int, RecordedChoice] = field(default_factory=dict)
     board: int | None = None
+    sealed: RecordedSealed | None = None
+    cut: RecordedCut | None = None
 
     @property
     def winner(self) -> str | None:
@@ -379,7 +517,8 @@ class NextGame:
         increment_seconds: Added after each move.
         board: Board number (None: waiting for a free board).
         colours: How the colours were set: ``rule`` (they alternate), ``lot`` (the event's lot),
-            ``bid`` (the sudden-death choice) or ``choice`` (a player's colour choice).
+            ``bid`` (the sudden-death choice), ``choice`` (a player's colour choice),
+            ``sealed`` (sealed Armageddon bids) or ``cut`` (cut-and-choose).
     """
 
     match: str
@@ -391,7 +530,7 @@ class NextGame:
     clock: tuple[float, float]
     increment_seconds: float
     board: int | None
-    colours: Literal["rule", "lot", "bid", "choice"]
+    colours: Literal["rule", "lot", "bid", "choice", "sealed", "cut"]
 
     def to_json(self) -> dict[str, Any]:
         """``{"match", "game", "stage", "red", "black", "clock", "board"}``."""
@@ -493,8 +632,98 @@ class PendingChoice:
         return _pending_game_json(self.match, self.number, self.stage, self.clock, self.board)
 
 
+@dataclass(frozen=True)
+class PendingSealed:
+    """A match at its sealed-bid Armageddon, the two bids still to be recorded.
+
+    Attributes:
+        match: Match ID.
+        players: The two players.
+        number: The game's number within the match.
+        stage: The game's stage.
+        red_minutes: Red's fixed base clock.
+        min_black_minutes: The lowest bid allowed (the highest is ``red_minutes``).
+        price: ``first`` (Black plays on the lower bid) or ``second`` (on the higher bid).
+        board: The board the match holds.
+    """
+
+    match: str
+    players: tuple[str, str]
+    number: int
+    stage: str
+    red_minutes: float
+    min_black_minutes: float
+    price: str
+    board: int | None
+
+    kind: ClassVar[DecisionKind] = "sealed-bid"
+
+    @property
+    def chooser(self) -> str | None:
+        """Nobody decides first: both players bid (always None)."""
+        return None
+
+    def decision_json(self) -> dict[str, Any]:
+        """``{"match", "game", "kind", "chooser"}`` (``chooser`` null: both players bid)."""
+        return {"match": self.match, "game": self.number, "kind": self.kind, "chooser": None}
+
+    def game_json(self) -> dict[str, Any]:
+        """The game in ``next --json``'s ``games``: colours and clocks null until the bids."""
+        return _pending_game_json(self.match, self.number, self.stage, None, self.board)
+
+
+@dataclass(frozen=True)
+class PendingCut:
+    """A match at its cut-and-choose game, the cut and the colour still to be recorded.
+
+    Attributes:
+        match: Match ID.
+        players: The two players.
+        chooser: The cutter, if the recorded times (or the priority rule) say who it is; None
+            when the arbiter's lot decides (``--cutter``).
+        other: The player who picks the colour, when the cutter is known.
+        number: The game's number within the match.
+        stage: The game's stage.
+        black_minutes: Black's fixed base clock.
+        min_red_minutes: The least Red's minutes may be.
+        max_red_minutes: The most Red's minutes may be.
+        times: The previous game's recorded time used, by name.
+        why: ``less-time``, ``tie``, ``lot`` or ``unknown`` (as for a bid).
+        board: The board the match holds.
+    """
+
+    match: str
+    players: tuple[str, str]
+    chooser: str | None
+    other: str | None
+    number: int
+    stage: str
+    black_minutes: float
+    min_red_minutes: float
+    max_red_minutes: float
+    times: Mapping[str, float]
+    why: Literal["less-time", "tie", "lot", "unknown"]
+    board: int | None
+
+    kind: ClassVar[DecisionKind] = "cut"
+
+    def decision_json(self) -> dict[str, Any]:
+        """``{"match", "game", "kind", "chooser"}`` (``chooser``: the cutter; null when the
+        lot names them)."""
+        return {
+            "match": self.match,
+            "game": self.number,
+            "kind": self.kind,
+            "chooser": self.chooser,
+        }
+
+    def game_json(self) -> dict[str, Any]:
+        """The game in ``next --json``'s ``games``: colours and clocks null until the cut."""
+        return _pending_game_json(self.match, self.number, self.stage, None, self.board)
+
+
 #: A decision the arbiter must record before the game is played.
-PendingDecision = PendingBid | PendingChoice
+PendingDecision = PendingBid | PendingChoice | PendingSealed | PendingCut
 
 
 def _pending_game_json(
@@ -526,6 +755,8 @@ class Event:
             corrects), in the journal order of their first entries.
         bids: Recorded sudden-death choices still in force, by match ID.
         choices: Recorded colour choices still in force, by match ID and game number.
+        sealed: Recorded sealed bids still in force, by match ID.
+        cuts: Recorded cut-and-choose decisions still in force, by match ID.
         withdrawn: Players who withdrew, in journal order.
         scenario: ``base`` with the games (and the bids whose game is not recorded yet) as
             ``[[played]]`` and the withdrawals.
@@ -551,6 +782,8 @@ class Event:
     matches: tuple[Match, ...] = field(default=())
     former: Mapping[str, Entry] = field(default_factory=dict)
     pinned: bool = False
+    sealed: Mapping[str, RecordedSealed] = field(default_factory=dict)
+    cuts: Mapping[str, RecordedCut] = field(default_factory=dict)
 
     @classmethod
     def replay(cls, source: str, rows: EventRows) -> Event:
@@ -571,12 +804,16 @@ class Event:
             (c.match, c.number): c
             for c in (RecordedChoice.from_entry(e) for e in live if e.kind == "choice")
         }
+        sealed = {
+            s.match: s for s in (RecordedSealed.from_entry(e) for e in live if e.kind == "sealed")
+        }
+        cuts = {c.match: c for c in (RecordedCut.from_entry(e) for e in live if e.kind == "cut")}
         withdrawn = tuple(e.player for e in live if e.kind == "withdraw" and e.player)
         try:
             scenario = replace(
                 base,
                 players=tuple(replace(p, withdrawn=p.name in withdrawn) for p in base.players),
-                played=_played(base, games, bids, choices),
+                played=_played(base, games, bids, choices, sealed, cuts),
             )
             state = scenario.event_state()
         except ScenarioError as exc:
@@ -598,6 +835,8 @@ class Event:
             state,
             former=players.former,
             pinned=players.pinned,
+            sealed=sealed,
+            cuts=cuts,
         )
         return replace(event, matches=_with_boards(event, _matches(event)))
 
@@ -667,8 +906,13 @@ class Event:
         return tuple(s for s in self.steps() if isinstance(s, PendingChoice))
 
     def pending_decisions(self) -> tuple[PendingDecision, ...]:
-        """Every decision the arbiter must record before its game (bids and colour choices)."""
-        return tuple(s for s in self.steps() if isinstance(s, PendingBid | PendingChoice))
+        """Every decision the arbiter must record before its game (bids, colour choices,
+        sealed bids, cuts)."""
+        return tuple(
+            s
+            for s in self.steps()
+            if isinstance(s, PendingBid | PendingChoice | PendingSealed | PendingCut)
+        )
 
     def next_step(self, m: Match) -> NextGame | PendingDecision | None:
         """The next game of ``m`` (or the decision still to be made before it); None if it is
@@ -717,7 +961,10 @@ class Event:
                 assert m.bid is not None
                 return game(m.bid.red, m.bid.black, m.bid.clock, "bid")
             case SealedBids() | CutChoice():
-                return None  # refused when the event is created
+                fixed = _made_armageddon(m, decision)
+                if fixed is None:
+                    return self._pending_armageddon(m, number, stage, decision)
+                return game(fixed.red, fixed.black, fixed.clock, fixed.colours)
             case _:
                 assert_never(decision)
 
@@ -731,6 +978,51 @@ class Event:
             chooser = {1.0: a, 0.0: b}.get(share)
         return PendingChoice(m.id, m.players, chooser, number, stage.name, stage.minutes, m.board)
 
+    def _pending_armageddon(
+        self, m: Match, number: int, stage: Stage, decision: SealedBids | CutChoice
+    ) -> PendingSealed | PendingCut:
+        if isinstance(decision, SealedBids):
+            return self._pending_sealed(m, number, stage)
+        return self._pending_cut(m, number, stage)
+
+    def _pending_sealed(self, m: Match, number: int, stage: Stage) -> PendingSealed:
+        assert m.players is not None and stage.sealed_bid is not None
+        rule = stage.sealed_bid
+        return PendingSealed(
+            m.id,
+            m.players,
+            number,
+            stage.name,
+            rule.red_minutes,
+            rule.min_black_minutes,
+            rule.price,
+            m.board,
+        )
+
+    def _pending_cut(self, m: Match, number: int, stage: Stage) -> PendingCut:
+        assert m.players is not None and m.progress is not None
+        assert m.progress.replayed is not None and stage.cut is not None
+        a, b = m.players
+        p_a = m.progress.replayed.p_a_chooses
+        cutter, why = _first_decider(stage.cut.priority, p_a, (a, b))
+        other = None if cutter is None else (b if cutter == a else a)
+        times = m.games[-1].time_used if m.games else {}
+        cut = stage.cut
+        return PendingCut(
+            m.id,
+            (a, b),
+            cutter,
+            other,
+            number,
+            stage.name,
+            cut.black_minutes,
+            cut.min_red_minutes,
+            cut.max_red_minutes,
+            times,
+            why,
+            m.board,
+        )
+
     def _pending_bid(self, m: Match, number: int, stage: Stage) -> PendingBid:
         assert m.players is not None and m.progress is not None
         assert m.progress.replayed is not None
@@ -738,14 +1030,7 @@ class Event:
         assert stage.bidding is not None
         times = m.games[-1].time_used if m.games else {}
         p_a = m.progress.replayed.p_a_chooses
-        chooser = {1.0: a, 0.0: b}.get(p_a) if p_a is not None else None
-        why: Literal["less-time", "tie", "lot", "unknown"]
-        if stage.bidding.priority == "lot":
-            why = "lot"
-        elif p_a is None:
-            why = "unknown"
-        else:
-            why = "less-time" if chooser is not None else "tie"
+        chooser, why = _first_decider(stage.bidding.priority, p_a, (a, b))
         bidder = None if chooser is None else (b if chooser == a else a)
         return PendingBid(m.id, (a, b), chooser, bidder, number, stage.name, times, why, m.board)
 
@@ -862,6 +1147,32 @@ class Event:
         return None
 
 
+def _made_armageddon(
+    m: Match, decision: SealedBids | CutChoice
+) -> RecordedSealed | RecordedCut | None:
+    """The recorded sealed bids or cut that fixed the next game (None: still to record)."""
+    if decision.made is None:
+        return None
+    made = m.sealed if isinstance(decision, SealedBids) else m.cut
+    assert made is not None
+    return made
+
+
+def _first_decider(
+    priority: str, p_a: float | None, players: tuple[str, str]
+) -> tuple[str | None, Literal["less-time", "tie", "lot", "unknown"]]:
+    """Who decides first (甲, the cutter) by the priority rule and the recorded times, and
+    why: ``less-time``; ``tie`` (equal times), ``lot`` (the rule is a lot) or ``unknown``
+    (times not recorded), each leaving it to the arbiter's lot (None)."""
+    a, b = players
+    chooser = {1.0: a, 0.0: b}.get(p_a) if p_a is not None else None
+    if priority == "lot":
+        return chooser, "lot"
+    if p_a is None:
+        return None, "unknown"
+    return chooser, "less-time" if chooser is not None else "tie"
+
+
 def _games_in_force(live: Sequence[Entry]) -> list[Entry]:
     """The ``game`` and ``correct`` entries in force, each game once (a correction in place of
     the entry it replaces), in the order of the games they record."""
@@ -882,14 +1193,22 @@ def _played(
     games: Sequence[RecordedGame],
     bids: Mapping[str, RecordedBid],
     choices: Mapping[tuple[str, int], RecordedChoice],
+    sealed: Mapping[str, RecordedSealed],
+    cuts: Mapping[str, RecordedCut],
 ) -> tuple[PlayedGame, ...]:
     """The scenario's ``[[played]]``: every game (a sudden-death game with its bid, a chosen
-    game with its choice), then each decision whose game is not recorded yet as a decision
-    entry, so the rules place it and the odds of the event start from the game it set up."""
+    game with its choice, an Armageddon with its sealed bids, a cut-and-choose game with its
+    cut), then each decision whose game is not recorded yet as a decision entry, so the rules
+    place it and the odds of the event start from the game it set up."""
     bidding = base.format.bidding_stage
     stage = None if bidding is None else bidding.name
     out = [
-        g.played(bids.get(g.match) if g.stage == stage else None, choices.get((g.match, g.number)))
+        g.played(
+            bids.get(g.match) if g.stage == stage else None,
+            choices.get((g.match, g.number)),
+            _at(sealed.get(g.match), g),
+            _at(cuts.get(g.match), g),
+        )
         for g in games
     ]
     played_bids = {g.match for g in games if g.stage == stage}
@@ -897,7 +1216,17 @@ def _played(
         out += [b.played(stage) for m, b in bids.items() if m not in played_bids]
     played_games = {(g.match, g.number) for g in games}
     out += [c.played() for k, c in choices.items() if k not in played_games]
+    out += [s.played() for s in sealed.values() if (s.match, s.number) not in played_games]
+    out += [c.played() for c in cuts.values() if (c.match, c.number) not in played_games]
     return tuple(out)
+
+
+_R = TypeVar("_R", RecordedSealed, RecordedCut)
+
+
+def _at(decision: _R | None, g: RecordedGame) -> _R | None:
+    """``decision`` if it set up game ``g`` (same match and game number)."""
+    return decision if decision is not None and decision.number == g.number else None
 
 
 def _entrant(state: EventState, k: int, block: int) -> str | None:
@@ -925,7 +1254,20 @@ def _matches(event: Event) -> list[Match]:
         games = tuple(by_match.get(mid, ()))
         progress = state.progress.get(key)
         chosen = {n: c for (match, n), c in event.choices.items() if match == mid}
-        out.append(Match(key, mid, label, players, progress, games, event.bids.get(mid), chosen))
+        out.append(
+            Match(
+                key,
+                mid,
+                label,
+                players,
+                progress,
+                games,
+                event.bids.get(mid),
+                chosen,
+                sealed=event.sealed.get(mid),
+                cut=event.cuts.get(mid),
+            )
+        )
 
     for k in range(1, rounds + 1):
         for m in range(bracket.size >> k):

@@ -32,10 +32,12 @@ from knockout.event.entries import (
     bid_entry,
     choice_entry,
     correct_entry,
+    cut_entry,
     describe,
     game_entry,
     imported_game_entry,
     replace_entry,
+    sealed_entry,
     undo_entry,
     withdraw_entry,
 )
@@ -58,7 +60,9 @@ __all__ = [
     "load_event",
     "record_bid",
     "record_choice",
+    "record_cut",
     "record_game",
+    "record_sealed",
     "replace_player",
     "salvage",
     "short",
@@ -298,6 +302,10 @@ def short(entry: Entry, entries: Mapping[int, Entry]) -> str:
         return f"{entry.match} game {entry.game}{tail}"
     if entry.kind == "bid":
         return f"{entry.match} bid"
+    if entry.kind == "sealed":
+        return f"{entry.match} sealed bids"
+    if entry.kind == "cut":
+        return f"{entry.match} cut"
     return describe(entry, entries)
 
 
@@ -334,6 +342,50 @@ def record_choice(
         path,
         lambda ev, seq, at: choice_entry(
             ev, seq, at, command, match=match, colour=colour, chooser=chooser
+        ),
+    )
+
+
+def record_sealed(
+    path: str | Path,
+    match: str,
+    *,
+    bids: Sequence[str],
+    lot_black: str | None = None,
+    command: str = "",
+) -> tuple[Entry, Event]:
+    """Record the sealed Armageddon bids of ``match`` (``NAME=MINUTES`` each; see
+    :func:`~knockout.event.entries.sealed_entry`)."""
+    return _append(
+        path,
+        lambda ev, seq, at: sealed_entry(
+            ev, seq, at, command, match=match, bids=bids, lot_black=lot_black
+        ),
+    )
+
+
+def record_cut(
+    path: str | Path,
+    match: str,
+    *,
+    red_minutes: str,
+    colour: str,
+    cutter: str | None = None,
+    command: str = "",
+) -> tuple[Entry, Event]:
+    """Record the cut-and-choose decision of ``match`` (see
+    :func:`~knockout.event.entries.cut_entry`)."""
+    return _append(
+        path,
+        lambda ev, seq, at: cut_entry(
+            ev,
+            seq,
+            at,
+            command,
+            match=match,
+            red_minutes=red_minutes,
+            colour=colour,
+            cutter=cutter,
         ),
     )
 
@@ -500,7 +552,6 @@ def create_event(
         raise refused(source, "", "already exists: choose another file name, or open it")
     data = _scenario_data(scenario_path, players_path, encoding)
     scenario = parse_scenario(data, source=str(scenario_path))
-    _check_supported(scenario)
     event_seed = secrets.randbits(31) if seed is None else seed
     if scenario.bracket.seeding == "random" and "draw_seed" not in data.get("bracket", {}):
         scenario = replace(scenario, bracket=replace(scenario.bracket, draw_seed=event_seed))
@@ -599,66 +650,16 @@ def _federations(
     return feds
 
 
-def _check_supported(scenario: Scenario) -> None:
-    stage = scenario.format.sealed_bid_stage
-    if stage is not None:
-        raise refused(
-            scenario.source,
-            f"format.{stage.name}",
-            "expected a format whose colours come from lots, alternation or the open "
-            "sudden-death bid (knockout event bid); event mode cannot record sealed "
-            "Armageddon bids (first or second price): no command takes the two envelopes",
-        )
-    stage = scenario.format.cut_stage
-    if stage is not None:
-        raise refused(
-            scenario.source,
-            f"format.{stage.name}",
-            "expected a format whose colours come from lots, alternation or the open "
-            "sudden-death bid (knockout event bid); event mode cannot record a cut-and-choose "
-            "decision yet: no command takes the cutter's Red minutes and the chosen colour",
-        )
-
-
 def _imported(source: str, rows: EventRows, scenario: Scenario, command: str) -> EventRows:
     """The scenario's games already played and withdrawals, appended as entries."""
     at = rows.entries[0].at
     progress = sorted(scenario.event_state().progress.items())
     for key, placed in progress:
         for g in placed.games:
-            if g.chooser is not None and g.announce is not None and g.reply is not None:
-                # A sudden-death bid (its game played or not): entered as the arbiter would.
-
-                def bid(
-                    ev: Event, seq: int, at: str, key: MatchKey = key, g: PlayedGame = g
-                ) -> Entry:
-                    m = ev.by_key(key)
-                    assert m is not None and g.announce is not None and g.reply is not None
-                    return bid_entry(
-                        ev,
-                        seq,
-                        at,
-                        command,
-                        match=m.id,
-                        announce=g.announce.value,
-                        reply=g.reply.value,
-                        chooser=g.chooser,
-                    )
-
-                _, rows = _with_entry(source, rows, bid, at)
-            if g.chooser is not None and g.colour is not None:
-                # A colour choice (its game played or not): entered as the arbiter would.
-
-                def choose(
-                    ev: Event, seq: int, at: str, key: MatchKey = key, g: PlayedGame = g
-                ) -> Entry:
-                    m = ev.by_key(key)
-                    assert m is not None and g.colour is not None
-                    return choice_entry(
-                        ev, seq, at, command, match=m.id, colour=g.colour.value, chooser=g.chooser
-                    )
-
-                _, rows = _with_entry(source, rows, choose, at)
+            decided = _decision_maker(key, g, command)
+            if decided is not None:
+                # A decision (its game played or not): entered as the arbiter would.
+                _, rows = _with_entry(source, rows, decided, at)
             if g.result is None:
                 continue
 
@@ -676,3 +677,37 @@ def _imported(source: str, rows: EventRows, scenario: Scenario, command: str) ->
 
             _, rows = _with_entry(source, rows, leave, at)
     return rows
+
+
+def _decision_maker(key: MatchKey, g: PlayedGame, command: str) -> Maker | None:
+    """The entry maker of the decision a ``[[played]]`` game records (a bid, colour choice,
+    sealed bids or cut), or None."""
+
+    def match_id(ev: Event) -> str:
+        m = ev.by_key(key)
+        assert m is not None
+        return m.id
+
+    if g.chooser is not None and g.announce is not None and g.reply is not None:
+        announce, reply = g.announce.value, g.reply.value
+        return lambda ev, seq, at: bid_entry(
+            ev, seq, at, command, match=match_id(ev), announce=announce, reply=reply,
+            chooser=g.chooser,
+        )  # fmt: skip
+    if g.chooser is not None and g.colour is not None:
+        colour = g.colour.value
+        return lambda ev, seq, at: choice_entry(
+            ev, seq, at, command, match=match_id(ev), colour=colour, chooser=g.chooser
+        )
+    if g.bids is not None:
+        bids = [f"{n}={v!r}" for n, v in g.bids.items()]
+        return lambda ev, seq, at: sealed_entry(
+            ev, seq, at, command, match=match_id(ev), bids=bids, lot_black=g.lot_black
+        )
+    if g.cutter is not None and g.red_minutes is not None and g.colour is not None:
+        minutes, taken = repr(g.red_minutes), g.colour.value
+        return lambda ev, seq, at: cut_entry(
+            ev, seq, at, command, match=match_id(ev), red_minutes=minutes, colour=taken,
+            cutter=g.cutter,
+        )  # fmt: skip
+    return None

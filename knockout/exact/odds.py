@@ -212,8 +212,8 @@ def _solve_uncertain(
 def rating_nodes(pairing: Pairing, start: Position, sigma: float) -> tuple[FloatArray, FloatArray]:
     """The quadrature of a one-pair match over rating uncertainty ``sigma``: shifts of A's
     strength and their weights (piecewise Gauss-Legendre, split where a rational decision
-    flips; nowhere once a bid or colour choice is recorded)."""
-    recorded = start.bid is not None or start.choice is not None
+    flips; nowhere once a decision is recorded)."""
+    recorded = start.recorded
     return piecewise_normal_nodes(sigma, [] if recorded else _decision_breaks(pairing))
 
 
@@ -461,7 +461,7 @@ def _solve_uncertain_vector(
     if sigma == 0:
         return solve_chunked(pairing, start=start), pairing, None
     n = pairing.size
-    recorded = start.bid is not None or start.choice is not None
+    recorded = start.recorded
     breaks = [[] for _ in range(n)] if recorded else vector_breaks(pairing)
     nodes = [piecewise_normal_nodes(sigma, b, SPREAD_RATING_NODES) for b in breaks]
     k = max(len(x) for x, _ in nodes)

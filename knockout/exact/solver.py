@@ -92,7 +92,7 @@ def transitions(
         case Bidding():
             yield from _bidding_transitions(pairing, state, decision, timed)
         case SealedBids():
-            yield from _sealed_bid_transitions(pairing, state, timed)
+            yield from _sealed_bid_transitions(pairing, state, decision, timed)
         case CutChoice():
             yield from _cut_transitions(pairing, state, decision, timed)
         case _:
@@ -119,11 +119,21 @@ def _games(
 
 
 def _sealed_bid_transitions(
-    pairing: Pairing, state: MatchState, timed: bool = True
+    pairing: Pairing, state: MatchState, decision: SealedBids, timed: bool = True
 ) -> Iterator[Transition]:
-    """The last game: only who advances matters, integrated over the bids."""
+    """The last game: only who advances matters, integrated over the bids (or, once the bids
+    are recorded, the game on the colours and clocks they give: Black on the lower bid at the
+    first price, on the higher at the second)."""
     sealed = pairing.sealed_bid_game
     assert sealed is not None
+    if decision.made is not None:
+        made = decision.made
+        clocks = (sealed.red_minutes, made.black_minutes(sealed.price))
+        probs = pairing.game_with_clocks(state.stage, made.red, clocks)
+        minutes = pairing.game_minutes(state.stage, made.red, clocks) if timed else _UNTIMED
+        for result, p_result in zip(Result, probs, strict=True):
+            yield np.asarray(p_result), advance(pairing.fmt, state, made.red, result), None, minutes
+        return
     p_a = pairing.strategy.sealed_bid_advances(sealed, pairing.sealed_bid_gap())
     minutes = pairing.sealed_bid_minutes(state.stage) if timed else _UNTIMED
     yield np.asarray(p_a), Finished(0, state.stage), None, minutes

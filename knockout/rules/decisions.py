@@ -19,8 +19,8 @@ engine draws and narrates one, and organiser mode asks the arbiter for what is s
 (:attr:`Choice.kind`, :attr:`Bidding.kind`). A new colour rule is a new class here, a case in
 :func:`decide`, and one handler per walker.
 
-A decision already taken (recorded in ``[[played]]``: a bid, or a colour choice) rides on the
-decision as ``made``; the walkers then follow it instead of the strategy.
+A decision already taken (recorded in ``[[played]]``: a bid, a colour choice, a cut or sealed
+bids) rides on the decision as ``made``; the walkers then follow it instead of the strategy.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ __all__ = [
     "Fixed",
     "Lot",
     "SealedBids",
+    "SealedMade",
     "Side",
     "decide",
     "other",
@@ -95,6 +96,25 @@ class Cut:
         """Who has Red in the game."""
         chooser = other(self.cutter)
         return chooser if self.colour is Colour.RED else self.cutter
+
+
+@dataclass(frozen=True)
+class SealedMade:
+    """Sealed Armageddon bids already opened: each side's bid (Black's minutes) and who plays
+    Black: the lower bid, or with equal bids the side the lot gave Black."""
+
+    bids: tuple[float, float]
+    black: Side
+
+    @property
+    def red(self) -> Side:
+        """Who has Red in the game."""
+        return other(self.black)
+
+    def black_minutes(self, price: str) -> float:
+        """Black's base clock: the lower bid (``first`` price) or the higher (``second``)."""
+        low, high = sorted(self.bids)
+        return low if price == "first" else high
 
 
 @dataclass(frozen=True)
@@ -151,9 +171,16 @@ class Bidding:
 @dataclass(frozen=True)
 class SealedBids:
     """Sealed Armageddon bids: each player bids the minutes they would take as Black; the lower
-    bid plays Black on that clock against Red's fixed clock (equal bids: a lot)."""
+    bid plays Black against Red's fixed clock, on the lower bid (first price) or the higher
+    (second price); equal bids: a lot.
+
+    Attributes:
+        sealed: Red's clock, the range of bids and the price.
+        made: The bids and who plays Black, when recorded.
+    """
 
     sealed: SealedBid
+    made: SealedMade | None = None
 
     kind: ClassVar[DecisionKind] = "sealed-bid"
 
@@ -205,13 +232,15 @@ def decide(
     bid: Bid | None = None,
     choice: ChoiceMade | None = None,
     cut: Cut | None = None,
+    sealed: SealedMade | None = None,
     games_before: int | None = None,
 ) -> Decision:
     """How the next game of ``stage`` is set up: its ``game``-th game (from 0) of the stage's
     current block, after a game in which ``last_red`` had Red (None before the first game).
 
-    ``p_a_chooses``, ``bid``, ``choice`` and ``cut``: what the played games already fix for
-    this game (the previous game's times, a recorded bid, colour choice or cut).
+    ``p_a_chooses``, ``bid``, ``choice``, ``cut`` and ``sealed``: what the played games already
+    fix for this game (the previous game's times, a recorded bid, colour choice, cut or sealed
+    bids).
     ``games_before``: games played before the stage (a ``first-black`` chooser is read off
     their colours).
 
@@ -231,7 +260,7 @@ def decide(
         case ColourRule.SEALED_BID:
             if stage.sealed_bid is None:
                 raise ValueError(f"stage {stage.name!r} has no sealed-bid clocks")
-            return SealedBids(stage.sealed_bid)
+            return SealedBids(stage.sealed_bid, sealed)
         case ColourRule.CHOICE:
             return Choice(stage.chooser, choice, _history_chooser(stage, last_red, games_before))
         case ColourRule.CUT_CHOOSE:

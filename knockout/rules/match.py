@@ -41,8 +41,12 @@ from knockout.rules.decisions import (
     Bidding,
     Choice,
     ChoiceMade,
+    Cut,
+    CutChoice,
     Decision,
     Fixed,
+    SealedBids,
+    SealedMade,
     Side,
     decide,
     other,
@@ -133,6 +137,8 @@ def next_decision(fmt: Format, state: MatchState, start: Position | None = None)
             p_a_chooses=start.p_a_chooses,
             bid=start.bid,
             choice=start.choice,
+            cut=start.cut,
+            sealed=start.sealed,
             games_before=before,
         )
     return decide(stage, game=state.game, last_red=state.last_red, games_before=before)
@@ -657,7 +663,9 @@ class PlayedGame:
     """A game already played, as given in a scenario's ``[[played]]`` list; or, without a
     result, a decision recorded for a game not played yet (a *decision entry*: the last entry
     of its match; its colours those the decision gives): the sudden-death bid (``chooser``,
-    ``announce``, ``reply``) or a colour choice (``chooser``, ``colour``).
+    ``announce``, ``reply``), a colour choice (``chooser``, ``colour``), a cut (``cutter``,
+    ``red_minutes``, ``colour``: the colour the other player took) or sealed bids (``bids``,
+    and ``lot_black`` when they are equal).
 
     Attributes:
         red: Red player's name.
@@ -668,7 +676,12 @@ class PlayedGame:
         chooser: 甲's name (a bid), or the player who chose the colours (a choice).
         announce: 甲's announcement, for a bid.
         reply: 乙's reply, for a bid.
-        colour: The colour the chooser took, for a choice.
+        colour: The colour the chooser took, for a choice (for a cut: the colour the player
+            who did not cut took).
+        cutter: Who named Red's minutes, for a cut.
+        red_minutes: Red's base minutes the cutter named, for a cut.
+        bids: Each player's sealed bid (Black's minutes), by name.
+        lot_black: With equal sealed bids: the player the lot gave Black.
     """
 
     red: str
@@ -680,6 +693,10 @@ class PlayedGame:
     announce: Colour | None = None
     reply: Reply | None = None
     colour: Colour | None = None
+    cutter: str | None = None
+    red_minutes: float | None = None
+    bids: dict[str, float] | None = None
+    lot_black: str | None = None
 
     @property
     def is_bid(self) -> bool:
@@ -699,7 +716,17 @@ class PlayedGame:
     @property
     def records_choice(self) -> bool:
         """The entry carries a colour choice."""
-        return self.colour is not None
+        return self.colour is not None and not self.records_cut
+
+    @property
+    def records_cut(self) -> bool:
+        """The entry carries a cut-and-choose decision."""
+        return self.cutter is not None or self.red_minutes is not None
+
+    @property
+    def records_sealed(self) -> bool:
+        """The entry carries sealed Armageddon bids."""
+        return self.bids is not None or self.lot_black is not None
 
 
 def bid_colours(
@@ -749,6 +776,8 @@ class Position:
         bid: The sudden-death choice recorded for the next game (a decision entry), if any: the
             game's colours and clocks are then fixed, and ``p_a_chooses`` is 1 or 0.
         choice: The colour choice recorded for the next game (a decision entry), if any.
+        cut: The cut-and-choose decision recorded for the next game, if any.
+        sealed: The sealed bids recorded for the next game, if any.
     """
 
     state: MatchState | Finished
@@ -756,11 +785,19 @@ class Position:
     p_a_chooses: float | None = None
     bid: Bid | None = None
     choice: ChoiceMade | None = None
+    cut: Cut | None = None
+    sealed: SealedMade | None = None
+
+    @property
+    def recorded(self) -> bool:
+        """A decision is recorded for the next game (a bid, colour choice, cut or sealed
+        bids): its colours and clocks are fixed."""
+        return any(d is not None for d in (self.bid, self.choice, self.cut, self.sealed))
 
     @property
     def is_fresh(self) -> bool:
         """Nothing played or recorded yet: the match starts from its first game."""
-        return self.games == 0 and self.bid is None and self.choice is None
+        return self.games == 0 and not self.recorded
 
     @property
     def finished(self) -> Finished | None:
@@ -774,11 +811,22 @@ class Position:
         return next_decision(fmt, self.state, self)
 
 
+#: A decision recorded for a game not played yet.
+Recorded = Bid | ChoiceMade | Cut | SealedMade
+
+_WHAT: dict[type, str] = {
+    Bid: "bid",
+    ChoiceMade: "colour choice",
+    Cut: "cut",
+    SealedMade: "sealed bid",
+}
+
+
 def replay(fmt: Format, a: str, b: str, games: Sequence[PlayedGame]) -> Position:
     """Walk the chain through the games already played between ``a`` and ``b``.
 
-    The last entry may be a decision entry (no result): the recorded bid or colour choice of
-    the next game, which must be a game whose players decide (bidding, choice).
+    The last entry may be a decision entry (no result): the recorded bid, colour choice, cut or
+    sealed bids of the next game, which must be a game whose players decide.
 
     Raises:
         ReplayError: A game that cannot have happened (wrong stage, wrong colours, a game after
@@ -786,15 +834,14 @@ def replay(fmt: Format, a: str, b: str, games: Sequence[PlayedGame]) -> Position
             an entry after a decision entry).
     """
     state: MatchState | Finished = initial_state()
-    pending: Bid | ChoiceMade | None = None
+    pending: Recorded | None = None
     played = 0
     for n, game in enumerate(games):
         if pending is not None:
-            what = "bid" if isinstance(pending, Bid) else "colour choice"
             raise ReplayError(
                 n - 1,
-                f"a {what} without a result must be the last entry of its match ({a} v {b}), "
-                f"got a {game.stage} entry after it",
+                f"a {_WHAT[type(pending)]} without a result must be the last entry of its match "
+                f"({a} v {b}), got a {game.stage} entry after it",
                 key="result",
             )
         if isinstance(state, Finished):
@@ -813,16 +860,20 @@ def replay(fmt: Format, a: str, b: str, games: Sequence[PlayedGame]) -> Position
         played += 1
     bid = pending if isinstance(pending, Bid) else None
     choice = pending if isinstance(pending, ChoiceMade) else None
+    cut = pending if isinstance(pending, Cut) else None
+    sealed = pending if isinstance(pending, SealedMade) else None
     p_a: float | None = None
     if bid is not None:
         p_a = 1.0 if bid.chooser == 0 else 0.0
+    elif cut is not None:
+        p_a = 1.0 if cut.cutter == 0 else 0.0
     elif isinstance(state, MatchState) and games:
         stage = fmt.playable[state.stage]
         menu = stage.bidding if stage.bidding is not None else stage.cut
         used = games[-1].time_used or {}
         if menu is not None and (stage.is_bidding or stage.is_cut):
             p_a = p_chooser_from_times(menu, used.get(a), used.get(b))
-    return Position(state, played, p_a, bid, choice)
+    return Position(state, played, p_a, bid, choice, cut, sealed)
 
 
 def _entry_red(
@@ -839,8 +890,7 @@ def _entry_red(
             raise ReplayError(
                 n,
                 f"expected a {stage.name} game here: the match {a} v {b} has not reached "
-                f"the {game.stage} stage, so its "
-                f"{'colour choice' if game.records_choice else 'bid'} cannot be recorded yet",
+                f"the {game.stage} stage, so its {_entry_what(game)} cannot be recorded yet",
                 key="stage",
             )
         raise ReplayError(n, f"expected a {stage.name} game here, got {game.stage!r}")
@@ -853,6 +903,15 @@ def _entry_red(
     return red
 
 
+def _entry_what(game: PlayedGame) -> str:
+    """What a decision entry records, in words."""
+    if game.records_cut:
+        return "cut"
+    if game.records_sealed:
+        return "sealed bid"
+    return "colour choice" if game.records_choice else "bid"
+
+
 def _recorded_decision(
     fmt: Format,
     state: MatchState,
@@ -861,11 +920,19 @@ def _recorded_decision(
     names: tuple[str, str],
     previous: PlayedGame | None,
     red: Side,
-) -> Bid | ChoiceMade | None:
-    """The decision entry ``n`` records (a bid or a colour choice), checked against the rule
-    of the game it belongs to; None for a game that records none."""
+) -> Recorded | None:
+    """The decision entry ``n`` records (a bid, colour choice, cut or sealed bids), checked
+    against the rule of the game it belongs to; None for a game that records none."""
     decision = next_decision(fmt, state)
     stage = fmt.playable[state.stage]
+    if game.records_sealed:
+        if not isinstance(decision, SealedBids):
+            raise ReplayError(n, f"{stage.name} has no sealed bids", key="bids")
+        return _recorded_sealed(n, game, names, red)
+    if game.records_cut:
+        if not isinstance(decision, CutChoice):
+            raise ReplayError(n, f"{stage.name} has no cut-and-choose decision", key="cutter")
+        return _recorded_cut(n, decision, game, names, previous, red)
     if game.records_bid or (game.chooser is not None and isinstance(decision, Bidding)):
         if not isinstance(decision, Bidding):
             key = "result" if game.is_decision else "chooser"
@@ -879,6 +946,90 @@ def _recorded_decision(
     if game.chooser is not None:
         raise ReplayError(n, f"{stage.name} has no decision with a chooser", key="chooser")
     return None
+
+
+def _recorded_sealed(n: int, game: PlayedGame, names: tuple[str, str], red: Side) -> SealedMade:
+    """Sealed bids, checked: one bid from each player of the match, the lot's Black named for
+    equal bids only, and Red the higher bid."""
+    bids = game.bids or {}
+    if set(bids) != set(names):
+        raise ReplayError(
+            n,
+            f"expected one bid from each of {names[0]!r} and {names[1]!r}, got bids from "
+            f"{', '.join(repr(k) for k in bids) or 'nobody'}",
+            key="bids",
+        )
+    bid_a, bid_b = float(bids[names[0]]), float(bids[names[1]])
+    if bid_a == bid_b:
+        if game.lot_black not in names:
+            raise ReplayError(
+                n,
+                f"expected lot_black = {names[0]!r} or {names[1]!r} (equal bids of {bid_a:g} "
+                f"min: the lot gives Black), got {game.lot_black!r}",
+                key="lot_black",
+            )
+        black: Side = 0 if game.lot_black == names[0] else 1
+    elif game.lot_black is not None:
+        raise ReplayError(
+            n,
+            f"expected no lot_black: the bids differ ({names[0]} {bid_a:g}, {names[1]} "
+            f"{bid_b:g} min), so the lower bid plays Black",
+            key="lot_black",
+        )
+    else:
+        black = 0 if bid_a < bid_b else 1
+    made = SealedMade((bid_a, bid_b), black)
+    if made.red != red:
+        raise ReplayError(
+            n,
+            f"expected {names[made.red]!r} as Red: {names[black]} plays Black (sealed bids "
+            f"{names[0]} {bid_a:g}, {names[1]} {bid_b:g} min), got {game.red!r}",
+            key="red",
+        )
+    return made
+
+
+def _recorded_cut(
+    n: int,
+    decision: CutChoice,
+    game: PlayedGame,
+    names: tuple[str, str],
+    previous: PlayedGame | None,
+    red: Side,
+) -> Cut:
+    """A cut, checked: the cutter is a player of the match (the one the previous game's times
+    name, if they do), and Red is who the chooser's colour gives Red to."""
+    if game.cutter is None or game.red_minutes is None or game.colour is None:
+        raise ReplayError(n, "a cut needs cutter, red_minutes and colour", key="cutter")
+    if game.cutter not in names:
+        raise ReplayError(
+            n,
+            f"expected {names[0]!r} or {names[1]!r} (the players of this match), got "
+            f"{game.cutter!r}",
+            key="cutter",
+        )
+    side: Side = 0 if game.cutter == names[0] else 1
+    used = (previous.time_used if previous is not None else None) or {}
+    p_a = p_chooser_from_times(decision.cut, used.get(names[0]), used.get(names[1]))
+    if p_a in (0.0, 1.0) and names[0 if p_a == 1.0 else 1] != game.cutter:
+        faster = names[0 if p_a == 1.0 else 1]
+        times = ", ".join(f"{name} {used[name]:g} s" for name in names)
+        raise ReplayError(
+            n,
+            f"expected {faster!r} as the cutter (used less time in the previous game: "
+            f"{times}), got {game.cutter!r}",
+            key="cutter",
+        )
+    made = Cut(side, float(game.red_minutes), game.colour)
+    if made.red != red:
+        chooser = names[other(side)]
+        raise ReplayError(
+            n,
+            f"expected {names[made.red]!r} as Red: {chooser} chose {game.colour.value}, got "
+            f"{game.red!r}",
+            key="red",
+        )
+    return made
 
 
 def _chooser_side(n: int, game: PlayedGame, names: tuple[str, str]) -> Side:

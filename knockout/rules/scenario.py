@@ -128,8 +128,9 @@ class _IncentivesIn(Table):
 class _PlayedIn(Table):
     """A ``[[played]]`` entry: a game, or (no result) the decision of a game still to be
     played, whose colours then follow from it (``red``/``black`` may be left out): the
-    sudden-death bid (``chooser``, ``announce``, ``reply``) or a colour choice (``chooser``,
-    ``colour``)."""
+    sudden-death bid (``chooser``, ``announce``, ``reply``), a colour choice (``chooser``,
+    ``colour``), a cut (``cutter``, ``red_minutes``, ``colour``: the colour the other player
+    took) or sealed bids (``bids``, and ``lot_black`` when they are equal)."""
 
     red: Annotated[str, Field(min_length=1)] | None = None
     black: Annotated[str, Field(min_length=1)] | None = None
@@ -140,6 +141,10 @@ class _PlayedIn(Table):
     announce: Literal["red", "black"] | None = None
     reply: Literal["accept", "object"] | None = None
     colour: Literal["red", "black"] | None = None
+    cutter: Annotated[str, Field(min_length=1)] | None = None
+    red_minutes: Positive | None = None
+    bids: dict[str, Positive] | None = None
+    lot_black: Annotated[str, Field(min_length=1)] | None = None
 
 
 class _StrategyIn(Table):
@@ -504,6 +509,12 @@ def _played_to_dict(g: PlayedGame) -> dict[str, Any]:
         out |= {"chooser": g.chooser, "announce": g.announce.value, "reply": g.reply.value}
     if g.chooser is not None and g.colour is not None:
         out |= {"chooser": g.chooser, "colour": g.colour.value}
+    if g.cutter is not None and g.red_minutes is not None and g.colour is not None:
+        out |= {"cutter": g.cutter, "red_minutes": g.red_minutes, "colour": g.colour.value}
+    if g.bids is not None:
+        out["bids"] = dict(g.bids)
+    if g.lot_black is not None:
+        out["lot_black"] = g.lot_black
     return out
 
 
@@ -703,6 +714,7 @@ def _game_problems(
             Problem(source, f"played[{i}].stage", f"expected one of {expected}, got {g.stage!r}")
         )
     fatal = bool(out)
+    out += _decision_range_problems(f"played[{i}]", g, fmt, source)
     for name in g.time_used or {}:
         if name not in (g.red, g.black):
             out.append(
@@ -713,6 +725,38 @@ def _game_problems(
                 )
             )
     return out, not fatal
+
+
+def _decision_range_problems(key: str, g: PlayedGame, fmt: Format, source: str) -> list[Problem]:
+    """A recorded cut's Red minutes and sealed bids within the stage's bounds (a scenario
+    built in Python; the file path checks them when it reads the entry)."""
+    out: list[Problem] = []
+    cut = fmt.cut_stage.cut if fmt.cut_stage is not None else None
+    if g.red_minutes is not None and cut is not None:
+        low, high = cut.min_red_minutes, cut.max_red_minutes
+        if not (math.isfinite(g.red_minutes) and low <= g.red_minutes <= high):
+            out.append(
+                Problem(
+                    source,
+                    f"{key}.red_minutes",
+                    f"expected Red's minutes from {low:g} (min_red_minutes) to {high:g} "
+                    f"(max_red_minutes), got {g.red_minutes:g}",
+                )
+            )
+    sealed = fmt.sealed_bid_stage.sealed_bid if fmt.sealed_bid_stage is not None else None
+    if g.bids is not None and sealed is not None:
+        low, high = sealed.min_black_minutes, sealed.red_minutes
+        out += [
+            Problem(
+                source,
+                f"{key}.bids.{name}",
+                f"expected Black's minutes from {low:g} (min_black_minutes) to {high:g} "
+                f"(red_minutes), got {value:g}",
+            )
+            for name, value in g.bids.items()
+            if not (math.isfinite(value) and low <= value <= high)
+        ]
+    return out
 
 
 def _played_problems(
@@ -750,21 +794,27 @@ def _played_entries(
             continue
         red, black = g.red, g.black
         chooser = None if g.chooser is None else g.chooser.strip()
-        if red is None or black is None:
-            assert chooser is not None
-            other = _bid_opponent(chooser, [e for _, e in out], players)
+        cutter = None if g.cutter is None else g.cutter.strip()
+        bids = None if g.bids is None else {k.strip(): float(v) for k, v in g.bids.items()}
+        lot_black = None if g.lot_black is None else g.lot_black.strip()
+        if (red is None or black is None) and bids is not None:
+            red, black = _sealed_colours(bids, lot_black)
+        elif red is None or black is None:
+            decider = chooser if cutter is None else cutter
+            assert decider is not None
+            other = _bid_opponent(decider, [e for _, e in out], players)
             if other is None:
+                what = "cut" if cutter else "colour choice" if g.colour is not None else "bid"
                 problems.append(
                     Problem(
                         source,
-                        f"played[{i}].chooser",
-                        f"expected a game of {chooser}'s listed before this "
-                        f"{'colour choice' if g.colour is not None else 'bid'} (the games of "
-                        "its match come first), got none",
+                        f"played[{i}].{'cutter' if cutter else 'chooser'}",
+                        f"expected a game of {decider}'s listed before this {what} (the games "
+                        "of its match come first), got none",
                     )
                 )
                 continue
-            red, black = _decided_colours(fmt, g, chooser, other)
+            red, black = _decided_colours(fmt, g, decider, other)
         out.append(
             (
                 i,
@@ -778,15 +828,32 @@ def _played_entries(
                     None if g.announce is None else Colour(g.announce),
                     None if g.reply is None else Reply(g.reply),
                     None if g.colour is None else Colour(g.colour),
+                    cutter,
+                    None if g.red_minutes is None else float(g.red_minutes),
+                    bids,
+                    lot_black,
                 ),
             )
         )
     return out, problems
 
 
+def _sealed_colours(bids: Mapping[str, float], lot_black: str | None) -> tuple[str, str]:
+    """``(Red, Black)`` of sealed bids: the lower bid plays Black (equal: the lot's)."""
+    (a, bid_a), (b, bid_b) = bids.items()
+    if bid_a == bid_b:
+        black = lot_black if lot_black in (a, b) else b
+    else:
+        black = a if bid_a < bid_b else b
+    return (b, a) if black == a else (a, b)
+
+
 def _decided_colours(fmt: Format, g: _PlayedIn, chooser: str, other: str) -> tuple[str, str]:
-    """``(Red, Black)`` of a decision entry given without them: the chooser's colour, or the
-    colours the bid gives."""
+    """``(Red, Black)`` of a decision entry given without them: the chooser's colour, the
+    colours a cut gives (``chooser`` is then the cutter; the other player took ``colour``), or
+    the colours the bid gives."""
+    if g.cutter is not None and g.colour is not None:
+        return (other, chooser) if g.colour == "red" else (chooser, other)
     if g.colour is not None:
         return (chooser, other) if g.colour == "red" else (other, chooser)
     menu = fmt.bidding_stage.bidding if fmt.bidding_stage is not None else None
@@ -801,7 +868,13 @@ def _entry_problems(
     decision (bid, colour choice) without its keys or outside the stage it belongs to, an entry
     without a result that records no decision."""
     key = f"played[{i}]"
-    if _is_choice_entry(g, fmt):
+    if _is_sealed_entry(g):
+        out = _sealed_entry_problems(key, g, fmt, players, source)
+        decision = True
+    elif _is_cut_entry(g):
+        out = _cut_entry_problems(key, g, fmt, players, source)
+        decision = True
+    elif _is_choice_entry(g, fmt):
         out = _choice_entry_problems(key, g, fmt, source)
         decision = True
     else:
@@ -847,15 +920,28 @@ def _entry_problems(
 
 def _decisions_recordable(fmt: Format) -> str:
     """What a ``[[played]]`` entry without a result may record, in words."""
-    parts = [
-        f"the {s.name} game's bid, with chooser, announce and reply"
-        for s in fmt.playable
-        if s.is_bidding
-    ] + [
-        f"the {s.name} game's colour choice, with chooser and colour"
-        for s in fmt.playable
-        if s.is_choice
-    ]
+    parts = (
+        [
+            f"the {s.name} game's bid, with chooser, announce and reply"
+            for s in fmt.playable
+            if s.is_bidding
+        ]
+        + [
+            f"the {s.name} game's colour choice, with chooser and colour"
+            for s in fmt.playable
+            if s.is_choice
+        ]
+        + [
+            f"the {s.name} game's cut, with cutter, red_minutes and colour"
+            for s in fmt.playable
+            if s.is_cut
+        ]
+        + [
+            f"the {s.name} game's sealed bids, with bids (and lot_black for equal bids)"
+            for s in fmt.playable
+            if s.is_sealed_bid
+        ]
+    )
     return " or ".join(parts) or "a game whose players decide its colours (this format has none)"
 
 
@@ -872,6 +958,147 @@ def _is_choice_entry(g: _PlayedIn, fmt: Format) -> bool:
         and g.announce is None
         and g.reply is None
     )
+
+
+def _is_sealed_entry(g: _PlayedIn) -> bool:
+    """An entry recording sealed bids: it gives ``bids`` or ``lot_black``."""
+    return g.bids is not None or g.lot_black is not None
+
+
+def _is_cut_entry(g: _PlayedIn) -> bool:
+    """An entry recording a cut: it gives ``cutter`` or ``red_minutes``."""
+    return g.cutter is not None or g.red_minutes is not None
+
+
+def _foreign_keys(
+    key: str, g: _PlayedIn, keys: Sequence[str], what: str, source: str
+) -> list[Problem]:
+    """The keys of other decisions an entry of ``what`` gives (each refused)."""
+    return [
+        Problem(source, f"{key}.{k}", f"expected no {k}: {what}")
+        for k in keys
+        if getattr(g, k) is not None
+    ]
+
+
+def _sealed_entry_problems(
+    key: str, g: _PlayedIn, fmt: Format, players: tuple[Player, ...], source: str
+) -> list[Problem]:
+    what = "sealed bids give bids (and lot_black for equal bids)"
+    out = _foreign_keys(
+        key, g, ("chooser", "announce", "reply", "colour", "cutter", "red_minutes"), what, source
+    )
+    stage = fmt.sealed_bid_stage
+    if stage is None or g.stage != stage.name:
+        where = repr(stage.name) if stage is not None else "none: the format has no sealed bids"
+        out.append(
+            Problem(
+                source,
+                f"{key}.stage",
+                f"expected the stage whose colours sealed bids settle ({where}), got {g.stage!r}",
+            )
+        )
+    if g.bids is None:
+        return [
+            *out,
+            Problem(
+                source,
+                f"{key}.bids",
+                "expected bids = {NAME = MINUTES, NAME = MINUTES} (lot_black comes with them), "
+                "got nothing",
+            ),
+        ]
+    names = [p.name for p in players]
+    bids = {k.strip(): float(v) for k, v in g.bids.items()}
+    if len(bids) != 2 or len(g.bids) != 2:
+        out.append(
+            Problem(
+                source,
+                f"{key}.bids",
+                f"expected the two players' bids, got {len(g.bids)}: {', '.join(g.bids) or 'none'}",
+            )
+        )
+    out += [
+        Problem(source, f"{key}.bids.{name}", f"unknown player {name!r}")
+        for name in bids
+        if name not in names
+    ]
+    if stage is not None and stage.sealed_bid is not None:
+        low, high = stage.sealed_bid.min_black_minutes, stage.sealed_bid.red_minutes
+        out += [
+            Problem(
+                source,
+                f"{key}.bids.{name}",
+                f"expected Black's minutes from {low:g} (min_black_minutes) to {high:g} "
+                f"(red_minutes), got {value:g}",
+            )
+            for name, value in bids.items()
+            if not (math.isfinite(value) and low <= value <= high)
+        ]
+    values = list(bids.values())
+    equal = len(values) == 2 and values[0] == values[1]
+    lot = None if g.lot_black is None else g.lot_black.strip()
+    if equal and lot is None:
+        out.append(
+            Problem(
+                source,
+                f"{key}.lot_black",
+                f"expected the player the lot gave Black (equal bids of {values[0]:g} min), "
+                "got nothing",
+            )
+        )
+    elif not equal and lot is not None and len(values) == 2:
+        out.append(
+            Problem(
+                source,
+                f"{key}.lot_black",
+                "expected no lot_black: the bids differ, so the lower bid plays Black",
+            )
+        )
+    elif lot is not None and lot not in bids:
+        out.append(Problem(source, f"{key}.lot_black", f"expected one of the bidders, got {lot!r}"))
+    return out
+
+
+def _cut_entry_problems(
+    key: str, g: _PlayedIn, fmt: Format, players: tuple[Player, ...], source: str
+) -> list[Problem]:
+    what = "a cut gives cutter, red_minutes and colour (the colour the other player took)"
+    out = _foreign_keys(key, g, ("chooser", "announce", "reply", "bids", "lot_black"), what, source)
+    needed = {
+        "cutter": "who cut (named Red's minutes)",
+        "red_minutes": "Red's base minutes the cutter named",
+        "colour": "'red' or 'black' (the colour the other player took)",
+    }
+    out += [
+        Problem(source, f"{key}.{k}", f"expected {why} ({what}), got nothing")
+        for k, why in needed.items()
+        if getattr(g, k) is None
+    ]
+    stage = fmt.cut_stage
+    if stage is None or g.stage != stage.name:
+        where = repr(stage.name) if stage is not None else "none: the format has no cut"
+        out.append(
+            Problem(
+                source,
+                f"{key}.stage",
+                f"expected the stage settled by cut-and-choose ({where}), got {g.stage!r}",
+            )
+        )
+    if g.cutter is not None and g.cutter.strip() not in [p.name for p in players]:
+        out.append(Problem(source, f"{key}.cutter", f"unknown player {g.cutter!r}"))
+    if stage is not None and stage.cut is not None and g.red_minutes is not None:
+        low, high = stage.cut.min_red_minutes, stage.cut.max_red_minutes
+        if not (math.isfinite(g.red_minutes) and low <= g.red_minutes <= high):
+            out.append(
+                Problem(
+                    source,
+                    f"{key}.red_minutes",
+                    f"expected Red's minutes from {low:g} (min_red_minutes) to {high:g} "
+                    f"(max_red_minutes), got {g.red_minutes:g}",
+                )
+            )
+    return out
 
 
 def _choice_entry_problems(key: str, g: _PlayedIn, fmt: Format, source: str) -> list[Problem]:

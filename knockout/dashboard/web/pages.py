@@ -195,6 +195,8 @@ class Site:
                 "ask": f"{who} chooses Red or Black.",
                 "options": "",
             }
+        if d.kind in ("sealed-bid", "cut"):
+            return self._armageddon_view(d)
         menu = self.event.scenario.format.playable[-1].bidding
         if d.chooser is not None:
             ask = f"甲 {d.chooser} announces Red or Black; then 乙 {d.other} accepts or objects."
@@ -219,6 +221,33 @@ class Site:
             "what": f"sudden-death bid, {a} v {b}",
             "ask": ask,
             "options": options,
+        }
+
+    def _armageddon_view(self, d: Decision) -> dict[str, Any]:
+        """Sealed bids (both players bid Black's minutes) or a cut (the cutter names Red's
+        minutes, the other picks the colour)."""
+        a, b = d.players
+        stage = self.event.scenario.format.playable[-1]
+        view = {"match": d.match, "board": d.board, "game": d.game, "kind": d.kind}
+        if d.kind == "sealed-bid" and stage.sealed_bid is not None:
+            rule = stage.sealed_bid
+            where = "its own" if rule.price == "first" else "the higher bid's"
+            return view | {
+                "what": f"sealed bids, {a} v {b}",
+                "ask": f"{a} and {b} each write the minutes they would take as Black.",
+                "options": f"Bids {rule.min_black_minutes:g} to {rule.red_minutes:g} min; the "
+                f"lower bid plays Black on {where} time v Red {rule.red_minutes:g} min; equal "
+                "bids: the arbiter's lot gives Black.",
+            }
+        cut = stage.cut
+        who = d.chooser or "the cutter (drawn by the arbiter's lot, recorded with --cutter)"
+        return view | {
+            "what": f"cut and choose, {a} v {b}",
+            "ask": f"{who} names Red's minutes; then the other player picks Red or Black.",
+            "options": ""
+            if cut is None
+            else f"Red {cut.min_red_minutes:g} to {cut.max_red_minutes:g} min v Black "
+            f"{cut.black_minutes:g} min.",
         }
 
     # --- pages ---------------------------------------------------------------------------

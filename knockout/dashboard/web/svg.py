@@ -62,6 +62,9 @@ def _note(event: Event, f: MatchFacts | None) -> tuple[str, bool]:
     board = "" if f.board is None else f", board {f.board}"
     if isinstance(step, PendingBid):
         return f"sudden-death bid to record{board}", True
+    if step is not None and not isinstance(step, NextGame):
+        what = {"choice": "colour choice", "sealed-bid": "sealed bids", "cut": "cut"}
+        return f"{what.get(step.kind, step.kind)} to record{board}", True
     if isinstance(step, NextGame):
         return f"next: game {step.number} ({step.stage.replace('_', ' ')}){board}", True
     return "", True
