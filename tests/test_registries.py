@@ -15,20 +15,21 @@ from typing import Any
 import pytest
 
 from knockout.engine.match import play_scenario_match
-from knockout.errors import KnockoutError
 from knockout.event.export import event_odds, to_scenario_toml
-from knockout.event.state import NextGame, PendingBid, PendingChoice
+from knockout.event.state import NextGame, PendingBid, PendingChoice, PendingCut, PendingSealed
 from knockout.event.store import (
     create_event,
     load_event,
     record_bid,
     record_choice,
+    record_cut,
     record_game,
+    record_sealed,
 )
 from knockout.exact.odds import match_odds
 from knockout.io.scenario import load_scenario
 from knockout.rules.bidding import STRATEGIES
-from knockout.rules.decisions import CutChoice, Decision, SealedBids, decide
+from knockout.rules.decisions import Decision, decide
 from knockout.rules.formats import FORMATS
 from knockout.rules.match import MatchState, next_decision
 from knockout.rules.scenario import Scenario, parse_scenario
@@ -106,11 +107,27 @@ def test_monte_carlo_and_engine_agree_with_exact(preset: str, kind: str) -> None
     assert abs(wins / plays - p) <= 4 * math.sqrt(p * (1 - p) / plays)
 
 
-def _answer(step: PendingBid | PendingChoice) -> dict[str, Any]:
-    """The arbiter's answer to a decision: a bid or a colour choice, naming the chooser when
-    the rules leave it to the arbiter's lot."""
+def _answer(step: PendingBid | PendingChoice | PendingCut) -> dict[str, Any]:
+    """The arbiter's answer to a decision: a bid, a colour choice or a cut, naming the chooser
+    (the cutter) when the rules leave it to the arbiter's lot."""
     chooser = step.chooser if step.chooser is not None else step.players[1]
-    return {"chooser": None if step.chooser is not None else chooser}
+    key = "cutter" if isinstance(step, PendingCut) else "chooser"
+    return {key: None if step.chooser is not None else chooser}
+
+
+def _record_decision(
+    db: Path, step: PendingBid | PendingChoice | PendingSealed | PendingCut
+) -> None:
+    """Record the arbiter's answer to the open decision of R1-M1."""
+    if isinstance(step, PendingBid):
+        record_bid(db, "R1-M1", announce="black", reply="object", **_answer(step))
+    elif isinstance(step, PendingChoice):
+        record_choice(db, "R1-M1", colour="black", **_answer(step))
+    elif isinstance(step, PendingSealed):
+        a, b = step.players
+        record_sealed(db, "R1-M1", bids=[f"{a}=6.25", f"{b}=8.5"])
+    else:
+        record_cut(db, "R1-M1", red_minutes="21.75", colour="black", **_answer(step))
 
 
 @pytest.mark.parametrize("preset", sorted(FORMATS))
@@ -124,14 +141,6 @@ def test_organiser_mode_asks_for_every_decision_of_every_preset(
         encoding="utf-8",
     )
     db = tmp_path / "e.db"
-    if SealedBids in _decision_kinds(preset):
-        with pytest.raises(KnockoutError, match="sealed"):
-            create_event(db, scenario, command="test", seed=5)
-        return
-    if CutChoice in _decision_kinds(preset):
-        with pytest.raises(KnockoutError, match="cut-and-choose"):
-            create_event(db, scenario, command="test", seed=5)
-        return
     create_event(db, scenario, command="test", seed=5)
     asked: set[str] = set()
     for _ in range(60):
@@ -142,23 +151,21 @@ def test_organiser_mode_asks_for_every_decision_of_every_preset(
         step = ev.next_step(m)
         rule = m.next_decision(ev)
         assert step is not None and rule is not None
-        if isinstance(step, PendingBid | PendingChoice):
+        if isinstance(step, PendingBid | PendingChoice | PendingSealed | PendingCut):
             assert step.kind == rule.kind  # organiser mode asks exactly the open decision
+            assert [d.decision_json()["kind"] for d in ev.pending_decisions()] == [step.kind]
             asked.add(step.kind)
-            if isinstance(step, PendingBid):
-                record_bid(db, "R1-M1", announce="black", reply="object", **_answer(step))
-            else:
-                record_choice(db, "R1-M1", colour="black", **_answer(step))
+            before = event_odds(ev).win
+            _record_decision(db, step)
             ev = load_event(db)
+            assert event_odds(ev).win != before  # the recorded decision moves the odds
             exported = tmp_path / "export.toml"
             exported.write_text(to_scenario_toml(ev), encoding="utf-8")
             assert match_odds(load_scenario(exported)).win == event_odds(ev).win
             continue
         assert isinstance(step, NextGame)
         record_game(db, "R1-M1", step.number, "1/2")
-    expected = {
-        k.kind for k in _decision_kinds(preset) if hasattr(k, "kind") and k is not SealedBids
-    }
+    expected = {k.kind for k in _decision_kinds(preset) if hasattr(k, "kind")}
     assert asked == expected
 
 

@@ -356,7 +356,8 @@ def test_every_event_command_has_help_with_an_example() -> None:
     group = typer.main.get_command(app)
     event_group = group.commands["event"]  # type: ignore[attr-defined]
     names = sorted(event_group.commands)
-    expected = ["new", "next", "record", "correct", "bid", "choose", "withdraw", "amend"]
+    expected = ["new", "next", "record", "correct", "bid", "choose", "sealed", "cut", "withdraw"]
+    expected += ["amend"]
     expected += ["replace", "show", "odds", "undo", "log", "export", "check", "publish", "serve"]
     assert names == sorted(expected)
     result = runner.invoke(app, ["event", "--help"])

@@ -21,6 +21,7 @@ from event_helpers import CUP_PLAYERS, CUP_SCENARIO
 from typer.testing import CliRunner, Result
 
 from knockout.cli import app
+from knockout.event.database import SCHEMA_VERSION
 from knockout.event.store import load_event
 
 runner = CliRunner()
@@ -73,7 +74,9 @@ def damage_players_table(db: str) -> None:
 
 def test_a_damaged_file_is_refused_and_salvaged(tmp_path: Path) -> None:
     db = played_cup(tmp_path)
-    assert ok("check", db).startswith(f"{db}: sound: integrity check ok, schema 2, 7 journal")
+    assert ok("check", db).startswith(
+        f"{db}: sound: integrity check ok, schema {SCHEMA_VERSION}, 7 journal"
+    )
     damage_players_table(db)
     raw = Path(db).read_bytes()
     line = one_error(run("record", db, "R1-M4", "1", "1-0"), "the event file is damaged")
