@@ -868,6 +868,15 @@ def _entry_problems(
     decision (bid, colour choice) without its keys or outside the stage it belongs to, an entry
     without a result that records no decision."""
     key = f"played[{i}]"
+    if _is_sealed_entry(g) and _is_cut_entry(g):
+        return [
+            Problem(
+                source,
+                key,
+                "expected the keys of one decision: bids (and lot_black) for sealed bids, or "
+                "cutter, red_minutes and colour for a cut; got both",
+            )
+        ]
     if _is_sealed_entry(g):
         out = _sealed_entry_problems(key, g, fmt, players, source)
         decision = True
