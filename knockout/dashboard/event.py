@@ -8,6 +8,7 @@ read while others write).
 
 from __future__ import annotations
 
+import shlex
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -163,8 +164,9 @@ def sealed_prompt(event: Event, sealed: PendingSealed) -> Text:
         "arbiter's lot gives Black. "
     )
     text.append(
-        f"\n  knockout event sealed {event.source} {sealed.match} --bid '{a}=MINUTES' "
-        f"--bid '{b}=MINUTES' [--lot-black NAME]",
+        f"\n  knockout event sealed {event.source} {sealed.match} "
+        f"--bid {shlex.quote(a + '=MINUTES')} --bid {shlex.quote(b + '=MINUTES')} "
+        "[--lot-black NAME]",
         style="cyan",
     )
     return text
