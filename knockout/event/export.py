@@ -11,9 +11,11 @@
 * Scenario (TOML): the event's resolved scenario with the recorded games as ``[[played]]`` and
   the withdrawals as ``withdrawn = true``, which ``knockout odds``, ``simulate`` and ``play``
   start from. A sudden-death game carries the bid that set it up (``chooser``, ``announce``,
-  ``reply``); a bid recorded for a game not yet played is a ``[[played]]`` entry of its own,
-  with those keys and no result, so the odds start from the game the bid set up (its colours
-  and clocks fixed), as ``knockout event odds`` does.
+  ``reply``), a chosen game its colour choice (``chooser``, ``colour``), an Armageddon its
+  sealed bids (``bids``, ``lot_black`` for equal bids), a cut-and-choose game its cut
+  (``cutter``, ``red_minutes``, ``colour``); a decision recorded for a game not yet played is a
+  ``[[played]]`` entry of its own, with those keys and no result, so the odds start from the
+  game it set up (its colours and clocks fixed), as ``knockout event odds`` does.
 * Odds: exactly ``knockout odds --json`` of that scenario.
 """
 
