@@ -444,6 +444,19 @@ class MixedCut:
         return bool(np.all(spread(self.cutter) <= 2) and not np.any(mixed))
 
 
+def _cut_cell_payoffs(
+    game: CutChooseGame, x: FloatArray, lo: FloatArray, hi: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """The cutter's chance by cut cell ``[lo, hi]`` (uniform cuts) when the chooser takes Red
+    and when it takes Black, at cutter advantages ``x`` (broadcast against a new last axis)."""
+    t = lo[..., None] + (hi - lo)[..., None] * _GL_U
+    red, black = game.cutter_both(x, t)
+    return (
+        np.asarray(np.sum(red * _GL_W, axis=-1), dtype=np.float64),
+        np.asarray(np.sum(black * _GL_W, axis=-1), dtype=np.float64),
+    )
+
+
 def _cut_edges(game: CutChooseGame) -> FloatArray:
     """Cut cells from 3 minutes below the fair split to the rational cut of the widest gap
     read, each CUT_RATIO times wider than the one below."""
@@ -469,9 +482,7 @@ class _CutProblem:
         n = len(self.lattice.xs)
         lo = np.broadcast_to(self.edges[:-1], (n, len(self.edges) - 1))
         hi = np.broadcast_to(self.edges[1:], lo.shape)
-        red = _cell_average(lambda r: self.game.cutter_advances(x, r, True), lo, hi)
-        black = _cell_average(lambda r: self.game.cutter_advances(x, r, False), lo, hi)
-        return red, black
+        return _cut_cell_payoffs(self.game, x, lo, hi)
 
     @functools.cached_property
     def cutter_mass(self) -> FloatArray:
@@ -588,8 +599,7 @@ def cut_advances(game: CutChooseGame, eq: MixedCut, x: npt.ArrayLike) -> FloatAr
     lo = np.broadcast_to(eq.edges[:-1], (n, len(eq.edges) - 1))
     hi = np.broadcast_to(eq.edges[1:], lo.shape)
     xb = x_arr[:, None, None]
-    red = _cell_average(lambda r: game.cutter_advances(xb, r, True), lo, hi)
-    black = _cell_average(lambda r: game.cutter_advances(xb, r, False), lo, hi)
+    red, black = _cut_cell_payoffs(game, xb, lo, hi)
     q = eq.red_given(-x_arr)
     value = np.sum(eq.cut_cells(x_arr) * (q * red + (1 - q) * black), axis=1)
     return np.asarray(value, dtype=np.float64).reshape(np.shape(x))
