@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -43,6 +43,9 @@ from knockout.rules.formats import Stage
 from knockout.rules.match import MatchState, Pairing
 from knockout.rules.scenario import Scenario
 from knockout.studies.exploit import RoleGain, bidding_gains, choice_gains, cut_gains, sealed_gains
+
+if TYPE_CHECKING:
+    from knockout.rules.gridgames import Lattice
 
 __all__ = ["VERIFIED", "EquilibriumReport", "equilibrium_report", "rule_of", "verdict"]
 
@@ -223,11 +226,7 @@ def _strategies_json(
         red = choice.red_region if sd == 0 else bayesian_choice_region(choice, sd)
         return {"choose_red": _intervals(red)}
     at = np.array(TABLE_AT)
-    from knockout.rules.gridgames import (  # noqa: PLC0415
-        cut_equilibrium,
-        sealed_equilibrium,
-        spread,
-    )
+    from knockout.rules.gridgames import cut_equilibrium, sealed_equilibrium  # noqa: PLC0415
 
     if stage.is_sealed_bid:
         game = pairing.sealed_bid_game
@@ -235,11 +234,11 @@ def _strategies_json(
         if sd == 0:
             return _table("bid", game.rational_bid(at), pure=True)
         eq = sealed_equilibrium(game, sd)
-        cells = eq.lattice.cell_of(at)
-        return _table(
+        return _grid_table(
             "bid",
-            eq.mean_bids[cells],
-            cells_mixed=[int(v) for v in spread(eq.table)[cells]],
+            eq.lattice,
+            eq.mean_bids,
+            eq.table,
             pure=eq.pure,
             interim_gain=eq.interim_gain,
             rounds=eq.rounds,
@@ -250,16 +249,28 @@ def _strategies_json(
     if sd == 0:
         return _table("cut", game_c.rational_cut(at), pure=True)
     eq_c = cut_equilibrium(game_c, sd)
-    cells = eq_c.lattice.cell_of(at)
-    return _table(
+    return _grid_table(
         "cut",
-        eq_c.mean_cuts[cells],
-        cells_mixed=[int(v) for v in spread(eq_c.cutter)[cells]],
+        eq_c.lattice,
+        eq_c.mean_cuts,
+        eq_c.cutter,
         pure=eq_c.pure,
         cutter_interim_gain=eq_c.cutter_gain,
         chooser_interim_gain=eq_c.chooser_gain,
         rounds=eq_c.rounds,
     )
+
+
+def _grid_table(
+    key: str, lattice: Lattice, means: npt.ArrayLike, table: npt.ArrayLike, **extra: Any
+) -> dict[str, Any]:
+    """A grid equilibrium's table: each shown estimate's cell, its mean clock and how many
+    neighbouring clock cells it spreads over."""
+    from knockout.rules.gridgames import spread  # noqa: PLC0415
+
+    cells = lattice.cell_of(np.array(TABLE_AT))
+    spreads = spread(np.asarray(table, dtype=np.float64))[cells]
+    return _table(key, np.asarray(means)[cells], cells_mixed=[int(v) for v in spreads], **extra)
 
 
 def _table(key: str, values: npt.ArrayLike, **extra: Any) -> dict[str, Any]:
