@@ -9,10 +9,11 @@ finite zero-sum game on a grid and the equilibrium is allowed to mix:
 * a player's estimate (of their own rating advantage: the truth plus ``Normal(0, sd)``, a flat
   prior) is read to a cell of :attr:`Lattice.cell` Elo (a quarter of ``sd``, at least
   :data:`MIN_CELL`), over ``[-SPAN, SPAN]`` (an estimate beyond counts as the last cell);
-* a clock is chosen as a cell of the clock axis (sealed bids: :data:`BID_CELL` minutes; cuts:
-  cells growing with the cut, :data:`CUT_RATIO`) and drawn uniformly within it, so the clock is
-  a real number and ties (a lot) have probability 0 except within one cell, where each of two
-  uniform draws is the lower with probability 1/2;
+* a clock is chosen as a cell of the clock axis (sealed bids: :data:`BID_CELL` minutes, halved
+  where a point bid at a cell's edge would pay, and the least bid a cell of its own, of width 0;
+  cuts: cells growing with the cut, :data:`CUT_RATIO`) and drawn uniformly within it, so the
+  clock is a real number and ties (a lot) have probability 0 except at the least bid and within
+  one cell, where each of two uniform draws is the lower with probability 1/2;
 * a strategy gives each estimate cell a distribution over clock cells; the payoff of a pair of
   cells is its exact expectation (3-point Gauss-Legendre in each cell);
 * the equilibrium is found by predictive regret matching (PRM+) with quadratically weighted
