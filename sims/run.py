@@ -18,7 +18,7 @@ from sims.bracket import BRACKET_BLOCK, BracketJob, bracket_block, simulate_brac
 from sims.match import match_job, simulate_match
 from sims.runner import BLOCK_SIZE, Executor, Progress, RunResult, Warn, Workers
 
-__all__ = ["SimulationRun", "run_time_estimate", "simulate_scenario"]
+__all__ = ["SimulationRun", "estimates_json", "run_time_estimate", "simulate_scenario"]
 
 #: Runs of at most this many blocks are not estimated: they take seconds at most.
 ESTIMATE_FROM_BLOCKS = 32
@@ -112,6 +112,31 @@ def simulate_scenario(
     exact_m = match_odds(scenario, draws=draws, model_sd=model_sd)
     est_m, result_m = simulate_match(scenario, runs, seed, **kwargs)
     return SimulationRun(est_m, exact_m, result_m)
+
+
+def estimates_json(
+    scenario: Scenario,
+    runs: int,
+    seed: int,
+    *,
+    executor: Executor = "local",
+    workers: Workers = 1,
+) -> dict[str, Any]:
+    """:meth:`SimulationRun.to_json` without the exact companion (no ``exact``,
+    ``win_if_ratings_exact`` or ``model_uncertainty``): the Monte Carlo estimates alone, for a
+    study whose metrics read nothing else (the companion costs as much as the runs)."""
+    kwargs: dict[str, Any] = {"executor": executor, "workers": workers}
+    if scenario.is_bracket:
+        est_b, result_b = simulate_bracket(scenario, runs, seed, **kwargs)
+        estimates: Simulated[Any] | None = est_b
+        result: RunResult[Any] = result_b
+    else:
+        estimates, result = simulate_match(scenario, runs, seed, **kwargs)
+    assert estimates is not None  # nothing interrupts a study's point
+    out = estimates.to_json()
+    if result.interrupted:
+        out |= {"interrupted": True, "requested": result.requested}
+    return out
 
 
 def run_time_estimate(

@@ -132,6 +132,8 @@ def test_short_commands_load_no_simulator_scipy_or_plots(args: list[str], event_
     assert "knockout.cli.app" in loaded  # the command ran through the CLI
     tops = {m.split(".")[0] for m in loaded}
     assert sorted(tops & set(SHORT_HEAVY)) == []
+    # typer's pydantic adapters for command-line values (typer 0.29) are not built either
+    assert "typer._adapters" not in loaded
     # nor the studies' and the scoring reform's input models
     assert not any(m.startswith(("knockout.studies", "knockout.scoring")) for m in loaded)
 
@@ -149,3 +151,42 @@ def test_the_console_script_gives_a_usage_error_in_one_line() -> None:
     assert done.returncode == 2
     (line,) = done.stderr.strip().splitlines()
     assert line.startswith("error: knockout simulate: No such option: --bogus")
+
+
+def test_typer_builds_only_the_invoked_command() -> None:
+    """The CLI hands typer a copy holding only the command named (typer builds every registered
+    command's parameters at each call); the whole program when no command is named."""
+    from knockout.cli.app import invoked_only
+    from knockout.program import app
+
+    def names(program: object, group: str | None = None) -> list[str]:
+        from typer.main import get_command
+
+        command = get_command(program)  # type: ignore[arg-type]
+        if group is not None:
+            command = command.commands[group]  # type: ignore[attr-defined]
+        return sorted(command.commands)  # type: ignore[attr-defined]
+
+    everything = names(app)
+    assert len(everything) > 15 and "odds" in everything and "event" in everything
+    assert names(invoked_only(app, ["odds", "x.toml", "--json"])) == ["odds"]
+    assert names(invoked_only(app, ["event", "next", "cup.db"])) == ["event"]
+    assert names(invoked_only(app, ["event", "next", "cup.db"]), "event") == ["next"]
+    assert names(invoked_only(app, ["event", "--help"]), "event") == names(app, "event")
+    for args in ([], ["--help"], ["--version"], ["odsd"]):
+        assert invoked_only(app, args) is app
+    # the copies leave the program as it was
+    assert names(app) == everything
+
+
+@pytest.mark.parametrize("args", [["--help"], ["odds", "--help"], ["event", "nexx"], ["odsd"]])
+def test_help_and_unknown_commands_read_as_before(args: list[str]) -> None:
+    """What the pruned program prints equals what the whole program prints."""
+    from typer.testing import CliRunner
+
+    from knockout.cli.app import invoked_only
+    from knockout.program import app
+
+    whole = CliRunner().invoke(app, args)
+    pruned = CliRunner().invoke(invoked_only(app, args), args)
+    assert (pruned.exit_code, pruned.output) == (whole.exit_code, whole.output)

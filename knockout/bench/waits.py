@@ -203,7 +203,7 @@ class StudyCheck:
 def study_check(scenario: Scenario, steps: int, runs: int, say: Say) -> StudyCheck:
     """A ``steps`` x ``steps`` study of ``simulate.win`` over the rapid game's time odds and
     draw rate under ``believed`` bidders, ``runs`` a point, in this process (CPU time); then
-    the per-match kernel on one point's tables for as many matches."""
+    the per-match kernel on each point's tables for as many matches (built untimed)."""
     base = scenario.to_dict()
     base["strategy"] = {"kind": "believed", "belief_sd": 100.0}
     first = scenario.players[0].name
@@ -234,16 +234,20 @@ def study_check(scenario: Scenario, steps: int, runs: int, say: Say) -> StudyChe
         run_sweep(sweep)
         study_seconds = time.process_time() - start
         wall_seconds = time.perf_counter() - wall
-    sc = sweep.scenario_at(sweep.points[0])
-    a, b = sc.players
-    tables = MatchTables.from_pairing(
-        Pairing.of(sc.format, a, b, model=sc.model, strategy=sc.strategy)
-    )
-    matches = steps * steps * runs
-    kernel_block(tables, 0, BLOCK_SIZE, 1)  # warm up
+    # the kernel on each point's own tables (built untimed), for as many matches as the
+    # study ran there: points differ in how far matches go, so one point's tables would not
+    # be the same matches
+    point_tables = []
+    for point in sweep.points:
+        sc = sweep.scenario_at(point)
+        a, b = sc.players
+        pairing = Pairing.of(sc.format, a, b, model=sc.model, strategy=sc.strategy)
+        point_tables.append(MatchTables.from_pairing(pairing))
+    kernel_block(point_tables[0], 0, BLOCK_SIZE, 1)  # warm up
     start = time.process_time()
-    for i in range(math.ceil(matches / BLOCK_SIZE)):
-        kernel_block(tables, i, min(BLOCK_SIZE, matches - i * BLOCK_SIZE), 1)
+    for tables in point_tables:
+        for i in range(math.ceil(runs / BLOCK_SIZE)):
+            kernel_block(tables, i, min(BLOCK_SIZE, runs - i * BLOCK_SIZE), 1)
     kernel_seconds = time.process_time() - start
     return StudyCheck(workload, study_seconds, kernel_seconds, estimate, wall_seconds)
 

@@ -7,11 +7,12 @@ result to the dashboard (rich) or to :func:`emit_json`. Errors the user caused
 
 from __future__ import annotations
 
+import copy
 import inspect
 import io
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -55,16 +56,19 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 
-_typer_type_label = TyperOption.display_type_rich
+#: typer 0.29's label of an option's type in --help (older typers leave out a flag's ``bool``).
+_typer_type_label = getattr(TyperOption, "display_type_rich", None)
 
 
 def _type_label(option: TyperOption, ctx: Any) -> str | None:
     """The type shown beside an option in --help: none for a flag, which takes no value (typer
-    shows ``<bool>`` there)."""
+    0.29 shows ``<bool>`` there)."""
+    assert _typer_type_label is not None
     return None if option.is_flag else _typer_type_label(option, ctx)
 
 
-TyperOption.display_type_rich = _type_label  # type: ignore[method-assign,assignment]
+if _typer_type_label is not None:
+    TyperOption.display_type_rich = _type_label  # type: ignore[attr-defined]
 
 out_console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -258,7 +262,7 @@ def main() -> None:
     errors = _click_exceptions()
     no_args = getattr(errors, "NoArgsIsHelpError", ())
     try:
-        code = app(standalone_mode=False)
+        code = invoked_only(app, sys.argv[1:])(standalone_mode=False)
     except no_args:  # the help, printed as the error is made; exit 2 as click does
         sys.exit(2)
     except errors.ClickException as exc:
@@ -268,6 +272,40 @@ def main() -> None:
         err_console.print("Aborted.", markup=False)
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def invoked_only(program: typer.Typer, args: Sequence[str]) -> typer.Typer:
+    """``program`` with only the command ``args`` name (and the groups above it).
+
+    typer builds every registered command's parameters from its signature at each call, about
+    0.1 s of CPU for the whole program, while one command runs. A copy that holds only the
+    named command behaves the same for it: its options, help and errors are its own. When
+    ``args`` names no command (none given, a root option such as ``--help``, or an unknown
+    name, which click then answers with its suggestions), the whole ``program`` is returned.
+    """
+    from typer.main import get_command_name
+
+    if not args or args[0].startswith("-"):
+        return program
+    name, rest = args[0], args[1:]
+    for command in program.registered_commands:
+        callback = command.callback
+        own = command.name or (get_command_name(callback.__name__) if callback else None)
+        if own == name:
+            pruned = copy.copy(program)
+            pruned.registered_commands, pruned.registered_groups = [command], []
+            return pruned
+    for group in program.registered_groups:
+        sub = group.typer_instance
+        own = group.name or (sub.info.name if sub is not None else None)
+        if own == name and sub is not None:
+            pruned = copy.copy(program)
+            pruned.registered_commands = []
+            only = copy.copy(group)
+            only.typer_instance = invoked_only(sub, rest)
+            pruned.registered_groups = [only]
+            return pruned
+    return program
 
 
 def usage_line(exc: Exception) -> str:

@@ -214,9 +214,18 @@ class EventRun:
         scenario: A bracket scenario.
         seed: Seed of the run's only random generator.
         observer: Called with every log event as it happens.
+        move_by_move: Games advance move by move (a live view reads their clocks); False for
+            a run played to the end unwatched (:attr:`MatchEngine.move_by_move`).
     """
 
-    def __init__(self, scenario: Scenario, *, seed: int, observer: Observer | None = None):
+    def __init__(
+        self,
+        scenario: Scenario,
+        *,
+        seed: int,
+        observer: Observer | None = None,
+        move_by_move: bool = True,
+    ):
         self.scenario = scenario
         self.seed = seed
         self.state = scenario.event_state()
@@ -226,7 +235,7 @@ class EventRun:
         # keep the published ratings.
         playing = replace(scenario, players=draw_strengths(scenario.players, rng))
         self.engine = MatchEngine.for_scenario(
-            self.env, scenario, rng, observer=observer, boards=True
+            self.env, scenario, rng, observer=observer, boards=True, move_by_move=move_by_move
         )
         self._process = self.env.process(event_process(self.env, self.engine, playing, self.state))
 
@@ -290,8 +299,9 @@ def play_event(
     seed: int,
     observer: Observer | None = None,
 ) -> tuple[EventRecord, list[LogEvent]]:
-    """Play the scenario's whole event in a fresh environment; returns its record and its log."""
-    run = EventRun(scenario, seed=seed, observer=observer)
+    """Play the scenario's whole event in a fresh environment; returns its record and its log.
+    Nobody watches its clocks, so each game is one wait (the same records as move by move)."""
+    run = EventRun(scenario, seed=seed, observer=observer, move_by_move=False)
     return run.run(), run.log
 
 

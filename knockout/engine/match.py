@@ -301,6 +301,10 @@ class MatchEngine:
         log: Every event so far, in order (the engine appends).
         live: Games in progress, by the pair of names (the engine updates).
         finished: Matches finished so far, in order (the engine appends).
+        move_by_move: Games advance move by move, so that a live view reads the clocks between
+            moves; False: each game is one wait to the instant its last move would end (the
+            same sum, so the same records), for runs nobody watches: most of a schedule's
+            SimPy events are moves.
     """
 
     env: simpy.Environment
@@ -314,6 +318,7 @@ class MatchEngine:
     log: list[LogEvent] = field(default_factory=list)
     live: dict[tuple[str, str], LiveGame] = field(default_factory=dict)
     finished: list[MatchRecord] = field(default_factory=list)
+    move_by_move: bool = True
 
     @classmethod
     def for_scenario(
@@ -324,6 +329,7 @@ class MatchEngine:
         *,
         observer: Observer | None = None,
         boards: bool = False,
+        move_by_move: bool = True,
     ) -> MatchEngine:
         """The engine for a scenario's format, model and strategy.
 
@@ -341,6 +347,7 @@ class MatchEngine:
             boards=_simpy().PriorityResource(env, capacity=scenario.schedule.boards)
             if boards
             else None,
+            move_by_move=move_by_move,
         )
 
     def emit(self, kind: EventKind, text: str, players: tuple[str, str]) -> None:
@@ -662,12 +669,15 @@ class MatchEngine:
             f" v {black.name} (Black, {round(clocks[1], 2):g}+{inc:g})",  # a bid: 2 decimals
             names,
         )
-        for colour, spend in plan.moves:
-            yield self.env.timeout(spend)
-            i = 0 if colour is Colour.RED else 1
-            live.clock_seconds[i] += stage.increment_seconds - spend
-            live.moves += colour is Colour.BLACK
-            live.to_move = colour.other
+        if self.move_by_move:
+            for colour, spend in plan.moves:
+                yield self.env.timeout(spend)
+                i = 0 if colour is Colour.RED else 1
+                live.clock_seconds[i] += stage.increment_seconds - spend
+                live.moves += colour is Colour.BLACK
+                live.to_move = colour.other
+        elif plan.moves:  # one wait, to the instant the last move would end
+            yield self.env.timeout(_wait_to(self.env.now, plan.moves))
         if plan.flag_fall is not None:
             live.clock_seconds[0 if plan.flag_fall is Colour.RED else 1] = 0.0
         live.result = result
@@ -807,6 +817,20 @@ def _plan_game(
     return _GamePlan(moves, (spent[0], spent[1]), counts[0], flag_fall)
 
 
+def _wait_to(now: float, moves: list[tuple[Colour, float]]) -> float:
+    """The delay after which SimPy's clock reads what it would after waiting each move in turn
+    (``now + spend``, move after move, each sum rounded as SimPy rounds it)."""
+    end = now
+    for _, spend in moves:
+        end = end + spend
+    delay = end - now
+    while now + delay < end:
+        delay = math.nextafter(delay, math.inf)
+    while now + delay > end:
+        delay = math.nextafter(delay, -math.inf)
+    return delay
+
+
 def play_match(
     fmt: Format,
     a: Player,
@@ -819,8 +843,11 @@ def play_match(
     observer: Observer | None = None,
     played: tuple[PlayedGame, ...] = (),
     position: Position | None = None,
+    move_by_move: bool = False,
 ) -> tuple[MatchRecord, list[LogEvent]]:
     """Play one match in a fresh SimPy environment; returns the record and the event log.
+    Nobody reads its clocks between moves, so each game is one wait unless ``move_by_move``
+    (the records are the same either way).
 
     ``played``: games already played; the match continues from where they leave it
     (``position``, when already computed).
@@ -838,6 +865,7 @@ def play_match(
         strategy,
         rng if rng is not None else np.random.default_rng(seed),
         observer=observer,
+        move_by_move=move_by_move,
     )
     process = env.process(engine.match(a, b, played, position))
     env.run()

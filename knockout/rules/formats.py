@@ -580,6 +580,19 @@ def _official(
 OFFICIAL_6_CAP = 4
 
 
+def _seed_stages_then(preset: str, decider: Stage) -> Format:
+    """The seed's two slow games and rapid game (colours by lot), then ``decider``."""
+    return Format(
+        preset=preset,
+        stages=(
+            Stage("slow", 2, None, (60.0, 60.0), 10.0, ColourRule.LOT),
+            Stage("rapid", 1, None, (15.0, 15.0), 10.0, ColourRule.LOT),
+            decider,
+        ),
+        increment_seconds=10.0,
+    )
+
+
 def _xq_bidding(preset: str, slow_games: int, rapid_games: int) -> Format:
     return Format(
         preset=preset,
@@ -646,85 +659,65 @@ FORMATS: Mapping[str, Format] = {
     "official-6": _official("official-6", 2, 0, 1, repeat=True, max_blocks=OFFICIAL_6_CAP),
     # Two slow games, a rapid game, then an Armageddon whose colours and Black's clock are set by
     # sealed bids: Red 10 minutes, Black the lower bid (draw = Black wins).
-    "armageddon-bid": Format(
-        preset="armageddon-bid",
-        stages=(
-            Stage("slow", 2, None, (60.0, 60.0), 10.0, ColourRule.LOT),
-            Stage("rapid", 1, None, (15.0, 15.0), 10.0, ColourRule.LOT),
-            Stage(
-                "armageddon",
-                1,
-                None,
-                (10.0, 10.0),
-                2.0,
-                ColourRule.SEALED_BID,
-                draw_winner=Colour.BLACK,
-                sealed_bid=SealedBid(),
-            ),
+    "armageddon-bid": _seed_stages_then(
+        "armageddon-bid",
+        Stage(
+            "armageddon",
+            1,
+            None,
+            (10.0, 10.0),
+            2.0,
+            ColourRule.SEALED_BID,
+            draw_winner=Colour.BLACK,
+            sealed_bid=SealedBid(),
         ),
-        increment_seconds=10.0,
     ),
     # The same with a second-price (Vickrey) sealed bid: the lower bid plays Black, on the higher
     # bid's time, so that bidding one's own indifference clock is safe against undercutting.
-    "armageddon-vickrey": Format(
-        preset="armageddon-vickrey",
-        stages=(
-            Stage("slow", 2, None, (60.0, 60.0), 10.0, ColourRule.LOT),
-            Stage("rapid", 1, None, (15.0, 15.0), 10.0, ColourRule.LOT),
-            Stage(
-                "armageddon",
-                1,
-                None,
-                (10.0, 10.0),
-                2.0,
-                ColourRule.SEALED_BID,
-                draw_winner=Colour.BLACK,
-                sealed_bid=SealedBid(price="second"),
-            ),
+    "armageddon-vickrey": _seed_stages_then(
+        "armageddon-vickrey",
+        Stage(
+            "armageddon",
+            1,
+            None,
+            (10.0, 10.0),
+            2.0,
+            ColourRule.SEALED_BID,
+            draw_winner=Colour.BLACK,
+            sealed_bid=SealedBid(price="second"),
         ),
-        increment_seconds=10.0,
     ),
     # The seed's slow and rapid stages, then "you cut, I choose" on the sudden-death stage's
     # clock: 甲 (who used less time in the rapid game) names Red's base minutes against Black's
     # 10 + 10 s, and 乙 picks the colour (draw = Black wins). Between known equal players the
     # cutter's best cut is the fair split, so each advances 50 %.
-    "cut-choose": Format(
-        preset="cut-choose",
-        stages=(
-            Stage("slow", 2, None, (60.0, 60.0), 10.0, ColourRule.LOT),
-            Stage("rapid", 1, None, (15.0, 15.0), 10.0, ColourRule.LOT),
-            Stage(
-                "sudden_death",
-                1,
-                None,
-                (10.0, 10.0),
-                10.0,
-                ColourRule.CUT_CHOOSE,
-                draw_winner=Colour.BLACK,
-                cut=CutChoose(),
-            ),
+    "cut-choose": _seed_stages_then(
+        "cut-choose",
+        Stage(
+            "sudden_death",
+            1,
+            None,
+            (10.0, 10.0),
+            10.0,
+            ColourRule.CUT_CHOOSE,
+            draw_winner=Colour.BLACK,
+            cut=CutChoose(),
         ),
-        increment_seconds=10.0,
     ),
     # The seed's slow and rapid stages, then one Armageddon decider on the sudden-death stage's
     # accept clocks (30/10 + 10 s) with colours by lot and a draw counting for Black: the
     # bidding's baseline, without the choice.
-    "armageddon-lot": Format(
-        preset="armageddon-lot",
-        stages=(
-            Stage("slow", 2, None, (60.0, 60.0), 10.0, ColourRule.LOT),
-            Stage("rapid", 1, None, (15.0, 15.0), 10.0, ColourRule.LOT),
-            Stage(
-                "decider",
-                1,
-                None,
-                (30.0, 10.0),
-                10.0,
-                ColourRule.LOT,
-                draw_winner=Colour.BLACK,
-            ),
+    "armageddon-lot": _seed_stages_then(
+        "armageddon-lot",
+        Stage(
+            "decider",
+            1,
+            None,
+            (30.0, 10.0),
+            10.0,
+            ColourRule.LOT,
+            draw_winner=Colour.BLACK,
         ),
-        increment_seconds=10.0,
     ),
     # The CXA rules' appendix on rapid play: in a one-game knockout or playoff, Black may be
     # compensated by cutting Red's base time by 40 % of the base (红方贴时). One decisive game on

@@ -843,11 +843,11 @@ def _other_document(
 
         fairness = any(m.startswith("incentives.sequential_fairness") for m in sweep.metrics)
         return incentives(sc, grid=sweep.pace_grid, fairness=fairness).to_json()
-    from sims.run import simulate_scenario  # noqa: PLC0415
+    from sims.run import estimates_json  # noqa: PLC0415
 
-    return simulate_scenario(
-        sc, sweep.runs, sweep.seed, executor=executor, workers=workers, model_sd=False
-    ).to_json()
+    # the estimates alone: a study measures no path of simulate's exact companion (those
+    # are odds. metrics), which would cost as much as the runs
+    return estimates_json(sc, sweep.runs, sweep.seed, executor=executor, workers=workers)
 
 
 def _measure(
@@ -860,6 +860,10 @@ def _measure(
     return value, 0.0, "exact"
 
 
+#: Keys of ``simulate --json`` that hold its exact companion, not estimates.
+_SIMULATE_EXACT = ("exact", "win_if_ratings_exact", "model_uncertainty")
+
+
 def _checked(sweep: Sweep, metric: str, output: str, docs: Sequence[Mapping[str, Any]]) -> None:
     """Refuse a metric path that is not a number of its output (at every point).
 
@@ -870,6 +874,13 @@ def _checked(sweep: Sweep, metric: str, output: str, docs: Sequence[Mapping[str,
         try:
             _measure(sweep, metric, doc, output)
         except (KeyError, IndexError) as exc:
+            path = metric.split(".", 1)[1]
+            if output == "simulate" and path.split(".")[0] in _SIMULATE_EXACT:
+                odds = path.removeprefix("exact.")
+                raise KnockoutError(
+                    f"{sweep.source}: metric {metric!r}: a study measures the Monte Carlo "
+                    f"estimates of simulate, not its exact companion: use 'odds.{odds}'"
+                ) from None
             raise KnockoutError(
                 f"{sweep.source}: metric {metric!r}: no such key in the {output} output ({exc})"
             ) from None

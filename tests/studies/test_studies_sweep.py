@@ -118,6 +118,25 @@ def test_monte_carlo_metrics_use_common_random_numbers() -> None:
     assert abs(va - a.values["odds.win.王天一"][0]) <= 4 * sa
 
 
+def test_a_simulate_study_measures_the_estimates_without_the_exact_companion() -> None:
+    """A ``simulate.`` study runs the Monte Carlo alone (its exact companion is what ``odds.``
+    metrics measure): the estimates are ``knockout simulate``'s, and a path of the companion
+    is refused naming the odds. metric to use."""
+    from knockout.errors import KnockoutError
+    from sims.run import simulate_scenario
+
+    grid = {"model.draw_nu.rapid": [0.8]}
+    sweep = small(["simulate.win.王天一"], grid, runs=20_000, seed=3)
+    point = run_sweep(sweep).points[0]
+    full = simulate_scenario(sweep.scenario_at((0.8,)), 20_000, 3, model_sd=False).to_json()
+    assert point.values["simulate.win.王天一"][:2] == (
+        full["win"]["王天一"],
+        full["stderr"]["win"]["王天一"],
+    )
+    with pytest.raises(KnockoutError, match=r"use 'odds\.win\.王天一'"):
+        run_sweep(small(["simulate.exact.win.王天一"], grid, runs=20_000, seed=3))
+
+
 def test_interrupted_runs_keep_the_points_finished(tmp_path: Path) -> None:
     sweep = small(["odds.win.王天一"], {"model.draw_nu.rapid": [0.5, 0.75, 1.0, 1.25]})
 
