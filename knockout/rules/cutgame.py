@@ -108,6 +108,12 @@ class CutChooseGame:
         as_red = self.red_advances(x_arr, r)
         return np.asarray(np.where(chooser_red, as_black, as_red), dtype=np.float64)
 
+    def cutter_both(self, x: npt.ArrayLike, r: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+        """P(the cutter advances) when the chooser takes Red and when it takes Black: the
+        values of :meth:`cutter_advances` for both colours, each game model evaluated once."""
+        x_arr = np.asarray(x, dtype=np.float64)
+        return 1.0 - self.red_advances(-x_arr, r), self.red_advances(x_arr, r)
+
     def chooser_gain(self, z: npt.ArrayLike, r: npt.ArrayLike) -> FloatArray:
         """The chooser's chance with Red minus with Black (chooser's advantage ``z``)."""
         z_arr = np.asarray(z, dtype=np.float64)
@@ -224,7 +230,8 @@ def _expected_cutter(game: CutChooseGame, e: FloatArray, r: FloatArray, sd: floa
     c = game.chooser_threshold(rr, sd)
     q = ndtr((c + x) / sd) - ndtr((-c + x) / sd)  # the chooser's estimate ~ Normal(-x, sd)
     q = np.where(c >= 0, q, 0.0)
-    value = q * game.cutter_advances(x, rr, True) + (1 - q) * game.cutter_advances(x, rr, False)
+    red, black = game.cutter_both(x, rr)
+    value = q * red + (1 - q) * black
     return np.asarray(np.sum(value * _GH_W, axis=-1), dtype=np.float64)
 
 

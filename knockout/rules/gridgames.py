@@ -9,10 +9,11 @@ finite zero-sum game on a grid and the equilibrium is allowed to mix:
 * a player's estimate (of their own rating advantage: the truth plus ``Normal(0, sd)``, a flat
   prior) is read to a cell of :attr:`Lattice.cell` Elo (a quarter of ``sd``, at least
   :data:`MIN_CELL`), over ``[-SPAN, SPAN]`` (an estimate beyond counts as the last cell);
-* a clock is chosen as a cell of the clock axis (sealed bids: :data:`BID_CELL` minutes; cuts:
-  cells growing with the cut, :data:`CUT_RATIO`) and drawn uniformly within it, so the clock is
-  a real number and ties (a lot) have probability 0 except within one cell, where each of two
-  uniform draws is the lower with probability 1/2;
+* a clock is chosen as a cell of the clock axis (sealed bids: :data:`BID_CELL` minutes, halved
+  where a point bid at a cell's edge would pay, and the least bid a cell of its own, of width 0;
+  cuts: cells growing with the cut, :data:`CUT_RATIO`) and drawn uniformly within it, so the
+  clock is a real number and ties (a lot) have probability 0 except at the least bid and within
+  one cell, where each of two uniform draws is the lower with probability 1/2;
 * a strategy gives each estimate cell a distribution over clock cells; the payoff of a pair of
   cells is its exact expectation (3-point Gauss-Legendre in each cell);
 * the equilibrium is found by predictive regret matching (PRM+) with quadratically weighted
@@ -47,6 +48,7 @@ __all__ = [
     "CUT_RATIO",
     "MAX_ROUNDS",
     "MIN_CELL",
+    "REFINEMENTS",
     "SPAN",
     "TARGET",
     "Lattice",
@@ -79,8 +81,10 @@ BID_CELL = 0.1
 CUT_RATIO = 1.008
 #: Stop once no type gains more than this (a share of its chance in the decisive game).
 TARGET = 2e-5
-#: Most rounds of regret matching.
+#: Most rounds of regret matching (in each refinement of the sealed bids' cells).
 MAX_ROUNDS = 2000
+#: Most halvings of a sealed bid's cells (where a point bid at an edge pays).
+REFINEMENTS = 4
 _CHECK_EVERY = 50
 #: Gauss-Legendre nodes on [0, 1] (3 points: exact for polynomials of degree 5).
 _GL_U, _GL_W = np.polynomial.legendre.leggauss(3)
@@ -258,8 +262,10 @@ class MixedBids:
         edges: The bid cells' edges (minutes).
         table: ``(estimate cells, bid cells)``: each type's distribution over bid cells.
         price: ``first`` or ``second``.
-        rounds: Rounds of regret matching.
-        interim_gain: The most any type gains by any bid cell (share of the decisive game).
+        rounds: Rounds of regret matching (over every refinement).
+        interim_gain: The most any type gains by any bid cell or any point bid at a cell edge
+            (share of the decisive game).
+        point_gain: The most any type gains by a point bid at a cell edge.
     """
 
     lattice: Lattice
@@ -268,6 +274,13 @@ class MixedBids:
     price: Price
     rounds: int
     interim_gain: float
+    point_gain: float = 0.0
+
+    @property
+    def finest_cell(self) -> float:
+        """The narrowest bid cell (minutes; the floor's cell of width 0 aside)."""
+        widths = np.diff(self.edges)
+        return float(np.min(widths[widths > 0]))
 
     def cells(self, own_advantage: npt.ArrayLike) -> FloatArray:
         """A bidder's distribution over bid cells given its true advantage (its estimate
@@ -298,8 +311,44 @@ class MixedBids:
 
 
 def _bid_edges(low: float, high: float) -> FloatArray:
+    """The bid cells' edges: first the least bid itself (a cell of width 0: every type that
+    bids the floor bids exactly it, and two such bids tie, to be settled by lot, as in the game
+    itself), then cells of :data:`BID_CELL` minutes."""
     n = max(1, round((high - low) / BID_CELL))
-    return np.linspace(low, high, n + 1)
+    return np.concatenate([[low], np.linspace(low, high, n + 1)])
+
+
+def _point_values(
+    black: FloatArray,
+    red: FloatArray,
+    win: FloatArray,
+    lose: FloatArray,
+    other: FloatArray,
+    price: Price,
+) -> FloatArray:
+    """``(n, edges)``: a bidder's chance bidding exactly each cell edge against the other's
+    cell distribution ``other`` ``(n, cells)``; ``black``/``red`` ``(n, edges)`` are its chances
+    as Black on the edge's minutes and as Red against Black on them (``win``/``lose`` as in
+    :func:`sealed_payoff_cells`). An edge is above every cell below it and below every other."""
+    zero = np.zeros((len(other), 1))
+    below = np.concatenate([zero, np.cumsum(other, axis=1)], axis=1)
+    if price == "first":  # the lower bid is Black's clock
+        lose_below = np.concatenate([zero, np.cumsum(other * lose, axis=1)], axis=1)
+        return np.asarray((1.0 - below) * black + lose_below, dtype=np.float64)
+    won = np.concatenate([zero, np.cumsum(other * win, axis=1)], axis=1)
+    return np.asarray(won[:, -1:] - won + below * red, dtype=np.float64)
+
+
+def _split(edges: FloatArray, table: FloatArray, cells: IntArray) -> tuple[FloatArray, FloatArray]:
+    """Halve ``cells``: the new edges, and the table with each halved cell's mass shared
+    equally by its halves (the same strategy: a uniform draw in the cell)."""
+    halve = np.zeros(len(edges) - 1, dtype=bool)
+    halve[cells] = True
+    counts = np.where(halve, 2, 1)
+    mids = 0.5 * (edges[:-1] + edges[1:])[halve]
+    new_edges = np.sort(np.concatenate([edges, mids]))
+    new_table = np.repeat(table / counts, counts, axis=1)
+    return new_edges, np.asarray(new_table, dtype=np.float64)
 
 
 @functools.lru_cache(maxsize=32)
@@ -310,37 +359,66 @@ def sealed_equilibrium(game: SealedBidGame, sd: float) -> MixedBids:
 
 
 def _sealed_equilibrium(game: SealedBidGame, sd: float) -> MixedBids:
-    """The symmetric equilibrium of the sealed bids (self-play PRM+ from the Bayesian bid).
+    """The symmetric equilibrium of the sealed bids (self-play PRM+ from the Bayesian bid),
+    on bid cells refined where a point bid pays.
 
     A bidder's advantage is its own rating minus the other's: ``game.as_black(x, t)`` is its
     chance as Black on ``t`` minutes, ``game.as_red(x, t)`` as Red against Black on ``t``.
+
+    A strategy draws its bid uniformly within a cell, so its chance is the average over the
+    cell of a point bid's, and the point bid's chance is not flat across a cell where the other
+    bids densely: a type's equilibrium on :data:`BID_CELL`-minute cells can be beaten by a
+    point bid at a cell's edge (at second price by up to ~1e-3 of the decisive game at belief
+    sd 200-300). So after each solve the chance of a point bid at every cell edge is computed
+    for every type; the cells on either side of an edge that beats some type's equilibrium by
+    more than :data:`TARGET` are halved (the strategy unchanged: each half holds half the
+    mass) and the game is solved again from there, at most :data:`REFINEMENTS` times (cells
+    down to ``BID_CELL / 2**REFINEMENTS``).
     """
     lattice = Lattice(sd)
     edges = _bid_edges(game.min_black_minutes, game.red_minutes)
     price = game.price
-    win, lose, tie = sealed_payoff_cells(game, lattice.xs, edges)
     other_mass = lattice.cell_mass(-lattice.xs)  # the other's cell, whose advantage is -x
     posterior = lattice.posterior
-
-    def values(table: FloatArray) -> FloatArray:
-        per_x = _sealed_values(win, lose, tie, other_mass @ table, price)
-        return np.asarray(posterior @ per_x, dtype=np.float64)
-
     start = game.bayesian_bid(lattice.centers, sd)
     first = np.clip(np.searchsorted(edges, start) - 1, 0, len(edges) - 2)
     table = np.zeros((len(lattice.centers), len(edges) - 1))
     table[np.arange(len(first)), first] = 1.0
-    learner = _Regrets(table)
-    gain = np.inf
-    while learner.rounds < MAX_ROUNDS:
-        learner.update(values(learner.strategy))
-        if learner.rounds % _CHECK_EVERY == 0:
-            avg = learner.average
-            v = values(avg)
-            gain = float(np.max(v.max(axis=1) - np.sum(v * avg, axis=1)))
-            if gain <= TARGET:
-                break
-    return MixedBids(lattice, edges, learner.average, price, learner.rounds, gain)
+    rounds = 0
+    for level in range(REFINEMENTS + 1):
+        win, lose, tie = sealed_payoff_cells(game, lattice.xs, edges)
+
+        def values(
+            t: FloatArray, cells: tuple[FloatArray, FloatArray, FloatArray] = (win, lose, tie)
+        ) -> FloatArray:
+            per_x = _sealed_values(*cells, other_mass @ t, price)
+            return np.asarray(posterior @ per_x, dtype=np.float64)
+
+        learner = _Regrets(table)
+        gain = np.inf
+        while learner.rounds < MAX_ROUNDS:
+            learner.update(values(learner.strategy))
+            if learner.rounds % _CHECK_EVERY == 0:
+                avg = learner.average
+                v = values(avg)
+                gain = float(np.max(v.max(axis=1) - np.sum(v * avg, axis=1)))
+                if gain <= TARGET:
+                    break
+        rounds += learner.rounds
+        table = learner.average
+        own = np.sum(values(table) * table, axis=1, keepdims=True)  # each type's chance
+        xs = lattice.xs[:, None]
+        black, red = game.as_black(xs, edges[None, :]), game.as_red(xs, edges[None, :])
+        point = posterior @ _point_values(black, red, win, lose, other_mass @ table, price)
+        edge_gain = np.max(point - own, axis=0)  # (edges,): the most any type gains there
+        edge_gain[0] = -np.inf  # no bid lies below the floor (the floor itself is cell 0)
+        point_gain = float(max(0.0, edge_gain.max()))
+        paying = np.flatnonzero(edge_gain > TARGET)
+        if len(paying) == 0 or level == REFINEMENTS:
+            break
+        cells = np.unique(np.clip(np.concatenate([paying - 1, paying]), 1, len(edges) - 2))
+        edges, table = _split(edges, table, cells)
+    return MixedBids(lattice, edges, table, price, rounds, max(gain, point_gain), point_gain)
 
 
 def sealed_advances(game: SealedBidGame, eq: MixedBids, x: npt.ArrayLike) -> FloatArray:
@@ -444,6 +522,19 @@ class MixedCut:
         return bool(np.all(spread(self.cutter) <= 2) and not np.any(mixed))
 
 
+def _cut_cell_payoffs(
+    game: CutChooseGame, x: FloatArray, lo: FloatArray, hi: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """The cutter's chance by cut cell ``[lo, hi]`` (uniform cuts) when the chooser takes Red
+    and when it takes Black, at cutter advantages ``x`` (broadcast against a new last axis)."""
+    t = lo[..., None] + (hi - lo)[..., None] * _GL_U
+    red, black = game.cutter_both(x, t)
+    return (
+        np.asarray(np.sum(red * _GL_W, axis=-1), dtype=np.float64),
+        np.asarray(np.sum(black * _GL_W, axis=-1), dtype=np.float64),
+    )
+
+
 def _cut_edges(game: CutChooseGame) -> FloatArray:
     """Cut cells from 3 minutes below the fair split to the rational cut of the widest gap
     read, each CUT_RATIO times wider than the one below."""
@@ -469,9 +560,7 @@ class _CutProblem:
         n = len(self.lattice.xs)
         lo = np.broadcast_to(self.edges[:-1], (n, len(self.edges) - 1))
         hi = np.broadcast_to(self.edges[1:], lo.shape)
-        red = _cell_average(lambda r: self.game.cutter_advances(x, r, True), lo, hi)
-        black = _cell_average(lambda r: self.game.cutter_advances(x, r, False), lo, hi)
-        return red, black
+        return _cut_cell_payoffs(self.game, x, lo, hi)
 
     @functools.cached_property
     def cutter_mass(self) -> FloatArray:
@@ -588,8 +677,7 @@ def cut_advances(game: CutChooseGame, eq: MixedCut, x: npt.ArrayLike) -> FloatAr
     lo = np.broadcast_to(eq.edges[:-1], (n, len(eq.edges) - 1))
     hi = np.broadcast_to(eq.edges[1:], lo.shape)
     xb = x_arr[:, None, None]
-    red = _cell_average(lambda r: game.cutter_advances(xb, r, True), lo, hi)
-    black = _cell_average(lambda r: game.cutter_advances(xb, r, False), lo, hi)
+    red, black = _cut_cell_payoffs(game, xb, lo, hi)
     q = eq.red_given(-x_arr)
     value = np.sum(eq.cut_cells(x_arr) * (q * red + (1 - q) * black), axis=1)
     return np.asarray(value, dtype=np.float64).reshape(np.shape(x))

@@ -22,9 +22,10 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from knockout.errors import KnockoutError
 from knockout.exact.odds import match_odds
@@ -43,7 +44,10 @@ from knockout.rules.match import MatchState, Pairing
 from knockout.rules.scenario import Scenario
 from knockout.studies.exploit import RoleGain, bidding_gains, choice_gains, cut_gains, sealed_gains
 
-__all__ = ["VERIFIED", "EquilibriumReport", "equilibrium_report", "rule_of"]
+if TYPE_CHECKING:
+    from knockout.rules.gridgames import Lattice
+
+__all__ = ["VERIFIED", "EquilibriumReport", "equilibrium_report", "rule_of", "verdict"]
 
 #: The equilibrium is verified when no role gains more than this share of the match: threshold
 #: equilibria (the bidding rule, a colour choice) reach about 1e-8; the grid equilibria of the
@@ -222,48 +226,94 @@ def _strategies_json(
         red = choice.red_region if sd == 0 else bayesian_choice_region(choice, sd)
         return {"choose_red": _intervals(red)}
     at = np.array(TABLE_AT)
+    from knockout.rules.gridgames import cut_equilibrium, sealed_equilibrium  # noqa: PLC0415
+
     if stage.is_sealed_bid:
         game = pairing.sealed_bid_game
         assert game is not None
         if sd == 0:
-            return {
-                "estimate": list(TABLE_AT),
-                "bid": [float(v) for v in game.rational_bid(at)],
-                "pure": True,
-            }
-        from knockout.rules.gridgames import sealed_equilibrium, spread  # noqa: PLC0415
-
+            return _table("bid", game.rational_bid(at), pure=True)
         eq = sealed_equilibrium(game, sd)
-        cells = eq.lattice.cell_of(at)
-        return {
-            "estimate": list(TABLE_AT),
-            "bid": [float(v) for v in eq.mean_bids[cells]],
-            "cells_mixed": [int(v) for v in spread(eq.table)[cells]],
-            "pure": eq.pure,
-            "interim_gain": eq.interim_gain,
-            "rounds": eq.rounds,
-        }
+        return _grid_table(
+            "bid",
+            eq.lattice,
+            eq.mean_bids,
+            eq.table,
+            pure=eq.pure,
+            interim_gain=eq.interim_gain,
+            rounds=eq.rounds,
+            finest_cell=eq.finest_cell,
+        )
     game_c = pairing.cut_game
     assert game_c is not None
     if sd == 0:
-        return {
-            "estimate": list(TABLE_AT),
-            "cut": [float(v) for v in game_c.rational_cut(at)],
-            "pure": True,
-        }
-    from knockout.rules.gridgames import cut_equilibrium, spread  # noqa: PLC0415
-
+        return _table("cut", game_c.rational_cut(at), pure=True)
     eq_c = cut_equilibrium(game_c, sd)
-    cells = eq_c.lattice.cell_of(at)
-    return {
-        "estimate": list(TABLE_AT),
-        "cut": [float(v) for v in eq_c.mean_cuts[cells]],
-        "cells_mixed": [int(v) for v in spread(eq_c.cutter)[cells]],
-        "pure": eq_c.pure,
-        "cutter_interim_gain": eq_c.cutter_gain,
-        "chooser_interim_gain": eq_c.chooser_gain,
-        "rounds": eq_c.rounds,
-    }
+    return _grid_table(
+        "cut",
+        eq_c.lattice,
+        eq_c.mean_cuts,
+        eq_c.cutter,
+        pure=eq_c.pure,
+        cutter_interim_gain=eq_c.cutter_gain,
+        chooser_interim_gain=eq_c.chooser_gain,
+        rounds=eq_c.rounds,
+    )
+
+
+def _grid_table(
+    key: str, lattice: Lattice, means: npt.ArrayLike, table: npt.ArrayLike, **extra: Any
+) -> dict[str, Any]:
+    """A grid equilibrium's table: each shown estimate's cell, its mean clock and how many
+    neighbouring clock cells it spreads over."""
+    from knockout.rules.gridgames import spread  # noqa: PLC0415
+
+    cells = lattice.cell_of(np.array(TABLE_AT))
+    spreads = spread(np.asarray(table, dtype=np.float64))[cells]
+    return _table(key, np.asarray(means)[cells], cells_mixed=[int(v) for v in spreads], **extra)
+
+
+def _table(key: str, values: npt.ArrayLike, **extra: Any) -> dict[str, Any]:
+    """A bid or cut table at :data:`TABLE_AT`, with the solver's figures."""
+    return {"estimate": list(TABLE_AT), key: [float(v) for v in np.asarray(values)], **extra}
+
+
+def verdict(gain: float, tolerance: float, solver: tuple[float, float, int] | None) -> str:
+    """The verification sentence: whether no role gains more than ``tolerance`` of the match
+    by a best response, and when one does, why, from the solver's own figures ``solver``
+    (the most a type gains on the solver's grid, in the decisive game; the solver's target;
+    its rounds), or None where there are none."""
+    if gain <= tolerance:
+        return (
+            f"verified: no role gains more than {tolerance:g} of the match by a best response "
+            f"(the most is {gain:.1e})"
+        )
+    head = f"not verified: a best response gains {gain:.2g} of the match (tolerance {tolerance:g})"
+    if solver is None:
+        return head
+    own, target, rounds = solver
+    if own > target:
+        return (
+            f"{head}; the solver stopped short of its target: after {rounds} rounds a type on "
+            f"its grid still gains {own:.1e} of the decisive game (target {target:g})"
+        )
+    return (
+        f"{head}, although no type on the solver's grid gains more than {own:.1e} of the "
+        f"decisive game (target {target:g}): the gain lies between the grid's points, so the "
+        "grid is too coarse here"
+    )
+
+
+def _solver_figures(
+    stage: Stage, first: dict[str, Any], sd: float
+) -> tuple[float, float, int] | None:
+    """The solver's own verification figures for :func:`verdict`."""
+    if sd == 0 or not (stage.is_sealed_bid or stage.is_cut):
+        return None
+    from knockout.rules.gridgames import TARGET  # noqa: PLC0415
+
+    own = first["interim_gain"] if stage.is_sealed_bid else first["cutter_interim_gain"]
+    return float(own), TARGET, int(first["rounds"])
 
 
 def equilibrium_report(scenario: Scenario) -> EquilibriumReport:
@@ -321,12 +371,7 @@ def equilibrium_report(scenario: Scenario) -> EquilibriumReport:
     }
     gain = float(exploit["equilibrium"]["gain"])
     tol = VERIFIED["grid" if stage.is_sealed_bid or stage.is_cut else "threshold"]
-    notes.append(
-        f"verified: no role gains more than {tol:g} of the match by a best response "
-        f"(the most is {gain:.1e})"
-        if gain <= tol
-        else f"not verified: a best response gains {gain:.2g} of the match (tolerance {tol:g})"
-    )
+    notes.append(verdict(gain, tol, _solver_figures(stage, first, sd)))
     return EquilibriumReport(
         scenario,
         rule_of(stage),
