@@ -372,3 +372,47 @@ def test_a_schema_2_file_migrates_and_takes_sealed_bids(tmp_path: Path) -> None:
     ok("undo", db)
     with pytest.raises(EventRefused, match=f"none from {ZHENG}"):
         record_sealed(Path(db), "R1-M1", bids=[f"{WANG}=6.5"])
+
+
+def _text(page: str) -> str:
+    import html
+    import re
+
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def test_the_bid_forms_page_prints_sealed_slips_and_the_cut_form(tmp_path: Path) -> None:
+    """At a sealed-bid decider the print page holds one slip per player (each writes their
+    own bid, the range and the rule's price said); at a cut, one form naming the cutter and
+    the chooser; with nothing pending, a blank form of the format's own rule."""
+    for preset, where in (
+        ("armageddon-vickrey", "the higher bid's"),
+        ("armageddon-bid", "its own"),
+    ):
+        db = at_the_decider(tmp_path, preset)
+        page = Site(load_event(db), command_file="cup.db").pages()["bid-forms.html"]
+        assert page.count('data-kind="sealed-bid"') == 2
+        text = _text(page)
+        assert text.count("The minutes I would take as Black") == 2
+        assert "(1 to 10)" in text and f"plays Black on {where} time v Red 10 min" in text
+        assert WANG in text and ZHENG in text
+        assert (
+            f"knockout event sealed cup.db R1-M1 --bid {WANG}=MINUTES --bid {ZHENG}=MINUTES" in text
+        )
+        ok("sealed", db, "R1-M1", "--bid", f"{WANG}=6", "--bid", f"{ZHENG}=7")
+        blank = Site(load_event(db)).pages()["bid-forms.html"]
+        assert blank.count('data-kind="sealed-bid"') == 2 and "a blank form" in blank
+    db = at_the_decider(tmp_path, "cut-choose")
+    page = Site(load_event(db), command_file="cup.db").pages()["bid-forms.html"]
+    assert page.count('data-kind="cut"') == 1
+    text = _text(page)
+    cutter_box = text.split("cuts (names Red's minutes)", 1)[1]
+    assert cutter_box.lstrip().startswith(WANG)  # less time in the rapid game
+    assert cutter_box.split("chooses (picks the colour)", 1)[1].lstrip().startswith(ZHENG)
+    assert "(1 to 100; Black has 10 min)" in text
+    assert "knockout event cut cup.db R1-M1 --red-minutes M --colour red|black" in text
+    assert "--cutter NAME" not in text  # the times name the cutter
+    (tmp_path / "lot").mkdir()
+    lot = at_the_decider(tmp_path / "lot", "cut-choose", times=False)
+    text = _text(Site(load_event(lot)).pages()["bid-forms.html"])
+    assert "--cutter NAME" in text and "by the arbiter's lot" in text

@@ -414,15 +414,91 @@ class Site:
 
     def _bid_forms(self) -> str:
         ev = self.event
-        menu = ev.scenario.format.playable[-1].bidding
+        stage = ev.scenario.format.playable[-1]
+        menu = stage.bidding
         forms = []
         for d in decisions(ev):
-            if d.kind != "bid":
-                continue
-            forms.append(self._form(d, menu))
-        if not forms:
-            forms.append(self._form(None, menu))
+            if d.kind == "bid":
+                forms.append(self._form(d, menu))
+            elif d.kind == "sealed-bid":
+                forms += self._sealed_forms(d)
+            elif d.kind == "cut":
+                forms.append(self._cut_form(d))
+        if not forms:  # a blank form of the format's own sudden-death rule
+            if stage.sealed_bid is not None:
+                forms += self._sealed_forms(None)
+            elif stage.cut is not None:
+                forms.append(self._cut_form(None))
+            else:
+                forms.append(self._form(None, menu))
         return self._page("bid-forms.html", "sudden-death bid forms", forms=forms)
+
+    def _where(self, d: Decision | None) -> tuple[str, str, int | None]:
+        """A form's title, match and board (a blank form when ``d`` is None)."""
+        if d is None:
+            blank = "match ______ game ___ (a blank form: no match is at its sudden death now)"
+            return blank, "", None
+        a, b = d.players
+        return f"{d.match}, game {d.game}: {a} v {b}", d.match, d.board
+
+    def _sealed_forms(self, d: Decision | None) -> list[dict[str, Any]]:
+        """One sealed slip per player: each writes, unseen, the minutes they would take as
+        Black."""
+        stage = self.event.scenario.format.playable[-1]
+        rule = stage.sealed_bid
+        assert rule is not None
+        title, match, board = self._where(d)
+        where = "its own" if rule.price == "first" else "the higher bid's"
+        note = (
+            f"The lower bid plays Black on {where} time v Red {rule.red_minutes:g} min; equal "
+            f"bids: the arbiter's lot gives Black. Each move adds {stage.increment_seconds:g} "
+            "s. A draw sends Black on."
+        )
+        names = ("", "") if d is None else d.players
+        bids = " ".join(f"--bid {n or 'NAME'}=MINUTES" for n in names)
+        command = f"knockout event sealed {self.command_file} {match or 'MATCH'} {bids}"
+        return [
+            {
+                "kind": "sealed-bid",
+                "match": match,
+                "title": title,
+                "board": board,
+                "player": name,
+                "range": f"{rule.min_black_minutes:g} to {rule.red_minutes:g}",
+                "rule_note": note,
+                "command": "Recorded with: " + command,
+            }
+            for name in names
+        ]
+
+    def _cut_form(self, d: Decision | None) -> dict[str, Any]:
+        """You cut, I choose: the cutter names Red's minutes, the other picks the colour."""
+        stage = self.event.scenario.format.playable[-1]
+        cut = stage.cut
+        assert cut is not None
+        title, match, board = self._where(d)
+        cutter = None if d is None else d.chooser
+        chooser = None
+        if d is not None and cutter is not None:
+            chooser = d.players[1] if cutter == d.players[0] else d.players[0]
+        option = "" if d is not None and d.chooser is not None else " --cutter NAME"
+        command = (
+            f"knockout event cut {self.command_file} {match or 'MATCH'} --red-minutes M "
+            f"--colour red|black{option}"
+        )
+        return {
+            "kind": "cut",
+            "match": match,
+            "title": title,
+            "board": board,
+            "cutter": cutter,
+            "chooser": chooser,
+            "why": "" if d is None or cutter is not None else "by the arbiter's lot",
+            "range": f"{cut.min_red_minutes:g} to {cut.max_red_minutes:g}",
+            "black_minutes": f"{cut.black_minutes:g}",
+            "rule_note": f"Each move adds {stage.increment_seconds:g} s. A draw sends Black on.",
+            "command": "Recorded with: " + command,
+        }
 
     def _form(self, d: Decision | None, menu: Any) -> dict[str, Any]:
         why = ""
@@ -485,6 +561,7 @@ class Site:
             board = d.board
             match = d.match
         return {
+            "kind": "bid",
             "match": match,
             "title": title,
             "board": board,
