@@ -370,7 +370,7 @@ class TieValue:
 
 
 Evaluator = Callable[
-    [CrossTable, Sequence[str], np.random.Generator | None, Conventions],
+    [CrossTable, Sequence[str], "np.random.Generator | None", Conventions],
     Mapping[str, TieValue],
 ]
 """``evaluate(table, group, rng, conventions)``: a value for every player of ``group``."""
