@@ -730,33 +730,50 @@ def _game_problems(
 def _decision_range_problems(key: str, g: PlayedGame, fmt: Format, source: str) -> list[Problem]:
     """A recorded cut's Red minutes and sealed bids within the stage's bounds (a scenario
     built in Python; the file path checks them when it reads the entry)."""
-    out: list[Problem] = []
     cut = fmt.cut_stage.cut if fmt.cut_stage is not None else None
-    if g.red_minutes is not None and cut is not None:
-        low, high = cut.min_red_minutes, cut.max_red_minutes
-        if not (math.isfinite(g.red_minutes) and low <= g.red_minutes <= high):
-            out.append(
-                Problem(
-                    source,
-                    f"{key}.red_minutes",
-                    f"expected Red's minutes from {low:g} (min_red_minutes) to {high:g} "
-                    f"(max_red_minutes), got {g.red_minutes:g}",
-                )
-            )
     sealed = fmt.sealed_bid_stage.sealed_bid if fmt.sealed_bid_stage is not None else None
-    if g.bids is not None and sealed is not None:
-        low, high = sealed.min_black_minutes, sealed.red_minutes
-        out += [
-            Problem(
-                source,
-                f"{key}.bids.{name}",
-                f"expected Black's minutes from {low:g} (min_black_minutes) to {high:g} "
-                f"(red_minutes), got {value:g}",
-            )
-            for name, value in g.bids.items()
-            if not (math.isfinite(value) and low <= value <= high)
-        ]
-    return out
+    return [
+        *_red_minutes_problems(key, g.red_minutes, cut, source),
+        *_bid_range_problems(key, g.bids, sealed, source),
+    ]
+
+
+def _red_minutes_problems(
+    key: str, red_minutes: float | None, cut: CutChoose | None, source: str
+) -> list[Problem]:
+    """A cut's Red minutes outside the stage's ``min_red_minutes`` .. ``max_red_minutes``."""
+    if red_minutes is None or cut is None:
+        return []
+    low, high = cut.min_red_minutes, cut.max_red_minutes
+    if math.isfinite(red_minutes) and low <= red_minutes <= high:
+        return []
+    return [
+        Problem(
+            source,
+            f"{key}.red_minutes",
+            f"expected Red's minutes from {low:g} (min_red_minutes) to {high:g} "
+            f"(max_red_minutes), got {red_minutes:g}",
+        )
+    ]
+
+
+def _bid_range_problems(
+    key: str, bids: Mapping[str, float] | None, sealed: SealedBid | None, source: str
+) -> list[Problem]:
+    """Sealed bids outside the stage's ``min_black_minutes`` .. ``red_minutes``."""
+    if bids is None or sealed is None:
+        return []
+    low, high = sealed.min_black_minutes, sealed.red_minutes
+    return [
+        Problem(
+            source,
+            f"{key}.bids.{name}",
+            f"expected Black's minutes from {low:g} (min_black_minutes) to {high:g} "
+            f"(red_minutes), got {value:g}",
+        )
+        for name, value in bids.items()
+        if not (math.isfinite(value) and low <= value <= high)
+    ]
 
 
 def _played_problems(
@@ -1032,18 +1049,7 @@ def _sealed_entry_problems(
         for name in bids
         if name not in names
     ]
-    if stage is not None and stage.sealed_bid is not None:
-        low, high = stage.sealed_bid.min_black_minutes, stage.sealed_bid.red_minutes
-        out += [
-            Problem(
-                source,
-                f"{key}.bids.{name}",
-                f"expected Black's minutes from {low:g} (min_black_minutes) to {high:g} "
-                f"(red_minutes), got {value:g}",
-            )
-            for name, value in bids.items()
-            if not (math.isfinite(value) and low <= value <= high)
-        ]
+    out += _bid_range_problems(key, bids, None if stage is None else stage.sealed_bid, source)
     values = list(bids.values())
     equal = len(values) == 2 and values[0] == values[1]
     lot = None if g.lot_black is None else g.lot_black.strip()
@@ -1096,17 +1102,7 @@ def _cut_entry_problems(
         )
     if g.cutter is not None and g.cutter.strip() not in [p.name for p in players]:
         out.append(Problem(source, f"{key}.cutter", f"unknown player {g.cutter!r}"))
-    if stage is not None and stage.cut is not None and g.red_minutes is not None:
-        low, high = stage.cut.min_red_minutes, stage.cut.max_red_minutes
-        if not (math.isfinite(g.red_minutes) and low <= g.red_minutes <= high):
-            out.append(
-                Problem(
-                    source,
-                    f"{key}.red_minutes",
-                    f"expected Red's minutes from {low:g} (min_red_minutes) to {high:g} "
-                    f"(max_red_minutes), got {g.red_minutes:g}",
-                )
-            )
+    out += _red_minutes_problems(key, g.red_minutes, None if stage is None else stage.cut, source)
     return out
 
 
