@@ -593,6 +593,21 @@ def _seed_stages_then(preset: str, decider: Stage) -> Format:
     )
 
 
+def _sealed_armageddon(rule: SealedBid) -> Stage:
+    """One Armageddon game whose colours and Black's clock the sealed bids set (Red 10 min + 2 s,
+    a draw counting for Black)."""
+    return Stage(
+        "armageddon",
+        1,
+        None,
+        (10.0, 10.0),
+        2.0,
+        ColourRule.SEALED_BID,
+        draw_winner=Colour.BLACK,
+        sealed_bid=rule,
+    )
+
+
 def _xq_bidding(preset: str, slow_games: int, rapid_games: int) -> Format:
     return Format(
         preset=preset,
@@ -659,33 +674,11 @@ FORMATS: Mapping[str, Format] = {
     "official-6": _official("official-6", 2, 0, 1, repeat=True, max_blocks=OFFICIAL_6_CAP),
     # Two slow games, a rapid game, then an Armageddon whose colours and Black's clock are set by
     # sealed bids: Red 10 minutes, Black the lower bid (draw = Black wins).
-    "armageddon-bid": _seed_stages_then(
-        "armageddon-bid",
-        Stage(
-            "armageddon",
-            1,
-            None,
-            (10.0, 10.0),
-            2.0,
-            ColourRule.SEALED_BID,
-            draw_winner=Colour.BLACK,
-            sealed_bid=SealedBid(),
-        ),
-    ),
+    "armageddon-bid": _seed_stages_then("armageddon-bid", _sealed_armageddon(SealedBid())),
     # The same with a second-price (Vickrey) sealed bid: the lower bid plays Black, on the higher
     # bid's time, so that bidding one's own indifference clock is safe against undercutting.
     "armageddon-vickrey": _seed_stages_then(
-        "armageddon-vickrey",
-        Stage(
-            "armageddon",
-            1,
-            None,
-            (10.0, 10.0),
-            2.0,
-            ColourRule.SEALED_BID,
-            draw_winner=Colour.BLACK,
-            sealed_bid=SealedBid(price="second"),
-        ),
+        "armageddon-vickrey", _sealed_armageddon(SealedBid(price="second"))
     ),
     # The seed's slow and rapid stages, then "you cut, I choose" on the sudden-death stage's
     # clock: 甲 (who used less time in the rapid game) names Red's base minutes against Black's
