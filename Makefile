@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 DEMO   ?= scenarios/final-2600-vs-2550.toml
 
-.PHONY: demo test lint typecheck pytest bench clean
+.PHONY: demo test lint typecheck pytest bench schema clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,11 @@ test: lint typecheck pytest
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/knockout bench
+
+# After changing a scenario table's pydantic model (knockout/rules/scenario_models.py): rewrite the
+# schema the fast check reads (tests/rules/test_scenario_schema.py fails until this is run).
+schema: $(VENV)/.installed-dev
+	$(BIN)/python -m knockout.rules.scenario_models
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

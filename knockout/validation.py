@@ -9,13 +9,13 @@ with a "did you mean" for a misspelt key and the fix for ``[players]`` written w
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from knockout.errors import Problem
+from knockout.schema import dedupe, unknown_key
 
 __all__ = ["Table", "dedupe", "problems_of", "unknown_key"]
 
@@ -24,18 +24,6 @@ class Table(BaseModel):
     """Base of every input table: unknown keys, NaN and infinities refused; no coercion."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True, frozen=True)
-
-
-def unknown_key(key: str, allowed: Iterable[str]) -> str:
-    """The message for an unknown key, with the closest allowed one.
-
-    >>> unknown_key("ratng", ["name", "rating"])
-    "unknown key (did you mean 'rating'?); expected one of: name, rating"
-    """
-    allowed = list(allowed)
-    close = difflib.get_close_matches(key, allowed, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return f"unknown key{hint}; expected one of: {', '.join(allowed)}"
 
 
 def _shown(value: Any) -> str:
@@ -177,14 +165,3 @@ def _model_in(annotation: Any) -> Any:
         if found is not None:
             return found
     return None
-
-
-def dedupe(problems: Iterable[Problem]) -> list[Problem]:
-    """``problems`` without repeats, in order."""
-    seen: set[Problem] = set()
-    out = []
-    for p in problems:
-        if p not in seen:
-            seen.add(p)
-            out.append(p)
-    return out

@@ -136,6 +136,10 @@ def test_short_commands_load_no_simulator_scipy_or_plots(args: list[str], event_
     assert "typer._adapters" not in loaded
     # nor the studies' and the scoring reform's input models
     assert not any(m.startswith(("knockout.studies", "knockout.scoring")) for m in loaded)
+    # a valid scenario is checked without pydantic (knockout.schema), and the colour lot is
+    # drawn without numpy.random (knockout.event.lot)
+    assert "pydantic" not in tops
+    assert "numpy.random" not in loaded
 
 
 def test_the_console_script_gives_a_usage_error_in_one_line() -> None:

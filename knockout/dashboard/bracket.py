@@ -12,7 +12,6 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from knockout.answers import BracketOdds, Simulated
 from knockout.dashboard.fit import Fit, fitted, table
 from knockout.dashboard.match import bar, pct, rating_text
 from knockout.dashboard.spread import interval_caption, percent_interval
@@ -21,6 +20,9 @@ from knockout.io.text import plural
 from knockout.rules.bracket import Bracket, round_name
 from knockout.rules.model_sd import Spread
 from knockout.rules.scenario import Scenario
+
+if TYPE_CHECKING:  # the answers' types only: loading them costs a short command time
+    from knockout.answers import BracketOdds, Simulated
 
 if TYPE_CHECKING:  # the SimPy engine's records: only `play` and `schedule` need the engine
     from knockout.engine.event import EventRecord, ScheduleSummary

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from knockout.answers import MatchOdds, SuddenDeath
 from knockout.dashboard.fit import Fit, fit_headers, fitted, table
 from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration, minutes
@@ -21,6 +20,9 @@ from knockout.rules.model import TimeClass
 from knockout.rules.model_sd import Spread
 from knockout.rules.players import Player
 from knockout.rules.scenario import Scenario
+
+if TYPE_CHECKING:  # the answers' types only: loading them costs a short command time
+    from knockout.answers import MatchOdds, SuddenDeath
 
 if TYPE_CHECKING:  # the SimPy engine's records: only `play` needs the engine itself
     from knockout.engine.match import GameRecord, LogEvent, MatchRecord

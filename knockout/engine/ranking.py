@@ -34,7 +34,7 @@ from knockout.rules.bracket import Bracket, round_name
 from knockout.rules.scenario import Scenario
 from knockout.standings.conventions import Conventions
 from knockout.standings.records import CrossTable, Entry, Kind, Outcome
-from knockout.standings.tiebreaks import json_number, rank_players
+from knockout.standings.tiebreaks import get_tiebreak, json_number, rank_players
 
 __all__ = [
     "Decided",
@@ -155,10 +155,12 @@ def rank_knockout(
     """Order players by how far they came, then per-game points, then the scenario's
     ``[ranking]`` tie-breaks under the FIDE rules it names (lots, if asked for, from ``seed``)."""
     codes = list(scenario.ranking.tiebreaks) + (["lots"] if scenario.ranking.lots else [])
+    # a generator only where lots are drawn (numpy.random is slow to load for a short command)
+    draws = any(get_tiebreak(code).needs_rng for code in codes)
     standings = rank_players(
         table,
         codes,
-        rng=np.random.default_rng(seed),
+        rng=np.random.default_rng(seed) if draws else None,
         primary={name: (key,) for name, (key, _) in reached.items()},
         conventions=Conventions(rules=scenario.ranking.rules, tournament="swiss"),
     )

@@ -20,13 +20,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal, TypeVar, assert_never
 
-import numpy as np
-
 from knockout.errors import ScenarioError
 from knockout.event.checks import name_key
 from knockout.event.database import EventHeader, EventRows
 from knockout.event.errors import refused
 from knockout.event.journal import UNDOABLE, Entry
+from knockout.event.lot import first_uniform
 from knockout.event.roster import renamed, roster
 from knockout.game import Colour, Reply, Result
 from knockout.rules.bracket import round_name
@@ -89,8 +88,8 @@ def lot_red(seed: int, key: MatchKey, number: int) -> Side:
 
     Drawn from the event's seed, so it is the same every time the event is read.
     """
-    rng = np.random.default_rng([seed, key[0], key[1], number])
-    return 0 if rng.random() < 0.5 else 1
+    # numpy's default_rng([seed, *key, number]).random(), computed without numpy.random
+    return 0 if first_uniform([seed, key[0], key[1], number]) < 0.5 else 1
 
 
 @dataclass(frozen=True)

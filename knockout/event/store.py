@@ -8,7 +8,6 @@ raises before anything is written, so the file is left exactly as it was.
 
 from __future__ import annotations
 
-import secrets
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -552,7 +551,11 @@ def create_event(
         raise refused(source, "", "already exists: choose another file name, or open it")
     data = _scenario_data(scenario_path, players_path, encoding)
     scenario = parse_scenario(data, source=str(scenario_path))
-    event_seed = secrets.randbits(31) if seed is None else seed
+    if seed is None:
+        import secrets  # noqa: PLC0415  (only `event new` without --seed; hmac is slow to load)
+
+        seed = secrets.randbits(31)
+    event_seed = seed
     if scenario.bracket.seeding == "random" and "draw_seed" not in data.get("bracket", {}):
         scenario = replace(scenario, bracket=replace(scenario.bracket, draw_seed=event_seed))
     base = replace(

@@ -44,7 +44,7 @@ from knockout.game import Colour, Reply
 from knockout.rules.cutgame import CutChooseGame
 from knockout.rules.formats import BiddingMenu, Stage
 from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
-from knockout.rules.normal import ndtr
+from knockout.rules.normal import gauss_hermite, ndtr
 
 if TYPE_CHECKING:
     from knockout.rules.gridgames import MixedBids, MixedCut
@@ -97,14 +97,10 @@ REGION_SPAN = 3000.0
 _GRID_STEP = 1.0
 
 
-#: Gauss-Hermite nodes and weights for expectations over a Normal belief (48 nodes: exact for
-#: polynomials of degree 95; on the smooth, bounded chances here the error is below 1e-9).
-_GH_Z, _GH_W = np.polynomial.hermite_e.hermegauss(48)
-_GH_W = _GH_W / _GH_W.sum()
-
-
 def expect(f: Callable[[FloatArray], FloatArray], e: npt.ArrayLike, sd: float) -> FloatArray:
-    """``E[f(X)]`` for ``X ~ Normal(e, sd)``, broadcast over ``e`` (``sd = 0``: ``f(e)``).
+    """``E[f(X)]`` for ``X ~ Normal(e, sd)``, broadcast over ``e`` (``sd = 0``: ``f(e)``), by
+    48-node Gauss-Hermite (:func:`~knockout.rules.normal.gauss_hermite`: exact for polynomials
+    of degree 95; on the smooth, bounded chances here the error is below 1e-9).
 
     ``f`` is called once with an array of shape ``e.shape + (48,)`` (Gauss-Hermite nodes).
 
@@ -114,8 +110,8 @@ def expect(f: Callable[[FloatArray], FloatArray], e: npt.ArrayLike, sd: float) -
     e_arr = np.asarray(e, dtype=np.float64)
     if sd == 0:
         return np.asarray(f(e_arr), dtype=np.float64)
-    values = f(e_arr[..., None] + sd * _GH_Z)
-    return np.asarray(np.sum(values * _GH_W, axis=-1), dtype=np.float64)
+    values = f(e_arr[..., None] + sd * gauss_hermite()[0])
+    return np.asarray(np.sum(values * gauss_hermite()[1], axis=-1), dtype=np.float64)
 
 
 @dataclass(frozen=True)

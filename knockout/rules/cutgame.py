@@ -29,7 +29,7 @@ import numpy.typing as npt
 from knockout.game import Colour
 from knockout.rules.formats import Stage
 from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
-from knockout.rules.normal import ndtr
+from knockout.rules.normal import gauss_hermite, ndtr
 
 __all__ = ["CUT_GRID", "CutChooseGame"]
 
@@ -40,8 +40,6 @@ BoolArray = npt.NDArray[np.bool_]
 SPAN = 3000.0
 #: Step (minutes) of the tables of a chooser's threshold by cut.
 CUT_GRID = 0.01
-_GH_Z, _GH_W = np.polynomial.hermite_e.hermegauss(48)
-_GH_W = _GH_W / _GH_W.sum()
 
 
 @dataclass(frozen=True)
@@ -140,8 +138,10 @@ class CutChooseGame:
         def gain(r: FloatArray) -> FloatArray:
             if sd == 0:
                 return self.chooser_gain(gaps, r)
-            z = gaps[:, None] + sd * _GH_Z
-            return np.asarray(np.sum(self.chooser_gain(z, r[:, None]) * _GH_W, axis=-1))
+            z = gaps[:, None] + sd * gauss_hermite()[0]
+            return np.asarray(
+                np.sum(self.chooser_gain(z, r[:, None]) * gauss_hermite()[1], axis=-1)
+            )
 
         for _ in range(64):
             mid = 0.5 * (lo + hi)
@@ -208,8 +208,8 @@ def _threshold_table(game: CutChooseGame, sd: float) -> FloatArray:
     def gain(e: FloatArray) -> FloatArray:
         if sd == 0:
             return game.chooser_gain(e, r)
-        z = e[:, None] + sd * _GH_Z
-        return np.asarray(np.sum(game.chooser_gain(z, r[:, None]) * _GH_W, axis=-1))
+        z = e[:, None] + sd * gauss_hermite()[0]
+        return np.asarray(np.sum(game.chooser_gain(z, r[:, None]) * gauss_hermite()[1], axis=-1))
 
     lo = np.zeros_like(r)
     hi = np.full_like(r, SPAN)
@@ -225,14 +225,14 @@ def _threshold_table(game: CutChooseGame, sd: float) -> FloatArray:
 
 def _expected_cutter(game: CutChooseGame, e: FloatArray, r: FloatArray, sd: float) -> FloatArray:
     """A Bayesian cutter's expected chance: estimate ``e``, cut ``r`` (broadcast together)."""
-    x = e[..., None] + sd * _GH_Z
+    x = e[..., None] + sd * gauss_hermite()[0]
     rr = r[..., None]
     c = game.chooser_threshold(rr, sd)
     q = ndtr((c + x) / sd) - ndtr((-c + x) / sd)  # the chooser's estimate ~ Normal(-x, sd)
     q = np.where(c >= 0, q, 0.0)
     red, black = game.cutter_both(x, rr)
     value = q * red + (1 - q) * black
-    return np.asarray(np.sum(value * _GH_W, axis=-1), dtype=np.float64)
+    return np.asarray(np.sum(value * gauss_hermite()[1], axis=-1), dtype=np.float64)
 
 
 @functools.lru_cache(maxsize=64)

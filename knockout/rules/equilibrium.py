@@ -42,6 +42,7 @@ from knockout.rules.bidding import (
     _regions,
     bayesian_regions,
 )
+from knockout.rules.normal import gauss_hermite
 
 __all__ = [
     "MAX_ITERATIONS",
@@ -66,8 +67,6 @@ _STEADY = 1e-7
 #: Two equilibria whose thresholds differ by less than this (Elo) are the same one.
 _SAME = 1e-3
 
-_GH_Z, _GH_W = np.polynomial.hermite_e.hermegauss(48)
-_GH_W = _GH_W / _GH_W.sum()
 #: Decisions are read on this grid of estimates (Elo), then each switch is refined.
 GRID_STEP = 4.0
 _GRID = np.arange(-REGION_SPAN, REGION_SPAN + GRID_STEP, GRID_STEP)
@@ -147,7 +146,7 @@ def _weights(regions: Regions, x: FloatArray, sd: float) -> FloatArray:
     if np.any(small):
         lm = log_mass(regions, x[small], sd)
         scaled[small] = np.exp(lm - np.max(lm, axis=-1, keepdims=True))
-    return np.asarray(_GH_W * scaled, dtype=np.float64)
+    return np.asarray(gauss_hermite()[1] * scaled, dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -159,7 +158,7 @@ class _Problem:
     sd: float
 
     def nodes(self, e: FloatArray) -> FloatArray:
-        return np.asarray(e[..., None] + self.sd * _GH_Z, dtype=np.float64)
+        return np.asarray(e[..., None] + self.sd * gauss_hermite()[0], dtype=np.float64)
 
     @functools.cached_property
     def grid_nodes(self) -> FloatArray:
@@ -183,7 +182,11 @@ class _Problem:
         x = self.grid_nodes if grid else self.nodes(e)
         v = self._values(x, grid)
         # after an announcement 甲 never makes, 乙 keeps its own posterior
-        w = _weights(heard, x, self.sd) if heard.intervals else np.broadcast_to(_GH_W, x.shape)
+        w = (
+            _weights(heard, x, self.sd)
+            if heard.intervals
+            else np.broadcast_to(gauss_hermite()[1], x.shape)
+        )
         gap = v(announce, Reply.OBJECT) - v(announce, Reply.ACCEPT)
         return np.asarray(np.sum(w * gap, axis=-1) / np.sum(w, axis=-1))
 
@@ -195,7 +198,7 @@ class _Problem:
             q = _mass(objects[announce], x, self.sd)
             accept, objected = v(announce, Reply.ACCEPT), v(announce, Reply.OBJECT)
             total += sign * (accept + q * (objected - accept))
-        return np.asarray(np.sum(total * _GH_W, axis=-1))
+        return np.asarray(np.sum(total * gauss_hermite()[1], axis=-1))
 
     def bidder_criterion(
         self, heard: Regions, announce: Colour

@@ -49,6 +49,7 @@ __all__ = [
     "davidson",
     "effective_minutes",
     "game_probabilities",
+    "model_params",
     "p_uses_less_time",
     "strength_difference",
 ]
@@ -306,3 +307,19 @@ def p_uses_less_time(
         smooth = ndtr(gap / scale)
     certain = np.where(gap > 0, 1.0, np.where(gap < 0, 0.0, 0.5))
     return np.asarray(np.where(scale > 0, smooth, certain), dtype=np.float64)
+
+
+def model_params(parsed: Any, base: ModelParams = DEFAULT_MODEL) -> ModelParams:
+    """``base`` with the constants a validated ``[model]`` table gives replaced (``parsed``:
+    the pydantic model of :mod:`knockout.rules.modeltable`, or the same table checked without
+    pydantic, a :class:`knockout.schema.Record`)."""
+
+    def present(table: Any) -> dict[str, float]:
+        return {k: v for k, v in table.model_dump().items() if v is not None}
+
+    return base.with_overrides(
+        red_advantage=present(parsed.red_advantage),
+        draw_nu=present(parsed.draw_nu),
+        elo_per_doubling=present(parsed.elo_per_doubling),
+        moves=parsed.moves,
+    )

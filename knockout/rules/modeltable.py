@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from knockout.rules.model import DEFAULT_MODEL, DEFAULT_MOVES, ModelParams
+from knockout.rules.model import DEFAULT_MOVES, model_params
 from knockout.validation import Table
 
 __all__ = ["ModelIn", "PerClassIn", "PerClassNonNegIn", "model_params"]
@@ -45,17 +45,3 @@ class ModelIn(Table):
     draw_nu: PerClassNonNegIn = PerClassNonNegIn()
     elo_per_doubling: PerClassNonNegIn = PerClassNonNegIn()
     moves: Annotated[float, Field(strict=True, ge=1)] = DEFAULT_MOVES
-
-
-def _present(table: BaseModel) -> dict[str, float]:
-    return {k: v for k, v in table.model_dump().items() if v is not None}
-
-
-def model_params(parsed: ModelIn, base: ModelParams = DEFAULT_MODEL) -> ModelParams:
-    """``base`` with the constants ``parsed`` gives replaced."""
-    return base.with_overrides(
-        red_advantage=_present(parsed.red_advantage),
-        draw_nu=_present(parsed.draw_nu),
-        elo_per_doubling=_present(parsed.elo_per_doubling),
-        moves=parsed.moves,
-    )

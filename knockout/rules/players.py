@@ -6,7 +6,11 @@ from dataclasses import dataclass, field, replace
 
 from knockout.rules.model import TimeClass
 
-__all__ = ["DEFAULT_SPEED", "Player", "Speed"]
+__all__ = ["DEFAULT_SPEED", "MAX_RATING_SD", "Player", "Speed"]
+
+#: The largest rating uncertainty a scenario may give (Elo): a new player's Glicko deviation is
+#: 350, and the bracket integral is tested to 500.
+MAX_RATING_SD = 500.0
 
 
 @dataclass(frozen=True)

@@ -30,10 +30,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from pydantic import Field, ValidationError
 
 from knockout.errors import Problem, ScenarioError
 from knockout.game import Colour, Reply, Result
@@ -55,165 +54,24 @@ from knockout.rules.match import (
     bid_colours,
     initial_state,
 )
-from knockout.rules.model import ModelParams, PerClass, TimeClass
+from knockout.rules.model import ModelParams, PerClass, TimeClass, model_params
 from knockout.rules.model_sd import ModelSd, parse_correlation
-from knockout.rules.modeltable import ModelIn as _ModelIn
-from knockout.rules.modeltable import PerClassNonNegIn, model_params
-from knockout.rules.pace import DEFAULT_PACE_MIN
-from knockout.rules.players import Player, Speed
+from knockout.rules.players import MAX_RATING_SD, Player, Speed
 from knockout.rules.progress import EventState
+from knockout.rules.scenario_schema import SCHEMAS
 from knockout.rules.settings import (
     BracketSettings,
     IncentiveSettings,
     RankingSettings,
     ScheduleSettings,
 )
-from knockout.validation import Table, dedupe, problems_of, unknown_key
+from knockout.schema import Record, check, dedupe, unknown_key
+
+if TYPE_CHECKING:
+    from knockout.rules.modeltable import PerClassNonNegIn
+    from knockout.rules.scenario_models import _ModelSdIn, _PlayedIn, _StageIn
 
 __all__ = ["Scenario", "format_to_dict", "parse_scenario"]
-
-Number = Annotated[float, Field(strict=True)]
-MAX_RATING_SD = 500.0
-NonNegative = Annotated[float, Field(strict=True, ge=0)]
-Positive = Annotated[float, Field(strict=True, gt=0)]
-ClockPair = Annotated[list[Positive], Field(min_length=2, max_length=2)]
-DrawWinner = Literal["none", "red", "black"]
-TimeClassName = Literal["classical", "rapid", "blitz"]
-ColourRuleName = Literal["lot", "alternate", "bidding", "sealed-bid", "choice", "cut-choose"]
-
-
-class _SpeedIn(Table):
-    """The fraction of the effective clock a player uses: Normal(mean, sd) per game."""
-
-    mean: Annotated[float, Field(strict=True, gt=0, le=1)] = 0.75
-    sd: Annotated[float, Field(strict=True, ge=0, le=0.5)] = 0.10
-
-
-class _PlayerIn(Table):
-    name: Annotated[str, Field(min_length=1)]
-    rating: NonNegative
-    rating_rapid: NonNegative | None = None
-    rating_blitz: NonNegative | None = None
-    #: a new player's Glicko deviation is 350; the bracket integral is tested to 500
-    rating_sd: Annotated[float, Field(strict=True, ge=0, le=MAX_RATING_SD)] = 0.0
-    speed: _SpeedIn = _SpeedIn()
-    seed: Annotated[int, Field(ge=1)] | None = None
-    withdrawn: bool = False
-
-
-class _BracketIn(Table):
-    seeding: Literal["rating", "given", "random"] = "rating"
-    draw_seed: int = 1
-    third_place: bool = False
-
-
-class _ScheduleIn(Table):
-    boards: Annotated[int, Field(ge=1)] = 8
-    gap_minutes: NonNegative = 15.0
-    round_gap_minutes: NonNegative = 60.0
-
-
-class _RankingIn(Table):
-    tiebreaks: list[str] = Field(default_factory=lambda: ["WON", "BWG"])
-    lots: bool = False
-    rules: Literal["2024", "2026"] = "2026"
-
-
-class _IncentivesIn(Table):
-    """``[incentives]``: the pace game (``knockout incentives``)."""
-
-    pace_min: Annotated[float, Field(strict=True, gt=0, le=1)] = DEFAULT_PACE_MIN
-
-
-class _PlayedIn(Table):
-    """A ``[[played]]`` entry: a game, or (no result) the decision of a game still to be
-    played, whose colours then follow from it (``red``/``black`` may be left out): the
-    sudden-death bid (``chooser``, ``announce``, ``reply``), a colour choice (``chooser``,
-    ``colour``), a cut (``cutter``, ``red_minutes``, ``colour``: the colour the other player
-    took) or sealed bids (``bids``, and ``lot_black`` when they are equal)."""
-
-    red: Annotated[str, Field(min_length=1)] | None = None
-    black: Annotated[str, Field(min_length=1)] | None = None
-    stage: Annotated[str, Field(min_length=1)]
-    result: Literal["red", "draw", "black"] | None = None
-    time_used: dict[str, NonNegative] | None = None
-    chooser: Annotated[str, Field(min_length=1)] | None = None
-    announce: Literal["red", "black"] | None = None
-    reply: Literal["accept", "object"] | None = None
-    colour: Literal["red", "black"] | None = None
-    cutter: Annotated[str, Field(min_length=1)] | None = None
-    red_minutes: Positive | None = None
-    bids: dict[str, Positive] | None = None
-    lot_black: Annotated[str, Field(min_length=1)] | None = None
-
-
-class _StrategyIn(Table):
-    kind: Literal["rational", "naive", "believed", "bayesian", "equilibrium"] = "rational"
-    belief_sd: NonNegative = 100.0
-
-
-class _StageIn(Table):
-    """A per-stage override table: every field optional."""
-
-    games: Annotated[int, Field(ge=0)] | None = None
-    minutes: Positive | ClockPair | None = None
-    increment_seconds: NonNegative | None = None
-    time_class: TimeClassName | None = None
-    colours: ColourRuleName | None = None
-    draw_winner: DrawWinner | None = None
-    repeat: bool | None = None
-    accept: ClockPair | None = None
-    object_red: ClockPair | None = None
-    object_black: ClockPair | None = None
-    priority: Literal["less-time", "lot"] | None = None
-    red_minutes: Positive | None = None
-    min_black_minutes: Positive | None = None
-    price: Literal["first", "second"] | None = None
-    black_minutes: Positive | None = None
-    min_red_minutes: Positive | None = None
-    max_red_minutes: Positive | None = None
-    chooser: Annotated[str, Field(min_length=1)] | None = None
-    max_blocks: Annotated[int, Field(ge=0)] | None = None
-
-
-class _FormatHead(Table):
-    """The keys every ``[format]`` table shares (the rest depend on the preset)."""
-
-    increment_seconds: NonNegative | None = None
-
-
-class _CustomStageIn(_StageIn):
-    name: Annotated[str, Field(min_length=1)]
-    games: Annotated[int, Field(ge=0)]
-
-
-class _ModelSdIn(Table):
-    """``[model.sd]``: a standard deviation per constant and time class (0: known exactly)."""
-
-    red_advantage: PerClassNonNegIn = PerClassNonNegIn()
-    draw_nu: PerClassNonNegIn = PerClassNonNegIn()
-    elo_per_doubling: PerClassNonNegIn = PerClassNonNegIn()
-
-
-class _ScenarioModelIn(_ModelIn):
-    """A scenario's ``[model]``: the constants, and how uncertain they are."""
-
-    sd: _ModelSdIn = _ModelSdIn()
-    #: ``[[PATH_A, PATH_B, RHO], ...]``, checked by :func:`model_sd.parse_correlation`
-    correlation: Any = Field(default_factory=list)
-
-
-class _ScenarioIn(Table):
-    name: str = "Unnamed scenario"
-    format: dict[str, Any] = Field(default_factory=dict, strict=False)
-    model: _ScenarioModelIn = _ScenarioModelIn()
-    strategy: _StrategyIn = _StrategyIn()
-    players: Annotated[list[_PlayerIn], Field(min_length=2)]
-    bracket: _BracketIn = _BracketIn()
-    schedule: _ScheduleIn = _ScheduleIn()
-    ranking: _RankingIn = _RankingIn()
-    incentives: _IncentivesIn = _IncentivesIn()
-    played: list[_PlayedIn] = Field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -565,6 +423,19 @@ def format_to_dict(fmt: Format) -> dict[str, Any]:
     return out
 
 
+def _table(name: str, data: Any, source: str, prefix: str = "") -> tuple[Any, list[Problem]]:
+    """Table ``name`` of a scenario file validated: the table (None if it is bad) and its
+    problems. Checked first without pydantic (:mod:`knockout.schema`), against the schema
+    compiled from the models; only a table that check cannot accept goes to pydantic, which
+    accepts it too or says what is wrong."""
+    record: Record | None = check(SCHEMAS[name], data)
+    if record is not None:
+        return record, []
+    from knockout.rules.scenario_models import validated  # noqa: PLC0415  (pydantic: slow to load)
+
+    return validated(name, data, source, prefix)
+
+
 def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Scenario:
     """Validate a scenario given as a mapping (parsed TOML or :meth:`Scenario.to_dict`).
 
@@ -572,11 +443,8 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
         ScenarioError: Listing every problem found.
     """
     problems: list[Problem] = []
-    try:
-        parsed = _ScenarioIn.model_validate(dict(data))
-    except ValidationError as exc:
-        problems.extend(problems_of(exc, source, _ScenarioIn))
-        parsed = None
+    parsed, table_problems = _table("scenario", dict(data), source)
+    problems.extend(table_problems)
     raw_format = data.get("format", {})
     fmt: Format | None = None
     if isinstance(raw_format, Mapping):
@@ -1236,10 +1104,9 @@ def _parse_format(raw: Mapping[str, Any], source: str) -> tuple[Format | None, l
         problem("preset", f"expected one of {', '.join(known)}, got {preset!r}")
         return None, problems
     increment = raw.get("increment_seconds")
-    try:
-        _FormatHead.model_validate({"increment_seconds": increment})
-    except ValidationError as exc:
-        problems.extend(problems_of(exc, source, _FormatHead, prefix="format"))
+    head, head_problems = _table("format_head", {"increment_seconds": increment}, source, "format")
+    if head is None:
+        problems.extend(head_problems)
         increment = None
     if preset == "custom":
         fmt = _custom_format(raw, increment, source, problems)
@@ -1273,10 +1140,9 @@ def _custom_format(
     default_increment = 10.0 if increment is None else float(increment)
     stages: list[Stage] = []
     for i, item in enumerate(stages_raw):
-        try:
-            st = _CustomStageIn.model_validate(item)
-        except ValidationError as exc:
-            problems.extend(problems_of(exc, source, _CustomStageIn, prefix=f"format.stages[{i}]"))
+        st, stage_problems = _table("custom_stage", item, source, f"format.stages[{i}]")
+        if st is None:
+            problems.extend(stage_problems)
             continue
         tc = None if st.time_class is None else TimeClass(st.time_class)
         base = Stage(st.name, st.games, tc, increment_seconds=default_increment)
@@ -1305,15 +1171,12 @@ def _shortcuts(
         key = f"{stage.name}_{field_name}"
         if key not in raw:
             continue
-        try:
-            value = getattr(_StageIn.model_validate({field_name: raw[key]}), field_name)
-        except ValidationError as exc:
-            problems += [
-                Problem(source, f"format.{key}", p.message)
-                for p in problems_of(exc, source, _StageIn)
-            ]
+        checked, field_problems = _table("stage", {field_name: raw[key]}, source)
+        if checked is None:
+            problems += [Problem(source, f"format.{key}", p.message) for p in field_problems]
             ok = False
             continue
+        value = getattr(checked, field_name)
         given = getattr(table, field_name)
         if given is not None and given != value:
             problems.append(
@@ -1339,10 +1202,9 @@ def _preset_format(
     stages: list[Stage] = []
     for s in preset.stages:
         stage = s if increment is None else replace(s, increment_seconds=float(increment))
-        try:
-            table = _StageIn.model_validate(raw.get(s.name, {}))
-        except ValidationError as exc:
-            problems.extend(problems_of(exc, source, _StageIn, prefix=f"format.{s.name}"))
+        table, stage_problems = _table("stage", raw.get(s.name, {}), source, f"format.{s.name}")
+        if table is None:
+            problems.extend(stage_problems)
             continue
         shortcut = _shortcuts(s, raw, table, source, problems)
         if shortcut is not None:

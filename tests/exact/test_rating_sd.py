@@ -19,8 +19,8 @@ from knockout.exact.odds import match_odds
 from knockout.exact.solver import solve
 from knockout.program import app
 from knockout.rules.match import Pairing
-from knockout.rules.players import Player
-from knockout.rules.scenario import MAX_RATING_SD, Scenario, parse_scenario
+from knockout.rules.players import MAX_RATING_SD, Player
+from knockout.rules.scenario import Scenario, parse_scenario
 from sims.bracket import simulate_bracket
 from sims.match import simulate_match
 
