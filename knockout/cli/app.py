@@ -70,8 +70,8 @@ def _type_label(option: TyperOption, ctx: Any) -> str | None:
 if _typer_type_label is not None:
     TyperOption.display_type_rich = _type_label  # type: ignore[attr-defined]
 
-out_console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+out_console = Console(highlight=False, emoji=False)
+err_console = Console(stderr=True, highlight=False, emoji=False)
 
 
 def _version(value: bool) -> None:
@@ -196,7 +196,9 @@ def show(renderable: RenderableType, export: Path | None, *, title: str = "knock
     out_console.print(renderable)
     if export is None:
         return
-    recorder = Console(record=True, width=max(out_console.width, 100), file=io.StringIO())
+    recorder = Console(
+        record=True, width=max(out_console.width, 100), file=io.StringIO(), emoji=False
+    )
     recorder.print(renderable)
     try:
         if export.suffix.lower() == ".svg":

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from knockout.engine.match import LiveGame, LogEvent, MatchEngine, MatchRecord, Observer
+from knockout.engine.match import LiveGame, LogEvent, MatchEngine, Observer
+from knockout.engine.records import EventRecord, MatchRecord, RoundRecord
 from knockout.rules.bracket import Bracket, round_name
 from knockout.rules.progress import THIRD_PLACE, EventState
 from knockout.rules.scenario import Scenario
@@ -47,91 +48,6 @@ def _simpy() -> Any:
     import simpy  # noqa: PLC0415
 
     return simpy
-
-
-@dataclass(frozen=True)
-class RoundRecord:
-    """One round of the event.
-
-    Attributes:
-        number: From 1.
-        name: ``round 1``, ..., ``final``.
-        start: Simulated start (s).
-        end: When its last game finished (s).
-        matches: Its matches, in bracket order (byes are not matches).
-    """
-
-    number: int
-    name: str
-    start: float
-    end: float
-    matches: tuple[MatchRecord, ...]
-
-
-@dataclass(frozen=True)
-class EventRecord:
-    """A finished event.
-
-    Attributes:
-        bracket: The draw.
-        rounds: Every round, in order.
-        third_place: The match for third place, if played.
-        duration: Simulated seconds from the start to the last game's end.
-    """
-
-    bracket: Bracket
-    rounds: tuple[RoundRecord, ...]
-    third_place: MatchRecord | None
-    duration: float
-
-    @property
-    def champion(self) -> str:
-        """The winner of the final."""
-        return self.rounds[-1].matches[0].winner
-
-    @property
-    def matches(self) -> tuple[MatchRecord, ...]:
-        """Every match, round by round, the third-place match last."""
-        out = [m for r in self.rounds for m in r.matches]
-        if self.third_place is not None:
-            out.append(self.third_place)
-        return tuple(out)
-
-    def to_json(self) -> dict[str, Any]:
-        """Rounds with their timing (the match for third place last, as ``"third place"``, when
-        it was played), and every match."""
-        third = self.third_place
-        return {
-            "duration": round(self.duration, 1),
-            "champion": self.champion,
-            "rounds": [
-                {
-                    "round": r.number,
-                    "name": r.name,
-                    "start": round(r.start, 1),
-                    "end": round(r.end, 1),
-                }
-                for r in self.rounds
-            ]
-            + (
-                []
-                if third is None
-                else [
-                    {
-                        "round": "third place",
-                        "name": "third place",
-                        "start": round(third.start, 1),
-                        "end": round(third.end, 1),
-                    }
-                ]
-            ),
-            "matches": [{"round": r.number, **m.to_json()} for r in self.rounds for m in r.matches]
-            + (
-                []
-                if self.third_place is None
-                else [{"round": "third place", **self.third_place.to_json()}]
-            ),
-        }
 
 
 def event_process(

@@ -20,11 +20,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Literal, assert_never
 
 import numpy as np
 
+from knockout.engine.records import GameRecord, MatchRecord
 from knockout.game import Colour, Reply, Result
 from knockout.io.text import plural
 from knockout.points import knockout_points
@@ -96,93 +96,6 @@ EventKind = Literal[
 MOVES_MEAN, MOVES_SD, MIN_MOVES = 55.0, 18.0, 12
 
 
-@dataclass(frozen=True)
-class GameRecord:
-    """One game as a person reads it in the log.
-
-    Attributes:
-        number: 1-based game number within the match.
-        stage: Stage name.
-        red: Red player's name.
-        black: Black player's name.
-        clock: Base clocks ``(Red, Black)`` in minutes.
-        increment_seconds: Added after each move.
-        result: Over-the-board result (a drawn sudden-death game is ``DRAW``).
-        time_used: Seconds each player used, by name.
-        points: Knockout per-game points, by name.
-        moves: Moves made by Red.
-        flag_fall: Name of the player who lost on time, if any.
-        start: Simulated start time (s).
-        end: Simulated end time (s).
-        chooser: 甲's name (sudden-death game only).
-        announce: 甲's announcement (sudden-death game only).
-        reply: 乙's reply (sudden-death game only).
-        colour: The colour the chooser took, in a game whose colours a player chose (the
-            chooser is then ``chooser``).
-        replayed: Played before the simulation started (from the scenario's ``[[played]]``).
-        bids: Sealed Armageddon bids (minutes each would take as Black), by name.
-        cutter: Who named Red's minutes in a cut-and-choose game (the chooser, who took
-            ``colour``, is then ``chooser``).
-    """
-
-    number: int
-    stage: str
-    red: str
-    black: str
-    clock: tuple[float, float]
-    increment_seconds: float
-    result: Result
-    time_used: dict[str, float]
-    points: dict[str, Decimal]
-    moves: int
-    flag_fall: str | None
-    start: float
-    end: float
-    chooser: str | None = None
-    announce: Colour | None = None
-    reply: Reply | None = None
-    replayed: bool = False
-    bids: dict[str, float] | None = None
-    colour: Colour | None = None
-    cutter: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``games[]`` entry of ``knockout play --json``."""
-        out: dict[str, Any] = {
-            "stage": self.stage,
-            "red": self.red,
-            "black": self.black,
-            "clock": [self.clock[0], self.clock[1]],
-            "result": self.result.value,
-            "time_used": {
-                k: None if math.isnan(v) else round(v, 1) for k, v in self.time_used.items()
-            },
-            "points": {k: _number(v) for k, v in self.points.items()},
-        }
-        if self.chooser is not None and self.colour is not None:
-            out |= {"chooser": self.chooser, "colour": self.colour.value}
-        elif self.chooser is not None:
-            assert self.announce is not None and self.reply is not None
-            out |= {
-                "chooser": self.chooser,
-                "announce": self.announce.value,
-                "reply": self.reply.value,
-            }
-        if self.bids is not None:
-            out["bids"] = {k: round(v, 3) for k, v in self.bids.items()}
-        if self.cutter is not None:
-            out["cutter"] = self.cutter
-        out |= {
-            "increment_seconds": self.increment_seconds,
-            "moves": self.moves,
-            "flag_fall": self.flag_fall,
-            "start": round(self.start, 1),
-            "end": round(self.end, 1),
-            "replayed": self.replayed,
-        }
-        return out
-
-
 def _chooser_name(
     names: tuple[str, str],
     bid: tuple[Side, Colour, Reply] | None,
@@ -192,10 +105,6 @@ def _chooser_name(
     if bid is not None:
         return names[bid[0]]
     return None if choice is None else names[choice[0]]
-
-
-def _number(value: Decimal) -> int | float:
-    return int(value) if value == value.to_integral_value() else float(value)
 
 
 @dataclass(frozen=True)
@@ -210,49 +119,6 @@ class _Setup:
     sealed: dict[str, float] | None = None
     choice: tuple[Side, Colour] | None = None
     cutter: Side | None = None
-
-
-@dataclass(frozen=True)
-class MatchRecord:
-    """A finished match.
-
-    Attributes:
-        players: The two names, in pairing order.
-        winner: Who advanced.
-        decided_in: Name of the stage that decided the match, or ``walkover``.
-        games: Every game, in order (none for a walkover).
-        start: Simulated start time (s).
-        end: Simulated end time (s).
-    """
-
-    players: tuple[str, str]
-    winner: str
-    decided_in: str
-    games: tuple[GameRecord, ...]
-    start: float
-    end: float
-
-    @property
-    def loser(self) -> str:
-        """Who was eliminated."""
-        return self.players[1] if self.winner == self.players[0] else self.players[0]
-
-    def points(self) -> dict[str, Decimal]:
-        """Each player's total per-game points in this match."""
-        totals = {name: Decimal(0) for name in self.players}
-        for g in self.games:
-            for name, pts in g.points.items():
-                totals[name] += pts
-        return totals
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``matches[]`` entry of ``knockout play --json``."""
-        return {
-            "players": list(self.players),
-            "winner": self.winner,
-            "decided_in": self.decided_in,
-            "games": [g.to_json() for g in self.games],
-        }
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from knockout.engine.event import EventRecord
+from knockout.engine.records import EventRecord
 from knockout.game import Colour
 from knockout.points import KNOCKOUT, knockout_points
 from knockout.rules.bracket import Bracket, round_name

@@ -1,7 +1,7 @@
 """Records and the ranking of a real event, built from its journal.
 
-The recorded games become the engine's records (:class:`~knockout.engine.match.MatchRecord`,
-:class:`~knockout.engine.event.EventRecord`), so the event's final ranking is
+The recorded games become the engine's records (:class:`~knockout.engine.records.MatchRecord`,
+:class:`~knockout.engine.records.EventRecord`), so the event's final ranking is
 :func:`knockout.engine.ranking.final_ranking`, the same as for a simulated event. While the event
 is running, the ranking so far orders players by how far they have come (still in at round ``k``
 ahead of those who lost in round ``k``), then by the same points and tie-breaks, computed on the
@@ -13,8 +13,6 @@ from __future__ import annotations
 import math
 from datetime import datetime
 
-from knockout.engine.event import EventRecord, RoundRecord
-from knockout.engine.match import GameRecord, MatchRecord
 from knockout.engine.ranking import (
     Decided,
     KnockoutStanding,
@@ -23,6 +21,7 @@ from knockout.engine.ranking import (
     how_far,
     rank_knockout,
 )
+from knockout.engine.records import EventRecord, GameRecord, MatchRecord, RoundRecord
 from knockout.event.state import THIRD_ID, Event, Match, MatchKey, RecordedGame
 from knockout.points import knockout_points
 from knockout.rules.bracket import round_name

@@ -8,7 +8,6 @@ raises before anything is written, so the file is left exactly as it was.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -586,6 +585,8 @@ def create_event(
 def _scenario_data(
     scenario_path: str | Path, players_path: str | Path | None, encoding: str | None
 ) -> dict[str, Any]:
+    import tomllib  # noqa: PLC0415  (only `event new` reads a scenario file)
+
     source = str(scenario_path)
     try:
         data = tomllib.loads(read_text(scenario_path))
