@@ -19,7 +19,6 @@ with any other word is not checked here (``None``).
 from __future__ import annotations
 
 import copy
-import difflib
 import math
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -252,6 +251,8 @@ def unknown_key(key: str, allowed: Iterable[str]) -> str:
     "unknown key (did you mean 'rating'?); expected one of: name, rating"
     """
     allowed = list(allowed)
+    import difflib  # noqa: PLC0415  (only for a misspelt name: slow to load)
+
     close = difflib.get_close_matches(key, allowed, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     return f"unknown key{hint}; expected one of: {', '.join(allowed)}"

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from rich.console import Console, Group, RenderableType
-from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
@@ -515,6 +514,8 @@ class LiveEventFile:
         it fits. It is drawn on the alternate screen (``screen``) and laid out again twice a
         second, so a resized terminal gets a frame of its new size with nothing left over.
         """
+        from rich.live import Live  # noqa: PLC0415  (only the live view: slow to load)
+
         event = self.load()
         seen = event.entries[-1].seq
         polls = 0

@@ -14,7 +14,7 @@ place. They depend only on the draw, so they never change during the event.
 
 from __future__ import annotations
 
-import difflib
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -83,6 +83,7 @@ def match_id(key: MatchKey, rounds: int) -> str:
     return f"R{k}-M{m + 1}"
 
 
+@functools.cache  # asked again at every replay of the journal
 def lot_red(seed: int, key: MatchKey, number: int) -> Side:
     """The colour lot of game ``number`` of match ``key``: the side that has Red.
 
@@ -1101,6 +1102,8 @@ class Event:
                 key,
                 f"ambiguous: {text!r} is part of {len(part)} names ({listed}); type the full name",
             )
+        import difflib  # noqa: PLC0415  (only for a misspelt name: slow to load)
+
         close = part or difflib.get_close_matches(text, names, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         shown = repr(text) if len(text) <= 80 else f"{text[:40]!r}... ({len(text)} characters)"

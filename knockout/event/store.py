@@ -123,15 +123,13 @@ def _change(
     if dry_run:
         with connect(path, write=False) as conn:
             rows = read_rows(conn, source)
-        entries, rows = _planned(source, rows, plan)
-        after = Event.replay(source, rows)
+        entries, rows, after = _planned(source, rows, plan)
         if confirm is not None:
             confirm(entries, after)
         return entries, after
     with connect(path) as conn, write_transaction(conn, source):
         rows = read_rows(conn, source)
-        entries, rows = _planned(source, rows, plan)
-        after = Event.replay(source, rows)
+        entries, rows, after = _planned(source, rows, plan)
         if confirm is not None:
             confirm(entries, after)
         for entry in entries:
@@ -141,23 +139,31 @@ def _change(
 
 def _planned(
     source: str, rows: EventRows, plan: Callable[[Event, EventRows], Sequence[Maker]]
-) -> tuple[tuple[Entry, ...], EventRows]:
+) -> tuple[tuple[Entry, ...], EventRows, Event]:
+    """The entries ``plan`` makes, each from the state the ones before it leave; the rows with
+    them appended, and the event those rows replay to."""
     at = utc_now()
     out: list[Entry] = []
-    for make in plan(Event.replay(source, rows), rows):
-        entry, rows = _with_entry(source, rows, make, at)
+    event = Event.replay(source, rows)
+    for make in plan(event, rows):
+        entry, rows = _with_entry(source, rows, make, at, event)
+        event = Event.replay(source, rows)
         out.append(entry)
-    return tuple(out), rows
+    return tuple(out), rows, event
 
 
-def _with_entry(source: str, rows: EventRows, make: Maker, at: str) -> tuple[Entry, EventRows]:
-    """The entry ``make`` builds from the current state, completed with the boards after it,
-    and the rows with it appended; the journal with the entry is replayed through the rules.
+def _with_entry(
+    source: str, rows: EventRows, make: Maker, at: str, event: Event | None = None
+) -> tuple[Entry, EventRows]:
+    """The entry ``make`` builds from the state ``rows`` replay to (``event``, if the caller
+    has it), completed with the boards after it, and the rows with it appended; the journal
+    with the entry is replayed through the rules.
 
     Raises:
         EventRefused: If the entry is refused.
     """
-    entry = make(Event.replay(source, rows), len(rows.entries) + 1, at)
+    current = Event.replay(source, rows) if event is None else event
+    entry = make(current, len(rows.entries) + 1, at)
     after = Event.replay(source, replace(rows, entries=(*rows.entries, entry)))
     entry = replace(entry, data={**entry.fields, "boards": assign_boards(after)})
     return entry, replace(rows, entries=(*rows.entries, entry))

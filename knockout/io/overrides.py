@@ -12,7 +12,6 @@ against ``--set`` rather than the file.
 from __future__ import annotations
 
 import copy
-import difflib
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -135,6 +134,8 @@ def _player(data: dict[str, Any], name: str, key: str = "players") -> tuple[int,
     for i, p in enumerate(players):
         if isinstance(p, dict) and str(p.get("name", "")).strip() == name:
             return i, p
+    import difflib  # noqa: PLC0415  (only for a misspelt name: slow to load)
+
     close = difflib.get_close_matches(name, names, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else f" (players: {', '.join(names)})"
     where = "" if key == "players" else f" in [[{key}]]"
