@@ -41,7 +41,6 @@ from knockout.event.entries import (
 )
 from knockout.event.errors import EventRefused, refused
 from knockout.event.journal import Entry, utc_now
-from knockout.event.players import read_players
 from knockout.event.revisions import Conflict, later_conflicts
 from knockout.event.state import Event, MatchKey, assign_boards
 from knockout.io.text import plural, read_text
@@ -599,6 +598,8 @@ def _scenario_data(
     except tomllib.TOMLDecodeError as exc:
         raise refused(source, "", f"expected a scenario file (TOML), found: {exc}") from None
     if players_path is not None:
+        from knockout.event.players import read_players  # noqa: PLC0415  (only event new)
+
         entrants = read_players(players_path, encoding=encoding)
         data["players"] = [e.to_scenario() for e in entrants]
     elif "players" not in data:
@@ -656,6 +657,8 @@ def _federations(
 ) -> dict[str, str | None]:
     feds: dict[str, str | None] = {p.name: None for p in scenario.players}
     if players_path is not None:
+        from knockout.event.players import read_players  # noqa: PLC0415  (only event new)
+
         feds.update({e.name: e.federation for e in read_players(players_path, encoding=encoding)})
     return feds
 
