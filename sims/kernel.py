@@ -47,6 +47,7 @@ from knockout.rules.match import MatchState, Pairing, Position
 __all__ = [
     "COUNT_CELLS",
     "GUIDE_CELLS",
+    "MAX_SPLIT_CELLS",
     "BiddingTable",
     "CellSplit",
     "CutTable",
@@ -69,6 +70,11 @@ GUIDE_CELLS = 1 << 12
 #: Equal cells of [0, 1) that a match's draw falls in on the counting path (:func:`count_exits`; a
 #: power of two): two matches' cells make one index of a ``COUNT_CELLS ** 2``-bin count.
 COUNT_CELLS = 1 << 6
+
+#: At most this many of the :data:`COUNT_CELLS` may hold cut points (so about an eighth of the
+#: matches are split by the multinomial); a distribution with more (many exits) is counted over
+#: :data:`GUIDE_CELLS` cells instead, one ``bincount`` index per match.
+MAX_SPLIT_CELLS = COUNT_CELLS // 8
 
 #: Entry codes of a stage: 0 = no previous game, 1 = A had Red last, 2 = B had Red last.
 ENTRIES: tuple[Side | None, ...] = (None, 0, 1)
@@ -325,10 +331,16 @@ class MatchTables:
 
     @cached_property
     def cell_split(self) -> CellSplit | None:
-        """:attr:`exit_probabilities` over :data:`COUNT_CELLS` equal cells of [0, 1), for
+        """:attr:`exit_probabilities` over :data:`COUNT_CELLS` equal cells of [0, 1) (or
+        :data:`GUIDE_CELLS` where more than :data:`MAX_SPLIT_CELLS` would hold cut points), for
         :func:`count_exits`. None without one distribution."""
         p = self.exit_probabilities
-        return None if p is None else CellSplit.of(p, COUNT_CELLS)
+        if p is None:
+            return None
+        split = CellSplit.of(p, COUNT_CELLS)
+        if int(split.sure[:, -1].sum()) > MAX_SPLIT_CELLS:
+            return CellSplit.of(p, GUIDE_CELLS)
+        return split
 
 
 @dataclass(frozen=True)
@@ -386,12 +398,16 @@ class CellSplit:
 
     def count(self, n: int, rng: np.random.Generator) -> ExitCounts:
         """The exit counts of ``n`` matches: each match draws one integer, its cell
-        (``rng.integers(0, cells, n)``); the cells are counted (two matches to an index of one
-        ``bincount``), each cell holding no cut point gives its count to its exit, and the
-        matches in the cells that hold cut points are split among their exits by one
-        multinomial (``rng.multinomial``)."""
+        (``rng.integers(0, cells, n)``); the cells are counted (up to :data:`COUNT_CELLS`
+        cells, two matches to an index of one ``bincount``), each cell holding no cut point
+        gives its count to its exit, and the matches in the cells that hold cut points are
+        split among their exits by one multinomial (``rng.multinomial``)."""
         cell = rng.integers(0, self.cells, n)
-        counts = _count_cells(cell, self.cells) @ self.sure
+        if self.cells <= COUNT_CELLS:
+            per_cell = _count_cells(cell, self.cells)
+        else:  # many cells: one index per match
+            per_cell = np.bincount(cell, minlength=self.cells)
+        counts = per_cell @ self.sure
         per_exit = counts[:-1]
         if self.variates:  # (a cell holding a cut point gives at least two exits)
             per_exit += rng.multinomial(int(counts[-1]), self.split_p)

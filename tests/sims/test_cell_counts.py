@@ -18,7 +18,15 @@ from knockout.rules.bidding import Naive, Rational
 from knockout.rules.formats import get_format
 from knockout.rules.match import Pairing
 from knockout.rules.players import Player, Speed
-from sims.kernel import COUNT_CELLS, CellSplit, MatchTables, count_exits, simulate
+from sims.kernel import (
+    COUNT_CELLS,
+    GUIDE_CELLS,
+    MAX_SPLIT_CELLS,
+    CellSplit,
+    MatchTables,
+    count_exits,
+    simulate,
+)
 from sims.match import kernel_block, tally
 from sims.runner import block_rng
 
@@ -36,6 +44,7 @@ EDGE_CASES = {
     "tiny last exit": [0.6, 0.4 - 1e-12, 1e-12],
     "many exits": list(np.random.default_rng(4).dirichlet(np.ones(40))),
 }
+CELLS = [COUNT_CELLS, GUIDE_CELLS]
 
 
 def tables_for(preset: str, strategy: Rational | Naive | None = None) -> MatchTables:
@@ -43,32 +52,34 @@ def tables_for(preset: str, strategy: Rational | Naive | None = None) -> MatchTa
     return MatchTables.from_pairing(pairing)
 
 
+@pytest.mark.parametrize("cells", CELLS)
 @pytest.mark.parametrize("name", list(EDGE_CASES))
-def test_the_split_composes_to_the_exact_distribution(name: str) -> None:
+def test_the_split_composes_to_the_exact_distribution(name: str, cells: int) -> None:
     """P(exit) = its sure cells' share + the split cells' share times the split's chance of it;
     and every uniform in a sure cell has that cell's exit (a sorted search, brute force)."""
     p = np.array(EDGE_CASES[name])
     p = p / p.sum()
-    split = CellSplit.of(p, COUNT_CELLS)
+    split = CellSplit.of(p, cells)
     sure, left = split.sure[:, :-1], split.sure[:, -1]
     assert np.all(sure.sum(axis=1) + left == 1)  # each cell: one sure exit, or split
-    composed = sure.sum(axis=0) / COUNT_CELLS + left.sum() / COUNT_CELLS * split.split_p
+    composed = sure.sum(axis=0) / cells + left.sum() / cells * split.split_p
     np.testing.assert_allclose(composed, p, rtol=0, atol=1e-15)
     cuts = np.cumsum(p)[:-1]
-    u = (np.arange(COUNT_CELLS)[:, None] + np.linspace(0, 1, 50, endpoint=False)) / COUNT_CELLS
+    u = (np.arange(cells)[:, None] + np.linspace(0, 1, 50, endpoint=False)) / cells
     exits = np.searchsorted(cuts, u, side="right")  # (cells, 50)
     for cell in np.flatnonzero(left == 0):
         assert np.all(exits[cell] == np.argmax(sure[cell]))
     assert split.variates == max(0, np.count_nonzero(split.split_p) - 1)
 
 
+@pytest.mark.parametrize("cells", CELLS)
 @pytest.mark.parametrize("name", list(EDGE_CASES))
-def test_counts_have_the_multinomial_mean_and_variance(name: str) -> None:
+def test_counts_have_the_multinomial_mean_and_variance(name: str, cells: int) -> None:
     """Over many seeded blocks, each exit's count has mean n p and variance n p (1 - p), within
     4 standard errors; exits of zero probability are never drawn; every match is counted."""
     p = np.array(EDGE_CASES[name])
     p = p / p.sum()
-    split = CellSplit.of(p, COUNT_CELLS)
+    split = CellSplit.of(p, cells)
     blocks, n = 400, 2_001  # an odd size: one match without a partner in the pair count
     counts = np.array([split.count(n, block_rng(3, i)).per_exit for i in range(blocks)])
     assert np.all(counts.sum(axis=1) == n)
@@ -155,6 +166,17 @@ def test_the_floor_makes_the_counts_generator_calls() -> None:
     calls.clear()
     split.draw_only(4_096, Spy(np.random.default_rng(1)))  # type: ignore[arg-type]
     assert calls == counted and [c[0] for c in calls] == ["integers", "multinomial"]
+
+
+def test_many_exits_are_counted_over_finer_cells() -> None:
+    """A distribution whose cut points would fall in more than MAX_SPLIT_CELLS of the 64 cells
+    is counted over 4,096 (so the multinomial splits few matches); the seed's formats use 64."""
+    p = np.array(EDGE_CASES["many exits"])
+    assert int(CellSplit.of(p / p.sum(), COUNT_CELLS).sure[:, -1].sum()) > MAX_SPLIT_CELLS
+    for preset in PRESETS:
+        split = tables_for(preset).cell_split
+        assert split is not None and split.cells == COUNT_CELLS
+        assert int(split.sure[:, -1].sum()) <= MAX_SPLIT_CELLS
 
 
 def test_strategies_with_private_beliefs_have_no_counting_path() -> None:
