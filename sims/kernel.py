@@ -338,7 +338,7 @@ class MatchTables:
         if p is None:
             return None
         split = CellSplit.of(p, COUNT_CELLS)
-        if int(split.sure[:, -1].sum()) > MAX_SPLIT_CELLS:
+        if split.split_cells > MAX_SPLIT_CELLS:
             return CellSplit.of(p, GUIDE_CELLS)
         return split
 
@@ -360,11 +360,16 @@ class CellSplit:
             the last column is 1 for the cells that hold cut points (so a product with the cell
             counts gives the sure exits' counts and the count left to split).
         split_p: ``(exits,)``: P(exit | the uniform is in a cell that holds cut points).
+        variates: Binomial variates of a block's split (beside its one draw per match): one
+            fewer than the exits it can give (0 when no cell holds a cut point).
+        split_cells: Number of cells that hold cut points.
     """
 
     cells: int
     sure: npt.NDArray[np.int64]
     split_p: FloatArray
+    variates: int
+    split_cells: int
 
     @classmethod
     def of(cls, p: FloatArray, cells: int) -> CellSplit:
@@ -388,13 +393,8 @@ class CellSplit:
             split_p[first : last + 1] += np.diff(np.concatenate([[0.0], inner, [1.0]]))
         if split_cells:
             split_p /= len(split_cells)
-        return cls(cells, sure, split_p)
-
-    @property
-    def variates(self) -> int:
-        """Binomial variates of a block's split (beside its one draw per match): one fewer
-        than the exits it can give."""
-        return max(0, int(np.count_nonzero(self.split_p)) - 1)
+        variates = max(0, int(np.count_nonzero(split_p)) - 1)
+        return cls(cells, sure, split_p, variates, len(split_cells))
 
     def count(self, n: int, rng: np.random.Generator) -> ExitCounts:
         """The exit counts of ``n`` matches: each match draws one integer, its cell
@@ -418,7 +418,7 @@ class CellSplit:
         split's multinomial on the expected count of its cells): a benchmark's floor."""
         rng.integers(0, self.cells, n)
         if self.variates:
-            rng.multinomial(n * int(self.sure[:, -1].sum()) // self.cells, self.split_p)
+            rng.multinomial(n * self.split_cells // self.cells, self.split_p)
 
 
 @dataclass(frozen=True)
@@ -446,16 +446,16 @@ def count_exits(tables: MatchTables, n: int, rng: np.random.Generator) -> ExitCo
 
 
 def _count_cells(cell: npt.NDArray[np.int64], cells: int) -> npt.NDArray[np.int64]:
-    """Matches per cell: the first half's cell times ``cells`` plus the second half's makes one
-    index for two matches, so one ``bincount`` of half the length counts them all (in place:
-    ``cell`` is overwritten)."""
+    """Matches per cell (``cells`` a power of two): the first half's cell times ``cells`` plus
+    the second half's makes one index for two matches, so one ``bincount`` of half the length
+    counts them all (in place: ``cell`` is overwritten)."""
     half = cell.size // 2
     first = cell[:half]
-    np.multiply(first, cells, out=first)
+    np.left_shift(first, cells.bit_length() - 1, out=first)  # times cells, a power of two
     np.add(first, cell[half : 2 * half], out=first)
     joint = np.bincount(first, minlength=cells * cells).reshape(cells, cells)
-    per_cell: npt.NDArray[np.int64] = joint.sum(axis=1)
-    per_cell += joint.sum(axis=0)
+    per_cell: npt.NDArray[np.int64] = np.add.reduce(joint, axis=1)
+    per_cell += np.add.reduce(joint, axis=0)
     if cell.size % 2:
         per_cell[cell[-1]] += 1
     return per_cell

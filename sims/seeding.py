@@ -1,10 +1,11 @@
 """A block's generator, ``default_rng(SeedSequence(seed, spawn_key=(index,)))``, made faster.
 
-numpy's :class:`~numpy.random.SeedSequence` takes about 25 µs to make a block's PCG64 state (a
-hash of a few 32-bit words, in small-array code), a tenth of the time the per-match kernel needs
-for a whole block of 65,536 matches. :func:`block_generator` computes the same four state
-words with Python integers, the seed's part once per seed (the pool after the seed's words)
-and per block only the index's word and the output hash, and hands them to
+numpy's :class:`~numpy.random.SeedSequence` takes 16-30 µs to make a block's PCG64 state (a
+hash of a few 32-bit words, in small-array code), about a tenth of the time the per-match kernel
+needs for a whole block of 65,536 matches. :func:`block_generator` computes the same four state
+words itself, the seed's part once per seed (the pool after the seed's words, Python integers),
+the index's word and the output hash for :data:`BATCH` consecutive blocks at once (numpy arrays,
+about 0.7 µs a block), and hands them to
 :class:`~numpy.random.PCG64` as its seed sequence: the generator is numpy's, in the state
 numpy's own seeding gives (tested against numpy for many seeds and indices). Anything it asks
 of its seed sequence beyond those words (``spawn``, other state sizes) goes to a real
@@ -21,6 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from numpy.random.bit_generator import ISpawnableSeedSequence
 
 __all__ = ["block_generator", "block_state_words"]
@@ -113,6 +115,29 @@ def block_state_words(seed: int, index: int) -> list[int]:
     return [out[i] | out[i + 1] << 32 for i in range(0, 8, 2)]
 
 
+#: Blocks whose states are computed together (consecutive indices of one seed), with numpy.
+BATCH = 64
+
+
+@lru_cache(maxsize=16)
+def _batch_words(seed: int, batch: int) -> npt.NDArray[np.uint64]:
+    """``(BATCH, 4)``: :func:`block_state_words` of the indices ``batch * BATCH + i`` (below
+    2**32: one word each), as arrays: the same 32-bit arithmetic in 64-bit lanes, masked."""
+    pool, hs = _seed_pool(seed)
+    mask = np.uint64(_MASK)
+    w = np.arange(batch * BATCH, (batch + 1) * BATCH, dtype=np.uint64)[:, None]
+    h = np.array(hs, dtype=np.uint64)
+    v = ((w ^ h[:_POOL]) * h[1:]) & mask  # (BATCH, 4): the index's word hashed four times
+    v ^= v >> np.uint64(16)
+    mixed = np.array([(_MIX_L * p) % (1 << 64) for p in pool], dtype=np.uint64)
+    r = (mixed - np.uint64(_MIX_R) * v) & mask  # each pool word mixed with its hash
+    r ^= r >> np.uint64(16)
+    out = np.array(_OUT, dtype=np.uint64)
+    v = ((np.tile(r, 2) ^ out[:-1]) * out[1:]) & mask  # (BATCH, 8): the output hash
+    v ^= v >> np.uint64(16)
+    return np.ascontiguousarray(v[:, 0::2] | (v[:, 1::2] << np.uint64(32)))
+
+
 class _BlockSeed(ISpawnableSeedSequence):
     """The seed sequence of a block: PCG64's four state words ready, the rest from numpy's."""
 
@@ -130,7 +155,9 @@ class _BlockSeed(ISpawnableSeedSequence):
 
     def generate_state(self, n_words: int, dtype: Any = np.uint32) -> Any:
         if n_words == 4 and (dtype is np.uint64 or np.dtype(dtype) == np.uint64):  # PCG64's
-            return np.array(block_state_words(self.seed, self.index), dtype=np.uint64)
+            if self.index >> 32:
+                return np.array(block_state_words(self.seed, self.index), dtype=np.uint64)
+            return _batch_words(self.seed, self.index // BATCH)[self.index % BATCH]
         return self.real.generate_state(n_words, dtype)
 
     def spawn(self, n_children: int) -> list[np.random.SeedSequence]:  # type: ignore[override]

@@ -172,11 +172,11 @@ def test_many_exits_are_counted_over_finer_cells() -> None:
     """A distribution whose cut points would fall in more than MAX_SPLIT_CELLS of the 64 cells
     is counted over 4,096 (so the multinomial splits few matches); the seed's formats use 64."""
     p = np.array(EDGE_CASES["many exits"])
-    assert int(CellSplit.of(p / p.sum(), COUNT_CELLS).sure[:, -1].sum()) > MAX_SPLIT_CELLS
+    assert CellSplit.of(p / p.sum(), COUNT_CELLS).split_cells > MAX_SPLIT_CELLS
     for preset in PRESETS:
         split = tables_for(preset).cell_split
         assert split is not None and split.cells == COUNT_CELLS
-        assert int(split.sure[:, -1].sum()) <= MAX_SPLIT_CELLS
+        assert split.split_cells == int(split.sure[:, -1].sum()) <= MAX_SPLIT_CELLS
 
 
 def test_strategies_with_private_beliefs_have_no_counting_path() -> None:

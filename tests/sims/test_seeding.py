@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sims.runner import block_rng
-from sims.seeding import block_generator, block_state_words
+from sims.seeding import BATCH, block_generator, block_state_words
 
 SEEDS = st.one_of(
     st.integers(0, 16),
@@ -32,6 +32,14 @@ def test_the_state_is_numpys(seed: int, index: int) -> None:
     words = ref.bit_generator.seed_seq.generate_state(4, np.uint64).tolist()
     assert block_state_words(seed, index) == words
     assert block_rng(seed, index).bit_generator.state == ref.bit_generator.state
+
+
+def test_batch_edges_are_numpys() -> None:
+    """Blocks are seeded BATCH at a time below 2**32 and one by one above."""
+    for seed in (0, 3, 2**64 + 1):
+        for index in (0, BATCH - 1, BATCH, 5 * BATCH + 7, 2**32 - 1, 2**32, 2**32 + BATCH):
+            state = block_rng(seed, index).bit_generator.state
+            assert state == numpy_rng(seed, index).bit_generator.state, (seed, index)
 
 
 def test_the_stream_children_and_pickles_are_numpys() -> None:
