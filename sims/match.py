@@ -75,13 +75,14 @@ def tally(out: MatchOutcomes, n_stages: int, *, per_match: bool = False) -> Matc
         assert out.drawn_announce_red is not None and out.drawn_objects is not None
         at = np.flatnonzero(out.drawn_chooser >= 0)
         ch = out.drawn_chooser[at]
-        won = ch == np.take(out.winner, at)
+        # the winners of the matches that reached the bidding stage only (not every match's)
+        won = ch == np.take(t.exit_winner, np.take(out.exit_code, at))
         reached = int(at.size)
-        chooser_a = int((ch == 0).sum())
-        chooser_won = int(won.sum())
-        chooser_a_won = int((won & (ch == 0)).sum())
-        announce_red = int(out.drawn_announce_red.sum())
-        objects = int(out.drawn_objects.sum())
+        chooser_a = int(np.count_nonzero(ch == 0))
+        chooser_won = int(np.count_nonzero(won))
+        chooser_a_won = int(np.count_nonzero(won & (ch == 0)))
+        announce_red = int(np.count_nonzero(out.drawn_announce_red))
+        objects = int(np.count_nonzero(out.drawn_objects))
     if per_match:
         branch_sum, branch_sq = _branch_sums_per_match(t, out.chooser)
     else:
