@@ -45,13 +45,18 @@ from knockout.rules.decisions import (
 from knockout.rules.match import MatchState, Pairing, Position
 
 __all__ = [
+    "COUNT_CELLS",
     "GUIDE_CELLS",
+    "MAX_SPLIT_CELLS",
     "BiddingTable",
+    "CellSplit",
     "CutTable",
+    "ExitCounts",
     "MatchOutcomes",
     "MatchTables",
     "SealedBidTable",
     "StageTable",
+    "count_exits",
     "simulate",
 ]
 
@@ -61,6 +66,15 @@ BoolArray = npt.NDArray[np.bool_]
 
 #: Cells of the guide table that maps one uniform to a global exit (a power of two).
 GUIDE_CELLS = 1 << 12
+
+#: Equal cells of [0, 1) that a match's draw falls in on the counting path (:func:`count_exits`; a
+#: power of two): two matches' cells make one index of a ``COUNT_CELLS ** 2``-bin count.
+COUNT_CELLS = 1 << 6
+
+#: At most this many of the :data:`COUNT_CELLS` may hold cut points (so about an eighth of the
+#: matches are split by the multinomial); a distribution with more (many exits) is counted over
+#: :data:`GUIDE_CELLS` cells instead, one ``bincount`` index per match.
+MAX_SPLIT_CELLS = COUNT_CELLS // 8
 
 #: Entry codes of a stage: 0 = no previous game, 1 = A had Red last, 2 = B had Red last.
 ENTRIES: tuple[Side | None, ...] = (None, 0, 1)
@@ -314,6 +328,137 @@ class MatchTables:
             np.int8 if small else np.intp
         )
         return cuts, guide
+
+    @cached_property
+    def cell_split(self) -> CellSplit | None:
+        """:attr:`exit_probabilities` over :data:`COUNT_CELLS` equal cells of [0, 1) (or
+        :data:`GUIDE_CELLS` where more than :data:`MAX_SPLIT_CELLS` would hold cut points), for
+        :func:`count_exits`. None without one distribution."""
+        p = self.exit_probabilities
+        if p is None:
+            return None
+        split = CellSplit.of(p, COUNT_CELLS)
+        if split.split_cells > MAX_SPLIT_CELLS:
+            return CellSplit.of(p, GUIDE_CELLS)
+        return split
+
+
+@dataclass(frozen=True)
+class CellSplit:
+    """A distribution over exits seen through ``cells`` equal cells of [0, 1).
+
+    A uniform ``u`` ends with exit ``k`` = the number of cut points (the cumulative
+    probabilities) at or below it. A cell that holds no cut point gives every uniform in it
+    the same exit. Given that it lies in one of the cells that hold cut points, a uniform is
+    uniform over their union, so its exit follows :attr:`split_p` (the sub-intervals' widths by
+    exit); the matches of those cells, however they fall among them, thus split among the exits
+    as one multinomial: counting cells and splitting that one count is exact in distribution.
+
+    Attributes:
+        cells: Number of cells.
+        sure: ``(cells, exits + 1)``: 1 where a cell holding no cut point gives that exit;
+            the last column is 1 for the cells that hold cut points (so a product with the cell
+            counts gives the sure exits' counts and the count left to split).
+        split_p: ``(exits,)``: P(exit | the uniform is in a cell that holds cut points).
+        variates: Binomial variates of a block's split (beside its one draw per match): one
+            fewer than the exits it can give (0 when no cell holds a cut point).
+        split_cells: Number of cells that hold cut points.
+    """
+
+    cells: int
+    sure: npt.NDArray[np.int64]
+    split_p: FloatArray
+    variates: int
+    split_cells: int
+
+    @classmethod
+    def of(cls, p: FloatArray, cells: int) -> CellSplit:
+        """The split of the exit probabilities ``p`` over ``cells`` (a power of two) cells."""
+        k = p.size
+        cuts = np.cumsum(p)[:-1]
+        left = np.arange(cells) / cells  # exact: cells is a power of two
+        right = np.arange(1, cells + 1) / cells
+        at_start = np.searchsorted(cuts, left, side="right")  # the exit at the cell's left edge
+        before_end = np.searchsorted(cuts, right, side="left")  # ... just before its right edge
+        is_sure = at_start == before_end
+        sure = np.zeros((cells, k + 1), dtype=np.int64)
+        sure[np.flatnonzero(is_sure), at_start[is_sure]] = 1
+        sure[np.flatnonzero(~is_sure), k] = 1
+        split_p = np.zeros(k)
+        split_cells = np.flatnonzero(~is_sure).tolist()
+        for cell in split_cells:
+            first, last = int(at_start[cell]), int(before_end[cell])
+            # the inner cut points' places in the cell, in [0, 1): exact (Sterbenz, then 2**j)
+            inner = (cuts[first:last] - left[cell]) * cells
+            split_p[first : last + 1] += np.diff(np.concatenate([[0.0], inner, [1.0]]))
+        if split_cells:
+            split_p /= len(split_cells)
+        variates = max(0, int(np.count_nonzero(split_p)) - 1)
+        return cls(cells, sure, split_p, variates, len(split_cells))
+
+    def count(self, n: int, rng: np.random.Generator) -> ExitCounts:
+        """The exit counts of ``n`` matches: each match draws one integer, its cell
+        (``rng.integers(0, cells, n)``); the cells are counted (up to :data:`COUNT_CELLS`
+        cells, two matches to an index of one ``bincount``), each cell holding no cut point
+        gives its count to its exit, and the matches in the cells that hold cut points are
+        split among their exits by one multinomial (``rng.multinomial``)."""
+        cell = rng.integers(0, self.cells, n)
+        if self.cells <= COUNT_CELLS:
+            per_cell = _count_cells(cell, self.cells)
+        else:  # many cells: one index per match
+            per_cell = np.bincount(cell, minlength=self.cells)
+        counts = per_cell @ self.sure
+        per_exit = counts[:-1]
+        if self.variates:  # (a cell holding a cut point gives at least two exits)
+            per_exit += rng.multinomial(int(counts[-1]), self.split_p)
+        return ExitCounts(per_exit, n + self.variates)
+
+    def draw_only(self, n: int, rng: np.random.Generator) -> None:
+        """The generator calls :meth:`count` makes for ``n`` matches and nothing else (the
+        split's multinomial on the expected count of its cells): a benchmark's floor."""
+        rng.integers(0, self.cells, n)
+        if self.variates:
+            rng.multinomial(n * self.split_cells // self.cells, self.split_p)
+
+
+@dataclass(frozen=True)
+class ExitCounts:
+    """Matches per global exit, from :func:`count_exits`.
+
+    Attributes:
+        per_exit: ``(exits,)`` matches that ended with each global exit.
+        draws: Random variates drawn: one integer per match and the split's binomials.
+    """
+
+    per_exit: npt.NDArray[np.int64]
+    draws: int
+
+
+def count_exits(tables: MatchTables, n: int, rng: np.random.Generator) -> ExitCounts | None:
+    """The exit counts of ``n`` matches, each drawn on its own, without per-match outcomes.
+
+    Where one exit distribution holds for every match (:attr:`MatchTables.cell_split`; else
+    None): :meth:`CellSplit.count`. The counts have the distribution of :func:`simulate`'s
+    per-match exits (another stream for a seed).
+    """
+    split = tables.cell_split
+    return None if split is None else split.count(n, rng)
+
+
+def _count_cells(cell: npt.NDArray[np.int64], cells: int) -> npt.NDArray[np.int64]:
+    """Matches per cell (``cells`` a power of two): the first half's cell times ``cells`` plus
+    the second half's makes one index for two matches, so one ``bincount`` of half the length
+    counts them all (in place: ``cell`` is overwritten)."""
+    half = cell.size // 2
+    first = cell[:half]
+    np.left_shift(first, cells.bit_length() - 1, out=first)  # times cells, a power of two
+    np.add(first, cell[half : 2 * half], out=first)
+    joint = np.bincount(first, minlength=cells * cells).reshape(cells, cells)
+    per_cell: npt.NDArray[np.int64] = np.add.reduce(joint, axis=1)
+    per_cell += np.add.reduce(joint, axis=0)
+    if cell.size % 2:
+        per_cell[cell[-1]] += 1
+    return per_cell
 
 
 def _table(

@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from knockout.answers import MatchOdds, MatchTally, Simulated, branch_units
 from knockout.rules.match import Pairing, Position
-from sims.kernel import MatchOutcomes, MatchTables, simulate
+from sims.kernel import MatchOutcomes, MatchTables, count_exits, simulate
 from sims.runner import (
     BLOCK_SIZE,
     Executor,
@@ -54,6 +54,8 @@ def tally(out: MatchOutcomes, n_stages: int, *, per_match: bool = False) -> Matc
     """
     t = out.tables
     per_exit = np.bincount(out.exit_code, minlength=t.exit_winner.size)
+    if out.games_played is None and out.drawn_chooser is None and not per_match:
+        return tally_exits(t, per_exit, n_stages)  # every count follows from the exit
     by = np.zeros((n_stages, 2), dtype=np.int64)
     np.add.at(by, (t.exit_stage, t.exit_winner.astype(np.intp)), per_exit)
     if out.games_played is None:
@@ -73,13 +75,14 @@ def tally(out: MatchOutcomes, n_stages: int, *, per_match: bool = False) -> Matc
         assert out.drawn_announce_red is not None and out.drawn_objects is not None
         at = np.flatnonzero(out.drawn_chooser >= 0)
         ch = out.drawn_chooser[at]
-        won = ch == np.take(out.winner, at)
+        # the winners of the matches that reached the bidding stage only (not every match's)
+        won = ch == np.take(t.exit_winner, np.take(out.exit_code, at))
         reached = int(at.size)
-        chooser_a = int((ch == 0).sum())
-        chooser_won = int(won.sum())
-        chooser_a_won = int((won & (ch == 0)).sum())
-        announce_red = int(out.drawn_announce_red.sum())
-        objects = int(out.drawn_objects.sum())
+        chooser_a = int(np.count_nonzero(ch == 0))
+        chooser_won = int(np.count_nonzero(won))
+        chooser_a_won = int(np.count_nonzero(won & (ch == 0)))
+        announce_red = int(np.count_nonzero(out.drawn_announce_red))
+        objects = int(np.count_nonzero(out.drawn_objects))
     if per_match:
         branch_sum, branch_sq = _branch_sums_per_match(t, out.chooser)
     else:
@@ -147,39 +150,107 @@ def match_block(tables: MatchTables, index: int, size: int, seed: int) -> MatchT
 
 
 def kernel_block(tables: MatchTables, index: int, size: int, seed: int) -> MatchTally:
-    """One block of matches simulated one by one (:func:`sims.kernel.simulate`) and counted:
-    what :func:`match_block` does without the multinomial shortcut (the benchmark's kernel, and
-    the reference the shortcut is tested against)."""
-    return tally(simulate(tables, size, block_rng(seed, index)), len(tables.stages))
+    """One block of matches, each drawn on its own, and counted: what :func:`match_block` does
+    without the multinomial shortcut (the benchmark's kernel, and the reference the shortcut is
+    tested against). Where one exit distribution holds for every match each match draws its
+    cell of [0, 1) and only the cells are counted (:func:`sims.kernel.count_exits`); otherwise
+    :func:`sims.kernel.simulate` walks every match."""
+    rng = block_rng(seed, index)
+    counts = count_exits(tables, size, rng)
+    if counts is not None:
+        return tally_exits(tables, counts.per_exit, len(tables.stages))
+    return tally(simulate(tables, size, rng), len(tables.stages))
+
+
+@dataclass(frozen=True)
+class _ExitSums:
+    """Every count of a :class:`MatchTally` as one integer matrix over the global exits (the
+    tally of exit counts ``c`` is ``rows @ c``), built once per tables.
+
+    Rows: runs; A's and B's wins; per stage A's and B's wins; games ``0 .. G``; reached,
+    chooser_a, chooser_won, announce_red, objects, chooser_a_won; the 8 branch sums and the 8
+    sums of squares.
+    """
+
+    rows: npt.NDArray[np.int64]
+    n_stages: int
+    n_games: int
+
+    @classmethod
+    def of(cls, t: MatchTables, n_stages: int) -> _ExitSums:
+        assert t.exit_games is not None
+        k = t.exit_winner.size
+        every = np.arange(k)
+        decided = np.zeros((n_stages, 2, k), dtype=np.int64)
+        # the index as the per-match count used it: a winner of -1 (the match goes on, never
+        # a last exit) lands in side 1's column, with no match in it
+        np.add.at(decided, (t.exit_stage, t.exit_winner.astype(np.intp), every), 1)
+        n_games = int(t.exit_games.max(initial=0)) + 1
+        games = (t.exit_games[None, :] == np.arange(n_games)[:, None]).astype(np.int64)
+        chooser, winner = t.exit_chooser, t.exit_winner
+        flags = np.array(
+            [
+                chooser >= 0,
+                chooser == 0,
+                (chooser >= 0) & (chooser == winner),
+                t.exit_announce_red,
+                t.exit_objects,
+                (chooser == 0) & (winner == 0),
+            ],
+            dtype=np.int64,
+        )
+        branch = np.zeros((16, k), dtype=np.int64)
+        if t.branch_values is not None:
+            values = t.branch_values[0]  # (2 sides, 4 branches): one pair, row 0
+            for side in (0, 1):
+                as_side = (chooser == side).astype(np.int64)
+                branch[side * 4 : side * 4 + 4] = branch_units(values[side])[:, None] * as_side
+                branch[8 + side * 4 : 12 + side * 4] = (
+                    branch_units(values[side] ** 2)[:, None] * as_side
+                )
+        rows = np.concatenate(
+            [
+                np.ones((1, k), dtype=np.int64),
+                decided.sum(axis=0),
+                decided.reshape(-1, k),
+                games,
+                flags,
+                branch,
+            ]
+        )
+        return cls(rows, n_stages, n_games)
+
+    def tally(self, per_exit: npt.NDArray[np.int64], time_class: str | None) -> MatchTally:
+        v: list[int] = (self.rows @ per_exit).tolist()
+        games = 3 + 2 * self.n_stages
+        flags = games + self.n_games
+        reached, chooser_a, chooser_won, announce_red, objects, chooser_a_won = v[flags : flags + 6]
+        return MatchTally(
+            runs=v[0],
+            wins=(v[1], v[2]),
+            decided=tuple(zip(v[3:games:2], v[4:games:2], strict=True)),
+            games={k: c for k, c in enumerate(v[games:flags]) if c},
+            reached=reached,
+            chooser_a=chooser_a,
+            chooser_won=chooser_won,
+            announce_red=announce_red,
+            objects=objects,
+            chooser_a_won=chooser_a_won,
+            branch_sum=tuple(v[flags + 6 : flags + 14]),
+            branch_sq=tuple(v[flags + 14 : flags + 22]),
+            time_class=time_class,
+        )
 
 
 def tally_exits(t: MatchTables, per_exit: npt.NDArray[np.int64], n_stages: int) -> MatchTally:
     """The counts of matches whose outcomes are their exit codes alone, from the number of
-    matches ending with each global exit (games fixed by the exit, no decisions drawn)."""
-    per_exit = np.asarray(per_exit, dtype=np.int64)
-    by = np.zeros((n_stages, 2), dtype=np.int64)
-    np.add.at(by, (t.exit_stage, t.exit_winner.astype(np.intp)), per_exit)
-    assert t.exit_games is not None
-    games = np.bincount(t.exit_games, weights=per_exit).astype(np.int64)
-    chooser = t.exit_chooser
-    reached = int(per_exit[chooser >= 0].sum())
-    chooser_a = int(per_exit[chooser == 0].sum())
-    branch_sum, branch_sq = _branch_sums(t, (chooser_a, reached - chooser_a))
-    return MatchTally(
-        runs=int(per_exit.sum()),
-        wins=(int(by[:, 0].sum()), int(by[:, 1].sum())),
-        decided=tuple((int(a), int(b)) for a, b in by),
-        games={int(k): int(c) for k, c in enumerate(games) if c},
-        reached=reached,
-        chooser_a=chooser_a,
-        chooser_won=int(per_exit[(chooser >= 0) & (chooser == t.exit_winner)].sum()),
-        announce_red=int(per_exit[t.exit_announce_red].sum()),
-        objects=int(per_exit[t.exit_objects].sum()),
-        chooser_a_won=int(per_exit[(chooser == 0) & (t.exit_winner == 0)].sum()),
-        branch_sum=branch_sum,
-        branch_sq=branch_sq,
-        time_class=t.bidding_class,
-    )
+    matches ending with each global exit (games fixed by the exit, no decisions drawn): one
+    integer matrix product, the matrix built once per tables."""
+    sums = t.__dict__.get("_exit_sums")
+    if sums is None or sums.n_stages != n_stages:
+        sums = _ExitSums.of(t, n_stages)
+        object.__setattr__(t, "_exit_sums", sums)  # a cache beside the tables' cached properties
+    return sums.tally(np.asarray(per_exit, dtype=np.int64), t.bidding_class)
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.errors import KnockoutError
+from sims.seeding import block_generator
 
 __all__ = [
     "BLOCK_SIZE",
@@ -147,8 +148,10 @@ def pilot_seconds(
 
 
 def block_rng(seed: int, index: int) -> np.random.Generator:
-    """The generator of block ``index`` of a run seeded with ``seed``."""
-    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
+    """The generator of block ``index`` of a run seeded with ``seed``:
+    ``np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))``, in the same
+    state, seeded in a fraction of the time (:func:`sims.seeding.block_generator`)."""
+    return block_generator(seed, index)
 
 
 #: glibc ``mallopt`` parameters: the size from which blocks are mapped on their own, and the free

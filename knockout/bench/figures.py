@@ -527,19 +527,22 @@ def _long_runs(tables: MatchTables, workers: int, cfg: BenchSettings, say: Say) 
 
 
 def _kernel_vs_floor(tables: MatchTables, repeats: int) -> tuple[float, float, float, float]:
-    """Matches per second of the per-match kernel (simulate and tally a block), of the floor (the
-    time numpy needs just to draw the random numbers the kernel draws, counted on a block), the
-    draws per match, and matches per second of a multinomial block (no work per match)."""
+    """Matches per second of the per-match kernel (:func:`kernel_block`: draw and count a block),
+    of the floor (the time numpy needs just to make the generator calls the kernel makes, as
+    many numbers, counted on a block), the draws per match, and matches per second of a
+    multinomial block (no work per match)."""
     rng = np.random.default_rng(1)
     n = BLOCK_SIZE
-    draws = simulate(tables, n, np.random.default_rng(2)).draws / n
-    size = max(1, round(draws * n))
+    split = tables.cell_split
+    draw: Callable[[], object]
+    if split is not None:  # one distribution: an integer per match (its cell) + one split
+        draws = split.count(n, np.random.default_rng(2)).draws / n
+        draw = partial(split.draw_only, n, rng)
+    else:  # the stage walk: uniforms (and the beliefs' Normals, timed as uniforms)
+        draws = simulate(tables, n, np.random.default_rng(2)).draws / n
+        draw = partial(rng.random, max(1, round(draws * n)))
     kernel, floor, multi = _interleaved(
-        [
-            lambda: kernel_block(tables, 0, n, 1),
-            lambda: rng.random(size),
-            lambda: match_block(tables, 0, n, 1),
-        ],
+        [lambda: kernel_block(tables, 0, n, 1), draw, lambda: match_block(tables, 0, n, 1)],
         repeats,
     )
     return n / kernel, n / floor, draws, n / multi

@@ -10,6 +10,9 @@ from typer.testing import CliRunner
 from knockout.bench.figures import BenchSettings, Goal, run_benchmark
 from knockout.io.scenario import load_scenario
 from knockout.program import app
+from knockout.rules.match import Pairing
+from sims.kernel import MatchTables
+from sims.runner import BLOCK_SIZE
 from tests.sims.test_runner import FINAL, ROOT
 
 TINY = BenchSettings(
@@ -64,7 +67,14 @@ def test_every_goal_has_a_ratio_or_says_why_not() -> None:
     assert by_key["dask"].measured is None
     assert by_key["short_commands"].measured is None  # no scenario file given: not timed
     assert by_key["estimate_simulate"].measured is None  # not asked for
-    assert figures.draws_per_match == 1.0  # the seed's final: one uniform a match
+    # the seed's final: one integer a match (its cell), and the block's split of the cells that
+    # hold cut points (one binomial per exit they can give, but one)
+    scenario = load_scenario(FINAL)
+    a, b = scenario.players
+    pairing = Pairing.of(scenario.format, a, b, model=scenario.model, strategy=scenario.strategy)
+    split = MatchTables.from_pairing(pairing).cell_split
+    assert split is not None and split.variates > 0
+    assert figures.draws_per_match == 1 + split.variates / BLOCK_SIZE
     data = json.loads(json.dumps(figures.to_json()))
     assert [g["key"] for g in data["goals"]] == KEYS
     assert data["scaling"]["runs"] == 4 * 4096 and "speedup" in data["scaling"]
