@@ -25,94 +25,56 @@ import numpy as np
 import numpy.typing as npt
 from numpy.random.bit_generator import ISpawnableSeedSequence
 
+from knockout.seedseq import (
+    MASK32,
+    MIX_L,
+    MIX_R,
+    MULT_A,
+    OUT_HASH,
+    POOL,
+    hash_constants,
+    mix_pool,
+    state_words,
+    words,
+)
+
 __all__ = ["block_generator", "block_state_words"]
 
-_MASK = 0xFFFF_FFFF
-_INIT_A, _MULT_A = 0x43B0_D7E5, 0x931E_8875
-_INIT_B, _MULT_B = 0x8B51_F9DD, 0x58F3_8DED
-_MIX_L, _MIX_R = 0xCA01_F9DD, 0x4973_F715
-_POOL = 4
-
-
-def _words(value: int) -> list[int]:
-    """A non-negative integer as 32-bit words, least significant first (0: one word)."""
-    out = [value & _MASK]
-    value >>= 32
-    while value:
-        out.append(value & _MASK)
-        value >>= 32
-    return out
-
-
-def _hash_constants(start: int, mult: int, count: int) -> tuple[int, ...]:
-    """The hash constant before each of ``count`` hashes and after the last."""
-    out = [start]
-    for _ in range(count):
-        out.append((out[-1] * mult) & _MASK)
-    return tuple(out)
-
-
-#: The output hash's constants (the same for every seed): 8 words for PCG64's state.
-_OUT = _hash_constants(_INIT_B, _MULT_B, 8)
+_MASK = MASK32
 
 
 @lru_cache(maxsize=256)
 def _seed_pool(seed: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The pool after the seed's words, and the hash constants of the four hashes of the index's
-    first word (the index's words come next)."""
-    run = _words(seed)
-    run += [0] * (_POOL - len(run))
-    h = _INIT_A
-
-    def hashmix(value: int) -> int:
-        nonlocal h
-        value ^= h
-        h = (h * _MULT_A) & _MASK
-        value = (value * h) & _MASK
-        return value ^ (value >> 16)
-
-    def mix(x: int, y: int) -> int:
-        r = (_MIX_L * x - _MIX_R * y) & _MASK
-        return r ^ (r >> 16)
-
-    pool = [hashmix(w) for w in run[:_POOL]]
-    for src in range(_POOL):
-        for dst in range(_POOL):
-            if src != dst:
-                pool[dst] = mix(pool[dst], hashmix(pool[src]))
-    for w in run[_POOL:]:
-        for dst in range(_POOL):
-            pool[dst] = mix(pool[dst], hashmix(w))
-    return tuple(pool), _hash_constants(h, _MULT_A, _POOL)
+    """The pool after the seed's words (padded to four: a spawn key follows), and the hash
+    constants of the four hashes of the index's first word (the index's words come next)."""
+    run = words(seed)
+    run += [0] * (POOL - len(run))
+    pool, h = mix_pool(run)
+    return pool, hash_constants(h, MULT_A, POOL)
 
 
 def block_state_words(seed: int, index: int) -> list[int]:
     """``SeedSequence(seed, spawn_key=(index,)).generate_state(4, np.uint64)`` as integers."""
     pool, hs = _seed_pool(seed)
     p0, p1, p2, p3 = pool
-    words = _words(index)
-    for w in words:
+    index_words = words(index)
+    for w in index_words:
         # each of the four pool words mixed with a hash of w (constants hs[0..4] in turn)
         v = ((w ^ hs[0]) * hs[1]) & _MASK
-        r = (_MIX_L * p0 - _MIX_R * (v ^ (v >> 16))) & _MASK
+        r = (MIX_L * p0 - MIX_R * (v ^ (v >> 16))) & _MASK
         p0 = r ^ (r >> 16)
         v = ((w ^ hs[1]) * hs[2]) & _MASK
-        r = (_MIX_L * p1 - _MIX_R * (v ^ (v >> 16))) & _MASK
+        r = (MIX_L * p1 - MIX_R * (v ^ (v >> 16))) & _MASK
         p1 = r ^ (r >> 16)
         v = ((w ^ hs[2]) * hs[3]) & _MASK
-        r = (_MIX_L * p2 - _MIX_R * (v ^ (v >> 16))) & _MASK
+        r = (MIX_L * p2 - MIX_R * (v ^ (v >> 16))) & _MASK
         p2 = r ^ (r >> 16)
         v = ((w ^ hs[3]) * hs[4]) & _MASK
-        r = (_MIX_L * p3 - _MIX_R * (v ^ (v >> 16))) & _MASK
+        r = (MIX_L * p3 - MIX_R * (v ^ (v >> 16))) & _MASK
         p3 = r ^ (r >> 16)
-        if len(words) > 1:  # a second word of the index: the constants go on
-            hs = _hash_constants(hs[4], _MULT_A, _POOL)
-    out = []
-    for i, p in enumerate((p0, p1, p2, p3, p0, p1, p2, p3)):
-        v = ((p ^ _OUT[i]) * _OUT[i + 1]) & _MASK
-        out.append(v ^ (v >> 16))
-    # numpy's 64-bit words: little-endian pairs of the 32-bit ones
-    return [out[i] | out[i + 1] << 32 for i in range(0, 8, 2)]
+        if len(index_words) > 1:  # a second word of the index: the constants go on
+            hs = hash_constants(hs[4], MULT_A, POOL)
+    return state_words((p0, p1, p2, p3), 4)
 
 
 #: Blocks whose states are computed together (consecutive indices of one seed), with numpy.
@@ -127,12 +89,12 @@ def _batch_words(seed: int, batch: int) -> npt.NDArray[np.uint64]:
     mask = np.uint64(_MASK)
     w = np.arange(batch * BATCH, (batch + 1) * BATCH, dtype=np.uint64)[:, None]
     h = np.array(hs, dtype=np.uint64)
-    v = ((w ^ h[:_POOL]) * h[1:]) & mask  # (BATCH, 4): the index's word hashed four times
+    v = ((w ^ h[:POOL]) * h[1:]) & mask  # (BATCH, 4): the index's word hashed four times
     v ^= v >> np.uint64(16)
-    mixed = np.array([(_MIX_L * p) % (1 << 64) for p in pool], dtype=np.uint64)
-    r = (mixed - np.uint64(_MIX_R) * v) & mask  # each pool word mixed with its hash
+    mixed = np.array([(MIX_L * p) % (1 << 64) for p in pool], dtype=np.uint64)
+    r = (mixed - np.uint64(MIX_R) * v) & mask  # each pool word mixed with its hash
     r ^= r >> np.uint64(16)
-    out = np.array(_OUT, dtype=np.uint64)
+    out = np.array(OUT_HASH, dtype=np.uint64)
     v = ((np.tile(r, 2) ^ out[:-1]) * out[1:]) & mask  # (BATCH, 8): the output hash
     v ^= v >> np.uint64(16)
     return np.ascontiguousarray(v[:, 0::2] | (v[:, 1::2] << np.uint64(32)))
