@@ -150,7 +150,11 @@ def test_regions_of_many_games_equal_each_games_own() -> None:
     assert first is not None
     rng = np.random.default_rng(26)
     games: list[BiddingGame] = []
-    for k in range(40):
+    # random constants, then a grid of shared (red advantage, time odds) and draw rates (the
+    # games share rows of the grid pass): 40 + 3 x 4 games
+    shared = [(float(rng.uniform(-100, 100)), float(rng.uniform(-50, 300))) for _ in range(3)]
+    grid = [(ra, nu, epd) for ra, epd in shared for nu in (0.0, 0.4, 1.3, 2.9)]
+    for k in range(40 + len(grid)):
         rapid = (
             float(rng.uniform(-100, 100)),
             float(rng.uniform(0, 3)),
@@ -158,6 +162,8 @@ def test_regions_of_many_games_equal_each_games_own() -> None:
         )
         if k == 0:
             rapid = (0.0, 0.0, 0.0)
+        if k >= 40:
+            rapid = grid[k - 40]
         model = ModelParams(
             replace(sc.model.red_advantage, rapid=rapid[0]),
             replace(sc.model.draw_nu, rapid=rapid[1]),
