@@ -20,14 +20,15 @@ the format's stages.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import assert_never
 
 import numpy as np
 import numpy.typing as npt
 
-from knockout.exact.solver import stage_exits
+from knockout.exact.solver import StageExit, stage_exits
 from knockout.game import Colour
 from knockout.rules.bidding import BRANCHES, BiddingGame, DecisionSampler, SealedBidGame, Strategy
 from knockout.rules.cutgame import CutChooseGame
@@ -231,6 +232,81 @@ class MatchTables:
                 stages.append(_stage_table(pairing, s, start=start))
             else:
                 stages.append(_table(pairing, s, decide(stage, game=0, last_red=None)))
+        return cls._assembled(pairing, stages, _branch_values(pairing))
+
+    @classmethod
+    def for_points(cls, block: Pairing, points: Sequence[Pairing]) -> list[MatchTables]:
+        """Each point's tables, ``[from_pairing(p) for p in points]`` value for value, built
+        together for a study's block of grid points.
+
+        ``points`` are matches of one pair each (plain constants) in the same format, under the
+        same strategy and ``moves``; ``block`` holds the same pairs, pair ``i`` being
+        ``points[i]``'s under its constants (a vectorised model). A stage played game by game
+        gets every point's exit table from one solver walk over the pairs (each pair stopping
+        as if walked alone); the bidding stage's games, branch values and who is 甲 come from
+        array operations over the pairs, its decisions on private beliefs from one search for
+        every point's regions (:meth:`~knockout.rules.bidding.Strategy.samplers`); the sealed
+        bids' and cut-and-choose's inputs likewise; any other stage (a colour choice, decisions
+        on the truth in a decision stage) is built point by point.
+        """
+        n = len(points)
+        if block.size != n:
+            raise ValueError(f"the block holds {block.size} pairs for {n} points")
+        per_match = not block.strategy.is_deterministic
+        staged: list[list[StageTable | BiddingTable | SealedBidTable | CutTable]] = [
+            [] for _ in points
+        ]
+        for s, stage in enumerate(block.fmt.playable):
+            decision = decide(stage, game=0, last_red=None)
+            if isinstance(decision, Fixed | Lot):
+                per_entry, reachable = _entry_exits(block, s, each_pair=True)
+                for i in range(n):
+                    own = {
+                        lr: {e: p[i : i + 1] for e, p in table.items() if p[i] > 0}
+                        for lr, table in per_entry.items()
+                    }
+                    staged[i].append(_exit_table(own, reachable, 1))
+            elif isinstance(decision, Bidding) and per_match:
+                games = [p.bidding_game for p in points]
+                samplers = block.strategy.samplers([g for g in games if g is not None])
+                table = _bidding_table(block, s, sampler=samplers[0])
+                for i in range(n):
+                    staged[i].append(
+                        replace(
+                            table,
+                            p_a_chooses=table.p_a_chooses[3 * i : 3 * i + 3],
+                            advantage=table.advantage[2 * i : 2 * i + 2],
+                            cuts=table.cuts[8 * i : 8 * i + 8],
+                            sampler=samplers[i],
+                        )
+                    )
+            elif isinstance(decision, SealedBids) and per_match:
+                gap = block.sealed_bid_gap()
+                for i in range(n):
+                    staged[i].append(SealedBidTable(gap[i : i + 1]))
+            elif isinstance(decision, CutChoice) and per_match:
+                cut = _cut_table(block, s)
+                for i in range(n):
+                    staged[i].append(
+                        CutTable(cut.p_a_cuts[3 * i : 3 * i + 3], cut.advantage[2 * i : 2 * i + 2])
+                    )
+            else:
+                for i, p in enumerate(points):
+                    staged[i].append(_table(p, s, decision))
+        values = _branch_values(block)
+        return [
+            cls._assembled(p, staged[i], None if values is None else values[i : i + 1])
+            for i, p in enumerate(points)
+        ]
+
+    @classmethod
+    def _assembled(
+        cls,
+        pairing: Pairing,
+        stages: Sequence[StageTable | BiddingTable | SealedBidTable | CutTable],
+        branch_values: FloatArray | None,
+    ) -> MatchTables:
+        """The tables of ``pairing`` from its stages' tables: the global exit numbering."""
         offsets: list[int] = []
         winner: list[int] = []
         stage_of: list[int] = []
@@ -277,7 +353,7 @@ class MatchTables:
             exit_chooser=np.array(choosers, dtype=np.int8),
             exit_announce_red=np.array(announce, dtype=bool),
             exit_objects=np.array(objects, dtype=bool),
-            branch_values=_branch_values(pairing),
+            branch_values=branch_values,
             bidding_class=None if bid_stage is None else pairing.stage_class(bid_stage).value,
             cut=pairing.cut_game,
         )
@@ -508,6 +584,18 @@ def _empty_table() -> StageTable:
 
 
 def _stage_table(pairing: Pairing, s: int, *, start: Position | None = None) -> StageTable:
+    per_entry, reachable = _entry_exits(pairing, s, start=start)
+    return _exit_table(per_entry, reachable, pairing.size)
+
+
+EntryExits = dict[Side | None, dict[StageExit, FloatArray]]
+
+
+def _entry_exits(
+    pairing: Pairing, s: int, *, start: Position | None = None, each_pair: bool = False
+) -> tuple[EntryExits, tuple[Side | None, ...]]:
+    """Stage ``s``'s exact exits from each entry it can be reached with (or from ``start``),
+    and those entries (``each_pair``: :func:`~knockout.exact.solver.stage_exits`'s)."""
     if start is not None:
         # A match in progress: every entry code means "from ``start``".
         table = stage_exits(pairing, start)
@@ -517,13 +605,18 @@ def _stage_table(pairing: Pairing, s: int, *, start: Position | None = None) -> 
         # Entry 0 (no previous game) only happens in the first stage, entries 1-2 only later.
         reachable = ENTRIES[:1] if s == 0 else ENTRIES[1:]
         per_entry = {
-            last_red: stage_exits(pairing, MatchState(s, 0, 0, last_red)) for last_red in reachable
+            last_red: stage_exits(pairing, MatchState(s, 0, 0, last_red), each_pair=each_pair)
+            for last_red in reachable
         }
+    return per_entry, reachable
+
+
+def _exit_table(per_entry: EntryExits, reachable: tuple[Side | None, ...], n: int) -> StageTable:
+    """A stage's table from its exits per entry, for ``n`` pairs."""
     exits = sorted(
         {e for table in per_entry.values() for e in table},
         key=lambda e: (e.winner >= 0, e),  # exits that continue the match first
     )
-    n = pairing.size
     probs = np.zeros((n, len(ENTRIES), len(exits)))
     for j, last_red in enumerate(ENTRIES):
         table = per_entry.get(last_red, per_entry[reachable[0]])
@@ -566,7 +659,10 @@ def _cut_table(pairing: Pairing, s: int) -> CutTable:
     return CutTable(_entry_p_a(pairing, s), advantage.reshape(-1))
 
 
-def _bidding_table(pairing: Pairing, s: int) -> BiddingTable:
+def _bidding_table(
+    pairing: Pairing, s: int, *, sampler: DecisionSampler | None = None
+) -> BiddingTable:
+    """The bidding stage's table (``sampler``: the decisions' sampler, found by the caller)."""
     stage = pairing.fmt.playable[s]
     assert stage.bidding is not None
     n = pairing.size
@@ -598,7 +694,7 @@ def _bidding_table(pairing: Pairing, s: int) -> BiddingTable:
         cuts=cuts.reshape(-1, 2),
         chooser_red=chooser_red,
         draw_to_black=stage.draw_winner is Colour.BLACK,
-        sampler=pairing.strategy.sampler(game),
+        sampler=pairing.strategy.sampler(game) if sampler is None else sampler,
     )
 
 

@@ -280,10 +280,11 @@ def uncertain_block(job: UncertainMatch, index: int, size: int, seed: int) -> Ma
 
 
 def match_job(
-    scenario: Scenario, pairing: Pairing | None = None
+    scenario: Scenario, pairing: Pairing | None = None, tables: MatchTables | None = None
 ) -> Callable[[int, int, int], MatchTally]:
     """The block function of the scenario's match (its tables built: the one-off set-up of a
-    run), for a match still to be decided."""
+    run), for a match still to be decided. ``tables``: the match's tables built already (a
+    study's, for a fresh match with given ratings: :meth:`MatchTables.for_points`)."""
     a, b = scenario.players
     if pairing is None:
         pairing = Pairing.of(
@@ -294,6 +295,8 @@ def match_job(
     if a.rating_sd > 0 or b.rating_sd > 0:
         job = UncertainMatch(pairing, (a.rating_sd, b.rating_sd), start)
         return partial(uncertain_block, job)
+    if tables is not None and start is None:
+        return partial(match_block, tables)
     return partial(match_block, MatchTables.from_pairing(pairing, start=start))
 
 
@@ -308,8 +311,10 @@ def simulate_match(
     block_size: int = BLOCK_SIZE,
     progress: Progress | None = None,
     warn: Warn | None = None,
+    tables: MatchTables | None = None,
 ) -> tuple[Simulated[MatchOdds] | None, RunResult[MatchTally]]:
-    """Monte Carlo odds of the scenario's two-player match.
+    """Monte Carlo odds of the scenario's two-player match (``tables``: its kernel tables,
+    built already; see :func:`match_job`).
 
     Games already played (``[[played]]``) are replayed and the simulation continues from
     there (``games`` counts every game of the match; a recorded sudden-death bid fixes its
@@ -348,7 +353,7 @@ def simulate_match(
         )
         known = RunResult(counts, runs, runs, (), False)
         return counts.estimate(names, fmt.stage_names, seed), known
-    block = match_job(scenario, pairing)
+    block = match_job(scenario, pairing, tables)
     result = run_blocks(
         block,
         runs,

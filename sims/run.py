@@ -15,6 +15,7 @@ from knockout.exact.odds import match_odds
 from knockout.rules.model_sd import Spread
 from knockout.rules.scenario import Scenario
 from sims.bracket import BRACKET_BLOCK, BracketJob, bracket_block, simulate_bracket
+from sims.kernel import MatchTables
 from sims.match import match_job, simulate_match
 from sims.runner import BLOCK_SIZE, Executor, Progress, RunResult, Warn, Workers
 
@@ -121,17 +122,19 @@ def estimates_json(
     *,
     executor: Executor = "local",
     workers: Workers = 1,
+    tables: MatchTables | None = None,
 ) -> dict[str, Any]:
     """:meth:`SimulationRun.to_json` without the exact companion (no ``exact``,
     ``win_if_ratings_exact`` or ``model_uncertainty``): the Monte Carlo estimates alone, for a
-    study whose metrics read nothing else (the companion costs as much as the runs)."""
+    study whose metrics read nothing else (the companion costs as much as the runs).
+    ``tables``: a match's kernel tables, built already (:func:`sims.match.match_job`)."""
     kwargs: dict[str, Any] = {"executor": executor, "workers": workers}
     if scenario.is_bracket:
         est_b, result_b = simulate_bracket(scenario, runs, seed, **kwargs)
         estimates: Simulated[Any] | None = est_b
         result: RunResult[Any] = result_b
     else:
-        estimates, result = simulate_match(scenario, runs, seed, **kwargs)
+        estimates, result = simulate_match(scenario, runs, seed, tables=tables, **kwargs)
     assert estimates is not None  # nothing interrupts a study's point
     out = estimates.to_json()
     if result.interrupted:

@@ -493,6 +493,7 @@ def stage_exits(
     start: MatchState | Position,
     *,
     tolerance: float = 1e-16,
+    each_pair: bool = False,
 ) -> dict[StageExit, FloatArray]:
     """Exact distribution of how the stage of ``start`` ends, from ``start``.
 
@@ -503,7 +504,9 @@ def stage_exits(
     This is :func:`solve` restricted to one stage: the Monte Carlo kernel draws one outcome per
     stage from it. For the bidding stage the exits also say who was 甲 and what was decided (the
     strategy's decision probabilities are folded in). A repeating stage is followed until less
-    than ``tolerance`` is in play; that remainder is spread over the exits in proportion.
+    than ``tolerance`` is in play (for every pair; ``each_pair``: each pair stops on its own,
+    so each pair's exits are those it gets walked alone); that remainder is spread over the
+    exits in proportion.
 
     Returns:
         ``{exit: probability array of shape (n,)}``, summing to one for every pair.
@@ -514,6 +517,7 @@ def stage_exits(
     first = _unfinished(start) if isinstance(start, Position) else start
     stage_index = first.stage
     frontier: dict[MatchState, FloatArray] = {first: np.ones(n)}
+    stopped = np.zeros(n, dtype=bool)
     k = 0
     while frontier:
         k += 1
@@ -534,8 +538,18 @@ def stage_exits(
                 else:
                     nxt[outcome] = nxt[outcome] + m
         frontier = dict(nxt)
-        if frontier and float(np.max(sum(frontier.values(), np.zeros(n)))) < tolerance:
+        if not frontier:
             break
+        left = sum(frontier.values(), np.zeros(n))
+        if not each_pair:
+            if float(np.max(left)) < tolerance:
+                break
+            continue
+        stopped = stopped | (left < tolerance)
+        if stopped.all():
+            break
+        if stopped.any():  # a stopped pair's mass leaves the walk: it adds nothing more
+            frontier = {st: np.where(stopped, 0.0, m) for st, m in frontier.items()}
     total = sum(exits.values(), np.zeros(n))
     return {e: p / total for e, p in sorted(exits.items()) if np.any(p > 0)}
 

@@ -32,10 +32,10 @@ import functools
 import itertools
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -43,7 +43,13 @@ import numpy.typing as npt
 from knockout.game import Colour, Reply
 from knockout.rules.cutgame import CutChooseGame
 from knockout.rules.formats import BiddingMenu, Stage
-from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
+from knockout.rules.model import (
+    DEFAULT_MODEL,
+    ModelParams,
+    PerClass,
+    TimeClass,
+    game_probabilities,
+)
 from knockout.rules.normal import gauss_hermite, ndtr
 
 if TYPE_CHECKING:
@@ -76,6 +82,7 @@ __all__ = [
     "get_strategy",
     "inside",
     "lower_of_two",
+    "rational_regions_of",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -440,6 +447,182 @@ class BiddingGame:
 @functools.lru_cache(maxsize=256)
 def _rational_regions(game: BiddingGame) -> Mapping[str, Regions]:
     return game.rational_regions()
+
+
+#: Sets of constants whose rational regions on the 1-Elo grid are found at once (memory: rows x
+#: 6,001 x a few arrays).
+_GAMES_AT_ONCE = 64
+#: Brent's method: scipy's default most iterations.
+_BRENT_ITERATIONS = 100
+
+
+def rational_regions_of(games: Sequence[BiddingGame]) -> list[Mapping[str, Regions]]:
+    """``[game.rational_regions() for game in games]``, bit for bit, for games that differ only
+    in their model constants (plain numbers each), found together: the decisions on the 1-Elo
+    grid for many games in one array pass, and every switch point refined by :func:`_brent`
+    (Brent's method taking the same steps as ``scipy.optimize.brentq``, for all switches at
+    once). A study of many sets of constants pays one pass instead of one root search per set.
+
+    Raises:
+        ValueError: If the games differ in more than their constants, or a constant is an array.
+    """
+    if not games:
+        return []
+    first = games[0]
+    shape = (first.menu, first.draw_winner, first.time_class, first.increment_seconds)
+    for g in games:
+        if (g.menu, g.draw_winner, g.time_class, g.increment_seconds) != shape:
+            raise ValueError("rational_regions_of needs games that differ only in constants")
+        if g.model.size is not None or g.model.moves != first.model.moves:
+            raise ValueError("rational_regions_of needs plain constants and the same moves")
+    grid = np.arange(-REGION_SPAN, REGION_SPAN + _GRID_STEP, _GRID_STEP)
+    keys = ("announce_red", "object_red", "object_black")
+    cuts: list[dict[str, list[float]]] = [{k: [] for k in keys} for _ in games]
+    starts: list[dict[str, bool]] = [{} for _ in games]
+    for lo in range(0, len(games), _GAMES_AT_ONCE):
+        part = games[lo : lo + _GAMES_AT_ONCE]
+        rows = replace(first, model=_stacked([g.model for g in part]))
+        column = replace(rows, model=rows.model.mapped(lambda a: a[:, None]))
+        decided = _branch_decisions(column, grid)  # the grid's decisions, as one game's
+        for key in keys:
+            inside_grid = decided[key]
+            for r in range(len(part)):
+                starts[lo + r][key] = bool(inside_grid[r, 0])
+            row, cell = np.nonzero(inside_grid[:, 1:] != inside_grid[:, :-1])
+            found = _switch_points(rows, key, row, grid[cell], grid[cell + 1])
+            for r, cut in zip(row.tolist(), found.tolist(), strict=True):
+                cuts[lo + r][key].append(cut)
+    out: list[Mapping[str, Regions]] = []
+    for start, found_cuts in zip(starts, cuts, strict=True):
+        out.append({k: _regions_of_cuts(start[k], found_cuts[k]) for k in keys})
+    return out
+
+
+def _stacked(models: Sequence[ModelParams]) -> ModelParams:
+    """One model whose constants are arrays over ``models`` (the same moves)."""
+
+    def table(name: str) -> PerClass:
+        cells: list[Any] = [
+            np.array([getattr(m, name)[tc] for m in models], dtype=np.float64) for tc in TimeClass
+        ]
+        return PerClass(*cells)
+
+    return ModelParams(
+        table("red_advantage"), table("draw_nu"), table("elo_per_doubling"), models[0].moves
+    )
+
+
+def _decision_gap(game: BiddingGame, key: str, y: FloatArray) -> FloatArray:
+    """The function whose root is a switch of decision ``key`` (what :meth:`BiddingGame.
+    rational_regions` refines), for a vectorised ``game`` whose entries match ``y``."""
+    if key == "announce_red":
+        return game.value_of_announcing(Colour.RED, y) - game.value_of_announcing(Colour.BLACK, y)
+    announce = Colour.RED if key == "object_red" else Colour.BLACK
+    return game.chooser_advances(announce, Reply.OBJECT, y) - game.chooser_advances(
+        announce, Reply.ACCEPT, y
+    )
+
+
+def _switch_points(
+    rows: BiddingGame, key: str, row: npt.NDArray[np.intp], lo: FloatArray, hi: FloatArray
+) -> FloatArray:
+    """Each switch of ``key`` between ``lo`` and ``hi`` (game ``row`` of ``rows``), as
+    :func:`_regions` settles it: an end where the gap is 0 there, the cell's midpoint (or its
+    upper end) where the gap does not change sign, else the gap's root by :func:`_brent`."""
+    if row.size == 0:
+        return np.zeros(0)
+    game = replace(rows, model=rows.model.take(row))
+    f_lo, f_hi = _decision_gap(game, key, lo), _decision_gap(game, key, hi)
+    out = np.where(f_hi != 0.0, 0.5 * (lo + hi), hi)
+    out = np.where(f_lo == 0.0, lo, out)
+    root = (f_lo != 0.0) & (f_hi != 0.0) & (np.sign(f_lo) != np.sign(f_hi))
+    at = np.flatnonzero(root)
+    if at.size:
+        sub = replace(rows, model=rows.model.take(row[at]))
+
+        def gap(index: npt.NDArray[np.intp], y: FloatArray) -> FloatArray:
+            return _decision_gap(replace(sub, model=sub.model.take(index)), key, y)
+
+        out[at] = _brent(gap, lo[at], hi[at], xtol=1e-9, rtol=1e-15)
+    return np.asarray(out, dtype=np.float64)
+
+
+def _brent(
+    f: Callable[[npt.NDArray[np.intp], FloatArray], FloatArray],
+    xa: FloatArray,
+    xb: FloatArray,
+    *,
+    xtol: float,
+    rtol: float,
+) -> FloatArray:
+    """Roots of many functions at once by Brent's method, each taking the steps
+    ``scipy.optimize.brentq`` takes on it alone (its C routine, written out in array form), so
+    each root is the one ``brentq`` returns. ``f(index, y)`` evaluates functions ``index`` at
+    ``y``; each function must change sign between its ``xa`` and ``xb``.
+
+    Raises:
+        RuntimeError: If some root is not found in scipy's default 100 iterations.
+    """
+    n = xa.size
+    everyone = np.arange(n)
+    xpre, xcur = xa.astype(np.float64), xb.astype(np.float64)
+    fpre, fcur = f(everyone, xpre), f(everyone, xcur)
+    xblk, fblk, spre, scur = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n)
+    out = np.where(fpre == 0, xpre, np.where(fcur == 0, xcur, np.nan))
+    alive = np.flatnonzero((fpre != 0) & (fcur != 0))
+    with np.errstate(all="ignore"):  # lanes whose step is not taken may divide by zero
+        for _ in range(_BRENT_ITERATIONS):
+            if alive.size == 0:
+                return out
+            xp, xc, xb_, fp, fc, fb = (a[alive] for a in (xpre, xcur, xblk, fpre, fcur, fblk))
+            sp, sc = spre[alive], scur[alive]
+            new_bracket = fp * fc < 0
+            xb_ = np.where(new_bracket, xp, xb_)
+            fb = np.where(new_bracket, fp, fb)
+            sp = np.where(new_bracket, xc - xp, sp)
+            sc = np.where(new_bracket, xc - xp, sc)
+            swap = np.abs(fb) < np.abs(fc)
+            xp, xc, xb_ = np.where(swap, xc, xp), np.where(swap, xb_, xc), np.where(swap, xc, xb_)
+            fp, fc, fb = np.where(swap, fc, fp), np.where(swap, fb, fc), np.where(swap, fc, fb)
+            delta = (xtol + rtol * np.abs(xc)) / 2
+            sbis = (xb_ - xc) / 2
+            done = (fc == 0) | (np.abs(sbis) < delta)
+            out[alive[done]] = xc[done]
+            interpolate = -fc * (xc - xp) / (fc - fp)
+            dpre = (fp - fc) / (xp - xc)
+            dblk = (fb - fc) / (xb_ - xc)
+            extrapolate = -fc * (fb * dblk - fp * dpre) / (dblk * dpre * (fb - fp))
+            stry = np.where(xp == xb_, interpolate, extrapolate)
+            limit = np.abs(sp)
+            other_limit = 3 * np.abs(sbis) - delta
+            limit = np.where(limit < other_limit, limit, other_limit)  # C's MIN
+            short = (np.abs(sp) > delta) & (np.abs(fc) < np.abs(fp)) & (2 * np.abs(stry) < limit)
+            sp, sc = np.where(short, sc, sbis), np.where(short, stry, sbis)
+            xp, fp = xc, fc
+            xc = np.where(np.abs(sc) > delta, xc + sc, xc + np.where(sbis > 0, delta, -delta))
+            keep = ~done
+            alive = alive[keep]
+            for array, values in (
+                (xpre, xp), (xcur, xc), (xblk, xb_), (fpre, fp), (fblk, fb), (spre, sp),
+                (scur, sc),
+            ):  # fmt: skip
+                array[alive] = values[keep]
+            fcur[alive] = f(alive, xcur[alive]) if alive.size else fcur[alive]
+    if alive.size:
+        raise RuntimeError(f"Brent's method did not converge in {_BRENT_ITERATIONS} iterations")
+    return out
+
+
+def _regions_of_cuts(inside_first: bool, cuts: Sequence[float]) -> Regions:
+    """The intervals of :func:`_regions` from the grid's first decision and the switches."""
+    edges = [-np.inf, *cuts, np.inf]
+    state = inside_first
+    intervals: list[tuple[float, float]] = []
+    for lo_edge, hi_edge in itertools.pairwise(edges):
+        if state:
+            intervals.append((float(lo_edge), float(hi_edge)))
+        state = not state
+    return Regions(tuple(intervals))
 
 
 def _regions(grid: FloatArray, inside: BoolArray, f: Callable[[float], float]) -> Regions:
@@ -1098,6 +1281,17 @@ class Strategy(ABC):
             return StrategySampler(self, game)
         regions = {k: _intervals(v) for k, v in self._rules().regions(game).items()}
         return BeliefSampler.of(regions, self.noise)
+
+    def samplers(self, games: Sequence[BiddingGame]) -> list[DecisionSampler]:
+        """``[self.sampler(game) for game in games]`` for games that differ only in their
+        constants: a kind whose regions are the rational rule's finds every game's regions
+        together (:func:`rational_regions_of`, the same regions bit for bit)."""
+        if self.noise == 0 or not self.rational_regions or len(games) < 2:
+            return [self.sampler(game) for game in games]
+        found = rational_regions_of(games)
+        return [
+            BeliefSampler.of({k: _intervals(v) for k, v in r.items()}, self.noise) for r in found
+        ]
 
     def choice_probability(self, game: ChoiceGame, x: npt.ArrayLike) -> FloatArray:
         """P(the chooser takes Red) when the chooser's true advantage is ``x``."""

@@ -290,7 +290,11 @@ def _model_problems(model: ModelParams, source: str) -> list[Problem]:
     for table, low in (("red_advantage", -math.inf), ("draw_nu", 0.0), ("elo_per_doubling", 0.0)):
         per_class = getattr(model, table)
         for tc in TimeClass:
-            value = np.asarray(getattr(per_class, tc.value), dtype=np.float64)
+            raw = getattr(per_class, tc.value)
+            plain = isinstance(raw, int | float) and not isinstance(raw, bool)  # the usual case
+            if plain and math.isfinite(raw) and raw >= low:
+                continue
+            value = np.asarray(raw, dtype=np.float64)
             if not (np.all(np.isfinite(value)) and np.all(value >= low)):
                 bound = "finite" if low == -math.inf else f">= {low:g}"
                 shown = value.tolist()

@@ -850,6 +850,53 @@ def _other_document(
     return estimates_json(sc, sweep.runs, sweep.seed, executor=executor, workers=workers)
 
 
+def _kernel_key(sc: Scenario) -> tuple[Any, ...] | None:
+    """Points with the same key get their kernel tables built together (None: alone: a
+    bracket, a withdrawal, a match under way, or uncertain ratings, drawn per match)."""
+    if sc.is_bracket or any(p.withdrawn or p.rating_sd > 0 for p in sc.players):
+        return None
+    if not sc.position.is_fresh:
+        return None
+    return (sc.format, sc.strategy, sc.model.moves)
+
+
+def _simulate_documents(
+    scenarios: Sequence[Scenario], sweep: Sweep, executor: Executor, workers: int
+) -> list[dict[str, Any]]:
+    """``simulate --json``'s estimates at each point (:func:`_other_document`'s), the kernel
+    tables of a group of points built together (:meth:`sims.kernel.MatchTables.for_points`:
+    the tables each point builds alone, value for value), so only the runs are per point."""
+    from sims.kernel import MatchTables  # noqa: PLC0415
+    from sims.run import estimates_json  # noqa: PLC0415
+
+    tables: list[MatchTables | None] = [None] * len(scenarios)
+    groups: dict[Any, list[int]] = {}
+    for i, sc in enumerate(scenarios):
+        key = _kernel_key(sc)
+        if key is not None:
+            groups.setdefault(key, []).append(i)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        group = [scenarios[i] for i in members]
+        singles = [
+            Pairing.of(sc.format, *sc.players, model=sc.model, strategy=sc.strategy) for sc in group
+        ]
+        block = Pairing.of(
+            group[0].format,
+            [sc.players[0] for sc in group],
+            [sc.players[1] for sc in group],
+            model=_vector_model([sc.model for sc in group]),
+            strategy=group[0].strategy,
+        )
+        for i, built in zip(members, MatchTables.for_points(block, singles), strict=True):
+            tables[i] = built
+    return [
+        estimates_json(sc, sweep.runs, sweep.seed, executor=executor, workers=workers, tables=built)
+        for sc, built in zip(scenarios, tables, strict=True)
+    ]
+
+
 def _measure(
     sweep: Sweep, metric: str, doc: Mapping[str, Any], output: str
 ) -> tuple[float, float, str]:
@@ -1051,6 +1098,25 @@ def _why_undefined(metric: str, doc: Mapping[str, Any]) -> str | None:
     return "no_equilibrium" if parts[:2] == ["incentives", "equilibria"] and past else None
 
 
+def _documents(
+    output: str,
+    scenarios: Sequence[Scenario],
+    sweep: Sweep,
+    paths: Sequence[str],
+    executor: Executor,
+    workers: int,
+) -> list[dict[str, Any]]:
+    """The output's JSON at each point (``paths``: the metric paths read from it): groups of
+    points solved together where the output allows, else point by point."""
+    if output == "odds":
+        return _odds_documents(scenarios)
+    if output == "fair" and all(p in _FAIR_FAST for p in paths):
+        return _fair_documents(scenarios, sweep)
+    if output == "simulate":
+        return _simulate_documents(scenarios, sweep, executor, workers)
+    return [_other_document(output, sc, sweep, executor, workers) for sc in scenarios]
+
+
 def measure_block(
     sweep: Sweep,
     block: Sequence[tuple[Any, ...]],
@@ -1070,14 +1136,7 @@ def measure_block(
         o: [m.split(".", 1)[1] for m in sweep.metrics if m.startswith(f"{o}.")] for o in outputs
     }
     for output in outputs:
-        if output == "odds":
-            docs[output] = _odds_documents(scenarios)
-        elif output == "fair" and all(p in _FAIR_FAST for p in measured[output]):
-            docs[output] = _fair_documents(scenarios, sweep)
-        else:
-            docs[output] = [
-                _other_document(output, sc, sweep, executor, workers) for sc in scenarios
-            ]
+        docs[output] = _documents(output, scenarios, sweep, measured[output], executor, workers)
         # the central values first: a bad metric path is refused before any integration
         for metric in sweep.metrics:
             if metric.startswith(f"{output}."):
