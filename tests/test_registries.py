@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from knockout.engine.match import play_scenario_match
-from knockout.event.export import event_odds, to_scenario_toml
+from knockout.event.export import to_scenario_toml
+from knockout.event.odds import event_odds
 from knockout.event.state import NextGame, PendingBid, PendingChoice, PendingCut, PendingSealed
 from knockout.event.store import (
     create_event,

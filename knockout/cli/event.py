@@ -725,10 +725,7 @@ def odds(event: EventArg, json_out: JsonOpt = False) -> None:
     from knockout.answers import BracketOdds
     from knockout.dashboard.bracket import reach_view
     from knockout.dashboard.match import odds_view
-    from knockout.event.export import (
-        event_odds,
-        odds_json,
-    )
+    from knockout.event.odds import event_odds, odds_json
     from knockout.event.store import load_event
 
     with user_errors():

@@ -25,13 +25,10 @@ import csv
 import io
 from typing import Any
 
-from knockout.answers import BracketOdds, MatchOdds
 from knockout.event.facts import match_facts
 from knockout.event.ranking import standings
 from knockout.event.state import Event, NextGame, RecordedGame
 from knockout.event.toml import dumps
-from knockout.exact.bracket import bracket_odds
-from knockout.exact.odds import match_odds
 from knockout.io.envelope import envelope
 from knockout.io.text import plural
 from knockout.standings.tiebreaks import json_number
@@ -40,9 +37,7 @@ __all__ = [
     "CSV_COLUMNS",
     "MATCH_COLUMNS",
     "csv_cell",
-    "event_odds",
     "matches_csv",
-    "odds_json",
     "to_csv",
     "to_json",
     "to_scenario_toml",
@@ -228,14 +223,3 @@ def to_scenario_toml(event: Event) -> str:
         "knockout odds, simulate and play start from the games (and bids) below.",
     ]
     return dumps(event.scenario.to_dict(), header=header)
-
-
-def event_odds(event: Event) -> MatchOdds | BracketOdds:
-    """Exact odds of the rest of the event (of the match, for a two-player event)."""
-    sc = event.scenario
-    return bracket_odds(sc) if sc.is_bracket else match_odds(sc)
-
-
-def odds_json(event: Event) -> dict[str, Any]:
-    """The same JSON as ``knockout odds --json`` of the exported scenario."""
-    return envelope(event_odds(event).to_json(), scenario=event.scenario.to_dict())

@@ -96,8 +96,9 @@ def get_tournament_kind(name: str) -> TournamentKind:
     raise ValueError(f"expected {' or '.join(TOURNAMENT_KINDS)}, got {name!r}")
 
 
-_YEAR_FIRST = re.compile(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})")
-_DAY_FIRST = re.compile(r"(\d{1,2})\.(\d{1,2})\.(\d{4})")
+# Patterns compiled on first use (re caches them): ranking an event never parses a date.
+_YEAR_FIRST = r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})"
+_DAY_FIRST = r"(\d{1,2})\.(\d{1,2})\.(\d{4})"
 
 
 def parse_event_date(text: str) -> date:
@@ -111,9 +112,9 @@ def parse_event_date(text: str) -> date:
         ValueError: If ``text`` is not one of these forms or not a real day.
     """
     first = text.strip().split(" ")[0] if text.strip() else ""
-    if m := _YEAR_FIRST.fullmatch(first):
+    if m := re.fullmatch(_YEAR_FIRST, first):
         year, month, day = (int(g) for g in m.groups())
-    elif m := _DAY_FIRST.fullmatch(first):
+    elif m := re.fullmatch(_DAY_FIRST, first):
         day, month, year = (int(g) for g in m.groups())
     else:
         raise ValueError(f"expected a date such as 2026/03/01 or 2026-03-01, got {text.strip()!r}")
@@ -123,8 +124,8 @@ def parse_event_date(text: str) -> date:
         raise ValueError(f"expected a real day, got {text.strip()!r}") from None
 
 
-_ROUND_ROBIN_TYPE = re.compile(r"robin|berger|\brr\b|\bdrr\b|循环", re.IGNORECASE)
-_SWISS_TYPE = re.compile(r"swiss|瑞士", re.IGNORECASE)
+_ROUND_ROBIN_TYPE = r"robin|berger|\brr\b|\bdrr\b|循环"
+_SWISS_TYPE = r"swiss|瑞士"
 
 
 def kind_from_type(text: str) -> TournamentKind | None:
@@ -133,9 +134,9 @@ def kind_from_type(text: str) -> TournamentKind | None:
     >>> kind_from_type("Individual: Swiss-System"), kind_from_type("单循环"), kind_from_type("")
     ('swiss', 'round-robin', None)
     """
-    if _SWISS_TYPE.search(text):
+    if re.search(_SWISS_TYPE, text, re.IGNORECASE):
         return "swiss"
-    if _ROUND_ROBIN_TYPE.search(text):
+    if re.search(_ROUND_ROBIN_TYPE, text, re.IGNORECASE):
         return "round-robin"
     return None
 

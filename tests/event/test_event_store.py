@@ -21,7 +21,8 @@ from event_helpers import (
 
 from knockout.event import database
 from knockout.event.errors import EventRefused
-from knockout.event.export import odds_json, to_json
+from knockout.event.export import to_json
+from knockout.event.odds import odds_json
 from knockout.event.ranking import standings
 from knockout.event.state import NextGame, lot_red, match_id
 from knockout.event.store import (
