@@ -396,6 +396,10 @@ def _local(
 ) -> int:
     """This process computes blocks; helpers join when worth it. Returns the processes used."""
     n = tally.n_blocks
+    if limit == 1:  # no helper can be started: nothing to time or decide (a study's points)
+        for i in range(n):
+            _timed(block, tally, i, seed)
+        return 1
     method = start_method or default_start_method()
     times: list[float] = []
     others: list[int] = []

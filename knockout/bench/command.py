@@ -39,8 +39,13 @@ def bench(
         typer.Option(help="Bracket scenario for the bracket Monte Carlo figures."),
     ] = Path("scenarios/national-64.toml"),
     scaling_runs: Annotated[
-        int, typer.Option(help="Matches in the long run (1 process against many).")
-    ] = 2**28,
+        int | None,
+        typer.Option(
+            help="Matches in the long run (1 process against many); default: about 4 s of one "
+            "process at the kernel speed measured first.",
+            show_default=False,
+        ),
+    ] = None,
     workers: Annotated[
         str, typer.Option(help="Processes to compare with one, or auto (every CPU).")
     ] = "auto",

@@ -480,12 +480,13 @@ class _Long:
     dask_startup: float | None
 
 
-def _long_runs(tables: MatchTables, workers: int, cfg: BenchSettings, say: Say) -> _Long:
+def _long_runs(
+    tables: MatchTables, workers: int, runs: int, cfg: BenchSettings, say: Say
+) -> _Long:
     """Each pass runs, in turn: one process, up to ``workers`` processes, the Dask cluster,
     then the ceiling (warm pool processes with no runner: ``count`` blocks in one alone, then in
     each at once). Best of each: every ratio's sides had the same spells of load."""
     block = partial(kernel_block, tables)
-    runs = cfg.scaling_runs
     best: dict[str, float] = {}
     used: list[int] = []
 
@@ -546,6 +547,20 @@ def _kernel_vs_floor(tables: MatchTables, repeats: int) -> tuple[float, float, f
         repeats,
     )
     return n / kernel, n / floor, draws, n / multi
+
+
+#: Seconds the long run should take on one process when its size is left to the benchmark: twice
+#: :data:`LONG_RUN_SECONDS`, so that a faster moment of the machine still measures the share.
+LONG_RUN_TARGET = 4.0
+
+
+def _scaling_runs(cfg: BenchSettings, kernel_per_second: float) -> int:
+    """The long run's matches: the setting, or about :data:`LONG_RUN_TARGET` seconds of one
+    process at the kernel speed just measured, in whole blocks (at least 2**28)."""
+    if cfg.scaling_runs is not None:
+        return cfg.scaling_runs
+    blocks = math.ceil(LONG_RUN_TARGET * kernel_per_second / BLOCK_SIZE)
+    return max(2**28, blocks * BLOCK_SIZE)
 
 
 def _repeats_for(runs: int, least: int) -> int:
@@ -659,7 +674,9 @@ class BenchSettings:
 
     Attributes:
         repeats: Kernel and floor blocks timed (interleaved, best of).
-        scaling_runs: Matches in the long run (at least 2 s on one process here).
+        scaling_runs: Matches in the long run; None: as many as one process runs in about
+            :data:`LONG_RUN_TARGET` seconds at the kernel speed just measured (the ratio needs
+            at least :data:`LONG_RUN_SECONDS`), at least 2**28.
         scaling_repeats: Passes of the long run (one process, many, Dask, the ceiling).
         small_runs: Sizes of the shorter runs timed in this process.
         small_repeats: Their repeats.
@@ -679,18 +696,18 @@ class BenchSettings:
     """
 
     repeats: int = 30
-    scaling_runs: int = 2**28
+    scaling_runs: int | None = None
     scaling_repeats: int = 3
     small_runs: tuple[int, ...] = SMALL_RUNS
     small_repeats: int = 5
     cli_runs: int = 10_000_000
-    cli_repeats: int = 9  # whole processes of ~0.7 s: fewer gave a 10 % spread between runs
+    cli_repeats: int = 15  # whole processes of ~0.6 s: 5 or 9 left a 10 % spread between runs
     startup_repeats: int = 10
     bracket_repeats: int = 30
     ceiling_blocks: int = 400
     dask: bool = True
     engine_matches: int = 300
-    command_repeats: int = 5
+    command_repeats: int = 7
     bracket_sizes: tuple[int, ...] = (1024, 4096)
     study_steps: int = 5
     study_runs: int = 200_000
@@ -727,7 +744,7 @@ def run_benchmark(
     tables = MatchTables.from_pairing(pairing)
     say("kernel vs random-number floor")
     kernel, floor, draws, multinomial = _kernel_vs_floor(tables, cfg.repeats)
-    long = None if n < 2 else _long_runs(tables, n, cfg, say)
+    long = None if n < 2 else _long_runs(tables, n, _scaling_runs(cfg, kernel), cfg, say)
     say("shorter runs")
     small = tuple(
         _runner(tables, runs, n, _repeats_for(runs, cfg.small_repeats)) for runs in cfg.small_runs

@@ -11,7 +11,6 @@ against ``--set`` rather than the file.
 
 from __future__ import annotations
 
-import copy
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -76,6 +75,8 @@ def apply_overrides(
 ) -> tuple[dict[str, Any], dict[str, str], list[Problem]]:
     """A copy of ``data`` with every override that can be applied, applied.
 
+    Only the tables and arrays on an override's path are copied (the rest is shared with
+    ``data``, which is never changed): a study makes a scenario for each of thousands of points.
     Entries of the top-level arrays of tables ``named`` are addressed by their ``name``.
 
     Returns:
@@ -84,7 +85,7 @@ def apply_overrides(
         text; and one problem per override whose path cannot be followed (a player who is not
         there, a key under a value that is not a table).
     """
-    out = copy.deepcopy(dict(data))
+    out = dict(data)
     keys: dict[str, str] = {}
     problems: list[Problem] = []
     for o in overrides:
@@ -107,17 +108,20 @@ def _apply(data: dict[str, Any], o: Override, named: Sequence[str]) -> str:
     while len(parts) > 1:
         part = parts.pop(0)
         if part in named and isinstance(node, dict) and node is data:
-            index, node = _player(data, parts.pop(0), part)
+            index, player = _player(data, parts.pop(0), part)
+            entries = list(data[part])  # copied on the way down: ``data``'s own stay as they are
+            node = entries[index] = dict(player)
+            data[part] = entries
             shown.append(f"{part}[{index}]")
             if not parts:
                 raise _PathError("expected a key after the player's name, e.g. .rating")
             continue
         if not isinstance(node, dict):
             raise _PathError(f"{'.'.join(shown) or 'the scenario'} is not a table")
-        child = node.setdefault(part, {})
+        child = node.get(part, {})
         if not isinstance(child, dict):
             raise _PathError(f"{'.'.join([*shown, part])} is {child!r}, not a table")
-        node = child
+        node[part] = node = dict(child)
         shown.append(part)
     if not isinstance(node, dict):
         raise _PathError(f"{'.'.join(shown)} is not a table")

@@ -28,6 +28,7 @@ Layout (public interface; see README and ``docs/scenarios.md``)::
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -429,13 +430,16 @@ def format_to_dict(fmt: Format) -> dict[str, Any]:
 
 def _table(name: str, data: Any, source: str, prefix: str = "") -> tuple[Any, list[Problem]]:
     """Table ``name`` of a scenario file validated: the table (None if it is bad) and its
-    problems. Checked first without pydantic (:mod:`knockout.schema`), against the schema
-    compiled from the models; only a table that check cannot accept goes to pydantic, which
-    accepts it too or says what is wrong."""
-    record: Record | None = check(SCHEMAS[name], data)
-    if record is not None:
-        return record, []
-    from knockout.rules.scenario_models import validated  # noqa: PLC0415  (pydantic: slow to load)
+    problems. Checked without pydantic (:mod:`knockout.schema`), against the schema compiled
+    from the models, until pydantic is loaded; a table that check cannot accept goes to
+    pydantic, which accepts it too or says what is wrong. Both accept the same tables with the
+    same values (tests/rules/test_scenario_schema.py)."""
+    if "pydantic" not in sys.modules:  # a valid table need not load pydantic
+        record: Record | None = check(SCHEMAS[name], data)
+        if record is not None:
+            return record, []
+    # once loaded, pydantic's compiled validator is faster than the check (a study's points)
+    from knockout.rules.scenario_models import validated  # noqa: PLC0415  (slow to load)
 
     return validated(name, data, source, prefix)
 
