@@ -480,9 +480,7 @@ class _Long:
     dask_startup: float | None
 
 
-def _long_runs(
-    tables: MatchTables, workers: int, runs: int, cfg: BenchSettings, say: Say
-) -> _Long:
+def _long_runs(tables: MatchTables, workers: int, runs: int, cfg: BenchSettings, say: Say) -> _Long:
     """Each pass runs, in turn: one process, up to ``workers`` processes, the Dask cluster,
     then the ceiling (warm pool processes with no runner: ``count`` blocks in one alone, then in
     each at once). Best of each: every ratio's sides had the same spells of load."""
