@@ -27,6 +27,7 @@ Layout (public interface; see README and ``docs/scenarios.md``)::
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -456,7 +457,7 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
     raw_format = data.get("format", {})
     fmt: Format | None = None
     if isinstance(raw_format, Mapping):
-        fmt, format_problems = _parse_format(raw_format, source)
+        fmt, format_problems = _format_of(raw_format, source)
         problems.extend(format_problems)
     raw_players = data.get("players")
     if isinstance(raw_players, list):
@@ -1098,6 +1099,30 @@ def _player_problems(players: Iterable[Any], source: str) -> list[Problem]:
 
 # ---------------------------------------------------------------------------------------------
 # [format]
+
+
+#: Formats already parsed from the same table, by its JSON text: a study parses the same
+#: ``[format]`` at each of thousands of points. Only good formats are kept (problems name the
+#: file), and a Format is frozen, so sharing one is safe.
+_FORMATS_SEEN: dict[str, Format] = {}
+_FORMATS_KEPT = 64
+
+
+def _format_of(raw: Mapping[str, Any], source: str) -> tuple[Format | None, list[Problem]]:
+    """:func:`_parse_format`, remembered for a table parsed before without problems."""
+    try:
+        key = json.dumps(raw, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError):  # not plain data: parse it, and let the parse say why
+        return _parse_format(raw, source)
+    seen = _FORMATS_SEEN.get(key)
+    if seen is not None:
+        return seen, []
+    fmt, problems = _parse_format(raw, source)
+    if fmt is not None and not problems:
+        if len(_FORMATS_SEEN) >= _FORMATS_KEPT:
+            _FORMATS_SEEN.clear()
+        _FORMATS_SEEN[key] = fmt
+    return fmt, problems
 
 
 def _parse_format(raw: Mapping[str, Any], source: str) -> tuple[Format | None, list[Problem]]:
