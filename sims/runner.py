@@ -402,21 +402,20 @@ def _local(
         return 1
     method = start_method or default_start_method()
     times: list[float] = []
-    others: list[int] = []
     if adaptive:
-        # Time a few blocks (the first may pay one-off costs) before deciding on helpers, and
-        # look at how many other tasks want a CPU meanwhile.
+        # Time a few blocks (the first may pay one-off costs) before deciding on helpers.
         while len(times) < min(n, TIMED_BLOCKS):
             times.append(_timed(block, tally, len(times), seed))
-            others += [k for k in (_others_running(),) if k is not None]
     first = len(times)
     per_block = float(np.median(times[1:])) if len(times) > 1 else 0.0
     work_left = (n - first) * per_block
     helpers = _helpers_wanted(limit, work_left, STARTUP_SECONDS.get(method, 1.5), adaptive)
-    if adaptive and others and work_left < LONG_WORK_SECONDS:
-        # A short run has no time to find out that helpers do not pay: only use idle CPUs.
-        idle = available_cpus() - 1 - sorted(others)[len(others) // 2]
-        helpers = min(helpers, max(0, idle))
+    if adaptive and helpers and work_left < LONG_WORK_SECONDS:
+        # A short run has no time to find out that helpers do not pay: only use idle CPUs
+        # (how many other tasks want one, looked at only when helpers are in question).
+        others = _others_running()
+        if others is not None:
+            helpers = min(helpers, max(0, available_cpus() - 1 - others))
     if helpers == 0:
         for i in range(first, n):
             _timed(block, tally, i, seed)
@@ -497,6 +496,7 @@ class _Helpers(Generic[C]):
             write_lock=context.Lock(),
         )
         job = _Job(block, seed, tally.runs, tally.block_size, helpers + 1, claim)
+        self.job = job
         self.procs = [
             context.Process(  # type: ignore[attr-defined]
                 target=_helper, args=(job, self.shared, index), daemon=True
@@ -527,15 +527,21 @@ class _Helpers(Generic[C]):
             proc.join()
         self.reader.close()
 
-    def _claim_one(self) -> int | None:
+    def _claim_chunk(self) -> range | None:
+        """The next chunk for this process, as the helpers claim theirs (guided, at most
+        ``claim`` blocks): a block of a fast kernel takes a fraction of a millisecond, and
+        claiming, receiving and reviewing after each one cost this process a tenth of its time."""
         if not self.shared.lock.acquire(timeout=_LOCK_TIMEOUT):
             return None  # a helper died holding the lock: finish here
         try:
-            i = int(self.shared.counter.value)
-            if i >= self.tally.n_blocks:
+            n = self.tally.n_blocks
+            start = int(self.shared.counter.value)
+            if start >= n:
                 return None
-            self.shared.counter.value = i + 1
-            return i
+            take = max(1, min(self.job.claim, (n - start) // (4 * self.job.processes)))
+            stop = min(n, start + take)
+            self.shared.counter.value = stop
+            return range(start, stop)
         finally:
             self.shared.lock.release()
 
@@ -555,8 +561,9 @@ class _Helpers(Generic[C]):
 
     def run(self) -> None:
         """Compute blocks here, taking in helpers' chunks between blocks, until all are in."""
-        while (i := self._claim_one()) is not None:
-            _timed(self.block, self.tally, i, self.seed)
+        while (chunk := self._claim_chunk()) is not None:
+            for i in chunk:
+                _timed(self.block, self.tally, i, self.seed)
             self._receive()
             self._review()
         # Nothing left to claim: compute what helpers still hold, last blocks first (helpers go

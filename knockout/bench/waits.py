@@ -51,7 +51,8 @@ Say = Callable[[str], None]
 
 @dataclass(frozen=True)
 class CommandTime:
-    """A whole command's CPU seconds (best of the repeats) beside ``import numpy``'s."""
+    """A whole command's CPU seconds beside ``import numpy``'s timed just before it (the
+    repeat of median ratio)."""
 
     command: str
     seconds: float
@@ -78,7 +79,8 @@ def _knockout(args: Sequence[str]) -> list[str]:
 def short_commands(scenario_path: Path, repeats: int, say: Say) -> tuple[CommandTime, ...]:
     """``knockout odds`` on the match and the organiser's short commands on the bundled
     16-player cup (``events/`` beside the scenario, when it is there), each against ``python -c
-    "import numpy"``, the two taking turns, best CPU time of ``repeats``."""
+    "import numpy"`` timed just before it, in CPU time; of ``repeats`` such pairs, the one with
+    the median ratio."""
     commands: list[tuple[str, list[str]]] = [("odds", ["odds", str(scenario_path.resolve())])]
     events = scenario_path.resolve().parent / "events"
     with tempfile.TemporaryDirectory() as folder:
@@ -108,14 +110,20 @@ def short_commands(scenario_path: Path, repeats: int, say: Say) -> tuple[Command
                 ("event odds", ["event", "odds", db]),
             ]
         numpy_argv = [sys.executable, "-c", "import numpy"]
-        best = {name: math.inf for name, _ in commands}
-        numpy_best = math.inf
+        pairs: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in commands}
         say(f"short commands: {', '.join(name for name, _ in commands)} against import numpy")
         for _ in range(repeats):
             for name, args in commands:
-                numpy_best = min(numpy_best, _child_cpu(numpy_argv))
-                best[name] = min(best[name], _child_cpu(_knockout(args), cwd=folder))
-    return tuple(CommandTime(name, best[name], numpy_best) for name, _ in commands)
+                baseline = _child_cpu(numpy_argv)
+                pairs[name].append((_child_cpu(_knockout(args), cwd=folder), baseline))
+    out = []
+    for name, _ in commands:
+        # each command against the import timed just before it; the pair of median ratio (the
+        # machine's speed drifts: bests of the two sides, taken apart, spread more)
+        ranked = sorted(pairs[name], key=lambda pair: pair[0] / pair[1])
+        seconds, baseline = ranked[len(ranked) // 2]
+        out.append(CommandTime(name, seconds, baseline))
+    return tuple(out)
 
 
 @dataclass(frozen=True)
