@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -155,9 +156,10 @@ def run_time_estimate(
     The run's one-off set-up (the kernel's tables, a bracket's all-pairs tables) is done first
     and not timed, nor is a first block (imports, caches); then a pilot of whole blocks runs in
     this process, doubling until it has taken ``PILOT_SECONDS``, reached ``PILOT_BLOCKS`` blocks
-    or shown the run to be short; its time per run is scaled to ``runs`` and shared among
-    ``workers``, at most one per CPU. Start-up of worker processes and their imperfect scaling
-    are not counted: the figure tells the user what they are starting, it is no promise.
+    or shown the run to be short; its median block's time per run is scaled to ``runs`` and
+    shared among ``workers``, at most one per CPU. Start-up of worker processes and their
+    imperfect scaling are not counted: the figure tells the user what they are starting, it is
+    no promise.
     """
     size = BRACKET_BLOCK if scenario.is_bracket else BLOCK_SIZE
     if runs <= ESTIMATE_FROM_BLOCKS * size:
@@ -169,13 +171,16 @@ def run_time_estimate(
     block(0, size, 0)  # warm-up: the first block pays for imports and caches
     blocks = 1
     index = 1
+    times: list[float] = []
     while True:
-        start = clock()
         for _ in range(blocks):
+            start = clock()
             block(index, size, 0)
+            times.append(clock() - start)
             index += 1
-        elapsed = clock() - start
-        estimate = runs * (elapsed / (blocks * size)) / share
+        # the median block: a spell of other work during the pilot made one estimate 3x long
+        estimate = runs * (statistics.median(times) / size) / share
+        elapsed = sum(times)
         if elapsed >= PILOT_SECONDS or blocks >= PILOT_BLOCKS or estimate < CLEARLY_SHORT:
             return estimate
         blocks *= 2
