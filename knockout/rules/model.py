@@ -231,6 +231,10 @@ def strength_difference(
     return np.asarray(d, dtype=np.float64)
 
 
+#: ``-ln(10) / 400``: ``10 ** (-x / 400) == exp(x * _MINUS_LN10_400)`` (to within an ulp or two).
+_MINUS_LN10_400 = -math.log(10.0) / 400.0
+
+
 def davidson(d: npt.ArrayLike, nu: npt.ArrayLike) -> GameProbabilities:
     """Davidson outcome probabilities for strength difference ``d`` (Elo) and draw parameter ``nu``.
 
@@ -243,7 +247,7 @@ def davidson(d: npt.ArrayLike, nu: npt.ArrayLike) -> GameProbabilities:
     """
     d_arr = np.asarray(d, dtype=np.float64)
     nu_arr = np.asarray(nu, dtype=np.float64)
-    h = np.power(10.0, -np.abs(d_arr) / 400.0)
+    h = np.exp(np.abs(d_arr) * _MINUS_LN10_400)  # 10 ** (-|d| / 400); exp is ~1.5x faster
     draw_weight = nu_arr * np.sqrt(h)
     z = 1.0 + h + draw_weight
     favourite = 1.0 / z
