@@ -642,14 +642,7 @@ def _regions(grid: FloatArray, inside: BoolArray, f: Callable[[float], float]) -
             cuts.append(0.5 * (lo + hi) if f_hi != 0.0 else hi)
         else:
             cuts.append(float(brentq(f, lo, hi, xtol=1e-9, rtol=1e-15)))
-    edges = [-np.inf, *cuts, np.inf]
-    state = bool(inside[0])
-    intervals: list[tuple[float, float]] = []
-    for lo_edge, hi_edge in itertools.pairwise(edges):
-        if state:
-            intervals.append((float(lo_edge), float(hi_edge)))
-        state = not state
-    return Regions(tuple(intervals))
+    return _regions_of_cuts(bool(inside[0]), cuts)
 
 
 def _threshold_regions(
