@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -47,6 +48,7 @@ __all__ = [
     "TimeClass",
     "classify",
     "davidson",
+    "davidson_share",
     "effective_minutes",
     "game_probabilities",
     "model_params",
@@ -65,6 +67,9 @@ class TimeClass(StrEnum):
     BLITZ = "blitz"
 
 
+#: Each time class, and its name, to its field of :class:`PerClass`.
+_CLASS_FIELDS: dict[str, str] = {tc.value: tc.value for tc in TimeClass}
+
 # Seed 000: 391 Red wins, 557 draws, 270 Black wins in 1,218 national-level games.
 _RED_WINS, _DRAWS, _BLACK_WINS = 391, 557, 270
 
@@ -78,7 +83,8 @@ class PerClass:
     blitz: float
 
     def __getitem__(self, tc: TimeClass | str) -> float:
-        value: float = getattr(self, TimeClass(tc).value)
+        name = _CLASS_FIELDS.get(tc)  # a time class or its name (no enum call: this is hot)
+        value: float = getattr(self, TimeClass(tc).value if name is None else name)
         return value
 
     def to_dict(self) -> dict[str, float]:
@@ -154,10 +160,11 @@ class ModelParams:
             moves=self.moves if moves is None else moves,
         )
 
-    @property
+    @cached_property
     def size(self) -> int | None:
         """How many sets of constants this holds: None for plain numbers (one model), else the
-        length of its constant arrays (a vectorised model, one entry per pair of a pairing)."""
+        length of its constant arrays (a vectorised model, one entry per pair of a pairing);
+        found once per model."""
         for table in (self.red_advantage, self.draw_nu, self.elo_per_doubling):
             for tc in TimeClass:
                 shape = np.shape(table[tc])
@@ -256,6 +263,31 @@ def davidson(d: npt.ArrayLike, nu: npt.ArrayLike) -> GameProbabilities:
     red = np.where(red_is_favourite, favourite, underdog)
     black = np.where(red_is_favourite, underdog, favourite)
     return GameProbabilities(red, np.asarray(draw_weight / z), black)
+
+
+def davidson_share(d: FloatArray, nu: npt.ArrayLike, *, red: bool, with_draw: bool) -> FloatArray:
+    """One side's share of :func:`davidson`: P(Red wins) (``red``) or P(Black wins), plus
+    P(draw) if ``with_draw``, value for value the same floating-point operations, computed in
+    ``d``'s own buffer (``d`` is overwritten and returned; it must be a float64 array of the
+    result's shape). Half the passes over memory of the three full outcomes, for big grids
+    of decisions (:func:`knockout.rules.bidding.rational_regions_of`)."""
+    nu_arr = np.asarray(nu, dtype=np.float64)
+    favourite = d >= 0 if red else d < 0  # where the side's weight is 1, not h
+    h = np.abs(d, out=d)
+    h *= _MINUS_LN10_400
+    np.exp(h, out=h)
+    draw_weight = np.sqrt(h)
+    draw_weight *= nu_arr  # nu * sqrt(h): the product is the same either way round
+    z = np.add(h, 1.0)  # 1.0 + h
+    z += draw_weight
+    # the side's weight, 1 or h: as 1.0 or 0.0 the mask is the larger (0 < h <= 1); a
+    # maximum is 5x faster than a masked copy
+    np.maximum(h, favourite, out=h)
+    h /= z  # 1.0 / z or h / z, as davidson divides
+    if with_draw:
+        draw_weight /= z
+        h += draw_weight
+    return h
 
 
 def game_probabilities(

@@ -17,6 +17,7 @@ from knockout.rules.model import (
     TimeClass,
     classify,
     davidson,
+    davidson_share,
     effective_minutes,
     game_probabilities,
     p_uses_less_time,
@@ -130,3 +131,29 @@ def test_effective_clock_ratio_of_the_seed_menu() -> None:
     # 30/10 + 10 s is a ratio of 2 (40/20), not 3; 35/5 + 10 s is 45/15, a ratio of 3.
     assert float(effective_minutes(30, 10) / effective_minutes(10, 10)) == 2.0
     assert float(effective_minutes(35, 10) / effective_minutes(5, 10)) == 3.0
+
+
+@given(
+    d=st.lists(
+        st.one_of(
+            st.floats(min_value=-2e5, max_value=2e5, allow_nan=False),
+            st.sampled_from([0.0, -0.0, 5e-324, -5e-324, 1e-300, 3000.0, -3000.0]),
+        ),
+        min_size=1,
+        max_size=64,
+    ),
+    nu=st.one_of(st.just(0.0), st.floats(min_value=0.0, max_value=50.0)),
+    red=st.booleans(),
+    with_draw=st.booleans(),
+)
+def test_one_sides_share_is_davidsons_bit_for_bit(
+    d: list[float], nu: float, red: bool, with_draw: bool
+) -> None:
+    """The in-place share (the decision grids' fast path) does davidson's arithmetic exactly:
+    the same bits, not merely close values."""
+    x = np.array(d, dtype=np.float64)
+    p = davidson(x, nu)
+    side = p.red if red else p.black
+    want = side + p.draw if with_draw else side
+    got = davidson_share(x.copy(), nu, red=red, with_draw=with_draw)
+    assert np.array_equal(np.asarray(want).view(np.int64), got.view(np.int64))

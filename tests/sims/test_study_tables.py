@@ -12,8 +12,16 @@ import numpy as np
 import pytest
 
 from knockout.exact.solver import stage_exits
+from knockout.game import Colour
 from knockout.io.scenario import load_scenario
-from knockout.rules.bidding import BiddingGame, get_strategy, rational_regions_of
+from knockout.rules.bidding import (
+    REGION_SPAN,
+    BiddingGame,
+    _branch_decisions,
+    _grid_decisions,
+    get_strategy,
+    rational_regions_of,
+)
 from knockout.rules.match import MatchState, Pairing
 from knockout.rules.model import ModelParams
 from knockout.rules.scenario import Scenario
@@ -174,6 +182,46 @@ def test_regions_of_many_games_equal_each_games_own() -> None:
     found = rational_regions_of(games)
     for game, regions in zip(games, found, strict=True):
         assert dict(regions) == dict(game.rational_regions())
+
+
+@pytest.mark.parametrize("menu", [None, ((20.0, 15.0), (12.0, 25.0), (40.0, 3.0))])
+@pytest.mark.parametrize("draw_winner", [Colour.BLACK, Colour.RED])
+def test_the_grid_pass_takes_the_branch_values_decisions(
+    menu: tuple[tuple[float, float], ...] | None, draw_winner: Colour
+) -> None:
+    """The in-place grid pass of the many-games search decides as the branch values do, at
+    every cell: over random constants (a vectorised model, one row each), the 1-Elo grid and
+    random points, either colour taking the draws, the seed's clocks and others."""
+    sc = load_scenario(SCENARIOS / "final-2600-vs-2550.toml")
+    game = Pairing.of(sc.format, *sc.players, model=sc.model, strategy=sc.strategy).bidding_game
+    assert game is not None
+    if menu is not None:
+        accept, object_red, object_black = menu
+        clocks = {"accept": accept, "object_red": object_red, "object_black": object_black}
+        game = replace(game, menu=replace(game.menu, **clocks))
+    rng = np.random.default_rng(7)
+    n = 9
+    tc = game.time_class
+    model = sc.model.mapped(lambda a: a)  # a copy, then each constant of the class as a column
+    columns = {
+        "red_advantage": rng.uniform(-150, 150, n),
+        "draw_nu": np.concatenate([[0.0], rng.uniform(0, 3, n - 1)]),
+        "elo_per_doubling": np.concatenate([[0.0], rng.uniform(-60, 400, n - 1)]),
+    }
+    model = replace(
+        model,
+        **{
+            name: replace(getattr(model, name), **{tc.value: values[:, None]})
+            for name, values in columns.items()
+        },
+    )
+    rows = replace(game, model=model, draw_winner=draw_winner)
+    grid = np.arange(-REGION_SPAN, REGION_SPAN + 1.0, 1.0)
+    for x in (grid, np.sort(rng.normal(0, 800, 3001)), np.array([0.0, -0.0, 1e-12, -1e-12])):
+        fast, plain = _grid_decisions(rows, x), _branch_decisions(rows, x)
+        assert fast.keys() == plain.keys()
+        for key in plain:
+            np.testing.assert_array_equal(fast[key], plain[key], err_msg=key)
 
 
 def test_regions_of_many_refuse_games_that_differ_beyond_constants() -> None:
