@@ -260,12 +260,8 @@ class MatchTables:
             decision = decide(stage, game=0, last_red=None)
             if isinstance(decision, Fixed | Lot):
                 per_entry, reachable = _entry_exits(block, s, each_pair=True)
-                for i in range(n):
-                    own = {
-                        lr: {e: p[i : i + 1] for e, p in table.items() if p[i] > 0}
-                        for lr, table in per_entry.items()
-                    }
-                    staged[i].append(_exit_table(own, reachable, 1))
+                for i, own in enumerate(_point_exit_tables(per_entry, reachable, n)):
+                    staged[i].append(own)
             elif isinstance(decision, Bidding) and per_match:
                 games = [p.bidding_game for p in points]
                 samplers = block.strategy.samplers([g for g in games if g is not None])
@@ -637,6 +633,62 @@ def _exit_table(per_entry: EntryExits, reachable: tuple[Side | None, ...], n: in
         announce_red=np.array([e.announce_red for e in exits], dtype=bool),
         objects=np.array([e.objects for e in exits], dtype=bool),
     )
+
+
+def _point_exit_tables(
+    per_entry: EntryExits, reachable: tuple[Side | None, ...], n: int
+) -> list[StageTable]:
+    """Each of ``n`` one-pair points' stage table from the exits of all of them (pair ``i`` of
+    ``per_entry`` is point ``i``): what ``_exit_table`` gives each point alone, keeping the exits
+    it reaches with positive probability, value for value. Built once for all points and cut
+    into rows where a point reaches every exit any point reaches (the usual case); a point that
+    misses one is built alone."""
+    exits = sorted(
+        {e for table in per_entry.values() for e in table},
+        key=lambda e: (e.winner >= 0, e),  # exits that continue the match first
+    )
+    probs = np.zeros((n, len(ENTRIES), len(exits)))
+    for j, last_red in enumerate(ENTRIES):
+        table = per_entry.get(last_red, per_entry[reachable[0]])
+        for k, e in enumerate(exits):
+            if e in table:
+                p = table[e]
+                probs[:, j, k] = np.where(p > 0, p, 0.0)  # a point alone drops the rest
+    reached = probs.max(axis=1) > 0  # (n, exits): the point's own exits
+    cdf = np.cumsum(probs, axis=2)[:, :, :-1]
+    same = np.all(cdf == cdf[:, :1], axis=(1, 2))  # one point: varies == by_entry
+    n_goes_on = sum(e.winner < 0 for e in exits)
+    games = np.array([e.games for e in exits], dtype=np.int32)
+    winner = np.array([e.winner for e in exits], dtype=np.int8)
+    entry = np.array([0 if e.winner >= 0 else e.last_red + 1 for e in exits], dtype=np.intp)
+    chooser = np.array([e.chooser for e in exits], dtype=np.int8)
+    announce_red = np.array([e.announce_red for e in exits], dtype=bool)
+    objects = np.array([e.objects for e in exits], dtype=bool)
+    out: list[StageTable] = []
+    for i in range(n):
+        if not reached[i].all():
+            own = {
+                lr: {e: p[i : i + 1] for e, p in table.items() if p[i] > 0}
+                for lr, table in per_entry.items()
+            }
+            out.append(_exit_table(own, reachable, 1))
+            continue
+        varies = not bool(same[i])
+        out.append(
+            StageTable(
+                cuts=cdf[i],
+                varies=varies,
+                by_entry=varies,
+                n_goes_on=n_goes_on,
+                games=games,
+                winner=winner,
+                entry=entry,
+                chooser=chooser,
+                announce_red=announce_red,
+                objects=objects,
+            )
+        )
+    return out
 
 
 def _entry_p_a(pairing: Pairing, s: int) -> FloatArray:
