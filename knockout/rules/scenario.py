@@ -27,6 +27,7 @@ Layout (public interface; see README and ``docs/scenarios.md``)::
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import sys
@@ -143,6 +144,45 @@ class Scenario:
         """
         return parse_scenario(data, source=source)
 
+    def with_constants(
+        self, constants: Mapping[str, float], *, source: str | None = None
+    ) -> Scenario | None:
+        """This scenario with some model constants set, as parsing it with them would give,
+        checking only what they touch: ``constants`` maps ``CONSTANT.CLASS`` (``draw_nu.rapid``)
+        or ``sd.CONSTANT.CLASS`` to a number. Nothing else of a scenario depends on them, so the
+        draw and the played games are this one's (a study's points, swept over constants, skip
+        parsing and replaying them again).
+
+        Returns None where parsing might say more than "valid": a value that is not a finite
+        number (a bool, text, infinity), or constants that make the scenario invalid; parse the
+        scenario's tables then, for its exact messages.
+        """
+        model, sd = self.model, self.model_sd
+        for path, value in constants.items():
+            finite = isinstance(value, float) and math.isfinite(value)
+            whole = isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
+            if not (finite or whole):
+                return None
+            parts = path.split(".")
+            of_sd = parts[0] == "sd"
+            rest = parts[1:] if of_sd else parts
+            if len(rest) != 2 or rest[0] not in _CONSTANTS or rest[1] not in _CLASS_NAMES:
+                return None
+            name, tc = rest
+            table = replace(getattr(sd if of_sd else model, name), **{tc: float(value)})
+            if of_sd:
+                sd = replace(sd, **{name: table})
+            else:
+                model = replace(model, **{name: table})
+        where = self.source if source is None else source
+        if _model_problems(model, where) or sd.problems(model):
+            return None
+        out = copy.copy(self)  # no __post_init__: its checks and replay are this scenario's
+        object.__setattr__(out, "model", model)
+        object.__setattr__(out, "model_sd", sd)
+        object.__setattr__(out, "source", where)
+        return out
+
     @property
     def strategy_kind(self) -> str:
         """``rational``, ``naive``, ``believed`` or ``bayesian`` (the strategy's kind)."""
@@ -201,6 +241,11 @@ class Scenario:
             "incentives": self.incentives.to_dict(),
             "played": [_played_to_dict(g) for g in self.played],
         }
+
+
+#: The model constants a scenario's points may set (:meth:`Scenario.with_constants`).
+_CONSTANTS = ("red_advantage", "draw_nu", "elo_per_doubling")
+_CLASS_NAMES = tuple(tc.value for tc in TimeClass)
 
 
 def scenario_problems(sc: Scenario) -> list[Problem]:

@@ -37,6 +37,7 @@ import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -44,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import Field, ValidationError
 
-from knockout.errors import InputError, KnockoutError, Problem
+from knockout.errors import InputError, KnockoutError, Problem, ScenarioError
 from knockout.exact.bracket import bracket_odds, bracket_odds_at
 from knockout.exact.odds import (
     certain_odds,
@@ -203,18 +204,32 @@ class Sweep:
         Raises:
             ScenarioError: If the point makes the scenario invalid.
         """
-        overrides = [
-            Override(f"{a.path}={v!r}", tuple(a.path.split(".")), v)
-            for a, v in zip(self.axes, point, strict=True)
-        ]
-        overrides += [
-            Override(f"{path}=0.0", tuple(path.split(".")), 0.0) for path in self.held_constants
-        ]
+        where = ", ".join(f"{k}={v!r}" for k, v in zip(self.paths, point, strict=True))
+        source = f"{self.source} at {where}"
+        values = dict(zip(self.paths, point, strict=True))
+        values |= dict.fromkeys(self.held_constants, 0.0)
+        base = self._parsed_base
+        if base is not None and all(path.startswith("model.") for path in values):
+            # only constants change: the base scenario with them set (what parsing gives)
+            found = base.with_constants(
+                {path.removeprefix("model."): v for path, v in values.items()}, source=source
+            )
+            if found is not None:
+                return found
+        overrides = [Override(f"{k}={v!r}", tuple(k.split(".")), v) for k, v in values.items()]
         data, _, problems = apply_overrides(self.base, overrides)
         if problems:
             raise InputError(problems)
-        where = ", ".join(f"{k}={v!r}" for k, v in zip(self.paths, point, strict=True))
-        return parse_scenario(data, source=f"{self.source} at {where}")
+        return parse_scenario(data, source=source)
+
+    @cached_property
+    def _parsed_base(self) -> Scenario | None:
+        """The base scenario parsed once (None if it is not valid as it stands: a point may
+        make it so)."""
+        try:
+            return parse_scenario(self.base, source=self.source)
+        except ScenarioError:
+            return None
 
     @property
     def paths(self) -> tuple[str, ...]:
