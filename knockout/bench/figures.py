@@ -720,7 +720,7 @@ class BenchSettings:
     engine_matches: int = 300
     command_repeats: int = 7
     bracket_sizes: tuple[int, ...] = (1024, 4096)
-    study_steps: int = 5
+    study_steps: int = 10  # 100 points: a study's per-block set-up weighs as in a real grid
     study_runs: int = 200_000
     estimate_runs: int = 10_000_000
 

@@ -215,12 +215,14 @@ def study_check(
     draw rate under ``believed`` bidders, ``runs`` a point, in this process (CPU time); then
     the per-match kernel on each point's own tables for as many matches (built untimed).
 
-    Each repeat times the study, then the kernel, back to back, and the repeat with the
-    median ratio is kept: this machine's speed drifts from second to second, so a ratio of the
-    two sides' bests (taken at different moments) spread from 1.2 to 2.0 in one minute. Each
-    repeat's grid is moved by a thousandth so that no cache of an earlier repeat serves it (a
-    real study's points are all new). The estimate is the first repeat's, against that
-    repeat's wall time.
+    Each repeat times the kernel, the study, then the kernel again, and compares the study with
+    the mean of the two kernel times around it; the repeat with the median ratio is kept. This
+    machine's speed drifts from second to second (one kernel's time went from 8 to 14 ms a
+    point within seconds), so sides timed apart, or bests taken at different moments, spread
+    from 1.1 to 1.7. Each repeat's grid is moved by a thousandth so that no cache of an earlier
+    repeat serves it (a real study's points are all new), and the kernel's tables come from a
+    copy of the study so that building them warms nothing the study uses. The estimate is the
+    first repeat's, against that repeat's wall time.
     """
     base = scenario.to_dict()
     base["strategy"] = {"kind": "believed", "belief_sd": 100.0}
@@ -256,6 +258,8 @@ def study_check(
                 source="bench",
                 folder=Path(folder),
             )
+            tables = _kernel_tables(replace(sweep))
+            before = _kernel_time(tables, runs)
             if repeat == 0:
                 estimate = estimate_run(sweep).seconds
             start, wall = time.process_time(), time.perf_counter()
@@ -263,22 +267,27 @@ def study_check(
             study_seconds = time.process_time() - start
             if repeat == 0:
                 wall_seconds = time.perf_counter() - wall
-            pairs.append((study_seconds, _kernel_for(sweep, runs)))
+            pairs.append((study_seconds, (before + _kernel_time(tables, runs)) / 2))
     pairs.sort(key=lambda pair: pair[0] / pair[1])
     study_seconds, kernel_seconds = pairs[len(pairs) // 2]
     return StudyCheck(workload, study_seconds, kernel_seconds, estimate, wall_seconds)
 
 
-def _kernel_for(sweep: Sweep, runs: int) -> float:
-    """CPU seconds of the per-match kernel on each of the sweep's points' own tables (built
-    untimed), for as many matches as the study ran there: points differ in how far matches
-    go, so one point's tables would not be the same matches."""
+def _kernel_tables(sweep: Sweep) -> list[MatchTables]:
+    """Each of the sweep's points' own kernel tables, built as ``simulate`` builds them: points
+    differ in how far matches go, so one point's tables would not be the same matches."""
     point_tables = []
     for point in sweep.points:
         sc = sweep.scenario_at(point)
         a, b = sc.players
         pairing = Pairing.of(sc.format, a, b, model=sc.model, strategy=sc.strategy)
         point_tables.append(MatchTables.from_pairing(pairing))
+    return point_tables
+
+
+def _kernel_time(point_tables: Sequence[MatchTables], runs: int) -> float:
+    """CPU seconds of the per-match kernel on each point's tables, for as many matches as the
+    study runs there (after one untimed block)."""
     kernel_block(point_tables[0], 0, BLOCK_SIZE, 1)  # warm up
     start = time.process_time()
     for tables in point_tables:
