@@ -34,6 +34,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -407,7 +408,8 @@ def _local(
         while len(times) < min(n, TIMED_BLOCKS):
             times.append(_timed(block, tally, len(times), seed))
     first = len(times)
-    per_block = float(np.median(times[1:])) if len(times) > 1 else 0.0
+    # the stdlib's median: numpy's imports numpy.ma (about 0.1 s of a short command's CPU)
+    per_block = statistics.median(times[1:]) if len(times) > 1 else 0.0
     work_left = (n - first) * per_block
     helpers = _helpers_wanted(limit, work_left, STARTUP_SECONDS.get(method, 1.5), adaptive)
     if adaptive and helpers and work_left < LONG_WORK_SECONDS:
