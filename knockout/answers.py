@@ -265,13 +265,16 @@ class MatchTally:
     time_class: str | None = None
 
     def __add__(self, other: MatchTally) -> MatchTally:
+        games = dict(self.games)
+        for k, c in other.games.items():
+            games[k] = games.get(k, 0) + c
         return MatchTally(
             runs=self.runs + other.runs,
             wins=(self.wins[0] + other.wins[0], self.wins[1] + other.wins[1]),
             decided=tuple(
                 (a[0] + b[0], a[1] + b[1]) for a, b in zip(self.decided, other.decided, strict=True)
             ),
-            games=dict(Counter(self.games) + Counter(other.games)),
+            games={k: c for k, c in games.items() if c > 0},  # as Counter's sum keeps them
             reached=self.reached + other.reached,
             chooser_a=self.chooser_a + other.chooser_a,
             chooser_won=self.chooser_won + other.chooser_won,
@@ -293,17 +296,26 @@ class MatchTally:
         among the matches that reached the bidding stage.
         """
         n = self.runs
+        found: dict[tuple[int, int], Estimate | None] = {}
+
+        def share(count: int, of: int) -> Estimate | None:
+            key = (count, of)
+            if key not in found:  # each proportion once, for both answers
+                found[key] = Estimate.proportion(count, of)
+            return found[key]
+
         pick: list[Callable[[Estimate], float]] = [lambda e: e.value, lambda e: e.stderr]
+        sudden_death = self._sudden_death(players, share)
         out = []
-        for f in pick:
+        for index, f in enumerate(pick):
 
             def p(count: int, of: int = n, f: Callable[[Estimate], float] = f) -> float:
-                e = Estimate.proportion(count, of)
+                e = share(count, of)
                 assert e is not None
                 return f(e)
 
             def cond(count: int, f: Callable[[Estimate], float] = f) -> float | None:
-                e = Estimate.proportion(count, self.reached)
+                e = share(count, self.reached)
                 return None if e is None else f(e)
 
             reached = self.reached > 0
@@ -329,51 +341,54 @@ class MatchTally:
                     games={k: p(c) for k, c in sorted(self.games.items())},
                     unresolved=0.0,
                     walkover=self.walkover,
-                    sudden_death=self._sudden_death(players, f),
+                    sudden_death=None if sudden_death is None else sudden_death[index],
                 )
             )
         return Simulated(out[0], out[1], n, seed)
 
     def _sudden_death(
-        self, players: tuple[str, str], f: Callable[[Estimate], float]
-    ) -> SuddenDeath | None:
+        self, players: tuple[str, str], share: Callable[[int, int], Estimate | None]
+    ) -> tuple[SuddenDeath, SuddenDeath] | None:
+        """The sudden-death game laid open, as the estimates and as their standard errors
+        (each estimate found once)."""
         if self.time_class is None:
             return None
         n, reached = self.runs, self.reached
         counts = (self.chooser_a, reached - self.chooser_a)
         won = (self.chooser_a_won, self.chooser_won - self.chooser_a_won)
-
-        def p(count: int, of: int) -> float | None:
-            e = Estimate.proportion(count, of)
-            return None if e is None else f(e)
-
-        as_chooser: dict[str, dict[str, float | None]] = {}
+        means: dict[str, dict[str, Estimate | None]] = {}
         for side, name in enumerate(players):
             k = counts[side]
-            values: dict[str, float | None] = {}
+            values: dict[str, Estimate | None] = {}
             for b, branch in enumerate(BRANCH_KEYS):
                 i = side * 4 + b
                 values[branch] = (
                     None
                     if k == 0
-                    else f(
-                        Estimate.mean(
-                            self.branch_sum[i] / BRANCH_UNIT,
-                            self.branch_sq[i] / BRANCH_UNIT,
-                            k,
-                            resolution=4 / BRANCH_UNIT,  # each value and square rounded
-                        )
+                    else Estimate.mean(
+                        self.branch_sum[i] / BRANCH_UNIT,
+                        self.branch_sq[i] / BRANCH_UNIT,
+                        k,
+                        resolution=4 / BRANCH_UNIT,  # each value and square rounded
                     )
                 )
-            values["advances"] = p(won[side], k)
-            as_chooser[name] = values
-        chooser: dict[str, float] | None = None
-        if reached > 0:
-            shares = [Estimate.proportion(c, reached) for c in counts]
-            chooser = {name: f(e) for name, e in zip(players, shares, strict=True) if e}
-        reached_share = Estimate.proportion(reached, n)
+            values["advances"] = share(won[side], k)
+            means[name] = values
+        shares = [share(c, reached) for c in counts] if reached > 0 else None
+        reached_share = share(reached, n)
         assert reached_share is not None
-        return SuddenDeath(f(reached_share), self.time_class, chooser, as_chooser)
+        out = []
+        picks: tuple[Callable[[Estimate], float], ...] = (lambda e: e.value, lambda e: e.stderr)
+        for f in picks:
+            as_chooser = {
+                name: {key: None if e is None else f(e) for key, e in values.items()}
+                for name, values in means.items()
+            }
+            chooser: dict[str, float] | None = None
+            if shares is not None:
+                chooser = {name: f(e) for name, e in zip(players, shares, strict=True) if e}
+            out.append(SuddenDeath(f(reached_share), self.time_class, chooser, as_chooser))
+        return out[0], out[1]
 
 
 # ---------------------------------------------------------------------------------------------
