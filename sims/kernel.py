@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import assert_never
+from typing import Any, assert_never
 
 import numpy as np
 import numpy.typing as npt
@@ -607,8 +607,12 @@ def _entry_exits(
     return per_entry, reachable
 
 
-def _exit_table(per_entry: EntryExits, reachable: tuple[Side | None, ...], n: int) -> StageTable:
-    """A stage's table from its exits per entry, for ``n`` pairs."""
+def _exit_order(
+    per_entry: EntryExits, reachable: tuple[Side | None, ...], n: int, *, positive: bool = False
+) -> tuple[list[StageExit], FloatArray]:
+    """A stage's exits (those that continue the match first) and their probabilities
+    ``(n, 3, exits)`` for ``n`` pairs and each entry code (``positive``: a probability that is
+    not above 0 as 0, as a pair walked alone drops the exit)."""
     exits = sorted(
         {e for table in per_entry.values() for e in table},
         key=lambda e: (e.winner >= 0, e),  # exits that continue the match first
@@ -618,20 +622,34 @@ def _exit_table(per_entry: EntryExits, reachable: tuple[Side | None, ...], n: in
         table = per_entry.get(last_red, per_entry[reachable[0]])
         for k, e in enumerate(exits):
             if e in table:
-                probs[:, j, k] = table[e]
+                p = table[e]
+                probs[:, j, k] = np.where(p > 0, p, 0.0) if positive else p
+    return exits, probs
+
+
+def _exit_meaning(exits: Sequence[StageExit]) -> dict[str, Any]:
+    """What each exit of a stage's table means (:class:`StageTable`'s fields after ``by_entry``)."""
+    return {
+        "n_goes_on": sum(e.winner < 0 for e in exits),
+        "games": np.array([e.games for e in exits], dtype=np.int32),
+        "winner": np.array([e.winner for e in exits], dtype=np.int8),
+        "entry": np.array([0 if e.winner >= 0 else e.last_red + 1 for e in exits], dtype=np.intp),
+        "chooser": np.array([e.chooser for e in exits], dtype=np.int8),
+        "announce_red": np.array([e.announce_red for e in exits], dtype=bool),
+        "objects": np.array([e.objects for e in exits], dtype=bool),
+    }
+
+
+def _exit_table(per_entry: EntryExits, reachable: tuple[Side | None, ...], n: int) -> StageTable:
+    """A stage's table from its exits per entry, for ``n`` pairs."""
+    exits, probs = _exit_order(per_entry, reachable, n)
     cdf = np.cumsum(probs, axis=2)[:, :, :-1]
     cuts = cdf.reshape(n * len(ENTRIES), len(exits) - 1)
     return StageTable(
         cuts=np.ascontiguousarray(cuts),
         varies=not bool(np.all(cuts == cuts[:1])),
         by_entry=not bool(np.all(cdf == cdf[:, :1])),
-        n_goes_on=sum(e.winner < 0 for e in exits),
-        games=np.array([e.games for e in exits], dtype=np.int32),
-        winner=np.array([e.winner for e in exits], dtype=np.int8),
-        entry=np.array([0 if e.winner >= 0 else e.last_red + 1 for e in exits], dtype=np.intp),
-        chooser=np.array([e.chooser for e in exits], dtype=np.int8),
-        announce_red=np.array([e.announce_red for e in exits], dtype=bool),
-        objects=np.array([e.objects for e in exits], dtype=bool),
+        **_exit_meaning(exits),
     )
 
 
@@ -643,27 +661,11 @@ def _point_exit_tables(
     it reaches with positive probability, value for value. Built once for all points and cut
     into rows where a point reaches every exit any point reaches (the usual case); a point that
     misses one is built alone."""
-    exits = sorted(
-        {e for table in per_entry.values() for e in table},
-        key=lambda e: (e.winner >= 0, e),  # exits that continue the match first
-    )
-    probs = np.zeros((n, len(ENTRIES), len(exits)))
-    for j, last_red in enumerate(ENTRIES):
-        table = per_entry.get(last_red, per_entry[reachable[0]])
-        for k, e in enumerate(exits):
-            if e in table:
-                p = table[e]
-                probs[:, j, k] = np.where(p > 0, p, 0.0)  # a point alone drops the rest
+    exits, probs = _exit_order(per_entry, reachable, n, positive=True)
     reached = probs.max(axis=1) > 0  # (n, exits): the point's own exits
     cdf = np.cumsum(probs, axis=2)[:, :, :-1]
     same = np.all(cdf == cdf[:, :1], axis=(1, 2))  # one point: varies == by_entry
-    n_goes_on = sum(e.winner < 0 for e in exits)
-    games = np.array([e.games for e in exits], dtype=np.int32)
-    winner = np.array([e.winner for e in exits], dtype=np.int8)
-    entry = np.array([0 if e.winner >= 0 else e.last_red + 1 for e in exits], dtype=np.intp)
-    chooser = np.array([e.chooser for e in exits], dtype=np.int8)
-    announce_red = np.array([e.announce_red for e in exits], dtype=bool)
-    objects = np.array([e.objects for e in exits], dtype=bool)
+    meaning = _exit_meaning(exits)  # the same arrays for every point
     out: list[StageTable] = []
     for i in range(n):
         if not reached[i].all():
@@ -674,20 +676,7 @@ def _point_exit_tables(
             out.append(_exit_table(own, reachable, 1))
             continue
         varies = not bool(same[i])
-        out.append(
-            StageTable(
-                cuts=cdf[i],
-                varies=varies,
-                by_entry=varies,
-                n_goes_on=n_goes_on,
-                games=games,
-                winner=winner,
-                entry=entry,
-                chooser=chooser,
-                announce_red=announce_red,
-                objects=objects,
-            )
-        )
+        out.append(StageTable(cuts=cdf[i], varies=varies, by_entry=varies, **meaning))
     return out
 
 
