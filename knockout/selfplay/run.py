@@ -514,11 +514,13 @@ class _Files:
     def add(self, record: GameRecord) -> None:
         cells = _detail_row(record, self.config, self.engine_name)
         row = dict(zip(DETAIL_COLUMNS, cells, strict=True))
+        # kept first: a Ctrl-C between the writes below would otherwise lose, at the closing
+        # rewrite, a game already in the file
+        self.done[record.game] = row
         self._detail_file.write(_line(cells))
         self._detail_file.flush()
         self._out_file.write(_line(_calibration_row(row, self.config.time_class)))
         self._out_file.flush()
-        self.done[record.game] = row
 
     def close(self) -> None:
         self._detail_file.close()

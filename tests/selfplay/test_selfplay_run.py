@@ -108,6 +108,33 @@ def test_an_interrupted_run_resumes_with_the_missing_games_only(
     assert cells(detail) == cells(detail_path(whole))
 
 
+def test_a_ctrl_c_between_a_games_two_rows_keeps_that_game(
+    fake_engine: MakeEngine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game in the detail file is kept whenever the interrupt comes: here it comes after the
+    game's detail row is written, before its calibration row (the closing rewrite used to drop
+    that game, in both files)."""
+    from knockout.selfplay import run
+
+    out = tmp_path / "games.csv"
+    real = run._calibration_row
+    calls = {"n": 0}
+
+    def interrupted_once(row: dict[str, str], time_class: str) -> list[str]:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise KeyboardInterrupt
+        return real(row, time_class)
+
+    monkeypatch.setattr(run, "_calibration_row", interrupted_once)
+    with pytest.raises(KeyboardInterrupt):
+        play(config(fake_engine()), out)
+    kept = read_detail(detail_path(out))
+    assert [r["game"] for r in kept] == ["0"]
+    with out.open(encoding="utf-8") as f:
+        assert len(list(csv.DictReader(f))) == 1  # its calibration row too
+
+
 def test_another_runs_file_is_refused(fake_engine: MakeEngine, tmp_path: Path) -> None:
     out = tmp_path / "games.csv"
     play(config(fake_engine(), games=3), out)
