@@ -500,6 +500,9 @@ def _long_runs(tables: MatchTables, workers: int, runs: int, cfg: BenchSettings,
     block = partial(kernel_block, tables)
     best: dict[str, float] = {}
     used: list[int] = []
+    # the ceiling on the run's own work, its blocks shared among the processes: with 400 blocks
+    # (a fifteenth of a 7 s run, timed in half a second) shares ranged from 0.88 to 1.33
+    count = cfg.ceiling_blocks or max(1, math.ceil(runs / BLOCK_SIZE / workers))
 
     def keep(key: str, seconds: float) -> None:
         best[key] = min(best.get(key, float("inf")), seconds)
@@ -522,7 +525,7 @@ def _long_runs(tables: MatchTables, workers: int, runs: int, cfg: BenchSettings,
                         lambda: run_blocks(block, runs, 7, executor="dask", scheduler=address), 1
                     ),
                 )
-            alone, together = _ceiling_pass(tables, workers, cfg.ceiling_blocks)
+            alone, together = _ceiling_pass(tables, workers, count)
             keep("alone", alone)
             keep("together", together)
     dask = None if cluster is None else Timed(runs, best["one"], best["dask"], workers)
@@ -695,7 +698,8 @@ class BenchSettings:
         cli_repeats: Their repeats.
         startup_repeats: Repeats of ``knockout --version`` and of ``import numpy`` (0: not timed).
         bracket_repeats: Bracket and kernel blocks timed.
-        ceiling_blocks: Blocks per process in the ceiling measurement.
+        ceiling_blocks: Blocks per process in the ceiling measurement (None: the long run's
+            blocks shared among the processes, the same work as the run).
         dask: Time a local Dask cluster too (the long run).
         engine_matches: SimPy engine matches timed.
         command_repeats: Repeats of each short command and of ``import numpy`` (0: not timed).
@@ -715,7 +719,7 @@ class BenchSettings:
     cli_repeats: int = 15  # whole processes of ~0.6 s: 5 or 9 left a 10 % spread between runs
     startup_repeats: int = 10
     bracket_repeats: int = 30
-    ceiling_blocks: int = 400
+    ceiling_blocks: int | None = None
     dask: bool = True
     engine_matches: int = 300
     command_repeats: int = 7
