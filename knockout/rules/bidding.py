@@ -50,6 +50,7 @@ from knockout.rules.model import (
     TimeClass,
     davidson_share,
     game_probabilities,
+    strength_difference,
 )
 from knockout.rules.normal import gauss_hermite, ndtr
 
@@ -293,13 +294,16 @@ def bounds_mass(bounds: FloatArray, mean: npt.ArrayLike, sd: float) -> FloatArra
 
 def _branch_decisions(game: BiddingGame, x: FloatArray) -> dict[str, BoolArray]:
     """The rational rule's three decisions at ``x`` from the four branch values."""
-    v = {
-        b: game.chooser_advances(a, r, x) for b, (a, r) in zip(BRANCH_NAMES, BRANCHES, strict=True)
-    }
-    obj_red = v["red_object"] < v["red_accept"]
-    obj_black = v["black_object"] < v["black_accept"]
-    red_value = np.where(obj_red, v["red_object"], v["red_accept"])
-    black_value = np.where(obj_black, v["black_object"], v["black_accept"])
+    return _decisions_of([game.chooser_advances(a, r, x) for a, r in BRANCHES])
+
+
+def _decisions_of(values: Sequence[FloatArray]) -> dict[str, BoolArray]:
+    """The rational rule's decisions from P(甲 advances) in each branch (``BRANCHES`` order)."""
+    red_accept, red_object, black_accept, black_object = values
+    obj_red = red_object < red_accept
+    obj_black = black_object < black_accept
+    red_value = np.where(obj_red, red_object, red_accept)
+    black_value = np.where(obj_black, black_object, black_accept)
     return {
         "announce_red": np.asarray(red_value >= black_value),
         "object_red": np.asarray(obj_red),
@@ -309,34 +313,28 @@ def _branch_decisions(game: BiddingGame, x: FloatArray) -> dict[str, BoolArray]:
 
 def _grid_decisions(game: BiddingGame, x: FloatArray) -> dict[str, BoolArray]:
     """:func:`_branch_decisions` on a big grid, value for value: each branch's P(甲 advances)
-    by the same floating-point operations as :meth:`BiddingGame.chooser_advances` (its
-    strength difference, then :func:`~knockout.rules.model.davidson_share` in place), with
-    fewer passes over memory. ``game``'s constants broadcast against ``x``."""
+    from the model's own strength difference and
+    :func:`~knockout.rules.model.davidson_share` (davidson's operations, in place: fewer passes
+    over memory than :meth:`BiddingGame.chooser_advances`). ``game``'s constants broadcast
+    against ``x``."""
     model, tc = game.model, game.time_class
-    advantage = np.asarray(model.red_advantage[tc], dtype=np.float64)
-    as_black = np.subtract(0.0, x, dtype=np.float64)  # 甲 as Black: Red (乙) at 0, Black at x
     values = []
     for announce, reply in BRANCHES:
         colour, clocks = game.menu.assignment(announce, reply)
         red_min, black_min = game.effective(clocks)
-        time_odds = np.log2(np.divide(red_min, black_min, dtype=np.float64))
         red = colour is Colour.RED
-        # strength_difference: (red - black + red_advantage) + elo_per_doubling * time odds
-        d = np.add(np.subtract(x, 0.0, dtype=np.float64) if red else as_black, advantage)
-        d += np.multiply(model.elo_per_doubling[tc], time_odds)
+        d = strength_difference(
+            x if red else 0.0,  # 甲 as Red at x against 乙 at 0, or as Black
+            0.0 if red else x,
+            red_advantage=model.red_advantage[tc],
+            elo_per_doubling=model.elo_per_doubling[tc],
+            red_minutes=red_min,
+            black_minutes=black_min,
+        )
         values.append(
             davidson_share(d, model.draw_nu[tc], red=red, with_draw=game.draw_winner is colour)
         )
-    red_accept, red_object, black_accept, black_object = values
-    obj_red = red_object < red_accept
-    obj_black = black_object < black_accept
-    red_value = np.where(obj_red, red_object, red_accept)
-    black_value = np.where(obj_black, black_object, black_accept)
-    return {
-        "announce_red": np.asarray(red_value >= black_value),
-        "object_red": obj_red,
-        "object_black": obj_black,
-    }
+    return _decisions_of(values)
 
 
 @dataclass(frozen=True)

@@ -246,7 +246,8 @@ def davidson(d: npt.ArrayLike, nu: npt.ArrayLike) -> GameProbabilities:
     """Davidson outcome probabilities for strength difference ``d`` (Elo) and draw parameter ``nu``.
 
     Computed in the form that stays finite for any ``d``: with ``h = 10 ** (-|d| / 400) <= 1`` the
-    favourite's weight is 1 and the underdog's ``h``, so nothing overflows.
+    favourite's weight is 1 and the underdog's ``h``, so nothing overflows. :func:`davidson_share`
+    is one side's share by the same operations (tested bit for bit): change both together.
 
     >>> p = davidson(400 * np.log10(391 / 270), 557 / np.sqrt(391 * 270))
     >>> [round(float(x) * 1218, 9) for x in p]
