@@ -300,15 +300,21 @@ def _branch_decisions(game: BiddingGame, x: FloatArray) -> dict[str, BoolArray]:
 def _decisions_of(values: Sequence[FloatArray]) -> dict[str, BoolArray]:
     """The rational rule's decisions from P(甲 advances) in each branch (``BRANCHES`` order)."""
     red_accept, red_object, black_accept, black_object = values
-    obj_red = red_object < red_accept
-    obj_black = black_object < black_accept
-    red_value = np.where(obj_red, red_object, red_accept)
-    black_value = np.where(obj_black, black_object, black_accept)
+    red_value, black_value = _announcement_values(values)
     return {
         "announce_red": np.asarray(red_value >= black_value),
-        "object_red": np.asarray(obj_red),
-        "object_black": np.asarray(obj_black),
+        "object_red": np.asarray(red_object < red_accept),
+        "object_black": np.asarray(black_object < black_accept),
     }
+
+
+def _announcement_values(values: Sequence[FloatArray]) -> tuple[FloatArray, FloatArray]:
+    """P(甲 advances) if 甲 announces Red, and Black, 乙 replying rationally (objecting where
+    that is strictly worse for 甲), from the four branch values (``BRANCHES`` order)."""
+    red_accept, red_object, black_accept, black_object = values
+    red_value = np.where(red_object < red_accept, red_object, red_accept)
+    black_value = np.where(black_object < black_accept, black_object, black_accept)
+    return red_value, black_value
 
 
 def _grid_decisions(game: BiddingGame, x: FloatArray) -> dict[str, BoolArray]:
@@ -563,11 +569,9 @@ def _decision_gaps(game: BiddingGame, key: npt.NDArray[np.intp], y: FloatArray) 
     :meth:`BiddingGame.rational_regions` refines), for a vectorised ``game`` whose entries
     match ``y``: the four branch values once, each entry's gap taken from them with the same
     arithmetic as the one-game search."""
-    red_accept, red_object, black_accept, black_object = (
-        game.chooser_advances(a, r, y) for a, r in BRANCHES
-    )
-    red_value = np.where(red_object < red_accept, red_object, red_accept)
-    black_value = np.where(black_object < black_accept, black_object, black_accept)
+    values = [game.chooser_advances(a, r, y) for a, r in BRANCHES]
+    red_accept, red_object, black_accept, black_object = values
+    red_value, black_value = _announcement_values(values)
     gaps = (red_value - black_value, red_object - red_accept, black_object - black_accept)
     return np.asarray(np.choose(key, gaps), dtype=np.float64)
 
