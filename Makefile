@@ -40,10 +40,10 @@ test: lint typecheck pytest
 bench: $(VENV)/.installed-dev
 	$(BIN)/knockout bench
 
-# After changing a scenario table's pydantic model (knockout/rules/scenario_models.py): rewrite the
+# After changing a scenario table's pydantic model (knockout/rules/scenario/models.py): rewrite the
 # schema the fast check reads (tests/rules/test_scenario_schema.py fails until this is run).
 schema: $(VENV)/.installed-dev
-	$(BIN)/python -m knockout.rules.scenario_models
+	$(BIN)/python -m knockout.rules.scenario.models
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

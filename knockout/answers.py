@@ -18,9 +18,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from knockout.rules.bidding import BRANCH_NAMES as BRANCH_KEYS
-from knockout.rules.bracket import Bracket
-from knockout.rules.model_sd import Spread
+from knockout.rules.book.bracket import Bracket
+from knockout.rules.decisions.bidding import BRANCH_NAMES as BRANCH_KEYS
+from knockout.rules.model.sd import Spread
 
 __all__ = [
     "BRANCH_UNIT",

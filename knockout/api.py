@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Literal
 if TYPE_CHECKING:
     from knockout.answers import BracketOdds, MatchOdds
     from knockout.engine.played import PlayedEvent, PlayedMatch
-    from knockout.rules.scenario import Scenario
+    from knockout.rules.scenario.aggregate import Scenario
     from sims.run import SimulationRun
 
 __all__ = ["load", "odds", "play", "simulate"]

@@ -1,8 +1,8 @@
 """Calibration: the model's constants fitted to recorded games by maximum likelihood.
 
 ``knockout calibrate GAMES.csv`` fits, per time class, ``red_advantage``, ``draw_nu`` and (where
-the clocks differ) ``elo_per_doubling`` of :mod:`knockout.rules.model` to the games in a CSV
-file, with standard errors from the observed information. ``docs/calibration.md`` states the
+the clocks differ) ``elo_per_doubling`` of :mod:`knockout.rules.model.strength` to the games in a
+CSV file, with standard errors from the observed information. ``docs/calibration.md`` states the
 method; in short:
 
 * **Likelihood.** A game with ratings ``R_red``, ``R_black``, effective clocks ``T_red``,
@@ -47,7 +47,7 @@ from knockout.errors import InputError, Problem
 from knockout.game import Result
 from knockout.io.csvrows import Row, parse_rows
 from knockout.io.text import read_text
-from knockout.rules.model import DEFAULT_MOVES, TimeClass, classify, effective_minutes
+from knockout.rules.model.strength import DEFAULT_MOVES, TimeClass, classify, effective_minutes
 
 __all__ = [
     "COLUMNS",

@@ -3,7 +3,7 @@
 Importing pydantic and building the scenario's models costs about 0.25 s of CPU, more than the
 rest of a short command (``knockout odds``, every ``knockout event`` command). So a table is first
 checked here, in plain Python, against the JSON schema of its pydantic model (compiled once into
-:mod:`knockout.rules.scenario_schema`, which a test keeps equal to the models). The check is
+:mod:`knockout.rules.scenario.schema`, which a test keeps equal to the models). The check is
 deliberately narrow: it accepts a value only where pydantic, in the models' strict mode, would
 accept it and give the same result, and otherwise answers ``None`` ("not sure"). The caller
 then asks pydantic, which either accepts it too or explains, one line per problem, what is wrong.

@@ -22,11 +22,12 @@ import numpy.typing as npt
 from knockout.answers import BracketOdds, BracketTally, Simulated
 from knockout.exact.bracket import all_pairs, progress_solution
 from knockout.exact.solver import solve
-from knockout.rules.bracket import Bracket, round_name
-from knockout.rules.match import Pairing, Position
-from knockout.rules.progress import THIRD_PLACE
-from knockout.rules.scenario import Scenario
-from knockout.rules.walkover import NO_WALKOVER, walkover_sides
+from knockout.rules.book.bracket import Bracket, round_name
+from knockout.rules.book.walkover import NO_WALKOVER, walkover_sides
+from knockout.rules.chain.match import Position
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.chain.progress import THIRD_PLACE
+from knockout.rules.scenario.aggregate import Scenario
 from sims.kernel import MatchTables, simulate
 from sims.runner import Executor, Progress, RunResult, Warn, Workers, block_rng, run_blocks
 

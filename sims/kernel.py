@@ -1,7 +1,7 @@
 """The vectorised match kernel: many matches at once, one draw per stage.
 
 The kernel walks the same chain as the exact solver and the SimPy engine
-(:mod:`knockout.rules.match`), a stage at a time, for every match still alive:
+(:mod:`knockout.rules.chain.match`), a stage at a time, for every match still alive:
 
 * * each stage is one categorical draw per match from the stage's exact exit distribution
   (:func:`knockout.exact.solver.stage_exits`: who wins in the stage and after how many games, or who
@@ -10,7 +10,8 @@ The kernel walks the same chain as the exact solver and the SimPy engine
   decisions are thus computed once per distinct pairing;
 * under ``believed`` (private belief noise) the bidding stage is drawn decision by decision
   instead: 甲 (one uniform), each match's own two belief draws and the decisions they imply
-  (:meth:`knockout.rules.bidding.Strategy.sample`, vectorised), then the game (one uniform).
+  (:meth:`knockout.rules.decisions.strategies.Strategy.sample`, vectorised), then the game (one
+  uniform).
 
 Arrays: the simulation axis is first everywhere. :class:`MatchTables` holds what depends only on
 the pairing, computed once for ``n_pairs`` distinct pairs; :func:`simulate` takes ``pair`` (shape
@@ -30,9 +31,11 @@ import numpy.typing as npt
 
 from knockout.exact.solver import StageExit, stage_exits
 from knockout.game import Colour
-from knockout.rules.bidding import BRANCHES, BiddingGame, DecisionSampler, SealedBidGame, Strategy
-from knockout.rules.cutgame import CutChooseGame
-from knockout.rules.decisions import (
+from knockout.rules.chain.match import MatchState, Position
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.bidding import BRANCHES, BiddingGame
+from knockout.rules.decisions.cut import CutChooseGame
+from knockout.rules.decisions.kinds import (
     Bidding,
     Choice,
     CutChoice,
@@ -43,7 +46,8 @@ from knockout.rules.decisions import (
     Side,
     decide,
 )
-from knockout.rules.match import MatchState, Pairing, Position
+from knockout.rules.decisions.sealed import SealedBidGame
+from knockout.rules.decisions.strategies import DecisionSampler, Strategy
 
 __all__ = [
     "COUNT_CELLS",
@@ -245,9 +249,9 @@ class MatchTables:
         gets every point's exit table from one solver walk over the pairs (each pair stopping
         as if walked alone); the bidding stage's games, branch values and who is 甲 come from
         array operations over the pairs, its decisions on private beliefs from one search for
-        every point's regions (:meth:`~knockout.rules.bidding.Strategy.samplers`); the sealed
-        bids' and cut-and-choose's inputs likewise; any other stage (a colour choice, decisions
-        on the truth in a decision stage) is built point by point.
+        every point's regions (:meth:`~knockout.rules.decisions.strategies.Strategy.samplers`); the
+        sealed bids' and cut-and-choose's inputs likewise; any other stage (a colour choice,
+        decisions on the truth in a decision stage) is built point by point.
         """
         n = len(points)
         if block.size != n:

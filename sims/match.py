@@ -18,7 +18,8 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.answers import MatchOdds, MatchTally, Simulated, branch_units
-from knockout.rules.match import Pairing, Position
+from knockout.rules.chain.match import Position
+from knockout.rules.chain.pairing import Pairing
 from sims.kernel import MatchOutcomes, MatchTables, count_exits, simulate
 from sims.runner import (
     BLOCK_SIZE,
@@ -32,7 +33,7 @@ from sims.runner import (
 )
 
 if TYPE_CHECKING:  # workers unpickling match_block need not import pydantic
-    from knockout.rules.scenario import Scenario
+    from knockout.rules.scenario.aggregate import Scenario
 
 __all__ = [
     "UncertainMatch",
@@ -319,7 +320,7 @@ def simulate_match(
     Games already played (``[[played]]``) are replayed and the simulation continues from
     there (``games`` counts every game of the match; a recorded sudden-death bid fixes its
     game's colours and clocks); a withdrawn player loses by walkover
-    (:mod:`knockout.rules.walkover`).
+    (:mod:`knockout.rules.book.walkover`).
 
     Returns:
         The estimates (None if no block completed before an interruption) and the raw run.

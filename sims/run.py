@@ -13,8 +13,8 @@ from typing import Any
 from knockout.answers import BracketOdds, MatchOdds, Simulated
 from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
-from knockout.rules.model_sd import Spread
-from knockout.rules.scenario import Scenario
+from knockout.rules.model.sd import Spread
+from knockout.rules.scenario.aggregate import Scenario
 from sims.bracket import BRACKET_BLOCK, BracketJob, bracket_block, simulate_bracket
 from sims.kernel import MatchTables
 from sims.match import match_job, simulate_match

@@ -131,7 +131,8 @@ def test_every_readme_command_runs_as_written_after_activating(tmp_path: Path) -
 def test_one_story_for_the_official_playoffs_decider() -> None:
     """The code gives the official playoff's decider the ``choice`` rule (the lot names who
     chooses the colours); the docs' presets table and the bundled scenario say the same."""
-    from knockout.rules.formats import FORMATS, ColourRule
+    from knockout.rules.book.formats import ColourRule
+    from knockout.rules.book.presets import FORMATS
 
     decider = FORMATS["official-playoff"].stage("decider")
     assert decider.colours is ColourRule.CHOICE and decider.chooser == "lot"

@@ -3,9 +3,9 @@
 The match then comes down to one game whose colours and clocks the bid fixed, so P(A advances)
 has a closed form, written here from the model with math only: effective clocks (base + 60
 moves of increment), the stage's time class, Davidson's probabilities from
-:func:`knockout.rules.model.game_probabilities`, and the stage's draw winner. The exact solver,
-the Monte Carlo and the SimPy engine must all give it, in a match and in a bracket, whatever the
-strategy and with uncertain ratings.
+:func:`knockout.rules.model.strength.game_probabilities`, and the stage's draw winner. The exact
+solver, the Monte Carlo and the SimPy engine must all give it, in a match and in a bracket, whatever
+the strategy and with uncertain ratings.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from knockout.engine.match import play_scenario_match
 from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
 from knockout.game import Colour, Reply
-from knockout.rules.bidding import BRANCHES
-from knockout.rules.model import TimeClass, game_probabilities
-from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.rules.decisions.bidding import BRANCHES
+from knockout.rules.model.strength import TimeClass, game_probabilities
+from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 from sims.bracket import simulate_bracket
 from sims.match import simulate_match
 

@@ -2,7 +2,7 @@
 walker (exact solver, Monte Carlo, SimPy engine) and organiser mode.
 
 Shape and exact checks run for every entry; statistical agreement runs on a fixed sample that
-covers each kind of decision (:mod:`knockout.rules.decisions`), so ``make test`` stays fast.
+covers each kind of decision (:mod:`knockout.rules.decisions.kinds`), so ``make test`` stays fast.
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from knockout.event.store import (
 )
 from knockout.exact.odds import match_odds
 from knockout.io.scenario import load_scenario
-from knockout.rules.bidding import STRATEGIES
-from knockout.rules.decisions import Decision, decide
-from knockout.rules.formats import FORMATS
-from knockout.rules.match import MatchState, next_decision
-from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.rules.book.presets import FORMATS
+from knockout.rules.chain.match import MatchState, next_decision
+from knockout.rules.decisions.kinds import Decision, decide
+from knockout.rules.decisions.strategies import STRATEGIES
+from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 from sims.match import simulate_match
 
 

@@ -63,7 +63,7 @@ def test_the_standings_help_lists_the_registrys_codes() -> None:
 
 
 #: Modules no short command needs: the SimPy engine's simulator, scipy (the Normal CDF is
-#: knockout.rules.normal's), plotting and the Monte Carlo layer.
+#: knockout.rules.model.normal's), plotting and the Monte Carlo layer.
 SHORT_HEAVY = ("simpy", "scipy", "matplotlib", "dask", "distributed", "sims", "jinja2")
 
 

@@ -15,7 +15,7 @@ from knockout.engine.match import play_scenario_match
 from knockout.engine.tally import tally_events, tally_matches
 from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
-from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 from sims.bracket import simulate_bracket
 from sims.match import simulate_match
 

@@ -67,8 +67,8 @@ from knockout.bench.waits import (
 from knockout.engine.match import play_match
 from knockout.errors import KnockoutError
 from knockout.exact.solver import solve
-from knockout.rules.match import Pairing
-from knockout.rules.scenario import Scenario
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.scenario.aggregate import Scenario
 from sims.bracket import BRACKET_BLOCK, BracketJob, bracket_block
 from sims.kernel import MatchTables, simulate
 from sims.match import kernel_block, match_block

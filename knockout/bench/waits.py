@@ -25,9 +25,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from knockout.rules.bidding import Bayesian
-from knockout.rules.match import Pairing
-from knockout.rules.scenario import Scenario
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.strategies import Bayesian
+from knockout.rules.scenario.aggregate import Scenario
 from knockout.studies.estimate import estimate_run
 from knockout.studies.sweep import Sweep, parse_sweep, run_sweep
 from sims.kernel import MatchTables
@@ -144,7 +144,7 @@ class BracketSize:
 _BRACKET_CODE = """
 import json, resource, sys, time
 from knockout.exact.bracket import bracket_odds
-from knockout.rules.scenario import parse_scenario
+from knockout.rules.scenario.aggregate import parse_scenario
 n = int(sys.argv[1])
 players = [
     {"name": f"P{i:05d}", "rating": 2700 - 600 * i / n,

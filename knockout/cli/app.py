@@ -25,7 +25,7 @@ from knockout.errors import InputError, KnockoutError
 from knockout.version import __version__
 
 if TYPE_CHECKING:
-    from knockout.rules.scenario import Scenario
+    from knockout.rules.scenario.aggregate import Scenario
 
 __all__ = [
     "EncodingOpt",

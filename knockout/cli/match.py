@@ -25,7 +25,7 @@ from knockout.cli.app import (
 from knockout.errors import KnockoutError
 
 if TYPE_CHECKING:  # the core is imported where a command needs it: a fast start
-    from knockout.rules.scenario import Scenario
+    from knockout.rules.scenario.aggregate import Scenario
 
 ScenarioArg = Annotated[
     Path,

@@ -313,7 +313,7 @@ def _sweep_study(
 
     from knockout.cli.app import out_console
     from knockout.io.envelope import envelope
-    from knockout.rules.scenario import parse_scenario
+    from knockout.rules.scenario.aggregate import parse_scenario
     from knockout.studies.output import write_study
     from knockout.studies.report import plot_text, sweep_files
     from knockout.studies.sweep import load_sweep, run_sweep

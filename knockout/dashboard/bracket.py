@@ -17,9 +17,9 @@ from knockout.dashboard.match import bar, pct, rating_text
 from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration
 from knockout.io.text import plural
-from knockout.rules.bracket import Bracket, round_name
-from knockout.rules.model_sd import Spread
-from knockout.rules.scenario import Scenario
+from knockout.rules.book.bracket import Bracket, round_name
+from knockout.rules.model.sd import Spread
+from knockout.rules.scenario.aggregate import Scenario
 
 if TYPE_CHECKING:  # the answers' types only: loading them costs a short command time
     from knockout.answers import BracketOdds, Simulated

@@ -37,7 +37,7 @@ from knockout.event.state import (
 )
 from knockout.game import Colour, Result
 from knockout.io.text import plural
-from knockout.rules.bracket import round_name
+from knockout.rules.book.bracket import round_name
 
 __all__ = [
     "LiveEventFile",

@@ -29,8 +29,8 @@ from knockout.dashboard.times import duration
 from knockout.engine.event import EventRecord, EventRun
 from knockout.engine.match import LiveGame, LogEvent, MatchRecord
 from knockout.io.text import plural
-from knockout.rules.bracket import round_name
-from knockout.rules.scenario import Scenario
+from knockout.rules.book.bracket import round_name
+from knockout.rules.scenario.aggregate import Scenario
 
 __all__ = ["UPGRADES", "Layout", "LiveEvent"]
 

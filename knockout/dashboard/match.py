@@ -16,10 +16,10 @@ from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration, minutes
 from knockout.game import Result
 from knockout.io.text import plural
-from knockout.rules.model import TimeClass
-from knockout.rules.model_sd import Spread
-from knockout.rules.players import Player
-from knockout.rules.scenario import Scenario
+from knockout.rules.model.players import Player
+from knockout.rules.model.sd import Spread
+from knockout.rules.model.strength import TimeClass
+from knockout.rules.scenario.aggregate import Scenario
 
 if TYPE_CHECKING:  # the answers' types only: loading them costs a short command time
     from knockout.answers import MatchOdds, SuddenDeath

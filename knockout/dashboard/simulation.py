@@ -17,8 +17,8 @@ from knockout.dashboard.match import pct
 from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration
 from knockout.io.text import plural
-from knockout.rules.model_sd import Spread
-from knockout.rules.scenario import Scenario
+from knockout.rules.model.sd import Spread
+from knockout.rules.scenario.aggregate import Scenario
 from sims.run import SimulationRun
 
 __all__ = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from knockout.rules.model_sd import Spread
+from knockout.rules.model.sd import Spread
 
 __all__ = ["interval", "interval_caption", "percent_interval", "points_interval"]
 

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from knockout.dashboard.match import pct
 from knockout.dashboard.spread import interval, interval_caption, points_interval
-from knockout.rules.model_sd import Spread
+from knockout.rules.model.sd import Spread
 from knockout.studies.compare import Comparison
 from knockout.studies.equilibrium import EquilibriumReport
 from knockout.studies.fair import FairRules, how_sure

@@ -22,10 +22,10 @@ import numpy as np
 
 from knockout.engine.match import LiveGame, LogEvent, MatchEngine, Observer
 from knockout.engine.records import EventRecord, MatchRecord, RoundRecord
-from knockout.rules.bracket import Bracket, round_name
-from knockout.rules.progress import THIRD_PLACE, EventState
-from knockout.rules.scenario import Scenario
-from knockout.rules.uncertainty import draw_strengths
+from knockout.rules.book.bracket import Bracket, round_name
+from knockout.rules.chain.progress import THIRD_PLACE, EventState
+from knockout.rules.model.uncertainty import draw_strengths
+from knockout.rules.scenario.aggregate import Scenario
 
 __all__ = [
     "EndTimes",

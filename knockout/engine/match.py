@@ -1,16 +1,16 @@
 """The SimPy match engine: plays a match game by game, move by move, in simulated time.
 
-The engine walks the same chain as the exact solver (:mod:`knockout.rules.match`): at each state it
-asks :func:`~knockout.rules.match.next_decision` how the next game is set up (a typed decision of
-:mod:`knockout.rules.decisions`: one handler, :meth:`MatchEngine._settle`, draws and narrates
-each kind), draws the game's result **from the model**, plays the game out on two clocks, then
-asks :func:`~knockout.rules.match.advance` where the result leads. Clocks never decide results: a
-player's time used is drawn as ``base * Normal(mean, sd)`` (their ``speed``), independent of the
-result, and the number of moves is chosen so that the clocks are consistent with the result. A
-loser whose drawn time exceeds what the clock allows is recorded as losing on time (flag fall); a
-player who does not lose never flags. The only place the engine can differ from the exact layer is
-when a speed distribution puts mass below zero time or above the clock's capacity (clipped), which
-the default speeds never do in practice.
+The engine walks the same chain as the exact solver (:mod:`knockout.rules.chain.match`): at each
+state it asks :func:`~knockout.rules.chain.match.next_decision` how the next game is set up (a typed
+decision of :mod:`knockout.rules.decisions.kinds`: one handler, :meth:`MatchEngine._settle`, draws
+and narrates each kind), draws the game's result **from the model**, plays the game out on two
+clocks, then asks :func:`~knockout.rules.chain.match.advance` where the result leads. Clocks never
+decide results: a player's time used is drawn as ``base * Normal(mean, sd)`` (their ``speed``),
+independent of the result, and the number of moves is chosen so that the clocks are consistent with
+the result. A loser whose drawn time exceeds what the clock allows is recorded as losing on time
+(flag fall); a player who does not lose never flags. The only place the engine can differ from the
+exact layer is when a speed distribution puts mass below zero time or above the clock's capacity
+(clipped), which the default speeds never do in practice.
 
 Simulated time is in seconds. Everything is deterministic for a given ``rng`` seed.
 """
@@ -28,8 +28,17 @@ from knockout.engine.records import GameRecord, MatchRecord
 from knockout.game import Colour, Reply, Result
 from knockout.io.text import plural
 from knockout.points import knockout_points
-from knockout.rules.bidding import Strategy
-from knockout.rules.decisions import (
+from knockout.rules.book.formats import Format, Stage
+from knockout.rules.chain.match import (
+    MatchState,
+    Position,
+    advance,
+    next_decision,
+    p_chooser_from_times,
+)
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.chain.replay import PlayedGame, replay
+from knockout.rules.decisions.kinds import (
     Bid,
     Bidding,
     Choice,
@@ -41,21 +50,11 @@ from knockout.rules.decisions import (
     Side,
     other,
 )
-from knockout.rules.formats import Format, Stage
-from knockout.rules.match import (
-    MatchState,
-    Pairing,
-    PlayedGame,
-    Position,
-    advance,
-    next_decision,
-    p_chooser_from_times,
-    replay,
-)
-from knockout.rules.model import DEFAULT_MODEL, GameProbabilities, ModelParams
-from knockout.rules.players import Player
-from knockout.rules.scenario import Scenario
-from knockout.rules.uncertainty import draw_strengths
+from knockout.rules.decisions.strategies import Strategy
+from knockout.rules.model.players import Player
+from knockout.rules.model.strength import DEFAULT_MODEL, GameProbabilities, ModelParams
+from knockout.rules.model.uncertainty import draw_strengths
+from knockout.rules.scenario.aggregate import Scenario
 
 __all__ = [
     "EventKind",
@@ -762,7 +761,7 @@ def play_scenario_match(
 ) -> tuple[MatchRecord, list[LogEvent]]:
     """Play the scenario's two-player match on from its games so far.
 
-    A withdrawn player loses by walkover (:mod:`knockout.rules.walkover`, both withdrawn: the
+    A withdrawn player loses by walkover (:mod:`knockout.rules.book.walkover`, both withdrawn: the
     better seed advances); the record then has no games.
     """
     a, b = scenario.players

@@ -13,7 +13,7 @@ from typing import Any
 from knockout.engine.event import EventRecord, play_event
 from knockout.engine.match import LogEvent, MatchRecord, play_scenario_match
 from knockout.engine.ranking import KnockoutStanding, final_ranking
-from knockout.rules.scenario import Scenario
+from knockout.rules.scenario.aggregate import Scenario
 
 __all__ = ["PlayedEvent", "PlayedMatch", "play"]
 

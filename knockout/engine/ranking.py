@@ -30,8 +30,8 @@ import numpy as np
 from knockout.engine.records import EventRecord
 from knockout.game import Colour
 from knockout.points import KNOCKOUT, knockout_points
-from knockout.rules.bracket import Bracket, round_name
-from knockout.rules.scenario import Scenario
+from knockout.rules.book.bracket import Bracket, round_name
+from knockout.rules.scenario.aggregate import Scenario
 from knockout.standings.conventions import Conventions
 from knockout.standings.records import CrossTable, Entry, Kind, Outcome
 from knockout.standings.tiebreaks import get_tiebreak, json_number, rank_players

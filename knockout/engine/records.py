@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from knockout.game import Colour, Reply, Result
-from knockout.rules.bracket import Bracket
+from knockout.rules.book.bracket import Bracket
 
 __all__ = ["EventRecord", "GameRecord", "MatchRecord", "RoundRecord"]
 

@@ -16,8 +16,8 @@ from knockout.answers import BracketTally, MatchTally, branch_units
 from knockout.engine.event import EventRecord
 from knockout.engine.match import MatchRecord
 from knockout.game import Colour
-from knockout.rules.match import Pairing
-from knockout.rules.scenario import Scenario
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.scenario.aggregate import Scenario
 
 __all__ = ["tally_events", "tally_matches"]
 

@@ -170,7 +170,7 @@ class EventHeader:
     Attributes:
         name: The event's name.
         scenario: The resolved scenario (format, model, players, bracket, ranking), as
-            :meth:`~knockout.rules.scenario.Scenario.to_dict` gives it, without games or
+            :meth:`~knockout.rules.scenario.aggregate.Scenario.to_dict` gives it, without games or
             withdrawals.
         seed: The event's seed: colour lots (and a random draw without its own seed).
         created: When the event was created (UTC, ISO 8601).

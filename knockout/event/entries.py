@@ -40,7 +40,7 @@ from knockout.event.state import (
     time_limit,
 )
 from knockout.game import Colour, Reply, Result
-from knockout.rules.match import PlayedGame
+from knockout.rules.chain.replay import PlayedGame
 
 __all__ = [
     "DEFAULT_MOVES",

@@ -24,8 +24,8 @@ from knockout.engine.ranking import (
 from knockout.engine.records import EventRecord, GameRecord, MatchRecord, RoundRecord
 from knockout.event.state import THIRD_ID, Event, Match, MatchKey, RecordedGame
 from knockout.points import knockout_points
-from knockout.rules.bracket import round_name
-from knockout.rules.progress import THIRD_PLACE
+from knockout.rules.book.bracket import round_name
+from knockout.rules.chain.progress import THIRD_PLACE
 
 __all__ = ["decided_records", "event_record", "standings"]
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from knockout.event.journal import Entry
-from knockout.rules.bracket import Bracket
-from knockout.rules.scenario import Scenario
+from knockout.rules.book.bracket import Bracket
+from knockout.rules.scenario.aggregate import Scenario
 
 __all__ = ["Roster", "renamed", "roster"]
 

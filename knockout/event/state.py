@@ -2,10 +2,10 @@
 
 :meth:`Event.replay` turns the journal into a scenario, the event's resolved scenario with every
 recorded game as ``[[played]]`` and every withdrawal as ``withdrawn``, and lets the rules place it
-(:meth:`~knockout.rules.scenario.Scenario.event_state`: the match chain, the walkover rule, the
-third-place match). Everything else is read off that placement: the matches and their players,
-the next game of each match with its colours and clocks, the sudden-death bids still to be made.
-Nothing here decides a rule of its own; an entry that the rules cannot place is refused.
+(:meth:`~knockout.rules.scenario.aggregate.Scenario.event_state`: the match chain, the walkover
+rule, the third-place match). Everything else is read off that placement: the matches and their
+players, the next game of each match with its colours and clocks, the sudden-death bids still to be
+made. Nothing here decides a rule of its own; an entry that the rules cannot place is refused.
 
 Match IDs are ``R<round>-M<match>``, both from 1 (``R1-M1`` is the top match of round 1 in
 bracket order; the final of a 16-player event is ``R4-M1``), and ``3RD`` for the match for third
@@ -28,8 +28,13 @@ from knockout.event.journal import UNDOABLE, Entry
 from knockout.event.lot import first_uniform
 from knockout.event.roster import renamed, roster
 from knockout.game import Colour, Reply, Result
-from knockout.rules.bracket import round_name
-from knockout.rules.decisions import (
+from knockout.rules.book.bracket import round_name
+from knockout.rules.book.formats import Stage
+from knockout.rules.chain.match import Finished, MatchState, next_decision
+from knockout.rules.chain.pairing import p_first_chooses
+from knockout.rules.chain.progress import THIRD_PLACE, EventState, MatchProgress
+from knockout.rules.chain.replay import PlayedGame
+from knockout.rules.decisions.kinds import (
     Bidding,
     Choice,
     CutChoice,
@@ -40,10 +45,7 @@ from knockout.rules.decisions import (
     SealedBids,
     Side,
 )
-from knockout.rules.formats import Stage
-from knockout.rules.match import Finished, MatchState, PlayedGame, next_decision, p_first_chooses
-from knockout.rules.progress import THIRD_PLACE, EventState, MatchProgress
-from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 
 __all__ = [
     "THIRD_ID",
@@ -918,7 +920,7 @@ class Event:
         """The next game of ``m`` (or the decision still to be made before it); None if it is
         not playable.
 
-        One handler per kind of decision (:mod:`knockout.rules.decisions`): the rules and the
+        One handler per kind of decision (:mod:`knockout.rules.decisions.kinds`): the rules and the
         event's lots set the colours, or the arbiter records what the players decided.
         """
         position = m.position

@@ -44,8 +44,8 @@ from knockout.event.journal import Entry, utc_now
 from knockout.event.revisions import Conflict, later_conflicts
 from knockout.event.state import Event, MatchKey, assign_boards
 from knockout.io.text import plural, read_text
-from knockout.rules.match import PlayedGame
-from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.rules.chain.replay import PlayedGame
+from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 from knockout.version import __version__
 
 __all__ = [

@@ -1,8 +1,8 @@
 """A small TOML writer for scenario files (the standard library reads TOML but cannot write it).
 
-It writes what :meth:`knockout.rules.scenario.Scenario.to_dict` produces: text, numbers, booleans,
-lists of those, nested tables and lists of tables. ``tomllib.loads(dumps(data)) == data`` for
-any such mapping (tested).
+It writes what :meth:`knockout.rules.scenario.aggregate.Scenario.to_dict` produces: text, numbers,
+booleans, lists of those, nested tables and lists of tables. ``tomllib.loads(dumps(data)) == data``
+for any such mapping (tested).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Exact odds of a knockout event, from where it stands.
 
 :func:`bracket_odds` is the exact solver for the whole event, starting from the
-:class:`~knockout.rules.progress.EventState` (games played, walkovers): the match-probability
+:class:`~knockout.rules.chain.progress.EventState` (games played, walkovers): the match-probability
 matrix for every pair (:func:`knockout.exact.solver.solve`, vectorised over pairs and run on
 :data:`CHUNK_PAIRS` solutions at a time, the pairs' arrays gathered from per-player arrays),
 corrected for matches in progress, then dynamic programming over the bracket, round by round
@@ -18,14 +18,14 @@ import numpy.typing as npt
 from knockout.answers import BracketOdds
 from knockout.exact.odds import default_draws, solve_chunked, vectorises
 from knockout.exact.solver import MatchSolution, advance_probabilities
-from knockout.rules.bracket import round_name
-from knockout.rules.match import Pairing, Roster
-from knockout.rules.model import ModelParams
-from knockout.rules.model_sd import Design, ModelSd, Spread, design, spread
-from knockout.rules.progress import THIRD_PLACE, EventState, MatchProgress
-from knockout.rules.scenario import Scenario
-from knockout.rules.uncertainty import bracket_nodes, normal_nodes
-from knockout.rules.walkover import walkover_sides
+from knockout.rules.book.bracket import round_name
+from knockout.rules.book.walkover import walkover_sides
+from knockout.rules.chain.pairing import Pairing, Roster
+from knockout.rules.chain.progress import THIRD_PLACE, EventState, MatchProgress
+from knockout.rules.model.sd import Design, ModelSd, Spread, design, spread
+from knockout.rules.model.strength import ModelParams
+from knockout.rules.model.uncertainty import bracket_nodes, normal_nodes
+from knockout.rules.scenario.aggregate import Scenario
 
 __all__ = [
     "CHUNK_PAIRS",
@@ -270,7 +270,7 @@ def bracket_odds(
 
     Rating uncertainty (``rating_sd``) is integrated over: each player's strength draw is
     carried through the rounds on Gauss-Hermite nodes (how many:
-    :data:`~knockout.rules.uncertainty.BRACKET_NODES`), so a player's draw is shared by all
+    :data:`~knockout.rules.model.uncertainty.BRACKET_NODES`), so a player's draw is shared by all
     their matches; with ``rating_sd=False`` the ratings are taken as exact, and where there is
     uncertainty the answer also gives those win chances (``win_if_ratings_exact``). Uncertain
     model constants (``[model.sd]``) give every figure its spread over them

@@ -29,10 +29,11 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.exact.solver import Transition, transitions
-from knockout.rules.decisions import Side
-from knockout.rules.formats import ColourRule, Format, Stage
-from knockout.rules.match import Finished, MatchState, Pairing
-from knockout.rules.model import ModelParams
+from knockout.rules.book.formats import ColourRule, Format, Stage
+from knockout.rules.chain.match import Finished, MatchState
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.kinds import Side
+from knockout.rules.model.strength import ModelParams
 
 __all__ = [
     "Composed",

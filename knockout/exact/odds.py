@@ -12,15 +12,13 @@ from knockout.answers import MatchOdds, SuddenDeath
 from knockout.errors import KnockoutError
 from knockout.exact.solver import MatchSolution, block_average, concatenated, solve
 from knockout.game import Colour, Reply
-from knockout.rules.bidding import (
-    BRANCH_NAMES,
-    BRANCHES,
-    BiddingGame,
-    BidProbabilities,
-    Regions,
-)
-from knockout.rules.match import Bid, Pairing, Position
-from knockout.rules.model_sd import (
+from knockout.rules.chain.match import Position
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.bidding import BRANCH_NAMES, BRANCHES, BiddingGame
+from knockout.rules.decisions.kinds import Bid
+from knockout.rules.decisions.regions import Regions
+from knockout.rules.decisions.strategies import BidProbabilities
+from knockout.rules.model.sd import (
     DRAWS,
     Design,
     ModelSd,
@@ -29,8 +27,8 @@ from knockout.rules.model_sd import (
     spread,
     spread_of_values,
 )
-from knockout.rules.scenario import Scenario
-from knockout.rules.uncertainty import piecewise_normal_nodes
+from knockout.rules.model.uncertainty import piecewise_normal_nodes
+from knockout.rules.scenario.aggregate import Scenario
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -250,8 +248,8 @@ def match_odds(
 
     Games already played (``[[played]]``) are replayed first and the odds start from there
     (``games`` still counts every game of the match); a withdrawn player loses by walkover
-    (:mod:`knockout.rules.walkover`). Rating uncertainty (players' ``rating_sd``) is integrated
-    over (:func:`knockout.rules.uncertainty.piecewise_normal_nodes`, split where a rational
+    (:mod:`knockout.rules.book.walkover`). Rating uncertainty (players' ``rating_sd``) is integrated
+    over (:func:`knockout.rules.model.uncertainty.piecewise_normal_nodes`, split where a rational
     decision flips); with ``rating_sd=False`` the ratings are taken as exact, and where there
     is uncertainty the answer also gives those odds (``win_if_ratings_exact``). Uncertain model
     constants (``[model.sd]``) give every figure its spread over them
@@ -567,8 +565,8 @@ def match_spread(
     decompose: tuple[str, ...] = (),
 ) -> Spread:
     """Every figure of ``odds`` over the uncertainty of the scenario's constants: the answer
-    at each draw (:func:`match_odds_at`), summarised (:func:`knockout.rules.model_sd.spread`).
-    ``draws``: how many (default :data:`~knockout.rules.model_sd.DRAWS`, fewer where each draw is
+    at each draw (:func:`match_odds_at`), summarised (:func:`knockout.rules.model.sd.spread`).
+    ``draws``: how many (default :data:`~knockout.rules.model.sd.DRAWS`, fewer where each draw is
     solved on its own: :func:`default_draws`)."""
     des = design(
         scenario.model,

@@ -2,10 +2,10 @@
 
 A :class:`PaceGame` holds one match (a scenario's two players, from where its played games left
 it) and evaluates it at many pace pairs in one vectorised solver call: each pace pair becomes a
-pair of the :class:`~knockout.rules.match.Pairing` (times the quadrature nodes of rating
+pair of the :class:`~knockout.rules.chain.pairing.Pairing` (times the quadrature nodes of rating
 uncertainty, integrated as :func:`knockout.exact.odds.match_odds` does), with the pace model of
-:mod:`knockout.rules.pace` applied in the game that decides 甲. At the natural paces it is the
-plain model, so it gives ``knockout odds``'s chances.
+:mod:`knockout.rules.decisions.pace` applied in the game that decides 甲. At the natural paces it is
+the plain model, so it gives ``knockout odds``'s chances.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ import numpy.typing as npt
 from knockout.errors import KnockoutError
 from knockout.exact.odds import rating_nodes
 from knockout.exact.solver import solve
-from knockout.rules.match import MatchState, Pairing, Position
-from knockout.rules.pace import deciding_game, no_pace_choice, pace_bounds
-from knockout.rules.scenario import Scenario
+from knockout.rules.chain.match import MatchState, Position
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.pace import deciding_game, no_pace_choice, pace_bounds
+from knockout.rules.scenario.aggregate import Scenario
 
 __all__ = ["MAX_PAIRS", "PaceGame", "PaceValues", "pace_game"]
 

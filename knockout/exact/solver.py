@@ -1,14 +1,14 @@
 """The exact solver: dynamic programming over the match chain, without sampling.
 
-:func:`solve` pushes probability mass through the chain of :mod:`knockout.rules.match` one game at a
-time. Each step plays one game, so the mass absorbed at step ``k`` is P(the match lasts ``k``
-games). Formats without repeating stages are finite, and the answer is exact after at most
+:func:`solve` pushes probability mass through the chain of :mod:`knockout.rules.chain.match` one
+game at a time. Each step plays one game, so the mass absorbed at step ``k`` is P(the match lasts
+``k`` games). Formats without repeating stages are finite, and the answer is exact after at most
 ``Format.max_games`` steps; a repeating stage (pairs until one is won) loses mass geometrically
 and the walk stops once less than ``tolerance`` (default 1e-15) is left, which is reported as
 ``unresolved``.
 
-Everything is vectorised over pairs: a :class:`~knockout.rules.match.Pairing` of ``n`` pairs gives
-arrays of shape ``(n,)``, which is how a bracket's match matrix is computed in one pass.
+Everything is vectorised over pairs: a :class:`~knockout.rules.chain.pairing.Pairing` of ``n`` pairs
+gives arrays of shape ``(n,)``, which is how a bracket's match matrix is computed in one pass.
 """
 
 from __future__ import annotations
@@ -22,7 +22,16 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.game import Colour, Reply, Result
-from knockout.rules.decisions import (
+from knockout.rules.chain.match import (
+    Finished,
+    MatchState,
+    Position,
+    advance,
+    initial_state,
+    next_decision,
+)
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.kinds import (
     Bid,
     Bidding,
     Choice,
@@ -32,15 +41,6 @@ from knockout.rules.decisions import (
     SealedBids,
     Side,
     other,
-)
-from knockout.rules.match import (
-    Finished,
-    MatchState,
-    Pairing,
-    Position,
-    advance,
-    initial_state,
-    next_decision,
 )
 
 __all__ = [
@@ -498,7 +498,7 @@ def stage_exits(
     """Exact distribution of how the stage of ``start`` ends, from ``start``.
 
     ``start`` is usually a stage's entry (``game = 0``, ``score = 0``); a match in progress
-    starts from its :class:`~knockout.rules.match.Position`, possibly mid-stage, with what its
+    starts from its :class:`~knockout.rules.chain.match.Position`, possibly mid-stage, with what its
     played games fix for the next game.
 
     This is :func:`solve` restricted to one stage: the Monte Carlo kernel draws one outcome per

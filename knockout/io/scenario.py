@@ -1,7 +1,7 @@
 """Reading scenario files: TOML or JSON (any output's ``scenario``), with ``--set`` overrides.
 
-The scenario itself, its tables and its invariants live in :mod:`knockout.rules.scenario`; this
-module reads files and says which file or ``--set`` a problem comes from.
+The scenario itself, its tables and its invariants live in :mod:`knockout.rules.scenario.aggregate`;
+this module reads files and says which file or ``--set`` a problem comes from.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from knockout.io.overrides import SOURCE as OVERRIDE_SOURCE
 from knockout.io.overrides import apply_overrides, parse_override
 from knockout.io.text import read_text
 from knockout.io.tomlfile import load_toml
-from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 
-# The Scenario itself and parse_scenario live in knockout.rules.scenario (the domain layer);
-# this module only reads files into them.
+# The Scenario itself and parse_scenario live in knockout.rules.scenario.aggregate (the domain
+# layer); this module only reads files into them.
 __all__ = ["load_scenario"]
 
 

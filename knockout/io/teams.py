@@ -42,9 +42,9 @@ from knockout.io.overrides import SOURCE as OVERRIDE_SOURCE
 from knockout.io.overrides import apply_overrides, parse_override
 from knockout.io.text import read_text
 from knockout.io.tomlfile import load_toml
-from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, classify
-from knockout.rules.modeltable import ModelIn, model_params
-from knockout.rules.players import Player
+from knockout.rules.model.players import Player
+from knockout.rules.model.strength import DEFAULT_MODEL, ModelParams, TimeClass, classify
+from knockout.rules.model.table import ModelIn, model_params
 from knockout.validation import Table, dedupe, problems_of
 
 __all__ = [

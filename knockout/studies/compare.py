@@ -34,14 +34,16 @@ from knockout.errors import KnockoutError
 from knockout.exact.odds import default_draws, vectorises
 from knockout.exact.solver import MatchSolution, solve
 from knockout.io.scenario import load_scenario
-from knockout.rules.bidding import ChoiceGame, SealedBidGame
-from knockout.rules.cutgame import CutChooseGame
-from knockout.rules.formats import CHOOSER_RULES, FORMATS, RED_HANDICAP_SHARE, Format, Stage
-from knockout.rules.match import Pairing
-from knockout.rules.model import ModelParams, game_probabilities
-from knockout.rules.model_sd import Design, ModelSd, Spread, design, spread
-from knockout.rules.players import Player
-from knockout.rules.scenario import Scenario
+from knockout.rules.book.formats import CHOOSER_RULES, Format, Stage
+from knockout.rules.book.presets import FORMATS, RED_HANDICAP_SHARE
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.choice import ChoiceGame
+from knockout.rules.decisions.cut import CutChooseGame
+from knockout.rules.decisions.sealed import SealedBidGame
+from knockout.rules.model.players import Player
+from knockout.rules.model.sd import Design, ModelSd, Spread, design, spread
+from knockout.rules.model.strength import ModelParams, game_probabilities
+from knockout.rules.scenario.aggregate import Scenario
 
 FloatArray = npt.NDArray[np.float64]
 

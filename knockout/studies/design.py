@@ -26,8 +26,8 @@ duplicates count once.
 
 Each candidate is evaluated exactly (:mod:`knockout.exact.compose`: every distinct stage walked
 once through the match chain for every pair of players, then composed for all formats at once),
-under each model of ``[robustness] models`` (named variants, :mod:`knockout.rules.variants`, or
-tables over the scenario's ``[model]``), and ranked by the worst case or the mean across them.
+under each model of ``[robustness] models`` (named variants, :mod:`knockout.rules.model.variants`,
+or tables over the scenario's ``[model]``), and ranked by the worst case or the mean across them.
 The figures are those of ``knockout compare`` (equal players at the scenario's mean rating with
 equal speeds; the stronger player ``gap / 2`` above the mean and the weaker ``gap / 2`` below),
 plus the longest match (every game on its full clocks) and, when constrained, its 99th
@@ -67,24 +67,24 @@ from knockout.exact.compose import (
 )
 from knockout.io.scenario import load_scenario
 from knockout.io.tomlfile import load_toml
-from knockout.rules.bidding import Strategy
-from knockout.rules.formats import (
+from knockout.rules.book.formats import (
     CHOOSER_RULES,
-    FORMATS,
     BiddingMenu,
     ColourRule,
     Format,
     Priority,
     Stage,
 )
-from knockout.rules.match import Pairing
-from knockout.rules.model import ModelParams
-from knockout.rules.modeltable import PerClassIn, PerClassNonNegIn
-from knockout.rules.modeltable import model_params as _apply_model
-from knockout.rules.players import Player
-from knockout.rules.scenario import Scenario
-from knockout.rules.variants import MODEL_VARIANTS
-from knockout.rules.walkover import walkover_sides
+from knockout.rules.book.presets import FORMATS
+from knockout.rules.book.walkover import walkover_sides
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.strategies import Strategy
+from knockout.rules.model.players import Player
+from knockout.rules.model.strength import ModelParams
+from knockout.rules.model.table import PerClassIn, PerClassNonNegIn
+from knockout.rules.model.table import model_params as _apply_model
+from knockout.rules.model.variants import MODEL_VARIANTS
+from knockout.rules.scenario.aggregate import Scenario
 from knockout.studies.compare import decider_edge
 from knockout.validation import Table, problems_of
 from sims.runner import Executor, Workers, run_blocks
@@ -534,7 +534,7 @@ def _models(
                 problem(p.key, p.message)
             continue
         fields = {k: v for k, v in table.model_dump().items() if k != "name"}
-        from knockout.rules.modeltable import ModelIn  # noqa: PLC0415
+        from knockout.rules.model.table import ModelIn  # noqa: PLC0415
 
         base = ModelIn.model_validate({**fields, "moves": scenario.model.moves})
         out.append((table.name, _apply_model(base, scenario.model)))

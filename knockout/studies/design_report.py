@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from knockout.event.toml import dumps
-from knockout.rules.scenario import format_to_dict
+from knockout.rules.scenario.format_tables import format_to_dict
 from knockout.studies.design import Design, DesignResult, Scored, score_formats
 from knockout.studies.output import StudyFiles, write_study
 from knockout.studies.plots import pyplot, save

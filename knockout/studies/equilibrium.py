@@ -4,10 +4,11 @@ way of playing it can be exploited.
 For a two-player scenario whose last stage is decided by the players (the bidding rule, sealed
 bids of either price, cut-and-choose, or a colour choice), at the scenario's ``belief_sd``:
 
-* the equilibria (:mod:`knockout.rules.equilibrium` for the bidding rule, every distinct one
-  found; :mod:`knockout.rules.gridgames` for the sealed bids and cut-and-choose; the Bayesian
-  choice for a colour choice, the chooser's only decision), each as readable thresholds or a
-  bid table, with the match odds under it and P(甲 advances | the decisive game is reached);
+* the equilibria (:mod:`knockout.rules.decisions.equilibrium` for the bidding rule, every distinct
+one
+  found; :mod:`knockout.rules.decisions.gridgames` for the sealed bids and cut-and-choose; the
+  Bayesian choice for a colour choice, the chooser's only decision), each as readable thresholds or
+  a bid table, with the match odds under it and P(甲 advances | the decisive game is reached);
 * for every strategy kind, the exploitability: the gain of the flat-prior Bayesian best
   response of each role to the other role's strategy (:mod:`knockout.studies.exploit`), at the
   scenario's ratings, as a fraction of the whole match's P(advance) (the decisive game's gain
@@ -30,22 +31,18 @@ import numpy.typing as npt
 from knockout.errors import KnockoutError
 from knockout.exact.odds import match_odds
 from knockout.exact.solver import solve
-from knockout.rules.bidding import (
-    STRATEGIES,
-    BiddingGame,
-    Equilibrium,
-    Regions,
-    Strategy,
-    bayesian_choice_region,
-    get_strategy,
-)
-from knockout.rules.formats import Stage
-from knockout.rules.match import MatchState, Pairing
-from knockout.rules.scenario import Scenario
+from knockout.rules.book.formats import Stage
+from knockout.rules.chain.match import MatchState
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.bidding import BiddingGame
+from knockout.rules.decisions.choice import bayesian_choice_region
+from knockout.rules.decisions.regions import Regions
+from knockout.rules.decisions.strategies import STRATEGIES, Equilibrium, Strategy, get_strategy
+from knockout.rules.scenario.aggregate import Scenario
 from knockout.studies.exploit import RoleGain, bidding_gains, choice_gains, cut_gains, sealed_gains
 
 if TYPE_CHECKING:
-    from knockout.rules.gridgames import Lattice
+    from knockout.rules.decisions.gridgames import Lattice
 
 __all__ = ["VERIFIED", "EquilibriumReport", "equilibrium_report", "rule_of", "verdict"]
 
@@ -137,7 +134,7 @@ class _Fixed(Equilibrium):
 def _bidding_equilibria(game: BiddingGame, sd: float) -> tuple[list[dict[str, Regions]], list[str]]:
     if sd == 0:
         return [dict(game.regions)], ["belief_sd = 0: the rational rule is the equilibrium"]
-    from knockout.rules.equilibrium import bidding_equilibria  # noqa: PLC0415
+    from knockout.rules.decisions.equilibrium import bidding_equilibria  # noqa: PLC0415
 
     found = bidding_equilibria(game, sd)
     notes = [
@@ -226,7 +223,7 @@ def _strategies_json(
         red = choice.red_region if sd == 0 else bayesian_choice_region(choice, sd)
         return {"choose_red": _intervals(red)}
     at = np.array(TABLE_AT)
-    from knockout.rules.gridgames import cut_equilibrium, sealed_equilibrium  # noqa: PLC0415
+    from knockout.rules.decisions.gridgames import cut_equilibrium, sealed_equilibrium  # noqa: PLC0415
 
     if stage.is_sealed_bid:
         game = pairing.sealed_bid_game
@@ -266,7 +263,7 @@ def _grid_table(
 ) -> dict[str, Any]:
     """A grid equilibrium's table: each shown estimate's cell, its mean clock and how many
     neighbouring clock cells it spreads over."""
-    from knockout.rules.gridgames import spread  # noqa: PLC0415
+    from knockout.rules.decisions.gridgames import spread  # noqa: PLC0415
 
     cells = lattice.cell_of(np.array(TABLE_AT))
     spreads = spread(np.asarray(table, dtype=np.float64))[cells]
@@ -310,7 +307,7 @@ def _solver_figures(
     """The solver's own verification figures for :func:`verdict`."""
     if sd == 0 or not (stage.is_sealed_bid or stage.is_cut):
         return None
-    from knockout.rules.gridgames import TARGET  # noqa: PLC0415
+    from knockout.rules.decisions.gridgames import TARGET  # noqa: PLC0415
 
     own = first["interim_gain"] if stage.is_sealed_bid else first["cutter_interim_gain"]
     return float(own), TARGET, int(first["rounds"])

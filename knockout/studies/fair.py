@@ -31,12 +31,13 @@ from scipy.optimize import brentq
 from knockout.errors import KnockoutError
 from knockout.exact.odds import default_draws, vectorises
 from knockout.game import Colour, Reply
-from knockout.rules.bidding import BRANCHES, Believed, BiddingGame, Naive, Strategy
-from knockout.rules.formats import BiddingMenu, ColourRule, Format, Stage
-from knockout.rules.model import ModelParams, TimeClass, game_probabilities
-from knockout.rules.model_sd import Design, ModelSd, Spread, design, spread
-from knockout.rules.players import Player
-from knockout.rules.scenario import Scenario
+from knockout.rules.book.formats import BiddingMenu, ColourRule, Format, Stage
+from knockout.rules.decisions.bidding import BRANCHES, BiddingGame
+from knockout.rules.decisions.strategies import Believed, Naive, Strategy
+from knockout.rules.model.players import Player
+from knockout.rules.model.sd import Design, ModelSd, Spread, design, spread
+from knockout.rules.model.strength import ModelParams, TimeClass, game_probabilities
+from knockout.rules.scenario.aggregate import Scenario
 from sims.match import simulate_match
 from sims.runner import Executor
 

@@ -1,8 +1,8 @@
 """Can a player game the rule? Time use as a choice: ``knockout incentives``.
 
 The seed's rule gives the sudden-death choice (甲) to the player who used less time in the
-previous game. With the pace model (:mod:`knockout.rules.pace`) each player chooses a pace in
-that game, trading strength in it against the chance of being 甲 (or, stalling, of being 乙).
+previous game. With the pace model (:mod:`knockout.rules.decisions.pace`) each player chooses a pace
+in that game, trading strength in it against the chance of being 甲 (or, stalling, of being 乙).
 For a match scenario this module finds, exactly (:class:`knockout.exact.pace.PaceGame`):
 
 * each player's **best response** to the other's natural pace, and its gain in P(advance);
@@ -38,9 +38,9 @@ from scipy.optimize import elementwise
 from knockout.errors import KnockoutError
 from knockout.exact.odds import match_odds
 from knockout.exact.pace import PaceGame, pace_game
-from knockout.rules.model import TimeClass
-from knockout.rules.players import Player, Speed
-from knockout.rules.scenario import Scenario
+from knockout.rules.model.players import Player, Speed
+from knockout.rules.model.strength import TimeClass
+from knockout.rules.scenario.aggregate import Scenario
 
 __all__ = [
     "DEFAULT_GRID",

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from knockout.rules.model_sd import FigureSpread
+from knockout.rules.model.sd import FigureSpread
 from knockout.studies.fair import search_cap
 from knockout.studies.labels import label
 from knockout.studies.output import StudyFiles

@@ -61,17 +61,17 @@ from knockout.exact.odds import (
 from knockout.io.overrides import Override, apply_overrides
 from knockout.io.text import read_text
 from knockout.io.tomlfile import load_toml
-from knockout.rules.match import Pairing
-from knockout.rules.model import ModelParams, PerClass
-from knockout.rules.model_sd import (
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.model.players import Player
+from knockout.rules.model.sd import (
     PATHS,
     REPLICATES,
     FigureSpread,
     design,
     figure_summaries,
 )
-from knockout.rules.players import Player
-from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.rules.model.strength import ModelParams, PerClass
+from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 from knockout.studies.incentives import DEFAULT_GRID, MAX_GRID, MIN_GRID
 from knockout.validation import Table, problems_of
 from sims.runner import Executor

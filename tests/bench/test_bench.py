@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from knockout.bench.figures import BenchSettings, Goal, run_benchmark
 from knockout.io.scenario import load_scenario
 from knockout.program import app
-from knockout.rules.match import Pairing
+from knockout.rules.chain.pairing import Pairing
 from sims.kernel import MatchTables
 from sims.runner import BLOCK_SIZE
 from tests.sims.test_runner import FINAL, ROOT

@@ -20,7 +20,7 @@ from knockout.calibration import (
 )
 from knockout.errors import InputError
 from knockout.io.scenario import load_scenario
-from knockout.rules.model import (
+from knockout.rules.model.strength import (
     DEFAULT_DRAW_NU,
     DEFAULT_MODEL,
     DEFAULT_RED_ADVANTAGE,

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from knockout.io.scenario import load_scenario
 from knockout.program import app
-from knockout.rules.model import DEFAULT_DRAW_NU, DEFAULT_RED_ADVANTAGE
+from knockout.rules.model.strength import DEFAULT_DRAW_NU, DEFAULT_RED_ADVANTAGE
 from knockout.version import __version__
 
 SEED_GAMES = str(Path(__file__).resolve().parents[2] / "scenarios" / "data" / "seed000-games.csv")

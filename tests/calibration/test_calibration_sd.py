@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from knockout.calibration import calibrate, parse_games
 from knockout.io.scenario import load_scenario
 from knockout.program import app
-from knockout.rules.model_sd import design
+from knockout.rules.model.sd import design
 from tests.calibration.test_calibration_cli import HEADER, PLAYERS, SEED_GAMES
 from tests.conftest import run_json
 

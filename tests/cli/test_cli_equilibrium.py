@@ -8,7 +8,7 @@ from conftest import run_json
 from typer.testing import CliRunner
 
 from knockout.program import app
-from knockout.rules.bidding import STRATEGIES
+from knockout.rules.decisions.strategies import STRATEGIES
 from knockout.studies.equilibrium import VERIFIED
 
 FINAL = "scenarios/final-2600-vs-2550.toml"

@@ -10,7 +10,7 @@ from rich.console import Console
 from knockout.dashboard.match import bar, log_view, match_record_view, odds_view, pct
 from knockout.engine.match import play_match
 from knockout.exact.odds import match_odds
-from knockout.rules.scenario import parse_scenario
+from knockout.rules.scenario.aggregate import parse_scenario
 
 SCENARIO = parse_scenario(
     {

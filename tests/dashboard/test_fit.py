@@ -17,7 +17,7 @@ from knockout.dashboard.bracket import reach_view
 from knockout.dashboard.fit import Fit, fitted, table
 from knockout.exact.bracket import bracket_odds
 from knockout.program import app
-from knockout.rules.scenario import parse_scenario
+from knockout.rules.scenario.aggregate import parse_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"

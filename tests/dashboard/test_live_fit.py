@@ -13,7 +13,7 @@ from rich.console import Console
 from knockout.dashboard.live import LiveEvent
 from knockout.engine.event import EventRun
 from knockout.io.scenario import load_scenario
-from knockout.rules.scenario import Scenario
+from knockout.rules.scenario.aggregate import Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 NATIONAL = load_scenario(ROOT / "scenarios" / "national-64.toml")

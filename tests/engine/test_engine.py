@@ -12,11 +12,11 @@ from conftest import z_tolerance
 from knockout.engine.match import play_match
 from knockout.exact.solver import solve
 from knockout.game import Colour, Reply, Result
-from knockout.rules.bidding import Bayesian, Believed, Naive, Rational, Strategy
-from knockout.rules.formats import get_format
-from knockout.rules.match import Pairing
-from knockout.rules.model import ModelParams, PerClass
-from knockout.rules.players import Player, Speed
+from knockout.rules.book.presets import get_format
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.strategies import Bayesian, Believed, Naive, Rational, Strategy
+from knockout.rules.model.players import Player, Speed
+from knockout.rules.model.strength import ModelParams, PerClass
 
 ALL_DRAWS = ModelParams(
     PerClass(64.3, 64.3, 64.3), PerClass(1e12, 1e12, 1e12), PerClass(0, 120, 120)

@@ -17,8 +17,8 @@ from knockout.event.store import load_event
 from knockout.game import Colour
 from knockout.io.scenario import load_scenario
 from knockout.program import app
-from knockout.rules.model import game_probabilities
-from knockout.rules.scenario import Scenario
+from knockout.rules.model.strength import game_probabilities
+from knockout.rules.scenario.aggregate import Scenario
 
 runner = CliRunner()
 CUP_SCENARIO_WITH_PLAYERS = ROOT / "scenarios" / "example.toml"

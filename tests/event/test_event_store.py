@@ -37,7 +37,7 @@ from knockout.event.store import (
 )
 from knockout.exact.bracket import bracket_odds
 from knockout.io.scenario import load_scenario
-from knockout.rules.progress import THIRD_PLACE
+from knockout.rules.chain.progress import THIRD_PLACE
 
 
 def refused(path: Path, call: object, *args: object, match: str, **kwargs: object) -> None:

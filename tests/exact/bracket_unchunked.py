@@ -4,7 +4,7 @@ is tested equal to): every pair built in Python one at a time, all pairs solved 
 Exact odds of a knockout event, from where it stands.
 
 :func:`bracket_odds` is the exact solver for the whole event, starting from the
-:class:`~knockout.rules.progress.EventState` (games played, walkovers): the match-probability
+:class:`~knockout.rules.chain.progress.EventState` (games played, walkovers): the match-probability
 matrix for every pair (one vectorised pass of :func:`knockout.exact.solver.solve`), corrected for
 matches in progress, then dynamic programming over the bracket, round by round (``O(n^2)`` per
 round).
@@ -19,12 +19,12 @@ import numpy.typing as npt
 
 from knockout.answers import BracketOdds
 from knockout.exact.solver import MatchSolution, solve
-from knockout.rules.bracket import round_name
-from knockout.rules.match import Pairing
-from knockout.rules.progress import THIRD_PLACE, EventState, MatchProgress
-from knockout.rules.scenario import Scenario
-from knockout.rules.uncertainty import bracket_nodes, normal_nodes
-from knockout.rules.walkover import walkover_sides
+from knockout.rules.book.bracket import round_name
+from knockout.rules.book.walkover import walkover_sides
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.chain.progress import THIRD_PLACE, EventState, MatchProgress
+from knockout.rules.model.uncertainty import bracket_nodes, normal_nodes
+from knockout.rules.scenario.aggregate import Scenario
 
 __all__ = [
     "all_pairs",
@@ -146,7 +146,7 @@ def bracket_odds(scenario: Scenario, *, rating_sd: bool = True) -> BracketOdds:
 
     Rating uncertainty (``rating_sd``) is integrated over: each player's strength draw is
     carried through the rounds on Gauss-Hermite nodes (how many:
-    :data:`~knockout.rules.uncertainty.BRACKET_NODES`), so a player's draw is shared by all
+    :data:`~knockout.rules.model.uncertainty.BRACKET_NODES`), so a player's draw is shared by all
     their matches; with ``rating_sd=False`` the ratings are taken as exact, and where there is
     uncertainty the answer also gives those win chances (``win_if_ratings_exact``).
     """

@@ -18,9 +18,9 @@ from knockout.engine.event import EventRun, play_event
 from knockout.engine.ranking import final_ranking
 from knockout.errors import ScenarioError
 from knockout.exact.bracket import bracket_odds
-from knockout.rules.bracket import Bracket, seed_order
-from knockout.rules.players import Player
-from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.rules.book.bracket import Bracket, seed_order
+from knockout.rules.model.players import Player
+from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 from sims.bracket import simulate_bracket
 
 

@@ -15,10 +15,11 @@ import pytest
 from knockout.exact import bracket as chunked
 from knockout.exact.solver import advance_probabilities, solve
 from knockout.io.scenario import load_scenario
-from knockout.rules.match import MatchState, Pairing, Roster, p_first_chooses
-from knockout.rules.model import ModelParams
-from knockout.rules.model_sd import design
-from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.rules.chain.match import MatchState
+from knockout.rules.chain.pairing import Pairing, Roster, p_first_chooses
+from knockout.rules.model.sd import design
+from knockout.rules.model.strength import ModelParams
+from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 from tests.exact import bracket_unchunked as reference
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,9 +18,9 @@ from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import match_odds
 from knockout.exact.solver import solve
 from knockout.program import app
-from knockout.rules.match import Pairing
-from knockout.rules.players import MAX_RATING_SD, Player
-from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.model.players import MAX_RATING_SD, Player
+from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 from sims.bracket import simulate_bracket
 from sims.match import simulate_match
 

@@ -10,11 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from knockout.exact.solver import solve
-from knockout.rules.bidding import Bayesian, Believed, Naive, Rational, Strategy
-from knockout.rules.formats import get_format
-from knockout.rules.match import Pairing
-from knockout.rules.model import ModelParams, PerClass
-from knockout.rules.players import Player, Speed
+from knockout.rules.book.presets import get_format
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.strategies import Bayesian, Believed, Naive, Rational, Strategy
+from knockout.rules.model.players import Player, Speed
+from knockout.rules.model.strength import ModelParams, PerClass
 
 
 def davidson(d: float, nu: float) -> tuple[float, float, float]:

@@ -15,7 +15,7 @@ import pytest
 from conftest import run_json
 
 from knockout.exact.odds import match_odds
-from knockout.rules.scenario import parse_scenario
+from knockout.rules.scenario.aggregate import parse_scenario
 
 
 def davidson(d: float, nu: float) -> tuple[float, float, float]:

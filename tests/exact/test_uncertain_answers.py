@@ -27,10 +27,10 @@ from knockout.exact.odds import (
 )
 from knockout.exact.solver import solve
 from knockout.io.scenario import load_scenario
-from knockout.rules.match import Pairing
-from knockout.rules.model import ModelParams, PerClass
-from knockout.rules.model_sd import FigureSpread, ModelSd, Spread, design, flatten
-from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.model.sd import FigureSpread, ModelSd, Spread, design, flatten
+from knockout.rules.model.strength import ModelParams, PerClass
+from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 from tests.conftest import SCENARIOS, run_json
 
 FloatArray = npt.NDArray[np.float64]

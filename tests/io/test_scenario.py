@@ -10,9 +10,9 @@ import pytest
 from knockout.errors import ScenarioError
 from knockout.game import Colour
 from knockout.io.scenario import load_scenario
-from knockout.rules.formats import ColourRule
-from knockout.rules.model import DEFAULT_RED_ADVANTAGE, TimeClass
-from knockout.rules.scenario import parse_scenario
+from knockout.rules.book.formats import ColourRule
+from knockout.rules.model.strength import DEFAULT_RED_ADVANTAGE, TimeClass
+from knockout.rules.scenario.aggregate import parse_scenario
 
 #: The match scenarios (team-match files for ``knockout league-odds``, with [[home]], are not).
 BUNDLED = sorted(

@@ -6,17 +6,11 @@ import numpy as np
 import pytest
 
 from knockout.game import Colour, Reply
-from knockout.rules.bidding import (
-    Bayesian,
-    Believed,
-    BiddingGame,
-    Rational,
-    SealedBidGame,
-    bayesian_regions,
-    expect,
-    get_strategy,
-)
-from knockout.rules.formats import BiddingMenu
+from knockout.rules.book.formats import BiddingMenu
+from knockout.rules.decisions.bidding import BiddingGame, bayesian_regions
+from knockout.rules.decisions.regions import expect
+from knockout.rules.decisions.sealed import SealedBidGame
+from knockout.rules.decisions.strategies import Bayesian, Believed, Rational, get_strategy
 
 SD = 150.0
 GAME = BiddingGame(BiddingMenu(), Colour.BLACK)

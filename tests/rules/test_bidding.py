@@ -8,9 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from knockout.game import Colour, Reply
-from knockout.rules.bidding import Believed, BiddingGame, Naive, Rational, get_strategy
-from knockout.rules.formats import BiddingMenu
-from knockout.rules.model import DEFAULT_MODEL, ModelParams, PerClass
+from knockout.rules.book.formats import BiddingMenu
+from knockout.rules.decisions.bidding import BiddingGame
+from knockout.rules.decisions.strategies import Believed, Naive, Rational, get_strategy
+from knockout.rules.model.strength import DEFAULT_MODEL, ModelParams, PerClass
 
 
 def game_with(adv: float, nu: float, epd: float) -> BiddingGame:

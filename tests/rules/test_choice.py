@@ -10,12 +10,14 @@ import pytest
 from knockout.engine.match import play_match
 from knockout.errors import ScenarioError
 from knockout.exact.solver import solve
-from knockout.rules.bidding import Believed, ChoiceGame, Rational
-from knockout.rules.formats import ColourRule, get_format
-from knockout.rules.match import Pairing
-from knockout.rules.model import DEFAULT_RED_ADVANTAGE, ModelParams, PerClass
-from knockout.rules.players import Player
-from knockout.rules.scenario import parse_scenario
+from knockout.rules.book.formats import ColourRule
+from knockout.rules.book.presets import get_format
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.choice import ChoiceGame
+from knockout.rules.decisions.strategies import Believed, Rational
+from knockout.rules.model.players import Player
+from knockout.rules.model.strength import DEFAULT_RED_ADVANTAGE, ModelParams, PerClass
+from knockout.rules.scenario.aggregate import parse_scenario
 from sims.kernel import MatchTables, simulate
 
 

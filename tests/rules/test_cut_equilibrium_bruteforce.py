@@ -1,11 +1,11 @@
 """The cut-and-choose equilibrium checked from scratch: every deviation of either player, from
 its own information, against the solver's equilibrium, by direct numerical integration.
 
-Nothing of :mod:`knockout.rules.cutgame`'s or the solver's arithmetic is used: the game's chance
-comes from the game model itself (``game_probabilities`` with the stage's clocks), beliefs are
-Normal densities (scipy.stats) on a 10-Elo lattice of true advantages, the estimate cells' masses
-are Normal cdf differences at the cell edges, and the chooser's reply to a cut nobody names is
-its own posterior's, integrated here. The solver's equilibrium enters only as its tables: each
+Nothing of :mod:`knockout.rules.decisions.cut`'s or the solver's arithmetic is used: the game's
+chance comes from the game model itself (``game_probabilities`` with the stage's clocks), beliefs
+are Normal densities (scipy.stats) on a 10-Elo lattice of true advantages, the estimate cells'
+masses are Normal cdf differences at the cell edges, and the chooser's reply to a cut nobody names
+is its own posterior's, integrated here. The solver's equilibrium enters only as its tables: each
 cutter type's distribution over cut cells (a cut is uniform in its cell) and each chooser type's
 P(Red) after each named cut cell.
 
@@ -24,11 +24,11 @@ from scipy.stats import norm
 
 from knockout.exact.solver import solve
 from knockout.game import Colour
-from knockout.rules.cutgame import CutChooseGame
-from knockout.rules.gridgames import cut_equilibrium
-from knockout.rules.match import Pairing
-from knockout.rules.model import game_probabilities
-from knockout.rules.scenario import parse_scenario
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.cut import CutChooseGame
+from knockout.rules.decisions.gridgames import cut_equilibrium
+from knockout.rules.model.strength import game_probabilities
+from knockout.rules.scenario.aggregate import parse_scenario
 from knockout.studies.equilibrium import VERIFIED
 
 SD = 200.0

@@ -14,11 +14,14 @@ import pytest
 
 from knockout.exact.odds import match_odds
 from knockout.game import Colour, Reply
-from knockout.rules.bidding import BiddingGame, Equilibrium, SealedBidGame
-from knockout.rules.cutgame import CutChooseGame
-from knockout.rules.equilibrium import bidding_equilibria
-from knockout.rules.formats import FORMATS, BiddingMenu
-from knockout.rules.scenario import parse_scenario
+from knockout.rules.book.formats import BiddingMenu
+from knockout.rules.book.presets import FORMATS
+from knockout.rules.decisions.bidding import BiddingGame
+from knockout.rules.decisions.cut import CutChooseGame
+from knockout.rules.decisions.equilibrium import bidding_equilibria
+from knockout.rules.decisions.sealed import SealedBidGame
+from knockout.rules.decisions.strategies import Equilibrium
+from knockout.rules.scenario.aggregate import parse_scenario
 
 SD = 150.0
 GAME = BiddingGame(BiddingMenu(), Colour.BLACK)
@@ -158,7 +161,7 @@ def _bid_values(
 def test_the_sealed_bid_equilibrium_leaves_no_type_a_better_bid() -> None:
     """Every type's mixed bid against the others' equilibrium bids, against every bid on a
     0.01-minute grid: the interim gain stays below the stated tolerance."""
-    from knockout.rules.gridgames import sealed_equilibrium
+    from knockout.rules.decisions.gridgames import sealed_equilibrium
 
     stage = FORMATS["armageddon-bid"].sealed_bid_stage
     assert stage is not None

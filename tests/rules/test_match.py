@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from knockout.game import Colour, Result
-from knockout.rules.decisions import Bidding, Choice, Fixed, Lot
-from knockout.rules.formats import FORMATS, ColourRule, Format, Stage, get_format
-from knockout.rules.match import (
+from knockout.rules.book.formats import ColourRule, Format, Stage
+from knockout.rules.book.presets import FORMATS, get_format
+from knockout.rules.chain.match import (
     Finished,
     MatchState,
     advance,
@@ -15,7 +15,8 @@ from knockout.rules.match import (
     match_points,
     next_decision,
 )
-from knockout.rules.model import TimeClass
+from knockout.rules.decisions.kinds import Bidding, Choice, Fixed, Lot
+from knockout.rules.model.strength import TimeClass
 
 XQ = get_format("xq-bidding")
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from knockout.rules.model import (
+from knockout.rules.model.strength import (
     DEFAULT_DRAW_NU,
     DEFAULT_ELO_PER_DOUBLING,
     DEFAULT_MODEL,

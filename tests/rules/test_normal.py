@@ -1,4 +1,5 @@
-"""knockout.rules.normal.ndtr: scipy's numbers to the last bit, without scipy for short work."""
+"""knockout.rules.model.normal.ndtr: scipy's numbers to the last bit, without scipy for short
+work."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 from scipy.special import ndtr as scipy_ndtr
 
-from knockout.rules import normal
+from knockout.rules.model import normal
 
 
 @pytest.mark.parametrize("scale", [0.3, 1.0, 3.0, 10.0, 40.0])
@@ -35,7 +36,7 @@ def test_shapes_and_scalars_like_scipy() -> None:
 
 def test_small_work_does_not_import_scipy() -> None:
     code = (
-        "import sys\nfrom knockout.rules.normal import ndtr\nndtr([0.1, 2.0])\n"
+        "import sys\nfrom knockout.rules.model.normal import ndtr\nndtr([0.1, 2.0])\n"
         "print('scipy' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -16,11 +16,12 @@ from knockout.errors import ScenarioError
 from knockout.event.state import NextGame, PendingChoice
 from knockout.event.store import create_event, load_event, record_choice, record_game
 from knockout.exact.solver import solve
-from knockout.rules.bidding import Rational
-from knockout.rules.formats import FORMATS, Format
-from knockout.rules.match import Pairing
-from knockout.rules.players import Player
-from knockout.rules.scenario import parse_scenario
+from knockout.rules.book.formats import Format
+from knockout.rules.book.presets import FORMATS
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.strategies import Rational
+from knockout.rules.model.players import Player
+from knockout.rules.scenario.aggregate import parse_scenario
 from sims.kernel import MatchTables, simulate
 
 RED_ADVANTAGE = 400 * math.log10(391 / 270)

@@ -10,12 +10,14 @@ from hypothesis import strategies as st
 from scipy.special import ndtr
 
 from knockout.exact.solver import solve
-from knockout.rules.bidding import Rational
-from knockout.rules.formats import FORMATS, BiddingMenu
-from knockout.rules.match import MatchState, Pairing
-from knockout.rules.model import DEFAULT_MODEL
-from knockout.rules.pace import deciding_game, no_pace_choice, pace_bounds, pace_shift
-from knockout.rules.players import Player, Speed
+from knockout.rules.book.formats import BiddingMenu
+from knockout.rules.book.presets import FORMATS
+from knockout.rules.chain.match import MatchState
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.pace import deciding_game, no_pace_choice, pace_bounds, pace_shift
+from knockout.rules.decisions.strategies import Rational
+from knockout.rules.model.players import Player, Speed
+from knockout.rules.model.strength import DEFAULT_MODEL
 
 
 def test_the_game_that_decides_the_chooser() -> None:

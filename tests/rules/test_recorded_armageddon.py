@@ -16,9 +16,9 @@ from knockout.engine.match import play_scenario_match
 from knockout.errors import ScenarioError
 from knockout.exact.odds import match_odds
 from knockout.game import Colour
-from knockout.rules.decisions import Cut, CutChoice, SealedBids, SealedMade
-from knockout.rules.model import game_probabilities
-from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.rules.decisions.kinds import Cut, CutChoice, SealedBids, SealedMade
+from knockout.rules.model.strength import game_probabilities
+from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 from sims.match import simulate_match
 
 #: Three drawn games: the rapid game's times make A the cutter (less time used).

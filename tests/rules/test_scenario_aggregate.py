@@ -10,12 +10,12 @@ import pytest
 
 from knockout.errors import ScenarioError
 from knockout.game import Result
-from knockout.rules.bidding import STRATEGIES, Naive, Rational, get_strategy
-from knockout.rules.formats import FORMATS
-from knockout.rules.match import PlayedGame
-from knockout.rules.model import DEFAULT_MODEL
-from knockout.rules.players import Player, Speed
-from knockout.rules.scenario import Scenario
+from knockout.rules.book.presets import FORMATS
+from knockout.rules.chain.replay import PlayedGame
+from knockout.rules.decisions.strategies import STRATEGIES, Naive, Rational, get_strategy
+from knockout.rules.model.players import Player, Speed
+from knockout.rules.model.strength import DEFAULT_MODEL
+from knockout.rules.scenario.aggregate import Scenario
 
 
 def _two(**kw: object) -> Scenario:

@@ -20,15 +20,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from knockout.rules.scenario_models import MODELS, compiled_schemas
-from knockout.rules.scenario_schema import SCHEMAS
+from knockout.rules.scenario.models import MODELS, compiled_schemas
+from knockout.rules.scenario.schema import SCHEMAS
 from knockout.schema import Record, check
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_compiled_schemas_are_the_models() -> None:
-    """knockout/rules/scenario_schema.py is current: run ``make schema`` after changing a model."""
+    """knockout/rules/scenario/schema.py is current: run ``make schema`` after changing a model."""
     assert compiled_schemas() == SCHEMAS
 
 

@@ -7,12 +7,13 @@ import pytest
 
 from knockout.exact.solver import solve
 from knockout.game import Colour
-from knockout.rules.bidding import Believed, Naive, Rational, SealedBidGame
-from knockout.rules.formats import get_format
-from knockout.rules.match import Pairing
-from knockout.rules.model import ModelParams, PerClass
-from knockout.rules.players import Player
-from knockout.rules.scenario import parse_scenario
+from knockout.rules.book.presets import get_format
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.sealed import SealedBidGame
+from knockout.rules.decisions.strategies import Believed, Naive, Rational
+from knockout.rules.model.players import Player
+from knockout.rules.model.strength import ModelParams, PerClass
+from knockout.rules.scenario.aggregate import parse_scenario
 
 GAME = SealedBidGame(10.0, 1.0, Colour.BLACK)
 

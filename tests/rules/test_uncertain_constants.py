@@ -13,8 +13,7 @@ from scipy import stats
 
 from knockout.errors import ScenarioError
 from knockout.io.scenario import load_scenario
-from knockout.rules.model import DEFAULT_MODEL, PerClass
-from knockout.rules.model_sd import (
+from knockout.rules.model.sd import (
     PATHS,
     ModelSd,
     design,
@@ -22,7 +21,8 @@ from knockout.rules.model_sd import (
     flatten,
     spread_of_values,
 )
-from knockout.rules.scenario import parse_scenario
+from knockout.rules.model.strength import DEFAULT_MODEL, PerClass
+from knockout.rules.scenario.aggregate import parse_scenario
 
 TWO = [{"name": "A", "rating": 2500}, {"name": "B", "rating": 2400}]
 

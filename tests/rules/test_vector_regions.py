@@ -7,17 +7,12 @@ import numpy as np
 import pytest
 
 from knockout.io.scenario import load_scenario
-from knockout.rules.bidding import (
-    Believed,
-    BiddingGame,
-    ChoiceGame,
-    Naive,
-    Rational,
-    SealedBidGame,
-    get_strategy,
-)
-from knockout.rules.model import PerClass
-from knockout.rules.model_sd import ModelSd, design
+from knockout.rules.decisions.bidding import BiddingGame
+from knockout.rules.decisions.choice import ChoiceGame
+from knockout.rules.decisions.sealed import SealedBidGame
+from knockout.rules.decisions.strategies import Believed, Naive, Rational, get_strategy
+from knockout.rules.model.sd import ModelSd, design
+from knockout.rules.model.strength import PerClass
 
 SD = ModelSd(
     red_advantage=PerClass(0.0, 30.0, 30.0),

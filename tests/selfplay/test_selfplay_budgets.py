@@ -7,7 +7,7 @@ import math
 import pytest
 
 from knockout.errors import InputError
-from knockout.rules.model import effective_minutes
+from knockout.rules.model.strength import effective_minutes
 from knockout.selfplay.budgets import Pairing, pairings, parse_clock, parse_odds
 
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from knockout.rules.formats import ColourRule, Format, Stage
-from knockout.rules.model import ModelParams
-from knockout.rules.players import Player
+from knockout.rules.book.formats import ColourRule, Format, Stage
+from knockout.rules.model.players import Player
+from knockout.rules.model.strength import ModelParams
 
 
 def davidson(d: float, nu: float) -> tuple[float, float, float]:

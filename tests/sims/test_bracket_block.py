@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from knockout.answers import BracketTally
-from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 from sims.bracket import BracketJob, bracket_block
 from tests.sims.bracket_reference import reference_block
 

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from knockout.answers import MatchTally, branch_units
-from knockout.rules.bidding import Naive, Rational
-from knockout.rules.formats import get_format
-from knockout.rules.match import Pairing
-from knockout.rules.players import Player, Speed
+from knockout.rules.book.presets import get_format
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.strategies import Naive, Rational
+from knockout.rules.model.players import Player, Speed
 from sims.kernel import (
     COUNT_CELLS,
     GUIDE_CELLS,
@@ -180,7 +180,7 @@ def test_many_exits_are_counted_over_finer_cells() -> None:
 
 
 def test_strategies_with_private_beliefs_have_no_counting_path() -> None:
-    from knockout.rules.bidding import Believed
+    from knockout.rules.decisions.strategies import Believed
 
     pairing = Pairing.of(get_format("xq-bidding"), A, B, strategy=Believed(100.0))
     assert MatchTables.from_pairing(pairing).cell_split is None

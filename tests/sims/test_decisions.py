@@ -9,16 +9,10 @@ import numpy.typing as npt
 import pytest
 
 from knockout.io.scenario import load_scenario
-from knockout.rules.bidding import (
-    BeliefSampler,
-    Believed,
-    BiddingGame,
-    Rational,
-    Regions,
-    StrategySampler,
-    inside,
-)
-from knockout.rules.match import Pairing
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.bidding import BiddingGame
+from knockout.rules.decisions.regions import Regions, inside
+from knockout.rules.decisions.strategies import BeliefSampler, Believed, Rational, StrategySampler
 from sims.kernel import BiddingTable, MatchTables
 from tests.sims.test_runner import FINAL
 

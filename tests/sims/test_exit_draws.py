@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 
 from knockout.exact.solver import solve
-from knockout.rules.bidding import Naive, Rational, Strategy
-from knockout.rules.formats import get_format
-from knockout.rules.match import MatchState, Pairing, Position
-from knockout.rules.players import Player, Speed
+from knockout.rules.book.presets import get_format
+from knockout.rules.chain.match import MatchState, Position
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.strategies import Naive, Rational, Strategy
+from knockout.rules.model.players import Player, Speed
 from sims.kernel import GUIDE_CELLS, MatchTables, _draw_global, _simulate_stages, simulate
 from sims.match import kernel_block, match_block
 
@@ -81,7 +82,7 @@ def test_the_guide_table_gives_the_sorted_searchs_exit_for_every_uniform() -> No
 
 
 def test_private_beliefs_and_many_pairs_keep_the_stage_walk() -> None:
-    from knockout.rules.bidding import Believed
+    from knockout.rules.decisions.strategies import Believed
 
     assert tables_for("xq-bidding", Believed(100.0)).exit_probabilities is None
     pairs = Pairing.of(get_format("xq-bidding"), [A, B], [B, A], strategy=Rational())

@@ -12,12 +12,12 @@ from reference import play
 from knockout.errors import ScenarioError
 from knockout.exact.odds import match_odds
 from knockout.exact.solver import solve
-from knockout.rules.bidding import Bayesian, Believed, Naive, Rational, Strategy
-from knockout.rules.formats import get_format
-from knockout.rules.match import Pairing
-from knockout.rules.model import ModelParams, PerClass
-from knockout.rules.players import Player, Speed
-from knockout.rules.scenario import parse_scenario
+from knockout.rules.book.presets import get_format
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.strategies import Bayesian, Believed, Naive, Rational, Strategy
+from knockout.rules.model.players import Player, Speed
+from knockout.rules.model.strength import ModelParams, PerClass
+from knockout.rules.scenario.aggregate import parse_scenario
 from sims.kernel import MatchTables, simulate
 from sims.match import simulate_match
 

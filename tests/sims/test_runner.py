@@ -16,7 +16,7 @@ from knockout.answers import MatchTally
 from knockout.errors import KnockoutError
 from knockout.io.scenario import load_scenario
 from knockout.program import app
-from knockout.rules.match import Pairing
+from knockout.rules.chain.pairing import Pairing
 from sims import runner
 from sims.kernel import MatchTables
 from sims.match import match_block, simulate_match

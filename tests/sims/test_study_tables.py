@@ -14,17 +14,18 @@ import pytest
 from knockout.exact.solver import stage_exits
 from knockout.game import Colour
 from knockout.io.scenario import load_scenario
-from knockout.rules.bidding import (
-    REGION_SPAN,
+from knockout.rules.chain.match import MatchState
+from knockout.rules.chain.pairing import Pairing
+from knockout.rules.decisions.bidding import (
     BiddingGame,
     _branch_decisions,
     _grid_decisions,
-    get_strategy,
     rational_regions_of,
 )
-from knockout.rules.match import MatchState, Pairing
-from knockout.rules.model import ModelParams
-from knockout.rules.scenario import Scenario
+from knockout.rules.decisions.regions import REGION_SPAN
+from knockout.rules.decisions.strategies import get_strategy
+from knockout.rules.model.strength import ModelParams
+from knockout.rules.scenario.aggregate import Scenario
 from knockout.studies.sweep import _vector_model, parse_sweep, run_sweep
 from sims.kernel import MatchTables
 from sims.match import simulate_match

@@ -10,7 +10,7 @@ import pytest
 from knockout.engine.event import play_event
 from knockout.engine.ranking import final_ranking
 from knockout.errors import ScenarioError
-from knockout.rules.scenario import Scenario, parse_scenario
+from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 
 
 def scenario(**ranking: Any) -> Scenario:

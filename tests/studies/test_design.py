@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from knockout.io.scenario import load_scenario
 from knockout.program import app
-from knockout.rules.scenario import parse_scenario
+from knockout.rules.scenario.aggregate import parse_scenario
 from knockout.studies.design import (
     load_design,
     parse_clock,
@@ -339,7 +339,7 @@ def test_robust_ranking_is_the_worst_case_of_each_models_compare(tmp_path: Path)
     from knockout.event.toml import dumps
 
     data = load_scenario(FINAL).to_dict()
-    from knockout.rules.scenario import format_to_dict
+    from knockout.rules.scenario.format_tables import format_to_dict
 
     data["format"] = format_to_dict(design.candidates[s.index].format)
     path.write_text(dumps(data), encoding="utf-8")
@@ -530,10 +530,10 @@ def test_the_99th_percentile_is_the_games_distribution_of_solve(tmp_path: Path) 
     before the next), so its reserved time is a function of its number of games: the quantile
     follows from the solver's distribution of games."""
     from knockout.exact.solver import solve
-    from knockout.rules.bidding import get_strategy
-    from knockout.rules.match import Pairing
-    from knockout.rules.model import DEFAULT_MODEL
-    from knockout.rules.players import Player
+    from knockout.rules.chain.pairing import Pairing
+    from knockout.rules.decisions.strategies import get_strategy
+    from knockout.rules.model.players import Player
+    from knockout.rules.model.strength import DEFAULT_MODEL
 
     text = SMALL.replace(
         "decider = [",

@@ -12,7 +12,7 @@ import pytest
 from scipy.optimize import brentq
 
 from knockout.io.scenario import load_scenario
-from knockout.rules.model_sd import FigureSpread
+from knockout.rules.model.sd import FigureSpread
 from knockout.studies.fair import SETTLED, fair_rules, how_sure
 from tests.conftest import SCENARIOS
 from tests.exact.test_uncertain_answers import assert_matches, brute_constants

@@ -15,7 +15,7 @@ from scipy.special import ndtr
 from knockout.exact.odds import match_odds
 from knockout.exact.pace import pace_game
 from knockout.io.scenario import load_scenario
-from knockout.rules.scenario import Scenario
+from knockout.rules.scenario.aggregate import Scenario
 from knockout.studies.incentives import TOLERANCE, Incentives, incentives
 
 FINAL = "scenarios/final-2600-vs-2550.toml"
@@ -395,7 +395,7 @@ def test_the_figures_the_readme_and_the_model_page_give() -> None:
 def test_a_custom_format_with_a_less_time_chooser_has_the_pace_game() -> None:
     """Any format whose sudden-death 甲 used less time: here a blitz game decides 甲 (its own
     elo_per_doubling), after two slow games; the answer is the brute force over its own grid."""
-    from knockout.rules.scenario import parse_scenario
+    from knockout.rules.scenario.aggregate import parse_scenario
 
     sc = parse_scenario(
         {

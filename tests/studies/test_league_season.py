@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from knockout.errors import InputError
 from knockout.game import Colour
 from knockout.program import app
-from knockout.rules.model import DEFAULT_MODEL, TimeClass
+from knockout.rules.model.strength import DEFAULT_MODEL, TimeClass
 from knockout.scoring.league import Board, LeagueMatch, league_table
 from knockout.studies.scoring.league_report import (
     MATTERS,

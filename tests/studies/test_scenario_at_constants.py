@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from knockout.errors import InputError, ScenarioError
 from knockout.io.overrides import Override, apply_overrides
-from knockout.rules.scenario import parse_scenario
+from knockout.rules.scenario.aggregate import parse_scenario
 from knockout.studies.sweep import Axis, Sweep, parse_sweep
 
 ROOT = Path(__file__).resolve().parents[2]

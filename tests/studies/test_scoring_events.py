@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from knockout.points import DIFFERENCE, RATIO_COMPUTED, TRADITIONAL, get_scoring
-from knockout.rules.model import DEFAULT_MODEL, TimeClass, game_probabilities
+from knockout.rules.model.strength import DEFAULT_MODEL, TimeClass, game_probabilities
 from knockout.studies.scoring.events import (
     PointsTable,
     draw_ratings,

@@ -15,10 +15,10 @@ from knockout.engine.match import play_match
 from knockout.exact.odds import match_odds
 from knockout.io.scenario import load_scenario
 from knockout.program import app
-from knockout.rules.formats import FORMATS
-from knockout.rules.model import DEFAULT_RED_ADVANTAGE
-from knockout.rules.players import Player
-from knockout.rules.scenario import parse_scenario
+from knockout.rules.book.presets import FORMATS
+from knockout.rules.model.players import Player
+from knockout.rules.model.strength import DEFAULT_RED_ADVANTAGE
+from knockout.rules.scenario.aggregate import parse_scenario
 from knockout.studies.compare import compare_formats, resolve_formats
 
 FINAL = "scenarios/final-2600-vs-2550.toml"

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from knockout.io.scenario import load_scenario
 from knockout.program import app
-from knockout.rules.model import DEFAULT_RED_ADVANTAGE
+from knockout.rules.model.strength import DEFAULT_RED_ADVANTAGE
 from knockout.studies.fair import fair_rules
 
 FINAL = "scenarios/final-2600-vs-2550.toml"

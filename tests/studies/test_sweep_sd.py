@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from knockout.exact.solver import solve
-from knockout.rules.match import Pairing
+from knockout.rules.chain.pairing import Pairing
 from knockout.studies.output import write_study
 from knockout.studies.report import sweep_files
 from knockout.studies.sweep import load_sweep, run_sweep

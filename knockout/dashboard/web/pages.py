@@ -27,7 +27,7 @@ from knockout.event.facts import score_text as score
 from knockout.event.ranking import standings
 from knockout.event.state import Event, NextGame, RecordedGame
 from knockout.io.text import plural
-from knockout.rules.bracket import round_name
+from knockout.rules.book.bracket import round_name
 from knockout.version import __version__
 
 __all__ = ["PAGES", "RECENT", "Site", "environment", "round_page"]

@@ -13,7 +13,7 @@ from jinja2 import Environment
 
 from knockout.event.facts import MatchFacts, half_points
 from knockout.event.state import THIRD_ID, Event, NextGame, PendingBid
-from knockout.rules.bracket import round_name
+from knockout.rules.book.bracket import round_name
 
 __all__ = ["BOX_H", "BOX_W", "bracket_svg"]
 

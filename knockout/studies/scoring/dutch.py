@@ -55,7 +55,7 @@ import numpy as np
 import numpy.typing as npt
 from caissify_pairings import generate_pairings
 
-from knockout.rules.model import DEFAULT_MODEL, ModelParams
+from knockout.rules.model.strength import DEFAULT_MODEL, ModelParams
 from knockout.studies.scoring.events import EventSample, PointsTable, play_games, score_games
 from sims.runner import run_blocks
 

@@ -1,10 +1,10 @@
 """Simulated round-robin and Swiss events under the shared game model, many events at once.
 
 The simulation axis comes first: ``E`` events of ``n`` players and ``R`` rounds of ``B = n / 2``
-boards. Game results come from :func:`knockout.rules.model.game_probabilities` (classical games,
-equal clocks) and one uniform number per board, round and event, which the caller draws once and
-passes to every scoring system compared, so the comparisons use common random numbers. In a round
-robin the games do not depend on the scoring system: one set of results is scored under every
+boards. Game results come from :func:`knockout.rules.model.strength.game_probabilities` (classical
+games, equal clocks) and one uniform number per board, round and event, which the caller draws once
+and passes to every scoring system compared, so the comparisons use common random numbers. In a
+round robin the games do not depend on the scoring system: one set of results is scored under every
 system. In a Swiss event the pairings depend on the scores, so each system plays its own event from
 the same uniforms (or, with a fixed ``pairing`` table, one set of games is scored under every
 system, as seed 000 re-scores the games of an event paired under the traditional points).
@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from knockout.game import Result
 from knockout.points import ScoringSystem
-from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
+from knockout.rules.model.strength import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
 from knockout.scoring.rescore import point_scale
 from knockout.standings.records import Kind, bye_entry
 from knockout.studies.scoring.pairings import berger_table, first_swiss_round, swiss_round

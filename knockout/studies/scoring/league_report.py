@@ -18,7 +18,7 @@ from typing import Any
 
 from scipy.optimize import brentq
 
-from knockout.rules.model import TimeClass
+from knockout.rules.model.strength import TimeClass
 from knockout.studies.output import StudyFiles, write_study
 from knockout.studies.scoring.league_season import double_round_robin
 from knockout.studies.scoring.league_study import (

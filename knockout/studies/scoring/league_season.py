@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.game import Colour
-from knockout.rules.model import ModelParams, TimeClass
+from knockout.rules.model.strength import ModelParams, TimeClass
 from knockout.scoring.league import LEAGUE_RULES, RANKING_CHAIN, LeagueRules
 from knockout.studies.scoring.team_match import (
     board_probabilities,

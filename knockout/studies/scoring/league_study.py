@@ -72,8 +72,8 @@ from knockout.errors import InputError, Problem
 from knockout.game import Colour
 from knockout.io.teams import SEED_CLOCKS, BoardClock, ClocksIn, clocks_from
 from knockout.io.tomlfile import load_toml
-from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass
-from knockout.rules.modeltable import ModelIn, model_params
+from knockout.rules.model.strength import DEFAULT_MODEL, ModelParams, TimeClass
+from knockout.rules.model.table import ModelIn, model_params
 from knockout.scoring.league import LEAGUE_RULES, RANKING_CHAIN, LeagueRules
 from knockout.standings.records import Outcome
 from knockout.studies.scoring.league_season import POLICIES, SeasonSample, play_seasons

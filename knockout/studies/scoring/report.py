@@ -22,7 +22,7 @@ from typing import Any
 
 from scipy.optimize import brentq
 
-from knockout.rules.model import TimeClass
+from knockout.rules.model.strength import TimeClass
 from knockout.studies.labels import label as key_label
 from knockout.studies.output import StudyFiles, write_study
 from knockout.studies.scoring.study import (

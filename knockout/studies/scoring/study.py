@@ -70,7 +70,7 @@ from knockout.errors import InputError, Problem
 from knockout.game import Colour, Result
 from knockout.io.tomlfile import load_toml
 from knockout.points import SCORING, ScoringSystem, get_scoring
-from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
+from knockout.rules.model.strength import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
 from knockout.scoring.files import custom_systems
 from knockout.studies.scoring.dutch import DutchProgress, simulate_dutch
 from knockout.studies.scoring.events import (

@@ -2,9 +2,9 @@
 
 A match has four boards, board 1 the captains'; if a captain has Red his three team-mates have
 Black (the home side chooses its captain's colour). Each board is one game under the shared model
-(:func:`knockout.rules.model.game_probabilities`, equal clocks on a board, the board's time class
-from its clock), the boards independent. Every one of the ``3 ** 4 = 81`` combinations of the home
-side's results is scored once by the league's own rules
+(:func:`knockout.rules.model.strength.game_probabilities`, equal clocks on a board, the board's time
+class from its clock), the boards independent. Every one of the ``3 ** 4 = 81`` combinations of the
+home side's results is scored once by the league's own rules
 (:class:`knockout.scoring.league.LeagueMatch`: board points, match points, the narrow 1 : 0.5
 matches) into an :class:`OutcomeTable`; a match's odds are the product of its boards'
 probabilities summed over that table. Nothing is sampled.
@@ -30,8 +30,8 @@ import numpy.typing as npt
 
 from knockout.game import Colour
 from knockout.io.teams import BOARDS, TeamMatchFile
-from knockout.rules.model import ModelParams, TimeClass, game_probabilities
-from knockout.rules.players import Player
+from knockout.rules.model.players import Player
+from knockout.rules.model.strength import ModelParams, TimeClass, game_probabilities
 from knockout.scoring.league import LEAGUE_RULES, Board, LeagueMatch, LeagueRules
 from knockout.standings.records import Outcome
 

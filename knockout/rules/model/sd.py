@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from knockout.rules.model import ModelParams, PerClass, TimeClass
+from knockout.rules.model.strength import ModelParams, PerClass, TimeClass
 
 __all__ = [
     "CONSTANTS",

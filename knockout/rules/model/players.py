@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from knockout.rules.model import TimeClass
+from knockout.rules.model.strength import TimeClass
 
 __all__ = ["DEFAULT_SPEED", "MAX_RATING_SD", "Player", "Speed"]
 

@@ -2,10 +2,10 @@
 
 :meth:`EventState.of` places games already played (a scenario's ``[[played]]``) and withdrawals on
 the bracket: each match whose two players are known gets its games (replayed through the match
-chain, :func:`knockout.rules.match.replay`) or a walkover (:mod:`knockout.rules.walkover`). The
-match for third place, when the event has one, is match ``THIRD_PLACE`` of the last round; its
-players are the losers of the two semi-finals. Every walker (exact odds, Monte Carlo, SimPy event)
-starts from this one placement.
+chain, :func:`knockout.rules.chain.replay.replay`) or a walkover
+(:mod:`knockout.rules.book.walkover`). The match for third place, when the event has one, is match
+``THIRD_PLACE`` of the last round; its players are the losers of the two semi-finals. Every walker
+(exact odds, Monte Carlo, SimPy event) starts from this one placement.
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from enum import Enum
 
 from knockout.errors import Problem, ScenarioError
-from knockout.rules.bracket import Bracket, round_name
-from knockout.rules.formats import Format
-from knockout.rules.match import Finished, PlayedGame, Position, ReplayError, replay
-from knockout.rules.players import Player
-from knockout.rules.settings import BracketSettings
-from knockout.rules.walkover import walkover_winner
+from knockout.rules.book.bracket import Bracket, round_name
+from knockout.rules.book.formats import Format
+from knockout.rules.book.walkover import walkover_winner
+from knockout.rules.chain.match import Finished, Position
+from knockout.rules.chain.replay import PlayedGame, ReplayError, replay
+from knockout.rules.chain.settings import BracketSettings
+from knockout.rules.model.players import Player
 
 __all__ = ["THIRD_PLACE", "EventState", "MatchProgress"]
 

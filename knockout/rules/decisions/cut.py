@@ -27,9 +27,9 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.game import Colour
-from knockout.rules.formats import Stage
-from knockout.rules.model import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
-from knockout.rules.normal import gauss_hermite, ndtr
+from knockout.rules.book.formats import Stage
+from knockout.rules.model.normal import gauss_hermite, ndtr
+from knockout.rules.model.strength import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
 
 __all__ = ["CUT_GRID", "CutChooseGame"]
 

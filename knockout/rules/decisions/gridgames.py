@@ -40,8 +40,8 @@ import numpy.typing as npt
 from scipy.special import ndtr
 from threadpoolctl import threadpool_limits
 
-from knockout.rules.bidding import SealedBidGame
-from knockout.rules.cutgame import CutChooseGame
+from knockout.rules.decisions.cut import CutChooseGame
+from knockout.rules.decisions.sealed import SealedBidGame
 
 __all__ = [
     "BID_CELL",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from knockout.rules.bracket import Seeding
-from knockout.rules.pace import DEFAULT_PACE_MIN
+from knockout.rules.book.bracket import Seeding
+from knockout.rules.decisions.pace import DEFAULT_PACE_MIN
 
 __all__ = ["BracketSettings", "IncentiveSettings", "RankingSettings", "ScheduleSettings"]
 
@@ -79,7 +79,8 @@ class RankingSettings:
 
 @dataclass(frozen=True)
 class IncentiveSettings:
-    """``[incentives]``: the pace game of ``knockout incentives`` (:mod:`knockout.rules.pace`).
+    """``[incentives]``: the pace game of ``knockout incentives``
+    (:mod:`knockout.rules.decisions.pace`).
 
     Attributes:
         pace_min: The lowest pace (fraction of the effective clock) a player may aim for in the

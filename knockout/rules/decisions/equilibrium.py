@@ -35,14 +35,9 @@ import numpy.typing as npt
 from scipy.special import log_ndtr, ndtr
 
 from knockout.game import Colour, Reply
-from knockout.rules.bidding import (
-    REGION_SPAN,
-    BiddingGame,
-    Regions,
-    _regions,
-    bayesian_regions,
-)
-from knockout.rules.normal import gauss_hermite
+from knockout.rules.decisions.bidding import BiddingGame, bayesian_regions
+from knockout.rules.decisions.regions import REGION_SPAN, Regions, regions_where
+from knockout.rules.model.normal import gauss_hermite
 
 __all__ = [
     "MAX_ITERATIONS",
@@ -220,14 +215,14 @@ class _Problem:
         for announce in (Colour.RED, Colour.BLACK):
             on_grid = self._bidder(_GRID, heard[announce], announce, True)
             f = self.bidder_criterion(heard[announce], announce)
-            out[announce] = _regions(_GRID, on_grid < 0, _scalar(f))
+            out[announce] = regions_where(_GRID, on_grid < 0, _scalar(f))
         return out
 
     def chooser_reply(self, objects: Mapping[Colour, Regions]) -> Regions:
         """甲's best announcement against 乙's objections: where it announces Red."""
         on_grid = self._chooser(_GRID, objects, True)
         f = self.chooser_criterion(objects)
-        return _regions(_GRID, on_grid >= 0, _scalar(f))
+        return regions_where(_GRID, on_grid >= 0, _scalar(f))
 
     def interim_gain(self, regions: Mapping[str, Regions]) -> float:
         """The largest gain of any type by the other action, on a grid off the solver's."""

@@ -13,7 +13,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from knockout.rules.model import DEFAULT_MOVES, model_params
+from knockout.rules.model.strength import DEFAULT_MOVES, model_params
 from knockout.validation import Table
 
 __all__ = ["ModelIn", "PerClassIn", "PerClassNonNegIn", "model_params"]

@@ -6,7 +6,8 @@ may instead pick a **pace** ``p_X``: the fraction of their effective clock they 
 that game. Then
 
 * X's time used is ``Normal(p_X * T_X, sd_X * T_X)`` (``sd_X`` from ``speed``), so P(X is 甲)
-  is :func:`~knockout.rules.model.p_uses_less_time` with ``p_X`` in place of ``speed.mean``;
+  is :func:`~knockout.rules.model.strength.p_uses_less_time` with ``p_X`` in place of
+  ``speed.mean``;
 * X's strength in that game shifts by ``elo_per_doubling[tc] * log2(min(p_X, m_X) / m_X)``
   (:func:`pace_shift`; ``m_X`` = ``speed.mean``, the natural pace): hurrying to half one's
   natural time costs one doubling of thinking time, time spent beyond the natural pace buys
@@ -27,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from knockout.rules.formats import Format
+from knockout.rules.book.formats import Format
 
 __all__ = [
     "DEFAULT_PACE_MIN",

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.game import DEFAULT_MOVES
-from knockout.rules.normal import ndtr
+from knockout.rules.model.normal import ndtr
 
 __all__ = [
     "DEFAULT_DRAW_NU",
@@ -271,7 +271,7 @@ def davidson_share(d: FloatArray, nu: npt.ArrayLike, *, red: bool, with_draw: bo
     P(draw) if ``with_draw``, value for value the same floating-point operations, computed in
     ``d``'s own buffer (``d`` is overwritten and returned; it must be a float64 array of the
     result's shape). Half the passes over memory of the three full outcomes, for big grids
-    of decisions (:func:`knockout.rules.bidding.rational_regions_of`)."""
+    of decisions (:func:`knockout.rules.decisions.bidding.rational_regions_of`)."""
     nu_arr = np.asarray(nu, dtype=np.float64)
     favourite = d >= 0 if red else d < 0  # where the side's weight is 1, not h
     h = np.abs(d, out=d)
@@ -348,7 +348,7 @@ def p_uses_less_time(
 
 def model_params(parsed: Any, base: ModelParams = DEFAULT_MODEL) -> ModelParams:
     """``base`` with the constants a validated ``[model]`` table gives replaced (``parsed``:
-    the pydantic model of :mod:`knockout.rules.modeltable`, or the same table checked without
+    the pydantic model of :mod:`knockout.rules.model.table`, or the same table checked without
     pydantic, a :class:`knockout.schema.Record`)."""
 
     def present(table: Any) -> dict[str, float]:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from knockout.rules.players import Player
+from knockout.rules.model.players import Player
 
 __all__ = [
     "BRACKET_NODES",

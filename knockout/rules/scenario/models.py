@@ -1,12 +1,12 @@
 """The pydantic models of a scenario file's tables: the keys, their types and defaults.
 
-:mod:`knockout.rules.scenario` checks a table first against these models' JSON schemas
-(:mod:`knockout.rules.scenario_schema`, compiled from here) without importing pydantic, and
+:mod:`knockout.rules.scenario.aggregate` checks a table first against these models' JSON schemas
+(:mod:`knockout.rules.scenario.schema`, compiled from here) without importing pydantic, and
 comes here only for a table that check cannot accept: pydantic then accepts it too or says
 what is wrong, in the project's words (:func:`knockout.validation.problems_of`).
 
-``python -m knockout.rules.scenario_models`` rewrites the compiled schemas
-(knockout/rules/scenario_schema.json, ``make schema``); a test keeps the two equal.
+``python -m knockout.rules.scenario.models`` rewrites the compiled schemas
+(knockout/rules/scenario/schema.json, ``make schema``); a test keeps the two equal.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from knockout.errors import Problem
-from knockout.rules.modeltable import ModelIn as _ModelIn
-from knockout.rules.modeltable import PerClassNonNegIn
-from knockout.rules.pace import DEFAULT_PACE_MIN
-from knockout.rules.players import MAX_RATING_SD
+from knockout.rules.decisions.pace import DEFAULT_PACE_MIN
+from knockout.rules.model.players import MAX_RATING_SD
+from knockout.rules.model.table import ModelIn as _ModelIn
+from knockout.rules.model.table import PerClassNonNegIn
 from knockout.validation import Table, problems_of
 
 __all__ = ["MODELS", "compiled_schemas", "validated"]
@@ -170,7 +170,7 @@ class _ScenarioIn(Table):
     played: list[_PlayedIn] = Field(default_factory=list)
 
 
-#: The tables :mod:`knockout.rules.scenario` validates, by the name it asks for.
+#: The tables :mod:`knockout.rules.scenario.aggregate` validates, by the name it asks for.
 MODELS: dict[str, type[Table]] = {
     "scenario": _ScenarioIn,
     "stage": _StageIn,
@@ -245,11 +245,11 @@ def _for_machines(schema: Any) -> Any:
 
 
 def write_schema(path: Path) -> None:
-    """Write the schemas :mod:`knockout.rules.scenario_schema` reads (``scenario_schema.json``)."""
+    """Write the schemas :mod:`knockout.rules.scenario.schema` reads (``scenario_schema.json``)."""
     text = json.dumps(compiled_schemas(), indent=1, ensure_ascii=False)
     path.write_text(text + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
-    here = Path(__file__).with_name("scenario_schema.json")
+    here = Path(__file__).with_name("schema.json")
     write_schema(Path(sys.argv[1]) if len(sys.argv) > 1 else here)

@@ -1,6 +1,6 @@
 """How the next game's colours and clocks are settled: a small closed set of typed decisions.
 
-From where a match stands (:class:`~knockout.rules.match.MatchState`), :func:`decide` says how
+From where a match stands (:class:`~knockout.rules.chain.match.MatchState`), :func:`decide` says how
 the next game is set up, as one of five decision objects:
 
 =================  ==========================================================================
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from knockout.game import Colour, Reply
-from knockout.rules.formats import BiddingMenu, ColourRule, CutChoose, SealedBid, Stage
+from knockout.rules.book.formats import BiddingMenu, ColourRule, CutChoose, SealedBid, Stage
 
 __all__ = [
     "Bid",
@@ -135,12 +135,12 @@ class Choice:
     """One player chooses the colour of a game on the stage's clocks.
 
     Attributes:
-        chooser: The stage's rule for who chooses (:data:`~knockout.rules.formats.CHOOSER_RULES`
-            or a player's name).
+        chooser: The stage's rule for who chooses (a player's name, or one of
+            :data:`~knockout.rules.book.formats.CHOOSER_RULES`).
         made: The choice, when it is recorded.
         side: The chooser, when the match's own colours name them (``last-black``,
             ``first-black``); None when the pair does (a lot, a named player, the
-            higher-ranked: :meth:`~knockout.rules.match.Pairing.p_a_chooses_colours`).
+            higher-ranked: :meth:`~knockout.rules.chain.pairing.Pairing.p_a_chooses_colours`).
     """
 
     chooser: str
@@ -244,7 +244,7 @@ def decide(
     ``games_before``: games played before the stage (a ``first-black`` chooser is read off
     their colours).
 
-    >>> from knockout.rules.formats import FORMATS
+    >>> from knockout.rules.book.presets import FORMATS
     >>> decide(FORMATS["xq-bidding"].stage("slow"), game=1, last_red=0)
     Fixed(red=1)
     """

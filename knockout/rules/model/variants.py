@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from knockout.rules.model import ModelParams, PerClass
+from knockout.rules.model.strength import ModelParams, PerClass
 
 __all__ = ["MODEL_VARIANTS", "get_variant"]
 

@@ -19,7 +19,7 @@ from typing import Literal
 
 import numpy as np
 
-from knockout.rules.players import Player
+from knockout.rules.model.players import Player
 
 __all__ = ["Bracket", "Seeding", "round_name", "seed_order"]
 
