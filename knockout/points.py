@@ -24,8 +24,11 @@ league's match points and ranking chain live in :mod:`knockout.scoring.league`.
 
 The ``round-robin`` system scores a draw by its length in moves (回合, a move by each side) and by
 the attacking material left on the board (:class:`MaterialDraws`); its games need
-:class:`GameDetails`. Custom systems are built from a table (a scenario's ``[scoring.custom]``)
-by :func:`scoring_from_dict`, which validates every value and reports every problem at once.
+:class:`GameDetails`, which :meth:`GameDetails.from_position` computes from a game's final position
+(a FEN, as a replayed record gives it: the corpus of real games, self-play files, a user's PGN), and
+whose hand-typed totals :func:`check_attacking_material` refuses when no position has them.
+Custom systems are built from a table (a scenario's ``[scoring.custom]``) by
+:func:`scoring_from_dict`, which validates every value and reports every problem at once.
 """
 
 from __future__ import annotations
@@ -56,10 +59,13 @@ __all__ = [
     "MaterialDraws",
     "ScoringSystem",
     "attacking_material",
+    "attacking_material_of_position",
     "canonical_tiebreak",
+    "check_attacking_material",
     "format_points",
     "get_scoring",
     "knockout_points",
+    "possible_attacking_material",
 ]
 
 D = Decimal
@@ -89,6 +95,103 @@ def attacking_material(
     return sum((ATTACKING_VALUES[k] * n for k, n in counts.items()), D(0))
 
 
+#: Most attacking pieces one side can have: its two rooks, two horses, two cannons, five pawns.
+_MOST = {"rook": 2, "horse": 2, "cannon": 2, "crossed_pawn": 5}
+
+#: The FEN letter of each attacking piece (Red's in upper case; Fairy-Stockfish's xiangqi letters,
+#: which the corpus's final positions use: n horse, c cannon, p pawn).
+_FEN_LETTERS = {"r": "rook", "n": "horse", "h": "horse", "c": "cannon"}
+
+
+def possible_attacking_material() -> frozenset[Decimal]:
+    """Every total one side's attacking material can have in some position: Rook 5 (at most two),
+    Horse and Cannon 2.5 (at most two of each), a crossed Pawn 1 (at most five).
+
+    >>> totals = possible_attacking_material()
+    >>> len(totals), min(totals), max(totals), D("0.5") in totals, D("3.5") in totals
+    (47, Decimal('0.0'), Decimal('25.0'), False, True)
+    """
+    return frozenset(
+        attacking_material(rooks=r, horses=h, cannons=0, crossed_pawns=p)
+        for r in range(_MOST["rook"] + 1)
+        for h in range(_MOST["horse"] + _MOST["cannon"] + 1)
+        for p in range(_MOST["crossed_pawn"] + 1)
+    )
+
+
+def check_attacking_material(total: Decimal) -> None:
+    """Refuse a total of attacking material that no position can have.
+
+    A side's total is ``5 r + 2.5 m + p`` with at most 2 rooks, 4 horses and cannons together and
+    5 crossed pawns, so 0.5, 26 and 3.7 are typing mistakes, not positions.
+
+    Raises:
+        ValueError: If no position gives one side ``total``; the message names the nearest totals
+            that are possible.
+
+    >>> check_attacking_material(D("7.5"))
+    >>> check_attacking_material(D("0.5"))
+    Traceback (most recent call last):
+    ...
+    ValueError: no position has attacking material 0.5: the nearest possible totals are 0 and 1
+    """
+    totals = possible_attacking_material()
+    if total in totals:
+        return
+    below = max((t for t in totals if t < total), default=None)
+    above = min((t for t in totals if t > total), default=None)
+    nearest = " and ".join(f"{t.normalize():f}" for t in (below, above) if t is not None)
+    raise ValueError(
+        f"no position has attacking material {total.normalize():f}: the nearest possible "
+        f"{'totals are' if ' and ' in nearest else 'total is'} {nearest}"
+    )
+
+
+def attacking_material_of_position(fen: str) -> tuple[Decimal, Decimal]:
+    """``(Red's, Black's)`` attacking material in the position ``fen`` (a Xiangqi FEN, Red in
+    upper case, rank 10 first): rooks, horses and cannons wherever they stand, and each pawn that
+    has crossed the river (a Red pawn on ranks 6-10, a Black pawn on ranks 1-5).
+
+    Raises:
+        ValueError: If the board part of ``fen`` is not ten ranks of nine squares.
+
+    The position after 1. 炮二平五 炮８平５ 2. 炮五進四 士４進５ 3. 炮五退二 (Red's cannon took
+    the central pawn: both sides keep 2 rooks, 2 horses, 2 cannons; no pawn has crossed):
+
+    >>> attacking_material_of_position(
+    ...     "rnbak1bnr/4a4/1c2c4/p1p3p1p/9/4C4/P1P1P1P1P/1C7/9/RNBAKABNR b - - 1 3")
+    (Decimal('20.0'), Decimal('20.0'))
+    >>> attacking_material_of_position("3k5/9/9/4P4/9/9/9/9/2p6/3K5 w - - 0 1")
+    (Decimal('1.0'), Decimal('1.0'))
+    """
+    ranks = fen.split(maxsplit=1)[0].split("/") if fen.strip() else []
+    counts = {side: dict.fromkeys(_MOST, 0) for side in ("red", "black")}
+    problem = len(ranks) != 10
+    for row, text in enumerate(ranks):
+        width = 0
+        for char in text:
+            if char.isdigit():
+                width += int(char)
+                continue
+            width += 1
+            side = "red" if char.isupper() else "black"
+            kind = _FEN_LETTERS.get(char.lower())
+            if kind is not None:
+                counts[side][kind] += 1
+            elif char.lower() == "p" and (row < 5) == (side == "red"):
+                counts[side]["crossed_pawn"] += 1
+        problem = problem or width != 9
+    if problem:
+        raise ValueError(f"expected a Xiangqi FEN (10 ranks of 9 squares), got {fen!r}")
+    red, black = (
+        attacking_material(
+            rooks=c["rook"], horses=c["horse"], cannons=c["cannon"], crossed_pawns=c["crossed_pawn"]
+        )
+        for c in (counts["red"], counts["black"])
+    )
+    return red, black
+
+
 @dataclass(frozen=True)
 class GameDetails:
     """What a draw rule may need to know about a game besides its result.
@@ -102,6 +205,17 @@ class GameDetails:
     moves: int | None = None
     attack_red: Decimal | None = None
     attack_black: Decimal | None = None
+
+    @classmethod
+    def from_position(cls, moves: int, fen: str) -> GameDetails:
+        """The details of a game of ``moves`` moves that ended in the position ``fen``: the one
+        way a record's draw is scored (:func:`attacking_material_of_position`).
+
+        >>> GameDetails.from_position(75, "3k5/9/9/4P4/9/9/9/9/2p6/3K5 w - - 0 1")
+        GameDetails(moves=75, attack_red=Decimal('1.0'), attack_black=Decimal('1.0'))
+        """
+        red, black = attacking_material_of_position(fen)
+        return cls(moves, red, black)
 
 
 NO_DETAILS = GameDetails()

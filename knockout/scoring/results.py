@@ -11,10 +11,11 @@ Each row is one game seen from ``player``'s side: ``colour`` is ``red`` or ``bla
 only nine players' tables); when both rows are present they must agree (opposite colours, mirrored
 results, the same details), or the file is refused naming both lines. ``moves`` (回合, a move by
 each side) and the attacking material left to each side (``attack_red``, ``attack_black``) are
-optional columns, needed only by the ``round-robin`` scoring system. A player with rows who has no
-row in some round did not play that round (a bye or absence: no points). Names are compared after
-:func:`~knockout.standings.records.normalise_name` (程 鸣 = 程鸣). Outcomes are
-:class:`knockout.standings.records.Outcome`, as in the tie-break records.
+optional columns, needed only by the ``round-robin`` scoring system; a total that no position
+can have (0.5, 26: :func:`~knockout.points.check_attacking_material`) is refused. A player with
+rows who has no row in some round did not play that round (a bye or absence: no points). Names
+are compared after :func:`~knockout.standings.records.normalise_name` (程 鸣 = 程鸣). Outcomes
+are :class:`knockout.standings.records.Outcome`, as in the tie-break records.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from knockout.errors import InputError, Problem
 from knockout.game import Colour, Result
 from knockout.io.csvrows import Row, parse_rows
 from knockout.io.text import read_text
-from knockout.points import GameDetails
+from knockout.points import GameDetails, check_attacking_material
 from knockout.standings.records import Outcome, normalise_name
 
 __all__ = [
@@ -140,6 +141,11 @@ def _cell_material(row: Row, column: str, source: str, problems: list[Problem]) 
         problems.append(
             Problem(source, row.where(column), f"expected attacking material >= 0, got {text!r}")
         )
+        return None
+    try:
+        check_attacking_material(value)
+    except ValueError as exc:
+        problems.append(Problem(source, row.where(column), str(exc)))
         return None
     return value
 

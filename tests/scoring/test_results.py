@@ -119,6 +119,22 @@ def test_optional_cells() -> None:
     assert rows[1].details == GameDetails()
 
 
+def test_material_no_position_has_is_refused() -> None:
+    """A side's attacking material is 5 r + 2.5 m + p (r <= 2 rooks, m <= 4 horses and cannons,
+    p <= 5 crossed pawns): 0.5, 3.7 and 26 are typing mistakes; 25 (everything, five pawns across)
+    and 3.5 (a horse and a pawn) are positions."""
+    text = "round,player,opponent,colour,result,moves,attack_red,attack_black\n"
+    text += "1,A,B,red,draw,75,0.5,25\n2,A,C,red,draw,75,3.7,3.5\n3,A,D,red,draw,75,0,26\n"
+    assert problems(text) == [
+        "r.csv: line 2, attack_red: no position has attacking material 0.5: "
+        "the nearest possible totals are 0 and 1",
+        "r.csv: line 3, attack_red: no position has attacking material 3.7: "
+        "the nearest possible totals are 3.5 and 4",
+        "r.csv: line 4, attack_black: no position has attacking material 26: "
+        "the nearest possible total is 25",
+    ]
+
+
 def test_both_rows_of_a_game_must_agree() -> None:
     good = HEADER + "1,程鸣,王天一,red,win\n1,王天一,程 鸣,black,loss\n"
     assert len(parse_results(good, source="r.csv").rows) == 2

@@ -21,9 +21,12 @@ from knockout.points import (
     GameDetails,
     ScoringSystem,
     attacking_material,
+    attacking_material_of_position,
+    check_attacking_material,
     format_points,
     get_scoring,
     knockout_points,
+    possible_attacking_material,
 )
 from knockout.scoring.files import read_scoring_file, scoring_from_dict
 
@@ -151,6 +154,41 @@ def test_attacking_material() -> None:
     assert attacking_material(rooks=2, horses=2, cannons=2, crossed_pawns=5) == D(25)
     with pytest.raises(ValueError, match="negative"):
         attacking_material(rooks=-1)
+
+
+def test_possible_material_by_brute_force() -> None:
+    """Every total from every count of rooks, horses, cannons and crossed pawns one side can have,
+    piece by piece, is the set :func:`possible_attacking_material` gives, and nothing else passes
+    the check."""
+    brute = {
+        D(5) * r + D("2.5") * h + D("2.5") * c + p
+        for r in range(3)
+        for h in range(3)
+        for c in range(3)
+        for p in range(6)
+    }
+    assert possible_attacking_material() == brute
+    for tenths in range(0, 271):
+        total = D(tenths) / 10
+        if total in brute:
+            check_attacking_material(total)
+        else:
+            with pytest.raises(ValueError, match="no position has attacking material"):
+                check_attacking_material(total)
+
+
+def test_material_of_a_position() -> None:
+    """The board counted square by square: a Red pawn counts once it stands on rank 6 or higher
+    (FEN rows 1-5), a Black pawn on rank 5 or lower; advisors, elephants and kings never count."""
+    start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+    assert attacking_material_of_position(start) == (D(20), D(20))
+    # Red: rook i1, horse e2, pawns across on e6 and a10; Black: rook e7, cannon c3, a pawn
+    # across on e5 and one at home on c7.
+    fen = "P2k5/9/9/2p1r4/4P4/4p4/9/2c6/4N4/3K4R w - - 0 1"
+    assert attacking_material_of_position(fen) == (D(5) + D("2.5") + 2, D(5) + D("2.5") + 1)
+    for bad in ("", "9/9/9", start.replace("RNBAKABNR", "RNBAKABN")):
+        with pytest.raises(ValueError, match="expected a Xiangqi FEN"):
+            attacking_material_of_position(bad)
 
 
 def test_decimals_and_formatting() -> None:
