@@ -132,7 +132,9 @@ class MatchOdds:
         win: P(each player advances).
         decided: P(the match is decided in each stage), by stage name.
         decided_by: P(each player wins in each stage): ``{stage: {name: p}}``.
-        sudden_death_reached: P(the bidding stage is reached) (0 without one).
+        sudden_death_reached: P(the sudden-death game is reached) (0 without one): the bidding
+            stage, a cut, sealed bids or an Armageddon decider
+            (:attr:`~knockout.rules.formats.Format.sudden_death_index`).
         chooser_advances: P(甲 advances | bidding stage reached), or None.
         chooser: P(each player is 甲 | bidding stage reached), or None.
         announce_red: P(甲 announces Red | reached), or None.
@@ -288,14 +290,23 @@ class MatchTally:
         )
 
     def estimate(
-        self, players: tuple[str, str], stage_names: Sequence[str], seed: int
+        self,
+        players: tuple[str, str],
+        stage_names: Sequence[str],
+        seed: int,
+        *,
+        decided_reach: int | None = None,
     ) -> Simulated[MatchOdds]:
         """The tallies as odds: proportions with their binomial standard errors.
 
         Conditional quantities (who is 甲, P(甲 advances), the bidding choices) are proportions
-        among the matches that reached the bidding stage.
+        among the matches that reached the bidding stage. ``decided_reach``: the index of a
+        sudden-death stage other than the bidding (a cut, sealed bids, an Armageddon decider),
+        whose reach is the matches decided in it; without it the sudden death reached is the
+        bidding stage's.
         """
         n = self.runs
+        sd_reached = self.reached if decided_reach is None else sum(self.decided[decided_reach])
         found: dict[tuple[int, int], Estimate | None] = {}
 
         def share(count: int, of: int) -> Estimate | None:
@@ -328,7 +339,7 @@ class MatchTally:
                         s: {players[0]: p(self.decided[k][0]), players[1]: p(self.decided[k][1])}
                         for k, s in enumerate(stage_names)
                     },
-                    sudden_death_reached=p(self.reached),
+                    sudden_death_reached=p(sd_reached),
                     chooser_advances=cond(self.chooser_won),
                     chooser=None
                     if not reached

@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.answers import MatchOdds, MatchTally, Simulated, branch_units
+from knockout.rules.book.formats import Format
 from knockout.rules.chain.match import Position
 from knockout.rules.chain.pairing import Pairing
 from sims.kernel import MatchOutcomes, MatchTables, count_exits, simulate
@@ -301,6 +302,13 @@ def match_job(
     return partial(match_block, MatchTables.from_pairing(pairing, start=start))
 
 
+def decided_reach(fmt: Format) -> int | None:
+    """The index of a sudden-death stage other than the bidding (a cut, sealed bids, an
+    Armageddon decider): its reach is the matches decided in it (:meth:`MatchTally.estimate`)."""
+    k = fmt.sudden_death_index
+    return None if k is None or fmt.playable[k].is_bidding else k
+
+
 def simulate_match(
     scenario: Scenario,
     runs: int,
@@ -353,7 +361,9 @@ def simulate_match(
             time_class=None if bid is None else pairing.stage_class(bid).value,
         )
         known = RunResult(counts, runs, runs, (), False)
-        return counts.estimate(names, fmt.stage_names, seed), known
+        return counts.estimate(
+            names, fmt.stage_names, seed, decided_reach=decided_reach(fmt)
+        ), known
     block = match_job(scenario, pairing, tables)
     result = run_blocks(
         block,
@@ -371,4 +381,4 @@ def simulate_match(
     counts = result.counts
     if rep.games:
         counts = replace(counts, games={k + rep.games: c for k, c in counts.games.items()})
-    return counts.estimate(names, fmt.stage_names, seed), result
+    return counts.estimate(names, fmt.stage_names, seed, decided_reach=decided_reach(fmt)), result

@@ -179,7 +179,7 @@ def from_solution(
             }
             for k, name in enumerate(sol.stage_names)
         },
-        sudden_death_reached=reached,
+        sudden_death_reached=float(sol.sudden_death_reached[i]),
         chooser_advances=cond(float(sol.chooser_advances[i])),
         chooser=None if chooser_a is None else {players[0]: chooser_a, players[1]: 1.0 - chooser_a},
         announce_red=cond(float(sol.announce_red[i])),
@@ -301,7 +301,7 @@ def solution_figures(
     else:
         out["match.bidding.announce_red"] = cond(sol.announce_red)
         out["match.bidding.object"] = cond(sol.objects)
-    out["match.sudden_death_reached"] = reached
+    out["match.sudden_death_reached"] = sol.sudden_death_reached
     out["match.unresolved"] = sol.unresolved
     if game is None:
         out["match.sudden_death"] = nan

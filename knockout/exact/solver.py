@@ -230,6 +230,9 @@ class MatchSolution:
         games: ``{k: (n,)}``: P(the match lasts exactly ``k`` games).
         games_by_winner: ``{k: (n, 2)}``: P(the match lasts ``k`` games and A / B advances).
         bidding_reached: ``(n,)``: P(the bidding stage is reached); 0 without one.
+        sudden_death_reached: ``(n,)``: P(the sudden-death game is reached)
+            (:attr:`~knockout.rules.formats.Format.sudden_death_index`: the bidding stage's
+            reach, a cut's, a sealed bid's or an Armageddon decider's); 0 without one.
         chooser_advances: ``(n,)``: P(bidding stage reached and 甲 advances).
         announce_red: ``(n,)``: P(bidding stage reached and 甲 announces Red).
         objects: ``(n,)``: P(bidding stage reached and 乙 objects).
@@ -246,6 +249,7 @@ class MatchSolution:
     games: dict[int, FloatArray]
     games_by_winner: dict[int, FloatArray]
     bidding_reached: FloatArray
+    sudden_death_reached: FloatArray
     chooser_advances: FloatArray
     announce_red: FloatArray
     objects: FloatArray
@@ -269,6 +273,7 @@ class MatchSolution:
             games={g: avg(p) for g, p in self.games.items()},
             games_by_winner={g: avg(p) for g, p in self.games_by_winner.items()},
             bidding_reached=avg(self.bidding_reached),
+            sudden_death_reached=avg(self.sudden_death_reached),
             chooser_advances=avg(self.chooser_advances),
             announce_red=avg(self.announce_red),
             objects=avg(self.objects),
@@ -327,6 +332,7 @@ def concatenated(parts: Sequence[MatchSolution]) -> MatchSolution:
         games=games("games"),
         games_by_winner=games("games_by_winner"),
         bidding_reached=cat("bidding_reached"),
+        sudden_death_reached=cat("sudden_death_reached"),
         chooser_advances=cat("chooser_advances"),
         announce_red=cat("announce_red"),
         objects=cat("objects"),
@@ -425,6 +431,7 @@ def solve(
         games={g: p for g, p in games.items() if np.any(p > 0)},
         games_by_winner={g: p for g, p in games_by_winner.items() if np.any(p > 0)},
         bidding_reached=bids.reached,
+        sudden_death_reached=_sudden_death_reached(pairing, decided, bids.reached),
         chooser_advances=bids.chooser_advances,
         announce_red=bids.announce_red,
         objects=bids.objects,
@@ -433,6 +440,19 @@ def solve(
         unresolved=unresolved,
         expected_minutes=expected_minutes,
     )
+
+
+def _sudden_death_reached(
+    pairing: Pairing, decided: FloatArray, bidding_reached: FloatArray
+) -> FloatArray:
+    """P(the sudden-death game is reached): the bidding stage's reach, else the mass decided in
+    the one-game stage that always decides (a cut, sealed bids, an Armageddon decider)."""
+    k = pairing.fmt.sudden_death_index
+    if k is None:
+        return np.zeros(decided.shape[0])
+    if pairing.fmt.playable[k].is_bidding:
+        return bidding_reached
+    return np.asarray(decided[:, k].sum(axis=-1), dtype=np.float64)
 
 
 def advance_probabilities(

@@ -460,6 +460,21 @@ class Format:
         return next((s for s in self.playable if s.is_decision), None)
 
     @property
+    def sudden_death_index(self) -> int | None:
+        """The playable index of the sudden-death game, whose reach is ``sudden_death_reached``:
+        the stage the players decide (bidding, sealed bids, cut-and-choose), else a last stage
+        of one game whose draw counts for a colour (an Armageddon decider, as the official
+        playoff's); None without one."""
+        for k, s in enumerate(self.playable):
+            if s.is_decision:
+                return k
+        last = len(self.playable) - 1
+        end = self.playable[last] if last >= 0 else None
+        if end is not None and end.games == 1 and not end.repeat and end.draw_winner is not None:
+            return last
+        return None
+
+    @property
     def max_games(self) -> int | None:
         """Most games a match can last, or ``None`` if a stage repeats without a cap."""
         most = [s.most_games for s in self.playable]
