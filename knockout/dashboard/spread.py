@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from knockout.rules.model.precision import decimals
 from knockout.rules.model.sd import Spread
 
 __all__ = ["interval", "interval_caption", "percent_interval", "points_interval"]
@@ -18,14 +19,31 @@ def interval(spread: Spread | None, path: str, fmt: Callable[[float], str]) -> s
     return f"[{fmt(found.q025)}, {fmt(found.q975)}]"
 
 
+def _measured(spread: Spread | None, path: str, scale: float, digits: int, sign: str = "") -> str:
+    """``[lo, hi]`` of figure ``path`` times ``scale``, each end to the precision its standard
+    error allows (at most ``digits`` decimals)."""
+    found = None if spread is None else spread.get(path)
+    if spread is None or found is None:
+        return ""
+    se = spread.stderr.get(path)
+    ends = []
+    for stat in ("q025", "q975"):
+        err = None if se is None else scale * float(getattr(se, stat))
+        d = decimals(err, default=digits, most=digits)
+        ends.append(f"{scale * float(getattr(found, stat)):{sign}.{d}f}")
+    return f"[{ends[0]}, {ends[1]}]"
+
+
 def percent_interval(spread: Spread | None, path: str, digits: int = 1) -> str:
-    """The interval of a probability in percent (``[55.6, 59.7]``)."""
-    return interval(spread, path, lambda v: f"{100 * v:.{digits}f}")
+    """The interval of a probability in percent (``[55.6, 59.7]``), each end to the
+    precision its standard error allows (at most ``digits`` decimals)."""
+    return _measured(spread, path, 100.0, digits)
 
 
 def points_interval(spread: Spread | None, path: str) -> str:
-    """The interval of an edge in signed percentage points (``[-6.17, +13.72]``)."""
-    return interval(spread, path, lambda v: f"{100 * v:+.2f}")
+    """The interval of an edge in signed percentage points (``[-6.2, +13.7]``), each end to
+    the precision its standard error allows (at most 2 decimals)."""
+    return _measured(spread, path, 100.0, 2, "+")
 
 
 def interval_caption(spread: Spread | None, label: str = "[a, b]", of: str = "the figure") -> str:

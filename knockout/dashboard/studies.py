@@ -8,11 +8,12 @@ from rich.table import Table
 from rich.text import Text
 
 from knockout.dashboard.match import pct
-from knockout.dashboard.spread import interval, interval_caption, points_interval
+from knockout.dashboard.spread import interval_caption, points_interval
 from knockout.rules.model.sd import Spread
 from knockout.studies.compare import Comparison
 from knockout.studies.equilibrium import EquilibriumReport
-from knockout.studies.fair import FairRules, how_sure
+from knockout.studies.fair import FairClockSpread, FairRules
+from knockout.studies.fair_report import clock_interval, how_sure
 
 __all__ = ["comparison_view", "equilibrium_view", "fair_view"]
 
@@ -151,13 +152,22 @@ def fair_view(f: FairRules, title: str) -> RenderableType:
     if f.red is None:
         parts.append(Text(f"{title}\nNo fair split: {f.reason}."))
     else:
-        band = interval(u, "armageddon.red", lambda v: f"{v:.2f}")
+        band = clock_interval(f)
+        red = None if u is None else u.get("armageddon.red")
+        without = red.share_without_fair_clock if isinstance(red, FairClockSpread) else 0.0
         parts.append(
             Text(
                 f"{title}\nFair Armageddon split ({f.time_class.value} game, the stage's "
                 f"increment and draw rule): Red {f.red:.2f} min"
                 + (f" {band}" if band else "")
-                + f" v Black {f.black:g} min."
+                + f" v Black {f.black:g} min"
+                + (
+                    f" (no fair clock up to {f.max_minutes:g} min in {100 * without:.1f} % of "
+                    "the draws)"
+                    if without > 0
+                    else ""
+                )
+                + "."
             )
         )
     menus = _menus_table(f, u)

@@ -35,7 +35,7 @@ from knockout.rules.book.formats import BiddingMenu, ColourRule, Format, Stage
 from knockout.rules.decisions.bidding import BRANCHES, BiddingGame
 from knockout.rules.decisions.strategies import Believed, Naive, Strategy
 from knockout.rules.model.players import Player
-from knockout.rules.model.sd import Design, ModelSd, Spread, design, spread
+from knockout.rules.model.sd import Design, FigureSpread, ModelSd, Spread, design, spread
 from knockout.rules.model.strength import ModelParams, TimeClass, game_probabilities
 from knockout.rules.scenario.aggregate import Scenario
 from sims.match import simulate_match
@@ -47,12 +47,13 @@ __all__ = [
     "MIN_BLACK_MINUTES",
     "SEARCH_FACTOR",
     "VERIFY_RUNS",
+    "FairClockSpread",
     "FairRules",
     "NoSplit",
+    "clock_spread",
     "fair_at",
     "fair_rules",
     "fair_spread",
-    "how_sure",
     "search_cap",
     "seed_edges_and_splits",
 ]
@@ -311,6 +312,38 @@ def _splits(
     return np.asarray(np.where((f_lo > 0) | (f_hi < 0), np.nan, red), dtype=np.float64)
 
 
+def _censored_splits(
+    stage: Stage, tc: TimeClass, model: ModelParams, black: float, cap: float
+) -> FloatArray:
+    """:func:`_splits` with where each missing split lies: +inf where it lies above the cap
+    (more time still helps Red), -inf where Red is ahead even without time, NaN where time
+    is worth nothing (no split at any cap)."""
+    n = model.size or 1
+    red = _splits(stage, tc, model, black, cap)
+    red_draws = stage.draw_winner is Colour.RED
+    inc = stage.increment_seconds
+
+    def excess(minutes: float) -> FloatArray:
+        p = game_probabilities(
+            np.zeros(n),
+            0.0,
+            tc,
+            model=model,
+            red_minutes=float(model.effective(minutes, inc)),
+            black_minutes=float(model.effective(black, inc)),
+        )
+        return np.asarray(p.red + (p.draw if red_draws else 0.0) - 0.5, dtype=np.float64)
+
+    f_lo, f_hi = excess(1e-9), excess(cap)
+    above = (f_hi < 0) & (f_hi - f_lo > FLAT)
+    out = np.where(f_lo > 0, -np.inf, red)
+    return np.asarray(np.where(above, np.inf, out), dtype=np.float64)
+
+
+#: The code of a missing split by where it lies (:func:`_censored_splits`).
+_CODE: dict[float, NoSplit] = {math.inf: "above_cap", -math.inf: "red_ahead_without_time"}
+
+
 def _verify(
     scenario: Scenario,
     stage: Stage,
@@ -461,7 +494,7 @@ def fair_at(scenario: Scenario, central: FairRules, des: Design) -> list[FairRul
             for i in range(des.size)
         ]
     model = des.model(scenario.model)
-    reds = _splits(stage, tc, model, central.black, central.max_minutes)
+    reds = _censored_splits(stage, tc, model, central.black, central.max_minutes)
     menus = {"seed_menu": central.seed_menu}
     if central.fair_menu is not None:
         menus["fair_menu"] = central.fair_menu
@@ -480,11 +513,14 @@ def fair_at(scenario: Scenario, central: FairRules, des: Design) -> list[FairRul
         tables = _by_gap_at(base_games, _strategies(scenario), des.draws)
     out = []
     for d in range(des.size):
-        red = None if math.isnan(reds[d]) else float(reds[d])
+        red = float(reds[d]) if math.isfinite(reds[d]) else None
         out.append(
             replace(
                 central,
                 red=red,
+                no_split=None
+                if red is not None
+                else _CODE.get(float(reds[d]), "time_worth_nothing"),
                 advantage={
                     "seed_menu": float(advantages["seed_menu"][d]),
                     "fair_menu": None
@@ -502,7 +538,7 @@ def fair_at(scenario: Scenario, central: FairRules, des: Design) -> list[FairRul
 def _fixed_menus(scenario: Scenario, central: FairRules, detail: bool) -> FairRules:
     """One draw, solved on its own: the split found again, the central menus evaluated."""
     stage, tc = _sudden_death(scenario)
-    red, _, _ = _split(stage, tc, scenario, central.black, central.max_minutes)
+    red, no_split, _ = _split(stage, tc, scenario, central.black, central.max_minutes)
     games = {"seed_menu": _game(stage, tc, scenario, central.seed_menu)}
     if central.fair_menu is not None:
         games["fair_menu"] = _game(stage, tc, scenario, central.fair_menu)
@@ -513,6 +549,7 @@ def _fixed_menus(scenario: Scenario, central: FairRules, detail: bool) -> FairRu
     return replace(
         central,
         red=red,
+        no_split=no_split,
         advantage=advantage,
         by_gap=_by_gap(games, _strategies(scenario)) if detail else {},
         verified=None,
@@ -539,7 +576,7 @@ def fair_spread(
         hold_each=decompose,
     )
     answers = fair_at(scenario, central, des)
-    return spread(
+    out = spread(
         central.to_json(),
         [a.to_json() for a in answers],
         des,
@@ -549,103 +586,113 @@ def fair_spread(
         keep=lambda path: path.startswith(("armageddon.red", "chooser_advantage.", "by_gap.")),
         decompose=DECOMPOSED if decompose else (),
     )
-
-
-#: P(edge > 0) at or above which the seed's rule is said to favour 甲 (at or below one minus
-#: it, 乙); between them its sign is said to be unsettled.
-SETTLED = 0.95
-
-
-def _pts(x: float) -> str:
-    return f"{100 * x:+.2f}"
-
-
-def how_sure(f: FairRules) -> list[str]:
-    """The committee's sentences, computed from the spread of ``f`` (none without uncertain
-    constants): the seed menu's edge between equals with its interval and P(edge > 0) and the
-    verdict at the :data:`SETTLED` threshold, the fair Red clock with its interval (and
-    whether the seed's own Red clock lies inside), what the fair menu leaves, and which
-    constant's uncertainty contributes most to the edge's spread."""
-    spread = f.model_uncertainty
-    edge = None if spread is None else spread.get("chooser_advantage.seed_menu")
-    if spread is None or edge is None or edge.p_above_zero is None:
-        return []
-    central = f.advantage["seed_menu"]
-    assert central is not None
-    p = edge.p_above_zero
-    lines = [
-        f"Under the stated uncertainty of the model's constants ({', '.join(spread.constants)}; "
-        f"{spread.draws} draws): the seed's menu gives 甲 an edge of {_pts(central)} points "
-        f"between equal players at the central constants; over the constants it is "
-        f"{_pts(edge.mean)} on average, between {_pts(edge.q025)} and {_pts(edge.q975)} points "
-        f"in 95 % of the draws, and above zero with probability {p:.2f}."
-    ]
-    if p >= SETTLED:
-        lines.append(
-            f"So the seed's rule favours 甲 with probability {p:.2f} (at least {SETTLED:.0%})."
-        )
-    elif p <= 1 - SETTLED:
-        lines.append(
-            f"So the seed's rule favours 乙, the player who replies, with probability "
-            f"{1 - p:.2f} (at least {SETTLED:.0%})."
-        )
-    else:
-        lines.append(
-            f"So whether the seed's rule favours 甲 is not settled: P(edge > 0) = {p:.2f} lies "
-            f"between {1 - SETTLED:.0%} and {SETTLED:.0%}."
-        )
-    lines += _split_lines(f, spread)
-    lines += _contributor_lines(spread)
-    return lines
-
-
-def _split_lines(f: FairRules, spread: Spread) -> list[str]:
-    red = spread.get("armageddon.red")
-    if f.red is None or red is None:
-        return []
-    missing = spread.undefined.get("armageddon.red", 0.0)
-    seed_red = f.seed_menu.accept[0]
-    where = "inside" if red.contains(seed_red) else "outside"
-    text = (
-        f"The fair Red clock against Black's {f.black:g} minutes is {f.red:.2f} minutes at the "
-        f"central constants, between {red.q025:.1f} and {red.q975:.1f} minutes in 95 % of the "
-        "draws"
+    if "armageddon.red" not in out.figures and "armageddon.red" not in out.undefined:
+        return out
+    clocks = np.array([_placed(a) for a in answers[: des.draws]], dtype=np.float64)
+    found = clock_spread(clocks, des.replicates)
+    if found is None:
+        return out
+    figure, errors = found
+    return replace(
+        out,
+        figures=out.figures | {"armageddon.red": figure},
+        stderr=out.stderr | {"armageddon.red": errors},
     )
-    if missing > 0:
-        text += (
-            f" where a split exists (in {missing:.1%} of the draws no Red clock up to "
-            f"{f.max_minutes:g} minutes is fair)"
-        )
-    text += f"; the seed's {seed_red:g} minutes lies {where} that interval."
-    out = [text]
-    fair_edge = spread.get("chooser_advantage.fair_menu")
-    if fair_edge is not None and fair_edge.p_above_zero is not None:
-        out.append(
-            f"The fair menu built on {f.red:.2f} / {f.black:g} leaves 甲 {_pts(fair_edge.mean)} "
-            f"points on average over the constants, between {_pts(fair_edge.q025)} and "
-            f"{_pts(fair_edge.q975)} in 95 % of the draws (above zero with probability "
-            f"{fair_edge.p_above_zero:.2f})."
-        )
-    return out
 
 
-def _contributor_lines(spread: Spread) -> list[str]:
-    cuts = {
-        k: v["variance_cut"]
-        for k, v in spread.decomposition.get("chooser_advantage.seed_menu", {}).items()
-    }
-    if not cuts:
-        return []
-    ranked = sorted(cuts, key=lambda k: -cuts[k])
-    best = ranked[0]
-    text = (
-        f"The constant whose uncertainty contributes most to the spread of the seed menu's edge "
-        f"is {best}: knowing it exactly would remove {max(cuts[best], 0.0):.0%} of the edge's "
-        "variance"
+def _placed(f: FairRules) -> float:
+    """The fair Red clock of one draw where it lies: the minutes, +inf above the cap, -inf
+    where Red is ahead even without time, NaN where time is worth nothing."""
+    if f.red is not None:
+        return f.red
+    return {"above_cap": math.inf, "red_ahead_without_time": -math.inf}.get(
+        f.no_split or "", math.nan
     )
-    if len(ranked) > 1:
-        text += f" (next: {ranked[1]}, {max(cuts[ranked[1]], 0.0):.0%})"
-    return [text + "."]
+
+
+@dataclass(frozen=True)
+class FairClockSpread(FigureSpread):
+    """The fair Red clock over the constants, over every draw: the 2.5 % and 97.5 % quantiles
+    count the draws whose split lies above the search cap as above every clock (so ``q975``
+    is +inf, open-ended, when more than 2.5 % of the draws have none up to the cap) and those
+    where Red is ahead even without time as below every clock (``q025`` -inf); the mean and sd
+    are undefined (NaN) when any draw has no fair clock, and are given over the draws with
+    one in ``where_fair_clock_exists``. JSON: non-finite numbers are null.
+
+    Attributes:
+        share_without_fair_clock: Share of the draws with no fair clock up to the cap.
+        where_fair_clock_exists: The spread over the draws with a fair clock (None: none has).
+    """
+
+    share_without_fair_clock: float = 0.0
+    where_fair_clock_exists: FigureSpread | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """:meth:`FigureSpread.to_json` with nulls for open ends, and the two keys above."""
+        out: dict[str, Any] = dict(super().to_json())
+        out["share_without_fair_clock"] = self.share_without_fair_clock
+        where = self.where_fair_clock_exists
+        out["where_fair_clock_exists"] = None if where is None else where.to_json()
+        return out
+
+
+def _clock_stats(v: FloatArray) -> tuple[list[float], float, FigureSpread | None] | None:
+    """Mean, sd, q025, q975 and P(> 0) of :func:`_placed` clocks ``v`` over every draw (see
+    :class:`FairClockSpread`), the share without a fair clock, and the spread where one
+    exists; None when no draw can be placed (time worth nothing everywhere)."""
+    placed = v[~np.isnan(v)]
+    if not placed.size:
+        return None
+    finite = v[np.isfinite(v)]
+    share = float(1.0 - finite.size / v.size)
+    top = float(finite.max()) if finite.size else 0.0
+    bottom = float(finite.min()) if finite.size else 0.0
+    # censored draws stand in as values just beyond the finite ones: a quantile that lands
+    # among them (or between them and the finite ones) is an open end
+    sortable = np.where(
+        placed == np.inf, top + 1.0, np.where(placed == -np.inf, bottom - 1.0, placed)
+    )
+    q025, q975 = (float(q) for q in np.quantile(sortable, [0.025, 0.975]))
+    if finite.size == 0 or q975 > top:
+        q975 = math.inf
+    if finite.size == 0 or q025 < bottom:
+        q025 = -math.inf
+    whole = share == 0.0
+    mean = float(np.mean(finite)) if whole else math.nan
+    sd = float(np.std(finite)) if whole else math.nan
+    where = (
+        FigureSpread(
+            float(np.mean(finite)),
+            float(np.std(finite)),
+            *(float(q) for q in np.quantile(finite, [0.025, 0.975])),
+            float(np.mean(finite > 0)),
+        )
+        if finite.size
+        else None
+    )
+    return [mean, sd, q025, q975, float(np.mean(placed > 0))], share, where
+
+
+def clock_spread(
+    clocks: FloatArray, replicates: int
+) -> tuple[FairClockSpread, FigureSpread] | None:
+    """The fair clock's :class:`FairClockSpread` from its :func:`_placed` value at each draw
+    (replicate after replicate), and the standard error of each statistic from the
+    replicates (NaN where a replicate's statistic is not finite); None when no draw can be
+    placed."""
+    whole = _clock_stats(clocks)
+    if whole is None:
+        return None
+    stats, share, where = whole
+    parts = [_clock_stats(part) for part in np.split(clocks, replicates)]
+    rows = np.array([p[0] if p is not None else [math.nan] * 5 for p in parts])
+    with np.errstate(invalid="ignore"):
+        se = np.std(rows, axis=0, ddof=1) / math.sqrt(replicates)
+    se = np.where(np.isfinite(rows).all(axis=0), se, math.nan)
+    return (
+        FairClockSpread(*stats, share_without_fair_clock=share, where_fair_clock_exists=where),
+        FigureSpread(*(float(x) for x in se)),
+    )
 
 
 def seed_edges_and_splits(

@@ -51,6 +51,8 @@ CONSTANT = 1e-9
 def _fmt(v: float) -> str:
     if math.isnan(v):
         return "undefined"
+    if math.isinf(v):  # an open end of an interval (the fair clock above the search cap)
+        return "open" if v > 0 else "-open"
     return f"{v:.4g}"
 
 
@@ -334,10 +336,15 @@ def _base_lines(base: BaseSpread) -> list[str]:
             main = f"`{best}` ({max(cuts[best]['variance_cut'], 0.0):.0%})"
         undefined = base.undefined.get(metric)
         note = "" if not undefined else f" (undefined in {undefined:.1%} of draws)"
-        lines.append(
-            f"| `{metric}` | {_fmt(value)} | {_fmt(s.mean)} ± {_fmt(se)} | "
-            f"{_fmt(s.q025)} to {_fmt(s.q975)}{note} | {above} | {main} |"
-        )
+        mean = "-" if math.isnan(s.mean) else f"{_fmt(s.mean)} ± {_fmt(se)}"
+        if math.isinf(s.q975) or math.isinf(s.q025):  # over every draw, open-ended
+            note = "" if not undefined else f" (none in {undefined:.1%} of draws)"
+            span = f"{_fmt(s.q025)} to {_fmt(s.q975)}"
+            if s.q975 == math.inf:
+                span = f"{_fmt(s.q025)} and above (open-ended)"
+        else:
+            span = f"{_fmt(s.q025)} to {_fmt(s.q975)}"
+        lines.append(f"| `{metric}` | {_fmt(value)} | {mean} | {span}{note} | {above} | {main} |")
     if base.how_sure:
         lines += ["", *base.how_sure]
     return [*lines, ""]

@@ -514,7 +514,7 @@ class BaseSpread:
         stderr: The standard errors of the spread's statistics.
         undefined: Share of draws where a metric is undefined (where any).
         decomposition: Per metric, per constant: ``sd_if_known`` and ``variance_cut``.
-        how_sure: The committee's sentences (:func:`knockout.studies.fair.how_sure`).
+        how_sure: The committee's sentences (:func:`knockout.studies.fair_report.how_sure`).
         draws: Draws of the constants.
         constants: The uncertain constants: value, sd, distribution.
         seconds: How long it took.
@@ -1041,7 +1041,8 @@ def base_spread(sweep: Sweep) -> BaseSpread | None:
             spread = match_spread(sc, plain, decompose=tuple(by_output["odds"]))
             docs["odds"] = replace(plain, model_uncertainty=spread).to_json()
     if "fair" in by_output:
-        from knockout.studies.fair import fair_rules, how_sure  # noqa: PLC0415
+        from knockout.studies.fair import fair_rules  # noqa: PLC0415
+        from knockout.studies.fair_report import how_sure  # noqa: PLC0415
 
         rules = fair_rules(
             sc,
@@ -1083,8 +1084,8 @@ def _base_of(
         u = doc.get("model_uncertainty") or {}
         draws = max(draws, int(u.get("draws", 0)))
         if path in u.get("figures", {}):
-            spread[metric] = FigureSpread(**u["figures"][path])
-            stderr[metric] = FigureSpread(**u["stderr"][path])
+            spread[metric] = _figure_of(u["figures"][path], open_ends=True)
+            stderr[metric] = _figure_of(u["stderr"][path], open_ends=False)
         if path in u.get("undefined", {}):
             undefined[metric] = float(u["undefined"][path])
         if path in u.get("decomposition", {}):
@@ -1099,6 +1100,26 @@ def _base_of(
         draws,
         sc.model_sd.distributions(sc.model),
         seconds,
+    )
+
+
+def _figure_of(doc: Mapping[str, Any], *, open_ends: bool) -> FigureSpread:
+    """A figure's spread from its JSON (``model_uncertainty.figures.PATH``): a null mean or
+    sd is undefined (NaN); a null quantile is an open end (``open_ends``: -inf below, +inf
+    above, as the fair clock's) or unknown (NaN, a standard error); other keys are left out."""
+
+    def number(key: str, missing: float) -> float:
+        v = doc.get(key)
+        return missing if v is None else float(v)
+
+    low, high = (-math.inf, math.inf) if open_ends else (math.nan, math.nan)
+    above = doc.get("p_above_zero")
+    return FigureSpread(
+        number("mean", math.nan),
+        number("sd", math.nan),
+        number("q025", low),
+        number("q975", high),
+        None if above is None else float(above),
     )
 
 

@@ -404,18 +404,23 @@ class FigureSpread:
     p_above_zero: float | None
 
     def to_json(self) -> dict[str, float | None]:
-        """``{"mean", "sd", "q025", "q975", "p_above_zero"}``."""
+        """``{"mean", "sd", "q025", "q975", "p_above_zero"}``; a number that is not finite (an
+        open end, an undefined mean) is null."""
         return {
-            "mean": self.mean,
-            "sd": self.sd,
-            "q025": self.q025,
-            "q975": self.q975,
-            "p_above_zero": self.p_above_zero,
+            "mean": _number(self.mean),
+            "sd": _number(self.sd),
+            "q025": _number(self.q025),
+            "q975": _number(self.q975),
+            "p_above_zero": _number(self.p_above_zero),
         }
 
     def contains(self, value: float) -> bool:
         """Whether ``value`` lies in the central 95 % interval."""
         return self.q025 <= value <= self.q975
+
+
+def _number(v: float | None) -> float | None:
+    return v if v is not None and math.isfinite(v) else None
 
 
 def _stats(y: FloatArray) -> FloatArray:
