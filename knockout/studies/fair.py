@@ -32,6 +32,7 @@ from knockout.errors import KnockoutError
 from knockout.exact.odds import default_draws, vectorises
 from knockout.game import Colour, Reply
 from knockout.rules.book.formats import BiddingMenu, ColourRule, Format, Stage
+from knockout.rules.chain.settings import BracketSettings
 from knockout.rules.decisions.bidding import BRANCHES, BiddingGame
 from knockout.rules.decisions.strategies import Believed, Naive, Strategy
 from knockout.rules.model.players import Player
@@ -372,6 +373,7 @@ def _verify(
         strategy=Naive(),  # the naive chooser always takes Red
         players=(Player("Red", 2500.0), Player("Black", 2500.0)),
         played=(),
+        bracket=BracketSettings(),  # a bracket's own draw (a third place) is not this match's
     )
     est, _ = simulate_match(check, VERIFY_RUNS, seed, executor=executor, workers=workers)
     assert est is not None
