@@ -662,16 +662,12 @@ def _clock_stats(v: FloatArray) -> tuple[list[float], float, FigureSpread | None
     whole = share == 0.0
     mean = float(np.mean(finite)) if whole else math.nan
     sd = float(np.std(finite)) if whole else math.nan
-    where = (
-        FigureSpread(
-            float(np.mean(finite)),
-            float(np.std(finite)),
-            *(float(q) for q in np.quantile(finite, [0.025, 0.975])),
-            float(np.mean(finite > 0)),
+    where = None
+    if finite.size:
+        lo, hi = (float(q) for q in np.quantile(finite, [0.025, 0.975]))
+        where = FigureSpread(
+            float(np.mean(finite)), float(np.std(finite)), lo, hi, float(np.mean(finite > 0))
         )
-        if finite.size
-        else None
-    )
     return [mean, sd, q025, q975, float(np.mean(placed > 0))], share, where
 
 
@@ -691,9 +687,19 @@ def clock_spread(
     with np.errstate(invalid="ignore"):
         se = np.std(rows, axis=0, ddof=1) / math.sqrt(replicates)
     se = np.where(np.isfinite(rows).all(axis=0), se, math.nan)
+    mean, sd, q025, q975, above = stats
+    e_mean, e_sd, e_q025, e_q975, e_above = (float(x) for x in se)
     return (
-        FairClockSpread(*stats, share_without_fair_clock=share, where_fair_clock_exists=where),
-        FigureSpread(*(float(x) for x in se)),
+        FairClockSpread(
+            mean,
+            sd,
+            q025,
+            q975,
+            above,
+            share_without_fair_clock=share,
+            where_fair_clock_exists=where,
+        ),
+        FigureSpread(e_mean, e_sd, e_q025, e_q975, e_above),
     )
 
 
