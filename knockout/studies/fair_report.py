@@ -14,6 +14,7 @@ import math
 from knockout.rules.model.precision import fixed
 from knockout.rules.model.sd import FigureSpread, Spread
 from knockout.studies.fair import FairClockSpread, FairRules
+from knockout.studies.verdicts import CANNOT_SETTLE
 
 __all__ = ["SETTLED", "clock_interval", "how_sure"]
 
@@ -82,7 +83,7 @@ def how_sure(f: FairRules) -> list[str]:
         )
     else:
         lines.append(
-            f"So whether the seed's rule favours 甲 cannot be settled by these data: "
+            f"So whether the seed's rule favours 甲 {CANNOT_SETTLE}: "
             f"P(edge > 0) = {p:.2f} lies between {1 - SETTLED:.0%} and {SETTLED:.0%}."
         )
     lines += _split_lines(f, spread)
