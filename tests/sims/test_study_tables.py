@@ -152,8 +152,9 @@ def test_each_pair_stops_as_if_walked_alone() -> None:
 
 
 def test_regions_of_many_games_equal_each_games_own() -> None:
-    """Every game's regions (Brent's method in array form) bit for bit as scipy's brentq finds
-    them for the game alone, over random constants (draws without draws included)."""
+    """Every game's regions (one root search for every game's switches) bit for bit as the
+    search of the game alone finds them, over random constants (draws without draws
+    included)."""
     sc = load_scenario(SCENARIOS / "final-2600-vs-2550.toml")
     first = Pairing.of(sc.format, *sc.players, model=sc.model, strategy=sc.strategy).bidding_game
     assert first is not None

@@ -30,9 +30,9 @@ from knockout.rules.decisions.regions import (
     BoolArray,
     FloatArray,
     Regions,
-    brent,
     regions_of_cuts,
     regions_where,
+    switch_points,
     threshold_regions,
     vector_bounds,
 )
@@ -223,19 +223,21 @@ class BiddingGame:
         """Decision regions in ``x`` for the rational rule.
 
         Keys: ``announce_red`` (甲 announces Red), ``object_red`` / ``object_black`` (乙 objects to
-        that announcement). Thresholds are bracketed on a 1-Elo grid over
-        ``[-REGION_SPAN, REGION_SPAN]`` and refined with Brent's method to 1e-9 Elo.
+        that announcement). Thresholds are bracketed on a 1-Elo grid over ``[-REGION_SPAN,
+        REGION_SPAN]`` and refined by a root search (:func:`switch_points`) to 1e-9 Elo.
         """
 
-        def obj(announce: Colour) -> Callable[[float], float]:
-            return lambda y: float(
+        def obj(announce: Colour) -> Callable[[FloatArray], FloatArray]:
+            return lambda y: (
                 self.chooser_advances(announce, Reply.OBJECT, y)
                 - self.chooser_advances(announce, Reply.ACCEPT, y)
             )
 
-        red_minus_black: Callable[[float], float] = lambda y: float(  # noqa: E731
-            self.value_of_announcing(Colour.RED, y) - self.value_of_announcing(Colour.BLACK, y)
-        )
+        def red_minus_black(y: FloatArray) -> FloatArray:
+            return self.value_of_announcing(Colour.RED, y) - self.value_of_announcing(
+                Colour.BLACK, y
+            )
+
         grid = np.arange(-REGION_SPAN, REGION_SPAN + GRID_STEP, GRID_STEP)
         return {
             "announce_red": regions_where(grid, self.rational_announces_red(grid), red_minus_black),
@@ -283,9 +285,9 @@ def rational_regions_of(games: Sequence[BiddingGame]) -> list[Mapping[str, Regio
     """``[game.rational_regions() for game in games]``, bit for bit, for games that differ only
     in their model constants (plain numbers each), found together: the decisions on the 1-Elo
     grid for a few games at a time in one array pass (rows sized to stay in cache), and every
-    switch point refined by :func:`brent` (Brent's method taking the same steps as
-    ``scipy.optimize.brentq``, for all switches at once). A study of many sets of constants
-    pays a few array passes instead of one root search per set.
+    switch point of every game refined in one root search
+    (:func:`~knockout.rules.decisions.regions.switch_points`, the one-game search's). A study
+    of many sets of constants pays a few array passes instead of one root search per set.
 
     Raises:
         ValueError: If the games differ in more than their constants, or a constant is an array.
@@ -363,26 +365,13 @@ def _switch_points(
     hi: FloatArray,
 ) -> FloatArray:
     """Each switch of decision ``_REGION_KEYS[key]`` between ``lo`` and ``hi`` (game ``row``
-    of ``rows``), as :func:`regions_where` settles it: an end where the gap is 0 there, the cell's
-    midpoint (or its upper end) where the gap does not change sign, else the gap's root by
-    :func:`brent` (every decision's switches in one search)."""
-    if row.size == 0:
-        return np.zeros(0)
-    game = replace(rows, model=rows.model.take(row))
-    f_lo, f_hi = _decision_gaps(game, key, lo), _decision_gaps(game, key, hi)
-    out = np.where(f_hi != 0.0, 0.5 * (lo + hi), hi)
-    out = np.where(f_lo == 0.0, lo, out)
-    root = (f_lo != 0.0) & (f_hi != 0.0) & (np.sign(f_lo) != np.sign(f_hi))
-    at = np.flatnonzero(root)
-    if at.size:
-        sub = replace(rows, model=rows.model.take(row[at]))
-        sub_key = key[at]
+    of ``rows``), as the one-game search settles it (:func:`switch_points`: every decision's
+    switches of every game in one search)."""
 
-        def gap(index: npt.NDArray[np.intp], y: FloatArray) -> FloatArray:
-            return _decision_gaps(replace(sub, model=sub.model.take(index)), sub_key[index], y)
+    def gap(y: FloatArray, index: npt.NDArray[np.intp]) -> FloatArray:
+        return _decision_gaps(replace(rows, model=rows.model.take(row[index])), key[index], y)
 
-        out[at] = brent(gap, lo[at], hi[at], xtol=1e-9, rtol=1e-15)
-    return np.asarray(out, dtype=np.float64)
+    return switch_points(gap, lo, hi)
 
 
 @functools.lru_cache(maxsize=64)

@@ -8,7 +8,6 @@ better one (Red on a tie), the ``bayesian`` chooser averages over the truth arou
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -95,10 +94,9 @@ class ChoiceGame:
     def red_region(self) -> Regions:
         """Where the rational chooser takes Red, refined like :attr:`BiddingGame.regions`."""
         grid = np.arange(-REGION_SPAN, REGION_SPAN + GRID_STEP, GRID_STEP)
-        gap: Callable[[float], float] = lambda y: float(  # noqa: E731
-            self.value(True, y) - self.value(False, y)
+        return regions_where(
+            grid, self.rational_red(grid), lambda y: self.value(True, y) - self.value(False, y)
         )
-        return regions_where(grid, self.rational_red(grid), gap)
 
     @cached_property
     def vector_red_region(self) -> FloatArray:

@@ -12,7 +12,7 @@ never makes, 乙 keeps its own posterior.
 How it is found (:func:`bidding_equilibria`): best-response iteration. From a starting rule for
 甲, 乙's best reply to each announcement is computed (the sign of its conditional expected gain
 from objecting, read on a 4-Elo grid of estimates over ``[-REGION_SPAN, REGION_SPAN]``, every
-switch refined with Brent's method to 1e-9 Elo), then 甲's best announcement against that
+switch refined by a root search to 1e-9 Elo), then 甲's best announcement against that
 reply (the same way), and so on until no threshold moves by more than 1e-7 Elo. Expectations
 over a belief use 48-node Gauss-Hermite quadrature; 乙's weights on 甲's region use log normal
 masses, so they stay exact far in the tails. The iteration starts from four rules (the rational
@@ -215,14 +215,14 @@ class _Problem:
         for announce in (Colour.RED, Colour.BLACK):
             on_grid = self._bidder(_GRID, heard[announce], announce, True)
             f = self.bidder_criterion(heard[announce], announce)
-            out[announce] = regions_where(_GRID, on_grid < 0, _scalar(f))
+            out[announce] = regions_where(_GRID, on_grid < 0, f)
         return out
 
     def chooser_reply(self, objects: Mapping[Colour, Regions]) -> Regions:
         """甲's best announcement against 乙's objections: where it announces Red."""
         on_grid = self._chooser(_GRID, objects, True)
         f = self.chooser_criterion(objects)
-        return regions_where(_GRID, on_grid >= 0, _scalar(f))
+        return regions_where(_GRID, on_grid >= 0, f)
 
     def interim_gain(self, regions: Mapping[str, Regions]) -> float:
         """The largest gain of any type by the other action, on a grid off the solver's."""
@@ -240,10 +240,6 @@ class _Problem:
             objects_here = objects[announce].contains(check)
             gains.append(np.where(objects_here, g, -g))  # objecting when g > 0 costs g
         return float(max(0.0, *(float(np.max(x)) for x in gains)))
-
-
-def _scalar(f: Callable[[FloatArray], FloatArray]) -> Callable[[float], float]:
-    return lambda e: float(f(np.asarray(e, dtype=np.float64)))
 
 
 def _close(a: Regions, b: Regions, tol: float) -> bool:

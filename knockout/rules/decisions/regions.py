@@ -234,74 +234,10 @@ def bounds_mass(bounds: FloatArray, mean: npt.ArrayLike, sd: float) -> FloatArra
     return np.asarray(np.clip(total, 0.0, 1.0), dtype=np.float64)
 
 
-#: Brent's method: scipy's default most iterations.
-_BRENT_ITERATIONS = 100
-
-
-def brent(
-    f: Callable[[npt.NDArray[np.intp], FloatArray], FloatArray],
-    xa: FloatArray,
-    xb: FloatArray,
-    *,
-    xtol: float,
-    rtol: float,
-) -> FloatArray:
-    """Roots of many functions at once by Brent's method, each taking the steps
-    ``scipy.optimize.brentq`` takes on it alone (its C routine, written out in array form), so
-    each root is the one ``brentq`` returns. ``f(index, y)`` evaluates functions ``index`` at
-    ``y``; each function must change sign between its ``xa`` and ``xb``.
-
-    Raises:
-        RuntimeError: If some root is not found in scipy's default 100 iterations.
-    """
-    n = xa.size
-    everyone = np.arange(n)
-    xpre, xcur = xa.astype(np.float64), xb.astype(np.float64)
-    fpre, fcur = f(everyone, xpre), f(everyone, xcur)
-    xblk, fblk, spre, scur = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n)
-    out = np.where(fpre == 0, xpre, np.where(fcur == 0, xcur, np.nan))
-    alive = np.flatnonzero((fpre != 0) & (fcur != 0))
-    with np.errstate(all="ignore"):  # lanes whose step is not taken may divide by zero
-        for _ in range(_BRENT_ITERATIONS):
-            if alive.size == 0:
-                return out
-            xp, xc, xb_, fp, fc, fb = (a[alive] for a in (xpre, xcur, xblk, fpre, fcur, fblk))
-            sp, sc = spre[alive], scur[alive]
-            new_bracket = fp * fc < 0
-            xb_ = np.where(new_bracket, xp, xb_)
-            fb = np.where(new_bracket, fp, fb)
-            sp = np.where(new_bracket, xc - xp, sp)
-            sc = np.where(new_bracket, xc - xp, sc)
-            swap = np.abs(fb) < np.abs(fc)
-            xp, xc, xb_ = np.where(swap, xc, xp), np.where(swap, xb_, xc), np.where(swap, xc, xb_)
-            fp, fc, fb = np.where(swap, fc, fp), np.where(swap, fb, fc), np.where(swap, fc, fb)
-            delta = (xtol + rtol * np.abs(xc)) / 2
-            sbis = (xb_ - xc) / 2
-            done = (fc == 0) | (np.abs(sbis) < delta)
-            out[alive[done]] = xc[done]
-            interpolate = -fc * (xc - xp) / (fc - fp)
-            dpre = (fp - fc) / (xp - xc)
-            dblk = (fb - fc) / (xb_ - xc)
-            extrapolate = -fc * (fb * dblk - fp * dpre) / (dblk * dpre * (fb - fp))
-            stry = np.where(xp == xb_, interpolate, extrapolate)
-            limit = np.abs(sp)
-            other_limit = 3 * np.abs(sbis) - delta
-            limit = np.where(limit < other_limit, limit, other_limit)  # C's MIN
-            short = (np.abs(sp) > delta) & (np.abs(fc) < np.abs(fp)) & (2 * np.abs(stry) < limit)
-            sp, sc = np.where(short, sc, sbis), np.where(short, stry, sbis)
-            xp, fp = xc, fc
-            xc = np.where(np.abs(sc) > delta, xc + sc, xc + np.where(sbis > 0, delta, -delta))
-            keep = ~done
-            alive = alive[keep]
-            for array, values in (
-                (xpre, xp), (xcur, xc), (xblk, xb_), (fpre, fp), (fblk, fb), (spre, sp),
-                (scur, sc),
-            ):  # fmt: skip
-                array[alive] = values[keep]
-            fcur[alive] = f(alive, xcur[alive]) if alive.size else fcur[alive]
-    if alive.size:
-        raise RuntimeError(f"Brent's method did not converge in {_BRENT_ITERATIONS} iterations")
-    return out
+#: Switch points are refined to SWITCH_XTOL + SWITCH_RTOL * |x| Elo (far below any rating's
+#: precision: a region's Normal mass moves by less than 1e-11).
+SWITCH_XTOL = 1e-9
+SWITCH_RTOL = 1e-15
 
 
 def regions_of_cuts(inside_first: bool, cuts: Sequence[float]) -> Regions:
@@ -316,31 +252,60 @@ def regions_of_cuts(inside_first: bool, cuts: Sequence[float]) -> Regions:
     return Regions(tuple(intervals))
 
 
-def regions_where(grid: FloatArray, inside: BoolArray, f: Callable[[float], float]) -> Regions:
-    """Intervals where ``inside`` holds, with each switch point refined as a root of ``f``."""
-    from scipy.optimize import brentq  # noqa: PLC0415  (heavy import, only needed here)
-
+def regions_where(
+    grid: FloatArray, inside: BoolArray, f: Callable[[FloatArray], FloatArray]
+) -> Regions:
+    """Intervals where ``inside`` holds, with each switch point refined as a root of ``f`` (an
+    elementwise function: :func:`switch_points`)."""
     switches = np.flatnonzero(inside[1:] != inside[:-1])
-    cuts: list[float] = []
-    for i in switches:
-        lo, hi = float(grid[i]), float(grid[i + 1])
-        f_lo, f_hi = f(lo), f(hi)
-        if f_lo == 0.0:
-            cuts.append(lo)
-        elif f_hi == 0.0 or np.sign(f_lo) == np.sign(f_hi):
-            # The decision flips without a sign change of f (a jump at the end): keep the midpoint
-            # of the 1-Elo cell, whose mass is negligible.
-            cuts.append(0.5 * (lo + hi) if f_hi != 0.0 else hi)
-        else:
-            cuts.append(float(brentq(f, lo, hi, xtol=1e-9, rtol=1e-15)))
-    return regions_of_cuts(bool(inside[0]), cuts)
+    cuts = switch_points(lambda y, _: f(y), grid[switches], grid[switches + 1])
+    return regions_of_cuts(bool(inside[0]), cuts.tolist())
+
+
+def switch_points(
+    f: Callable[[FloatArray, npt.NDArray[np.intp]], FloatArray], lo: FloatArray, hi: FloatArray
+) -> FloatArray:
+    """Each switch of a decision between ``lo`` and ``hi``, where ``f`` (whose sign is the
+    decision) is evaluated as ``f(y, index)``: the functions ``index`` (positions in ``lo``) at
+    ``y``, elementwise. An end where ``f`` is 0 there; where ``f`` does not change sign (the
+    decision flips with a jump at the end), the cell's midpoint, or its upper end if ``f`` is 0
+    there (the cell's mass is negligible); else ``f``'s root, by scipy's elementwise root
+    finder, all at once, to :data:`SWITCH_XTOL` Elo.
+
+    Each root depends only on its own function and cell, so a search of many cells together
+    finds what each cell's search alone finds, bit for bit.
+
+    Raises:
+        RuntimeError: If a root is not found.
+    """
+    if lo.size == 0:
+        return np.zeros(0)
+    everyone = np.arange(lo.size)
+    f_lo, f_hi = f(lo, everyone), f(hi, everyone)
+    out = np.where(f_hi != 0.0, 0.5 * (lo + hi), hi)
+    out = np.where(f_lo == 0.0, lo, out)
+    at = np.flatnonzero((f_lo != 0.0) & (f_hi != 0.0) & (np.sign(f_lo) != np.sign(f_hi)))
+    if at.size:
+        # scipy.optimize loads when a search needs it, not when a short command starts
+        from scipy.optimize import elementwise  # noqa: PLC0415 (start-up: scipy.optimize)
+
+        found = elementwise.find_root(
+            lambda y, index: f(y, at[index.astype(np.intp)]),
+            (lo[at], hi[at]),
+            args=(np.arange(at.size, dtype=np.float64),),
+            tolerances={"xatol": SWITCH_XTOL, "xrtol": SWITCH_RTOL},
+        )
+        if not np.all(found.success):
+            raise RuntimeError("a switch point of a decision was not found")
+        out[at] = found.x
+    return np.asarray(out, dtype=np.float64)
 
 
 def threshold_regions(f: Callable[[FloatArray], FloatArray], sd: float, *, strict: bool) -> Regions:
     """Where ``E[f(X)]`` over ``X ~ Normal(e, sd)`` is below zero (``strict``) or at least zero
     (not ``strict``), as regions in ``e``: the sign is read on the 1-Elo grid and each switch is
-    refined with Brent's method to 1e-9 Elo on the Gauss-Hermite expectation."""
+    refined to 1e-9 Elo (:func:`switch_points`) on the Gauss-Hermite expectation."""
     grid = np.arange(-REGION_SPAN, REGION_SPAN + GRID_STEP, GRID_STEP)
     smooth = expect(f, grid, sd)
     inside = smooth < 0 if strict else smooth >= 0
-    return regions_where(grid, inside, lambda e: float(expect(f, e, sd)))
+    return regions_where(grid, inside, lambda e: expect(f, e, sd))
