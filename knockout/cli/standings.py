@@ -15,6 +15,7 @@ from knockout.points import TIEBREAK_CODES
 
 if TYPE_CHECKING:  # imported where a command needs it: a fast start
     from knockout.standings.conventions import (
+        CutRule,
         Rules,
         TournamentKind,
     )
@@ -31,6 +32,11 @@ RULES_HELP = (
     "if the event is undated."
 )
 DATE_HELP = "The event's start date, YYYY-MM-DD (overrides the TRF's record 042)."
+CUTS_HELP = (
+    "How far cut and median tie-breaks (BH-C1, BH-M1, SB-C1 ...) may cut: fide (FIDE C.07, no "
+    "floor; the default) or floor-7 (seed 003's Chinese practice: at least seven rounds' values "
+    "are kept, so an event of seven rounds or fewer cuts nothing)."
+)
 TOURNAMENT_HELP = (
     "swiss or round-robin (round-robin conventions for unplayed games and Buchholz). Default: "
     "the TRF's tournament type (record 092), else round-robin when every two players met "
@@ -77,6 +83,16 @@ def conventions_options(
     if problems:
         raise InputError(problems)
     return chosen
+
+
+def _cut_rule(text: str) -> CutRule:
+    """``--cuts`` checked."""
+    from knockout.standings.conventions import get_cut_rule
+
+    try:
+        return get_cut_rule(text)
+    except ValueError as exc:
+        raise InputError.single("--cuts", "", str(exc)) from None
 
 
 def _chosen_tiebreaks(text: str, lots: bool) -> tuple[TieBreak, ...]:
@@ -141,6 +157,7 @@ def standings(
     tournament: Annotated[
         str | None, typer.Option("--tournament", help=TOURNAMENT_HELP, show_default=False)
     ] = None,
+    cuts: Annotated[str, typer.Option("--cuts", help=CUTS_HELP)] = "fide",
     encoding: Annotated[
         str | None,
         typer.Option(
@@ -172,6 +189,7 @@ def standings(
     with user_errors():
         chosen = _chosen_tiebreaks(tiebreaks, lots)
         chosen_rules, chosen_date, chosen_kind = conventions_options(rules, on, tournament)
+        chosen_cuts = _cut_rule(cuts)
         drawn = any(tb.needs_rng for tb in chosen)
         used_seed = (DEFAULT_SEED if seed is None else seed) if drawn else seed
         result = standings_from_file(
@@ -182,6 +200,7 @@ def standings(
             rules=chosen_rules,
             tournament=chosen_kind,
             on=chosen_date,
+            cuts=chosen_cuts,
         )
     for warning in result.warnings:
         err_console.print(f"warning: {warning}", markup=False, soft_wrap=True)

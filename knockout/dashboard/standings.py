@@ -70,4 +70,5 @@ def conventions_line(standings: Standings) -> str:
     """Which rules the tie-breaks followed, e.g. ``FIDE C.07 rules of 2026, Swiss event``."""
     conventions = standings.conventions
     kind = "round robin" if conventions.round_robin else "Swiss event"
-    return f"FIDE C.07 rules of {conventions.rules}, {kind}"
+    floor = ", cuts keep at least 7 rounds (seed 003)" if conventions.cuts == "floor-7" else ""
+    return f"FIDE C.07 rules of {conventions.rules}, {kind}{floor}"

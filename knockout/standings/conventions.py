@@ -8,6 +8,12 @@ Two things decide how a tie-break treats unplayed rounds (FIDE C.07, article 16)
   rounds in Buchholz-type tie-breaks (article 16.4). FIDE applies the rules in force when the
   event starts: :func:`rules_in_force` picks them by the start date, and an undated event gets
   the newest rules, as FIDE's own checker (gacrux) does.
+* **The cut rule** (:data:`CutRule`). FIDE's cut and median modifiers (``BH-C1``, ``BH-M1``,
+  ``SB-C1`` ...) cut however many rounds the event has (``"fide"``, the default). Seed 003's
+  Chinese practice keeps at least seven rounds' results (``"floor-7"``):
+  "采用扣除对手分时，至少保留7轮比赛成绩参加计算". Cutting stops where seven values
+  would be left, so an event of seven rounds or fewer cuts nothing, and one of eight cuts one
+  value at most (the lowest).
 * **The tournament kind** (:data:`TournamentKind`). In a round robin every pairing is fixed in
   advance: an unplayed game counts as played with the result awarded, and a round in which a
   player has no game (the round a player sits out when the number of players is odd) is not a
@@ -31,13 +37,16 @@ from typing import Literal, get_args
 from knockout.standings.records import CrossTable, Kind
 
 __all__ = [
+    "CUT_RULES",
     "NEWEST_RULES",
     "RULES",
     "RULES_2026_IN_FORCE",
     "TOURNAMENT_KINDS",
     "Conventions",
+    "CutRule",
     "Rules",
     "TournamentKind",
+    "get_cut_rule",
     "get_rules",
     "get_tournament_kind",
     "is_complete_round_robin",
@@ -59,6 +68,15 @@ TournamentKind = Literal["swiss", "round-robin"]
 """How the event was paired: a Swiss event, or a (single or double) round robin."""
 
 TOURNAMENT_KINDS: tuple[TournamentKind, ...] = get_args(TournamentKind)
+
+CutRule = Literal["fide", "floor-7"]
+"""How far cut and median modifiers may cut: ``"fide"`` (FIDE C.07: no floor) or ``"floor-7"``
+(seed 003: at least seven rounds' values are kept)."""
+
+CUT_RULES: tuple[CutRule, ...] = get_args(CutRule)
+
+#: The values seed 003's rule keeps at least (``floor-7``).
+SEED_003_FLOOR = 7
 
 
 def rules_in_force(on: date | None) -> Rules:
@@ -82,6 +100,18 @@ def get_rules(name: str) -> Rules:
         if name.strip() == rules:
             return rules
     raise ValueError(f"expected {' or '.join(RULES)}, got {name!r}")
+
+
+def get_cut_rule(name: str) -> CutRule:
+    """The cut rule named ``name`` (``"fide"`` or ``"floor-7"``, any case).
+
+    Raises:
+        ValueError: For any other name.
+    """
+    for rule in CUT_RULES:
+        if name.strip().lower() == rule:
+            return rule
+    raise ValueError(f"expected {' or '.join(CUT_RULES)}, got {name!r}")
 
 
 def get_tournament_kind(name: str) -> TournamentKind:
@@ -172,10 +202,18 @@ class Conventions:
     Attributes:
         rules: The version of FIDE C.07.
         tournament: Swiss or round robin.
+        cuts: How far cut and median modifiers may cut (FIDE's rule, or seed 003's floor of
+            seven rounds kept).
     """
 
     rules: Rules = NEWEST_RULES
     tournament: TournamentKind = "swiss"
+    cuts: CutRule = "fide"
+
+    @property
+    def cut_floor(self) -> int:
+        """The fewest values a cut or median modifier leaves (0: no floor)."""
+        return SEED_003_FLOOR if self.cuts == "floor-7" else 0
 
     @property
     def round_robin(self) -> bool:
@@ -190,6 +228,7 @@ class Conventions:
         rules: Rules | None = None,
         tournament: TournamentKind | None = None,
         on: date | None = None,
+        cuts: CutRule = "fide",
     ) -> Conventions:
         """The conventions of the event in ``table``, unless overridden.
 
@@ -199,6 +238,7 @@ class Conventions:
             tournament: Use this kind; default: the kind the table's tournament type names,
                 else a round robin if every two players met equally often (once or twice).
             on: The start date; default: the table's own (a TRF's record 042), if any.
+            cuts: The cut rule (FIDE's by default; no file names one).
         """
         if rules is None:
             rules = rules_in_force(on if on is not None else table.start_date)
@@ -206,8 +246,8 @@ class Conventions:
             tournament = kind_from_type(table.tournament_type)
         if tournament is None:
             tournament = "round-robin" if is_complete_round_robin(table) else "swiss"
-        return cls(rules, tournament)
+        return cls(rules, tournament, cuts)
 
     def to_json(self) -> dict[str, str]:
-        """``{"rules": ..., "tournament": ...}``."""
-        return {"rules": self.rules, "tournament": self.tournament}
+        """``{"rules": ..., "tournament": ..., "cuts": ...}``."""
+        return {"rules": self.rules, "tournament": self.tournament, "cuts": self.cuts}

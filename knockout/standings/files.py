@@ -21,7 +21,7 @@ from typing import Literal
 import numpy as np
 
 from knockout.io.text import read_text
-from knockout.standings.conventions import Conventions, Rules, TournamentKind
+from knockout.standings.conventions import Conventions, CutRule, Rules, TournamentKind
 from knockout.standings.games_csv import parse_games_csv
 from knockout.standings.records import CLASSICAL, CrossTable, PointScale
 from knockout.standings.tiebreaks import Standings, TieBreak, rank_players
@@ -76,16 +76,18 @@ def standings_from_file(
     rules: Rules | None = None,
     tournament: TournamentKind | None = None,
     on: date | None = None,
+    cuts: CutRule = "fide",
 ) -> Standings:
     """Read the event at ``path`` and rank its players (see :func:`rank_players`).
 
     ``seed`` seeds the drawing of lots (``np.random.default_rng(seed)``). ``rules``,
     ``tournament`` and the start date ``on`` override what the file says or implies (see
-    :meth:`~knockout.standings.conventions.Conventions.for_event`). The file's warnings come
-    with the standings (:attr:`Standings.warnings`).
+    :meth:`~knockout.standings.conventions.Conventions.for_event`); ``cuts`` is the cut rule
+    (FIDE's, or seed 003's floor of seven rounds). The file's warnings come with the standings
+    (:attr:`Standings.warnings`).
     """
     table = read_crosstable(path, encoding=encoding, scale=scale)
     rng = np.random.default_rng(seed) if seed is not None else None
-    conventions = Conventions.for_event(table, rules=rules, tournament=tournament, on=on)
+    conventions = Conventions.for_event(table, rules=rules, tournament=tournament, on=on, cuts=cuts)
     standings = rank_players(table, tiebreaks, rng=rng, conventions=conventions)
     return replace(standings, warnings=table.warnings)

@@ -68,6 +68,7 @@ __all__ = [
     "colour_results",
     "direct_encounter",
     "draw_lots",
+    "floor_cuts",
     "games_won",
     "get_tiebreak",
     "json_number",
@@ -175,14 +176,21 @@ def _contributions(
     return out
 
 
-def _cut(items: Iterable[_Contribution], low: int, high: int) -> list[_Contribution]:
+def _cut(
+    items: Iterable[_Contribution], low: int, high: int, floor: int = 0
+) -> list[_Contribution]:
     """Drop the ``low`` least and the ``high`` most significant values (VURs go first).
 
     The least significant value is the one of the lowest opponent's score (then the lowest
     value). A voluntarily unplayed round is cut instead when it is worth at least as much; of
     several, the one worth least. The most significant values are cut by score alone.
+
+    ``floor`` (seed 003's seven-round rule): cutting stops where only ``floor`` values would be
+    left (:func:`floor_cuts`).
     """
     rest = list(items)
+    if floor:
+        low, high = floor_cuts(len(rest), low, high, floor)
     for _ in range(min(low, len(rest))):
         least = min(rest, key=lambda c: c.significance)
         voluntary = [c for c in rest if c.voluntary]
@@ -194,6 +202,28 @@ def _cut(items: Iterable[_Contribution], low: int, high: int) -> list[_Contribut
     for _ in range(min(high, len(rest))):
         rest.remove(max(rest, key=lambda c: c.significance))
     return rest
+
+
+def floor_cuts(values: int, low: int, high: int, floor: int) -> tuple[int, int]:
+    """How many of ``values`` values to cut from the bottom and the top when at least ``floor``
+    must be kept: the cuts asked for, taken alternately from the bottom and the top (bottom
+    first) while values above the floor remain. So under seed 003's floor of seven a median
+    (``BH-M1``) of an eight-round event cuts the lowest value only, and ``BH-M2`` of a nine-round
+    event cuts one from each end.
+
+    >>> [floor_cuts(n, 1, 1, 7) for n in (5, 7, 8, 9)]
+    [(0, 0), (0, 0), (1, 0), (1, 1)]
+    >>> floor_cuts(9, 2, 2, 7), floor_cuts(11, 2, 2, 7)
+    ((1, 1), (2, 2))
+    """
+    room = max(values - floor, 0)
+    cut_low = cut_high = 0
+    while cut_low + cut_high < room and (cut_low < low or cut_high < high):
+        if cut_low < low and (cut_low <= cut_high or cut_high >= high):
+            cut_low += 1
+        else:
+            cut_high += 1
+    return cut_low, cut_high
 
 
 def buchholz(
@@ -252,7 +282,8 @@ def _opponents_sum(
         raise ValueError(f"cuts must be non-negative, got low={low}, high={high}")
     conv = Conventions.for_event(table) if conventions is None else conventions
     adj = _adjusted_scores(table, conv) if adjusted is None else adjusted
-    kept = _cut(_contributions(table, player, adj, conv, weighted=weighted), low, high)
+    contributions = _contributions(table, player, adj, conv, weighted=weighted)
+    kept = _cut(contributions, low, high, conv.cut_floor)
     return sum((c.value for c in kept), ZERO)
 
 

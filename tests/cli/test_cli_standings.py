@@ -30,9 +30,9 @@ def test_json_for_the_bundled_swiss() -> None:
     )
     assert code == 0, err
     data = json.loads(out)
-    assert list(data) == ["version", "rules", "tournament", "players"]
+    assert list(data) == ["version", "rules", "tournament", "cuts", "players"]
     assert data["version"] == __version__
-    assert (data["rules"], data["tournament"]) == ("2024", "swiss")
+    assert (data["rules"], data["tournament"], data["cuts"]) == ("2024", "swiss", "fide")
     players = data["players"]
     assert [p["name"] for p in players] == [
         "陈杰", "黄敏", "赵磊", "张伟", "李娜", "刘洋", "周涛", "王芳", "杨静",
@@ -283,3 +283,44 @@ def test_the_help_example_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.stderr
     assert "陈杰" in result.stdout
+
+
+def _seven_round_csv(path: Path) -> Path:
+    """An eight-player round robin (seven rounds, circle method): the higher-numbered player
+    always wins, except that every game of player 8 is drawn."""
+    rows = ["round,red,black,result"]
+    players = list(range(1, 9))
+    for rnd in range(1, 8):
+        for board in range(4):
+            a, b = players[board], players[7 - board]
+            result = "draw" if 8 in (a, b) else ("red" if a > b else "black")
+            rows.append(f"{rnd},P{a},P{b},{result}")
+        players = [players[0], players[-1], *players[1:-1]]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_the_seven_round_floor_is_a_named_option(tmp_path: Path) -> None:
+    """Seed 003's floor (--cuts floor-7): in a seven-round event nothing is cut, so BH-C1 and
+    BH-M1 equal BH; FIDE's rule (the default) cuts."""
+    event = _seven_round_csv(tmp_path / "rr8.csv")
+    values = {}
+    for cuts in ("fide", "floor-7"):
+        code, out, err = run(str(event), "-t", "BH,BH-C1,BH-M1", "--cuts", cuts, "--json")
+        assert code == 0, err
+        data = json.loads(out)
+        assert data["cuts"] == cuts
+        values[cuts] = {p["name"]: p["tiebreaks"] for p in data["players"]}
+    for name, tb in values["floor-7"].items():
+        assert tb["BH-C1"] == tb["BH-M1"] == tb["BH"], name
+    assert any(tb["BH-C1"] < tb["BH"] for tb in values["fide"].values())
+    assert values["fide"] != values["floor-7"]
+    code, out, _ = run(str(event), "-t", "BH-C1", "--cuts", "floor-7")
+    assert code == 0
+    assert "cuts keep at least 7 rounds (seed 003)" in " ".join(out.split())
+
+
+def test_an_unknown_cut_rule_is_one_line() -> None:
+    code, _, err = run(str(CSV), "--cuts", "seven")
+    assert code == 2
+    assert err.strip() == "error: --cuts: expected fide or floor-7, got 'seven'"

@@ -12,6 +12,7 @@ from standings_helpers import FIDE_EXERCISE_2024, crosstable
 
 from knockout.standings.conventions import (
     Conventions,
+    get_cut_rule,
     get_rules,
     get_tournament_kind,
     is_complete_round_robin,
@@ -122,7 +123,13 @@ def test_conventions_for_an_event_and_overrides() -> None:
     assert Conventions("2024", "round-robin").to_json() == {
         "rules": "2024",
         "tournament": "round-robin",
+        "cuts": "fide",
     }
+    assert Conventions.for_event(ROUND_ROBIN_5, cuts="floor-7").cut_floor == 7
+    assert Conventions.for_event(ROUND_ROBIN_5).cut_floor == 0
+    assert get_cut_rule(" Floor-7 ") == "floor-7"
+    with pytest.raises(ValueError, match="expected fide or floor-7, got 'seven'"):
+        get_cut_rule("seven")
 
 
 def test_a_round_robin_counts_a_forfeit_as_a_game(tmp_path: Path) -> None:

@@ -72,6 +72,66 @@ def test_seed_buchholz_cut_1() -> None:
     assert get_tiebreak("BH-C1").evaluate(table, ["P"], None, Conventions())["P"].shown == D("29.5")
 
 
+# --- seed 003's seven-round floor ("至少保留7轮比赛成绩参加计算") ------------------------
+
+SWISS_FLOOR = Conventions("2026", "swiss", "floor-7")
+
+
+def _cut_values(scores: list[Decimal], code: str, conventions: Conventions) -> Decimal | None:
+    table = opponents_scoring(scores)
+    return get_tiebreak(code).evaluate(table, ["P"], None, conventions)["P"].shown
+
+
+def test_the_floor_changes_a_cut_buchholz_in_a_seven_round_event() -> None:
+    """Seed 003's own seven-round example: FIDE cuts 1 (BH-C1 19.5) and median cuts 1 and 5
+    (14.5, the seed's figure); with the floor nothing may be cut from seven rounds (20.5)."""
+    seven = ds("1", "2.5", "4", "3", "5", "2", "3")
+    assert _cut_values(seven, "BH-C1", SWISS_2026) == D("19.5")
+    assert _cut_values(seven, "BH-M1", SWISS_2026) == D("14.5")
+    assert _cut_values(seven, "BH-C1", SWISS_FLOOR) == D("20.5")
+    assert _cut_values(seven, "BH-M1", SWISS_FLOOR) == D("20.5")
+    assert _cut_values(seven, "BH", SWISS_FLOOR) == D("20.5")
+
+
+def test_the_floor_changes_nothing_in_a_nine_round_event() -> None:
+    """Seed 003's nine-round cut-1 example (29.5): eight values are left, more than seven, and
+    the median leaves seven: both rules agree."""
+    nine = ds("1", "2.5", "4", "3", "5", "2", "3", "4", "6")
+    for code, value in (("BH-C1", "29.5"), ("BH-M1", "23.5"), ("BH-C2", "27.5")):
+        assert _cut_values(nine, code, SWISS_2026) == D(value)
+        assert _cut_values(nine, code, SWISS_FLOOR) == D(value)
+    # Cutting two from each end would leave five: the floor stops at seven, one from each end.
+    assert _cut_values(nine, "BH-M2", SWISS_2026) == D("16.5")
+    assert _cut_values(nine, "BH-M2", SWISS_FLOOR) == D("23.5")
+
+
+def test_the_floor_in_an_eight_round_event_cuts_the_lowest_only() -> None:
+    eight = ds("1", "2.5", "4", "3", "5", "2", "3", "6")
+    assert _cut_values(eight, "BH-C1", SWISS_FLOOR) == D("25.5")
+    assert _cut_values(eight, "BH-M1", SWISS_FLOOR) == D("25.5")  # the 6 stays
+    assert _cut_values(eight, "BH-M1", SWISS_2026) == D("19.5")
+    assert _cut_values(eight, "SB-C1", SWISS_FLOOR) == D("0")  # P lost every game
+
+
+def test_the_floor_is_a_brute_force_minimum_of_kept_values() -> None:
+    """Against a plain reading of the rule: sort the opponents' scores, cut ``low`` from the
+    bottom and ``high`` from the top, but never below seven kept (cuts taken from the bottom
+    and the top in turn, the bottom first: every way of stopping is enumerated)."""
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        n = int(rng.integers(3, 12))
+        scores = [D(int(x)) / 2 for x in rng.integers(2, 2 * n, size=n)]
+        for low, high in ((1, 0), (1, 1), (2, 0), (2, 2)):
+            ordered = sorted(scores)
+            order = [side for pair in zip("L" * low, "H" * high, strict=False) for side in pair]
+            order += ["L"] * (low - high) + ["H"] * (high - low)
+            taken = order[: max(n - 7, 0)]
+            cut_low, cut_high = taken.count("L"), taken.count("H")
+            expected = sum(ordered[cut_low : n - cut_high], D(0))
+            code = f"BH-{'M' if high else 'C'}{low}"
+            assert _cut_values(scores, code, SWISS_FLOOR) == expected, (scores, code)
+
+
 def _results_table(results: str) -> CrossTable:
     """Player P with results like "WWLDWLW" against fresh opponents, P always Red."""
     code = {"W": Result.RED, "D": Result.DRAW, "L": Result.BLACK}
