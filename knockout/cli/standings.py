@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # imported where a command needs it: a fast start
 __all__ = ["conventions_options", "standings"]
 
 DEFAULT_TIEBREAKS = "BH,BH-C1,SB,PS,WIN"
+DEFAULT_TEAM_TIEBREAKS = "GP,DE,BH"
 DEFAULT_SEED = 0
 
 RULES_HELP = (
@@ -95,19 +96,26 @@ def _cut_rule(text: str) -> CutRule:
         raise InputError.single("--cuts", "", str(exc)) from None
 
 
-def _chosen_tiebreaks(text: str, lots: bool) -> tuple[TieBreak, ...]:
-    from knockout.standings.tiebreaks import (
-        TIEBREAKS,
-        parse_tiebreaks,
-    )
+def _chosen_tiebreaks(text: str | None) -> tuple[TieBreak | str, ...] | None:
+    """``--tiebreaks`` checked: registry codes become tie-breaks; ``GP`` (a team event's game
+    points) stays a code, in its place. None: the event's default."""
+    from knockout.standings.tiebreaks import parse_tiebreaks
 
+    if text is None:
+        return None
+    chosen: list[TieBreak | str] = []
     try:
-        chosen = parse_tiebreaks(text)
+        for code in (c.strip() for c in text.split(",")):
+            if code.upper() == "GP":
+                if "GP" in chosen:
+                    raise ValueError("tie-break listed twice: 'GP'")
+                chosen.append("GP")
+            elif code:
+                chosen.extend(parse_tiebreaks(code))
+        parse_tiebreaks(",".join(tb.code for tb in chosen if not isinstance(tb, str)))
     except ValueError as exc:
         raise InputError.single("--tiebreaks", "", str(exc)) from None
-    if lots and "lots" not in {tb.code for tb in chosen}:
-        chosen = (*chosen, TIEBREAKS["lots"])
-    return chosen
+    return tuple(chosen)
 
 
 #: The registry's codes (knockout.standings.tiebreaks.TIEBREAKS), spelled out for the help so that
@@ -119,22 +127,25 @@ def standings(
     file: Annotated[
         Path,
         typer.Argument(
-            help="The event: a TRF-16 file (.trf, or .txt starting with TRF records) "
-            "or a CSV of games with header round,red,black,result (.csv).",
+            help="The event: a TRF-16 file (.trf, or .txt starting with TRF records), "
+            "a CSV of games with header round,red,black,result (.csv), or a team event's CSV "
+            "with header round,home,away,board,result (one row per board).",
             show_default=False,
         ),
     ],
     *,
     tiebreaks: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--tiebreaks",
             "-t",
             help="Tie-breaks in order, comma-separated: "
             + ", ".join(TIEBREAK_CODES)
-            + ", or BH-Ck, BH-Mk, SB-Ck, SB-Mk, PS-Ck for any k.",
+            + ", or BH-Ck, BH-Mk, SB-Ck, SB-Mk, PS-Ck for any k; GP (game points) in a team "
+            f"event. \\[default: {DEFAULT_TIEBREAKS}; team events: {DEFAULT_TEAM_TIEBREAKS}]",
+            show_default=False,
         ),
-    ] = DEFAULT_TIEBREAKS,
+    ] = None,
     lots: Annotated[
         bool,
         typer.Option(
@@ -168,7 +179,7 @@ def standings(
         bool, typer.Option("--json", help="Print JSON instead of a table.")
     ] = False,
 ) -> None:
-    """Rank the players of a Swiss or round-robin event: points, then tie-breaks (FIDE C.07).
+    """Rank the players (or teams) of a Swiss or round-robin event: points, then tie-breaks.
 
     Points are 1 for a win, 1/2 for a draw, 0 for a loss (byes and forfeits alike). Players still
     tied after the last tie-break share a rank (1, 2, 2, 4) unless --lots is given. Codes: DE
@@ -176,7 +187,9 @@ def standings(
     score, WIN wins (forfeits and byes count), WON games won over the board, BWG wins with Black,
     BPG games with Black. Unplayed rounds count as FIDE's rules in force on the event's start
     date say (2024 or 2026), with round-robin conventions in a round robin. See
-    docs/tiebreaks.md.
+    docs/tiebreaks.md. A team event (a CSV with a board column) ranks teams by match points
+    (win 2, draw 1, loss 0: more game points wins a match), then game points (GP), then the
+    tie-breaks given, over the teams' matches.
 
     Example:
 
@@ -187,10 +200,10 @@ def standings(
     from knockout.standings.files import standings_from_file
 
     with user_errors():
-        chosen = _chosen_tiebreaks(tiebreaks, lots)
+        chosen = _chosen_tiebreaks(tiebreaks)
         chosen_rules, chosen_date, chosen_kind = conventions_options(rules, on, tournament)
         chosen_cuts = _cut_rule(cuts)
-        drawn = any(tb.needs_rng for tb in chosen)
+        drawn = lots or any(not isinstance(tb, str) and tb.needs_rng for tb in chosen or ())
         used_seed = (DEFAULT_SEED if seed is None else seed) if drawn else seed
         result = standings_from_file(
             file,
@@ -201,6 +214,7 @@ def standings(
             tournament=chosen_kind,
             on=chosen_date,
             cuts=chosen_cuts,
+            lots=lots,
         )
     for warning in result.warnings:
         err_console.print(f"warning: {warning}", markup=False, soft_wrap=True)

@@ -43,8 +43,8 @@ def standings_table(standings: Standings, *, title: str | None = None) -> Table:
         header_style="bold",
     )
     table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("Name", justify="left", overflow="fold")
-    table.add_column("Pts", justify="right", no_wrap=True)
+    table.add_column("Team" if standings.teams else "Name", justify="left", overflow="fold")
+    table.add_column("MP" if standings.teams else "Pts", justify="right", no_wrap=True)
     for code in standings.codes:
         table.add_column(code, justify="right", header_style="bold", no_wrap=True)
     for s in standings.players:
@@ -59,11 +59,22 @@ def standings_table(standings: Standings, *, title: str | None = None) -> Table:
     if standings.codes:
         table.caption = (
             "tie-breaks: "
-            + ", ".join(f"{code} {get_tiebreak(code).title}" for code in standings.codes)
+            + ", ".join(f"{code} {_title(code)}" for code in standings.codes)
             + "\n"
             + table.caption
         )
+    if standings.teams:
+        table.caption = (
+            "MP match points (win 2, draw 1, loss 0; more game points wins a match)\n"
+            + table.caption
+        )
     return table
+
+
+def _title(code: str) -> str:
+    """A tie-break's name for the caption (``GP``, a team event's game points, is not in the
+    individual registry)."""
+    return "game points" if code == "GP" else get_tiebreak(code).title
 
 
 def conventions_line(standings: Standings) -> str:

@@ -690,6 +690,8 @@ class Standings:
         title: The event's name.
         conventions: The rules version and tournament kind the tie-breaks were computed under.
         warnings: The cross table's warnings (see :attr:`CrossTable.warnings`).
+        teams: Whether the entrants are teams ranked by match points
+            (:mod:`knockout.standings.teams`).
     """
 
     codes: tuple[str, ...]
@@ -697,10 +699,26 @@ class Standings:
     title: str = ""
     conventions: Conventions = field(default_factory=Conventions)
     warnings: tuple[Problem, ...] = ()
+    teams: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """``{"rules", "tournament", "players": [...]}``, numbers as JSON numbers."""
-        return {**self.conventions.to_json(), "players": [s.to_json() for s in self.players]}
+        """``{"rules", "tournament", "cuts", "players": [...]}``, numbers as JSON numbers; a
+        team event: ``{"rules", "tournament", "cuts", "event": "team", "teams": [{"name", "rank",
+        "match_points", "tiebreaks"}]}``."""
+        if not self.teams:
+            return {**self.conventions.to_json(), "players": [s.to_json() for s in self.players]}
+        rows = []
+        for s in self.players:
+            row = s.to_json()
+            rows.append(
+                {
+                    "name": row["name"],
+                    "rank": row["rank"],
+                    "match_points": row["points"],
+                    "tiebreaks": row["tiebreaks"],
+                }
+            )
+        return {**self.conventions.to_json(), "event": "team", "teams": rows}
 
 
 def json_number(value: Decimal | None) -> int | float | None:

@@ -324,3 +324,35 @@ def test_an_unknown_cut_rule_is_one_line() -> None:
     code, _, err = run(str(CSV), "--cuts", "seven")
     assert code == 2
     assert err.strip() == "error: --cuts: expected fide or floor-7, got 'seven'"
+
+
+def test_a_team_event_ranks_teams_by_match_points_then_game_points() -> None:
+    """Seed 001's league CSV read as a team event (a board column): JSON names the teams and
+    their match points; GP comes first by default, then the user's order."""
+    league = DATA / "league-example.csv"
+    code, out, err = run(str(league), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["event"] == "team"
+    assert [list(t["tiebreaks"]) for t in data["teams"]] == [["GP", "DE", "BH"]] * 4
+    points = [(t["match_points"], t["tiebreaks"]["GP"]) for t in data["teams"]]
+    assert points == sorted(points, reverse=True)
+    code, out, err = run(str(league), "-t", "BH,GP")
+    assert code == 0, err
+    text = " ".join(out.split())
+    assert "MP match points (win 2, draw 1, loss 0" in text
+    assert "tie-breaks: BH Buchholz, GP game points" in text
+
+
+def test_game_points_for_an_individual_event_is_one_line() -> None:
+    code, _, err = run(str(CSV), "-t", "GP,BH")
+    assert code == 2
+    assert err.strip().startswith("error: --tiebreaks: GP (game points) is for team events")
+
+
+def test_the_cli_defaults_are_the_libraries() -> None:
+    from knockout.cli.standings import DEFAULT_TEAM_TIEBREAKS, DEFAULT_TIEBREAKS
+    from knockout.standings import files
+
+    assert ",".join(files.DEFAULT_TIEBREAKS) == DEFAULT_TIEBREAKS
+    assert ",".join(files.DEFAULT_TEAM_TIEBREAKS) == DEFAULT_TEAM_TIEBREAKS
