@@ -254,19 +254,54 @@ def league(
         Path,
         typer.Argument(
             help="League CSV, one row per board: round,home,away,board,home_colour,result "
-            "(board 1 is the captains'; colour and result are the home player's).",
+            "(board 1 is the captains'; colour and result are the home player's); or a league "
+            "file (.toml: teams, captains, captain changes, fixtures, the results CSV).",
             show_default=False,
         ),
     ],
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            help="Seed of the lot for boards 2-4 (a league file; default: the file's seed).",
+            show_default=False,
+            callback=check_seed,
+        ),
+    ] = None,
+    round_: Annotated[
+        int | None,
+        typer.Option(
+            "--round",
+            min=1,
+            help="Draw the lot for this round only (a league file).",
+            show_default=False,
+        ),
+    ] = None,
     encoding: Annotated[str | None, _ENCODING] = None,
     json: Annotated[bool, _JSON] = False,
 ) -> None:
     """League table of a team league (``knockout league``)."""
-    from knockout.dashboard.scoring import league_view
+    from knockout.dashboard.scoring import league_season_view, league_view
     from knockout.scoring.league import read_league
     from knockout.scoring.league import to_json as league_json
 
+    if results.suffix.lower() == ".toml":
+        from knockout.scoring.league_file import read_league_file, season_json
+
+        with user_errors():
+            season = read_league_file(results, encoding=encoding)
+        if json:
+            doc = league_json(season.table) if season.table is not None else {}
+            emit_json({**doc, **season_json(season, seed=seed, round=round_)})
+            return
+        out_console.print(league_season_view(season, seed=seed, round=round_))
+        return
     with user_errors():
+        if seed is not None or round_ is not None:
+            option = "--seed" if seed is not None else "--round"
+            raise InputError.single(
+                option, "", "the lot needs a league file (.toml) with the teams and captains"
+            )
         table = read_league(results, encoding=encoding)
     if json:
         emit_json(league_json(table))

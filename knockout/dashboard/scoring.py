@@ -22,11 +22,13 @@ from knockout.scoring.league import LeagueTable
 from knockout.scoring.rescore import ScoreTable, Standing, compare
 
 if TYPE_CHECKING:  # numpy and the model load only for league-odds
+    from knockout.scoring.league_file import LeagueSeason
     from knockout.studies.scoring.team_match import TeamMatchOdds
 
 __all__ = [
     "compare_table",
     "league_odds_view",
+    "league_season_view",
     "league_view",
     "player_rounds",
     "score_table",
@@ -189,6 +191,53 @@ def league_view(table: LeagueTable) -> Group:
         )
     legend = Text("W/L: matches won/lost 3-0; w/l: narrow matches won/lost 1-0.5", style="dim")
     return Group(fitted(matches), fitted(teams), legend)
+
+
+def league_season_view(
+    season: LeagueSeason, *, seed: int | None = None, round: int | None = None
+) -> Group:
+    """A league file: the table of its results (if any), the captains and their changes, and
+    the lot for boards 2-4 of every match (of ``round`` only, if given)."""
+    from knockout.scoring.captains import MAX_CHANGES  # noqa: PLC0415  (numpy: league files only)
+
+    parts: list[Table | Text | Group] = []
+    if season.table is not None:
+        parts.append(league_view(season.table))
+    schedule = season.schedule
+    captains = _table(
+        f"{season.name or season.source}: captains (主将)",
+        caption=f"a team may play at most {MAX_CHANGES} matches of the season with another "
+        "captain (seed 001, 一.1); a returning captain resumes",
+    )
+    for name in ("team", "captain", "changes (round: captain)", "used", "left"):
+        captains.add_column(
+            name, overflow="fold", justify="right" if name in ("used", "left") else "left"
+        )
+    for team, squad in schedule.squads.items():
+        changes = schedule.changes[team]
+        captains.add_row(
+            team,
+            squad.captain,
+            "; ".join(f"{c.round}: {c.captain}" for c in changes) or "none",
+            str(len(changes)),
+            str(schedule.changes_left(team)),
+        )
+    parts.append(fitted(captains))
+    used = season.seed if seed is None else seed
+    draws = season.draws(seed=used, round=round)
+    where = "" if round is None else f", round {round}"
+    lot = _table(
+        f"boards 2-4 by lot (seed {used}{where})",
+        caption="board 1: captain v captain; the home players keep boards 2-4 in squad order "
+        f"and the lot gives each an away player; the same seed draws the same boards "
+        f"(--seed {used})",
+    )
+    for name in ("round", "home v away", "board 1", "board 2", "board 3", "board 4"):
+        lot.add_column(name, overflow="fold", justify="right" if name == "round" else "left")
+    for d in draws:
+        lot.add_row(str(d.round), f"{d.home} v {d.away}", *(f"{h} v {a}" for h, a in d.boards))
+    parts.append(fitted(lot) if draws else Text(f"no matches to draw{where}", style="dim"))
+    return Group(*parts)
 
 
 def _pct(p: float) -> str:
