@@ -24,7 +24,7 @@ from knockout.studies.scoring.league_report import (
     league_summary,
     write_league_outputs,
 )
-from knockout.studies.scoring.league_season import double_round_robin, play_seasons
+from knockout.studies.scoring.league_season import double_round_robin, line_ups, play_seasons
 from knockout.studies.scoring.league_study import (
     LeagueStudyResult,
     load_league_study,
@@ -183,6 +183,18 @@ def test_the_bundled_study_file() -> None:
     study = load_league_study(STUDY)
     assert [e.policies[0] for e in study.events] == ["lot", "lot"]
     assert study.classes == CLASSES
+    assert [(e.squad, e.captain_absence) for e in study.events] == [(5, 0.05), (4, 0.0)]
+
+
+def test_captain_rows_follow_the_absences(result: LeagueStudyResult) -> None:
+    """With P(absent) 0.05 over 14 matches a team's captain misses 0.7 a season; nearly all are
+    changes (more than three absences in 14 matches: P = 0.0004 a team-season)."""
+    absences = result.value("league-8", "lot", "captain_absences")
+    changes = result.value("league-8", "lot", "captain_changes")
+    assert abs(absences.value - 0.7) < 4 * absences.se + 0.05
+    assert changes.value <= absences.value
+    with pytest.raises(KeyError):
+        result.value("league-12-equal", "lot", "captain_changes")
 
 
 @pytest.mark.parametrize(
@@ -192,6 +204,9 @@ def test_the_bundled_study_file() -> None:
         ({"policies": ["lot", "green"]}, "events[0].policies[1]: expected one of"),
         ({"policies": ["lot", "lot"]}, "events[0].policies: expected each policy once"),
         ({"format": "league", "extra": 1}, "events[0].extra: unknown key"),
+        ({"captain_absence": 0.1}, "events[0].squad: expected at least 5 players when a captain"),
+        ({"captain_absence": 1.5, "squad": 5}, "events[0].captain_absence: expected a number"),
+        ({"squad": 3}, "events[0].squad: expected a number >= 4"),
     ],
 )
 def test_league_study_problems(edit: dict[str, Any], expected: str) -> None:
@@ -265,3 +280,132 @@ def test_docs_team_file_example_parses() -> None:
     data["away"] = [{"name": f"乙{i}", "rating": 2500} for i in range(1, 5)]
     teams = parse_team_match(data, source="docs")
     assert teams.model.red_advantage["rapid"] == 30
+
+
+# --- captains and the lot (seed 001, 一.1-2) ----------------------------------------------------
+
+
+def _plain_line_ups(
+    squads: Any, absent: Any, pairing: Any
+) -> tuple[list[Any], list[Any], list[Any], list[Any]]:
+    """The seed's captain rule and the lot, season by season and match by match in plain
+    Python: a team's declared captain is its best player; a match he misses is a change (the
+    next strongest captains, the following three play) while fewer than three were made, else a
+    forfeit of board 1 (boards 2-4: players 2-4); the away side's boards 2-4 are permuted by the
+    lot."""
+    from itertools import permutations
+
+    orders = list(permutations(range(3)))
+    events, teams, _ = squads.shape
+    home, away = double_round_robin(teams)
+    out_home, out_away, out_forfeit, out_changes = [], [], [], []
+    for e in range(events):
+        used = [0] * teams
+        h_rows, a_rows, f_rows = [], [], []
+        for m, (h, a) in enumerate(zip(home, away, strict=True)):
+            sides, forfeits = [], []
+            for side, t in ((0, h), (1, a)):
+                if not absent[e, m, side]:
+                    picks, forfeit = [0, 1, 2, 3], False
+                elif used[t] < 3:
+                    used[t] += 1
+                    picks, forfeit = [1, 2, 3, 4], False
+                else:
+                    picks, forfeit = [1, 1, 2, 3], True
+                sides.append([squads[e, t, i] for i in picks])
+                forfeits.append(forfeit)
+            order = orders[pairing[e, m]]
+            away_line = [sides[1][0]] + [sides[1][1 + j] for j in order]
+            h_rows.append(sides[0])
+            a_rows.append(away_line)
+            f_rows.append(forfeits)
+        out_home.append(h_rows)
+        out_away.append(a_rows)
+        out_forfeit.append(f_rows)
+        out_changes.append(used)
+    return out_home, out_away, out_forfeit, out_changes
+
+
+def test_line_ups_follow_the_captain_rule_and_the_lot() -> None:
+    rng = np.random.default_rng(43)
+    events, teams = 30, 4
+    matches = teams * (teams - 1)
+    squads = -np.sort(-rng.normal(2450, 60, (events, teams, 6)), axis=2)
+    absent = rng.random((events, matches, 2)) < 0.4  # often, so the limit binds
+    pairing = rng.integers(0, 6, (events, matches))
+    got = line_ups(squads, absent, pairing)
+    home, away, forfeit, changes = _plain_line_ups(squads, absent, pairing)
+    played = ~np.asarray(forfeit)
+    assert np.array_equal(got.forfeit, np.asarray(forfeit))
+    assert got.forfeit.any() and (absent & ~got.forfeit).any()
+    assert np.array_equal(got.changes, np.asarray(changes))
+    assert got.changes.max() == 3
+    # board 1 of a forfeited side is not played: compare it only where it is
+    assert np.array_equal(got.home[..., 1:], np.asarray(home)[..., 1:])
+    assert np.array_equal(got.away[..., 1:], np.asarray(away)[..., 1:])
+    assert np.array_equal(
+        got.home[..., 0][played[..., 0]], np.asarray(home)[..., 0][played[..., 0]]
+    )
+    assert np.array_equal(
+        got.away[..., 0][played[..., 1]], np.asarray(away)[..., 0][played[..., 1]]
+    )
+
+
+def test_the_lot_matches_the_exact_odds_averaged_over_the_six_pairings() -> None:
+    """Two fixed teams, the lot on, no absences: each kind of match result's frequency against
+    the exact odds averaged over the six pairings of boards 2-4 (within 4 standard errors)."""
+    from itertools import permutations
+
+    events = 20_000
+    a = [2560.0, 2540, 2460, 2380]
+    b = [2520.0, 2530, 2450, 2400]
+    squads = np.broadcast_to(np.array([a, b]), (events, 2, 4)).copy()
+    rng = np.random.default_rng(12)
+    u = rng.random((events, 2, 4))
+    lot = rng.random((events, 2)) < 0.5
+    pairing = rng.integers(0, 6, (events, 2))
+    teams = line_ups(squads, np.zeros((events, 2, 2), dtype=bool), pairing)
+    sample = play_seasons(
+        squads, u, lot, "red", classes=CLASSES, model=DEFAULT_MODEL, line_ups=teams
+    )
+    home, away = double_round_robin(2)
+    for m in range(2):
+        h, w = [a, b][home[m]], [a, b][away[m]]
+        exact = np.zeros(len(KINDS))
+        for order in permutations(range(3)):
+            drawn = [w[0]] + [w[1 + j] for j in order]
+            odds = match_odds(
+                board_probabilities(h, drawn, Colour.RED, CLASSES, DEFAULT_MODEL), Colour.RED
+            )
+            exact += np.array([getattr(odds.home, k) for k in KINDS]) / 6
+        for k, p in enumerate(exact):
+            freq = float((sample.kind[:, m, 0] == k).mean())
+            se = math.sqrt(max(p * (1 - p), 1e-12) / events)
+            assert abs(freq - p) <= 4 * se, (m, KINDS[k], freq, p)
+
+
+def test_forfeits_score_as_the_rule_says() -> None:
+    """Home captain absent after three changes: board 1 lost by forfeit and counted in no colour
+    column; both absent: board 1 scores nothing for either side and the larger board total wins
+    3 : 0."""
+    events, teams = 1, 2
+    squads = np.full((events, teams, 5), 2450.0)
+    absent = np.zeros((events, 2, 2), dtype=bool)
+    ups = line_ups(squads, absent, np.zeros((events, 2), dtype=np.int64))
+    forfeit = np.array([[[True, False], [True, True]]])
+    ups = replace(ups, forfeit=forfeit)
+    u = np.array([[[0.5, 0.01, 0.01, 0.99], [0.5, 0.01, 0.99, 0.99]]])  # boards 2-4: W W L; W L L
+    lot = np.array([[True, True]])
+    sample = play_seasons(squads, u, lot, "red", classes=CLASSES, model=DEFAULT_MODEL, line_ups=ups)
+    s = sample.scale
+    # match 0 (home forfeits): home W W L on boards 2-4 with Black: 3 + 3 + 0 = 6 against away's
+    # captain 5 (a forfeit win) + 3 = 8: away wins 3 : 0.
+    assert [x / s for x in sample.match_points[0, 0]] == [0, 3]
+    # match 1 (team 1 at home, both forfeit): home W L L with Black: 3 against 6: away wins 3 : 0.
+    assert [x / s for x in sample.match_points[0, 1]] == [0, 3]
+    assert list(sample.kind[0, 1]) == [3, 0]
+    assert [x / s for x in sample.totals[0, :, 2]] == [12, 11]  # board points 6 + 6; 8 + 3
+    # Black wins, Red wins over the board only: team 0 won two boards with Black (match 0) and
+    # two with Red (match 1); team 1 one with Red (match 0) and one with Black (match 1), its
+    # forfeit win on board 1 of match 0 not counted.
+    assert [list(sample.totals[0, t, 3:5]) for t in range(2)] == [[2, 2], [1, 1]]

@@ -19,6 +19,7 @@ from typing import Any
 from scipy.optimize import brentq
 
 from knockout.rules.model.strength import TimeClass
+from knockout.scoring.captains import MAX_CHANGES
 from knockout.studies.output import StudyFiles, write_study
 from knockout.studies.scoring.league_season import double_round_robin
 from knockout.studies.scoring.league_study import (
@@ -65,8 +66,12 @@ STEP_LABELS = {
 
 
 def _fmt(row: LeagueRow, digits: int = 3) -> str:
+    """``value ± se``, with more decimals where the standard error would round to 0 (it is
+    never shown as ± 0 unless it is 0: a figure that does not vary)."""
     if math.isnan(row.value):
         return "n/a"
+    if 0 < row.se < 0.5 * 10.0**-digits:
+        digits = min(-math.floor(math.log10(row.se)), 6)
     return f"{row.value:.{digits}f} ± {row.se:.{digits}f}"
 
 
@@ -300,20 +305,30 @@ def _setup_lines(study: LeagueStudy) -> list[str]:
         "side's choice of its captain's colour (lot: a coin; red, black: always; best: the colour "
         "with more expected match points), compared on the same random numbers.",
         "",
+        "Captains and the lot (seed 001, 一.1-2): a team's best player is its declared captain; "
+        "when he misses a match (with the event's probability, match by match) the next "
+        f"strongest captains it and a reserve joins boards 2-4, at most {MAX_CHANGES} times a "
+        "season; a captain missing a match after that forfeits board 1 (a loss; both forfeited: "
+        "neither side scores on it). Boards 2-4 are paired by lot (one of six pairings, "
+        "uniformly).",
+        "",
         "| event | teams | matches a season | seasons | team strength | players around it | "
-        "policies |",
-        "|---|---|---|---|---|---|---|",
+        "squad | P(captain absent) | policies |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for e in study.events:
         lines.append(
             f"| {e.name} | {e.teams} | {e.matches} | {e.simulations} | "
-            f"N({e.rating_mean:g}, {e.rating_sd:g}) | N(0, {e.board_sd:g}) | "
-            f"{', '.join(e.policies)} |"
+            f"N({e.rating_mean:g}, {e.rating_sd:g}) | N(0, {e.board_sd:g}) | {e.squad} | "
+            f"{e.captain_absence:g} | {', '.join(e.policies)} |"
         )
     return lines
 
 
 _FIGURES = (
+    ("captain_absences", "captain absences a team, a season"),
+    ("captain_changes", "captain changes a team, a season"),
+    ("captain_forfeits", "board-1 forfeits a team, a season"),
     ("home_win", "home wins 3 : 0"),
     ("home_narrow_win", "home wins 1 : 0.5"),
     ("home_narrow_loss", "home loses 0.5 : 1"),

@@ -18,7 +18,9 @@ A scoring-study file whose ``[[events]]`` all have ``format = "league"`` is a le
     rating_mean = 2450                # team strength Normal(mean, rating_sd) per season
     rating_sd = 50
     board_sd = 30                     # each player: team strength + Normal(0, board_sd); the
-                                      # best of the four is the captain
+                                      # best of the squad is the captain
+    squad = 5                         # players a team has (default 4: no reserve)
+    captain_absence = 0.05            # P(the captain misses a match); needs squad >= 5
     policies = ["lot", "red", "black", "best"]   # the home side's captain colour; the first is
                                                  # the baseline the others are compared with
     [sensitivity]
@@ -44,7 +46,16 @@ metric                              meaning
                                     the table); ``reached_still_tied``: teams tied after it
 ``title_reached_<step>``            the same for first place
 ``winner_changed_vs_baseline``      P(first place differs from the baseline policy's)
+``captain_absences``                matches a team's declared captain missed, a season
+``captain_changes``                 captain changes a team made (at most three), a season
+``captain_forfeits``                board-1 forfeits a team, a season (its captain absent after
+                                    its three changes); the three rows only with absences
 ==================================  =======================================================
+
+Captains and the lot follow seed 001's rules as
+:mod:`knockout.studies.scoring.league_season` reads them: the next strongest player captains a
+match the captain misses, at most three times a season, then the captain's board is forfeited;
+boards 2-4 are paired by lot.
 
 Exact rows (``method = "exact"``, no sampling), between equal teams unless said: event ``model``
 (each captain colour's odds), ``sensitivity`` (the captain-Red side's expected match points
@@ -76,7 +87,13 @@ from knockout.rules.model.strength import DEFAULT_MODEL, ModelParams, TimeClass
 from knockout.rules.model.table import ModelIn, model_params
 from knockout.scoring.league import LEAGUE_RULES, RANKING_CHAIN, LeagueRules
 from knockout.standings.records import Outcome
-from knockout.studies.scoring.league_season import POLICIES, SeasonSample, play_seasons
+from knockout.studies.scoring.league_season import (
+    PAIRINGS,
+    POLICIES,
+    SeasonSample,
+    line_ups,
+    play_seasons,
+)
 from knockout.studies.scoring.team_match import (
     KINDS,
     OUTCOMES,
@@ -128,6 +145,8 @@ EQUAL_RATING = 2500.0
 _ALL_DRAWS = OUTCOMES.index((Outcome.DRAW,) * 4)
 DEFAULT_GAPS = (0.0, 50.0, 100.0, 150.0, 200.0, 300.0)
 MAX_GAP = 1000.0
+#: The largest squad a league event may have (a captain, three boards and reserves).
+MAX_SQUAD = 12
 
 
 @dataclass(frozen=True)
@@ -142,6 +161,8 @@ class LeagueEvent:
         rating_sd: Standard deviation of the team strengths (drawn per season).
         board_sd: Standard deviation of a player around the team strength.
         policies: How home sides choose the captain's colour; the first is the baseline.
+        squad: Players a team has (the best is the declared captain; beyond four, reserves).
+        captain_absence: P(the declared captain misses a match), match by match.
     """
 
     name: str
@@ -151,6 +172,8 @@ class LeagueEvent:
     rating_sd: float = 50.0
     board_sd: float = 30.0
     policies: tuple[str, ...] = POLICIES
+    squad: int = 4
+    captain_absence: float = 0.0
 
     @property
     def matches(self) -> int:
@@ -383,9 +406,14 @@ def season_metrics(sample: SeasonSample, baseline: SeasonSample | None) -> dict[
 def draw_teams(
     rng: np.random.Generator, event: LeagueEvent, simulations: int
 ) -> npt.NDArray[np.float64]:
-    """``(E, N, 4)`` ratings: team strength plus each player's own Normal, best player first."""
+    """``(E, N, S)`` ratings: team strength plus each player's own Normal, best player first
+    (``S`` the squad; the first four drawn as before a squad had reserves, so a four-player
+    event's numbers are unchanged)."""
     strength = rng.normal(event.rating_mean, event.rating_sd, size=(simulations, event.teams, 1))
     players = strength + rng.normal(0.0, event.board_sd, size=(simulations, event.teams, 4))
+    if event.squad > 4:
+        extra = rng.normal(0.0, event.board_sd, size=(simulations, event.teams, event.squad - 4))
+        players = np.concatenate([players, strength + extra], axis=2)
     return np.asarray(-np.sort(-players, axis=2), dtype=np.float64)
 
 
@@ -416,15 +444,35 @@ def run_league_study(
         ratings = draw_teams(rng, spec, spec.simulations)
         u = rng.random((spec.simulations, spec.matches, 4))
         lot = rng.random((spec.simulations, spec.matches)) < 0.5
+        absent = rng.random((spec.simulations, spec.matches, 2)) < spec.captain_absence
+        pairing = rng.integers(0, len(PAIRINGS), size=(spec.simulations, spec.matches))
+        teams = line_ups(ratings, absent, pairing)
         samples = {
             p: play_seasons(
-                ratings, u, lot, p, classes=study.classes, model=study.model, rules=study.rules
+                ratings,
+                u,
+                lot,
+                p,
+                classes=study.classes,
+                model=study.model,
+                rules=study.rules,
+                line_ups=teams,
             )
             for p in spec.policies
         }
         base = samples[spec.policies[0]]
+        forfeits = teams.absences - teams.changes
+        captains = (
+            {
+                "captain_absences": teams.absences.mean(axis=1).astype(np.float64),
+                "captain_changes": teams.changes.mean(axis=1).astype(np.float64),
+                "captain_forfeits": forfeits.mean(axis=1).astype(np.float64),
+            }
+            if spec.captain_absence > 0
+            else {}
+        )
         for policy, sample in samples.items():
-            metrics = season_metrics(sample, None if sample is base else base)
+            metrics = season_metrics(sample, None if sample is base else base) | captains
             for metric, values in metrics.items():
                 mean, se = _mean_se(values)
                 rows.append(
@@ -466,6 +514,8 @@ class _LeagueEventIn(Table):
     policies: Annotated[list[PolicyName], Field(min_length=1)] = Field(
         default_factory=lambda: list(DEFAULT_POLICIES)
     )
+    squad: Annotated[int, Field(strict=True, ge=4, le=MAX_SQUAD)] = 4
+    captain_absence: Annotated[float, Field(strict=True, ge=0, le=1)] = 0.0
 
 
 class _LeagueSensitivityIn(Table):
@@ -511,6 +561,22 @@ def _event_problems(raw_events: object, source: str) -> list[Problem]:
                     )
                 )
             seen.setdefault(name.strip(), i)
+        absence, squad = e.get("captain_absence", 0), e.get("squad", 4)
+        if (
+            isinstance(absence, int | float)
+            and absence > 0
+            and isinstance(squad, int)
+            and squad < 5
+        ):
+            problems.append(
+                Problem(
+                    source,
+                    f"events[{i}].squad",
+                    "expected at least 5 players when a captain may be absent (captain_absence "
+                    f"{absence:g}): the next strongest captains and a reserve takes board 4; "
+                    f"got {squad}",
+                )
+            )
         policies = e.get("policies")
         if isinstance(policies, list):
             twice = sorted({p for p in policies if isinstance(p, str) and policies.count(p) > 1})
@@ -556,6 +622,8 @@ def parse_league_study(data: Mapping[str, Any], *, source: str = "study") -> Lea
                 e.rating_sd,
                 e.board_sd,
                 tuple(e.policies),
+                e.squad,
+                e.captain_absence,
             )
             for e in parsed.events
         ),
