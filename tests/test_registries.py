@@ -15,17 +15,15 @@ from typing import Any
 import pytest
 
 from knockout.engine.match import play_scenario_match
+from knockout.event.decisions import bid_answer, choice_answer, cut_answer, sealed_answer
 from knockout.event.export import to_scenario_toml
 from knockout.event.odds import event_odds
-from knockout.event.state import NextGame, PendingBid, PendingChoice, PendingCut, PendingSealed
+from knockout.event.state import NextGame, PendingDecision
 from knockout.event.store import (
     create_event,
     load_event,
-    record_bid,
-    record_choice,
-    record_cut,
+    record_decision,
     record_game,
-    record_sealed,
 )
 from knockout.exact.odds import match_odds
 from knockout.io.scenario import load_scenario
@@ -108,27 +106,27 @@ def test_monte_carlo_and_engine_agree_with_exact(preset: str, kind: str) -> None
     assert abs(wins / plays - p) <= 4 * math.sqrt(p * (1 - p) / plays)
 
 
-def _answer(step: PendingBid | PendingChoice | PendingCut) -> dict[str, Any]:
+def _answer(step: PendingDecision) -> dict[str, Any]:
     """The arbiter's answer to a decision: a bid, a colour choice or a cut, naming the chooser
     (the cutter) when the rules leave it to the arbiter's lot."""
     chooser = step.chooser if step.chooser is not None else step.players[1]
-    key = "cutter" if isinstance(step, PendingCut) else "chooser"
+    key = "cutter" if step.kind == "cut" else "chooser"
     return {key: None if step.chooser is not None else chooser}
 
 
-def _record_decision(
-    db: Path, step: PendingBid | PendingChoice | PendingSealed | PendingCut
-) -> None:
+def _record_decision(db: Path, step: PendingDecision) -> None:
     """Record the arbiter's answer to the open decision of R1-M1."""
-    if isinstance(step, PendingBid):
-        record_bid(db, "R1-M1", announce="black", reply="object", **_answer(step))
-    elif isinstance(step, PendingChoice):
-        record_choice(db, "R1-M1", colour="black", **_answer(step))
-    elif isinstance(step, PendingSealed):
+    if step.kind == "bid":
+        record_decision(db, "R1-M1", bid_answer(announce="black", reply="object", **_answer(step)))
+    elif step.kind == "choice":
+        record_decision(db, "R1-M1", choice_answer(colour="black", **_answer(step)))
+    elif step.kind == "sealed-bid":
         a, b = step.players
-        record_sealed(db, "R1-M1", bids=[f"{a}=6.25", f"{b}=8.5"])
+        record_decision(db, "R1-M1", sealed_answer(bids=[f"{a}=6.25", f"{b}=8.5"]))
     else:
-        record_cut(db, "R1-M1", red_minutes="21.75", colour="black", **_answer(step))
+        record_decision(
+            db, "R1-M1", cut_answer(red_minutes="21.75", colour="black", **_answer(step))
+        )
 
 
 @pytest.mark.parametrize("preset", sorted(FORMATS))
@@ -152,7 +150,7 @@ def test_organiser_mode_asks_for_every_decision_of_every_preset(
         step = ev.next_step(m)
         rule = m.next_decision(ev)
         assert step is not None and rule is not None
-        if isinstance(step, PendingBid | PendingChoice | PendingSealed | PendingCut):
+        if isinstance(step, PendingDecision):
             assert step.kind == rule.kind  # organiser mode asks exactly the open decision
             assert [d.decision_json()["kind"] for d in ev.pending_decisions()] == [step.kind]
             asked.add(step.kind)

@@ -25,6 +25,7 @@ from knockout.cli.app import (
 from knockout.errors import KnockoutError
 
 if TYPE_CHECKING:  # imported where a command needs it: a fast start
+    from knockout.event.decisions import Answer
     from knockout.event.journal import Entry
     from knockout.event.state import Event
 
@@ -106,8 +107,9 @@ def _say(text: str | Text) -> None:
 
 def _step_line(event: Event, match_id: str) -> str:
     """What comes next in ``match_id`` (or for its winner) after a change."""
+    from knockout.dashboard.event import decision_line
     from knockout.dashboard.match import clock_text
-    from knockout.event.state import NextGame, PendingBid, PendingChoice, PendingCut, PendingSealed
+    from knockout.event.state import NextGame, PendingDecision
     from knockout.io.text import plural
 
     m = event.find_match(match_id)
@@ -123,29 +125,8 @@ def _step_line(event: Event, match_id: str) -> str:
             line += f" {m.winner} goes on to {following.id}."
         return line
     step = event.next_step(m)
-    if isinstance(step, PendingBid):
-        chooser = f"甲 = {step.chooser}" if step.chooser else "甲 by lot (--chooser)"
-        return f"Next in {m.id}: the sudden-death bid ({chooser}); see knockout event next."
-    if isinstance(step, PendingChoice):
-        chooser = f"{step.chooser} chooses" if step.chooser else "the lot's winner chooses"
-        return (
-            f"Next in {m.id}: game {step.number} ({step.stage}), colours to choose ({chooser}: "
-            f"knockout event choose {event.source} {m.id} red|black"
-            f"{'' if step.chooser else ' --chooser NAME'})."
-        )
-    if isinstance(step, PendingSealed):
-        return (
-            f"Next in {m.id}: game {step.number} ({step.stage}), sealed bids to record (each "
-            f"player bids Black's minutes: knockout event sealed {event.source} {m.id} "
-            f"--bid NAME=MINUTES --bid NAME=MINUTES)."
-        )
-    if isinstance(step, PendingCut):
-        cutter = f"{step.chooser} cuts" if step.chooser else "the cutter by lot (--cutter NAME)"
-        return (
-            f"Next in {m.id}: game {step.number} ({step.stage}), the cut to record ({cutter}: "
-            f"knockout event cut {event.source} {m.id} --red-minutes M --colour red|black"
-            f"{'' if step.chooser else ' --cutter NAME'})."
-        )
+    if isinstance(step, PendingDecision):
+        return decision_line(event, step)
     if isinstance(step, NextGame):
         board = "waiting for a board" if step.board is None else f"board {step.board}"
         return (
@@ -454,6 +435,18 @@ def _written(entries: tuple[Entry, ...], event: Event) -> None:
         _say(_step_line(event, m))
 
 
+def _decide(event: Path, match: str, answer: Answer, command: str) -> None:
+    """Record a decision the players made (whatever its kind: one path) and say what comes
+    next."""
+    from knockout.event.store import record_decision
+
+    with user_errors():
+        entry, ev = record_decision(event, match, answer, command=command)
+        _recorded(entry, ev)
+        assert entry.match is not None
+        _say(_step_line(ev, entry.match))
+
+
 @event_app.command("bid")
 def bid(
     event: EventArg,
@@ -484,22 +477,11 @@ def bid(
 
         knockout event bid cup.db R4-M1 --announce red --reply object
     """
-    from knockout.event.store import record_bid
+    from knockout.event.decisions import bid_answer
 
     parts = [str(event), match, "--announce", announce, "--reply", reply]
     parts += [] if chooser is None else ["--chooser", chooser]
-    with user_errors():
-        entry, ev = record_bid(
-            event,
-            match,
-            announce=announce,
-            reply=reply,
-            chooser=chooser,
-            command=_command("bid", *parts),
-        )
-        _recorded(entry, ev)
-        assert entry.match is not None
-        _say(_step_line(ev, entry.match))
+    _decide(event, match, bid_answer(announce, reply, chooser), _command("bid", *parts))
 
 
 @event_app.command("choose")
@@ -531,17 +513,11 @@ def choose(
 
         knockout event choose cup.db R1-M1 black --chooser 洪智
     """
-    from knockout.event.store import record_choice
+    from knockout.event.decisions import choice_answer
 
     parts = [str(event), match, colour]
     parts += [] if chooser is None else ["--chooser", chooser]
-    with user_errors():
-        entry, ev = record_choice(
-            event, match, colour=colour, chooser=chooser, command=_command("choose", *parts)
-        )
-        _recorded(entry, ev)
-        assert entry.match is not None
-        _say(_step_line(ev, entry.match))
+    _decide(event, match, choice_answer(colour, chooser), _command("choose", *parts))
 
 
 @event_app.command("sealed")
@@ -578,17 +554,11 @@ def sealed(
 
         knockout event sealed cup.db R1-M1 --bid 王天一=6.5 --bid 郑惟桐=8
     """
-    from knockout.event.store import record_sealed
+    from knockout.event.decisions import sealed_answer
 
     parts = [str(event), match, *(f"--bid={b}" for b in bids)]
     parts += [] if lot_black is None else ["--lot-black", lot_black]
-    with user_errors():
-        entry, ev = record_sealed(
-            event, match, bids=list(bids), lot_black=lot_black, command=_command("sealed", *parts)
-        )
-        _recorded(entry, ev)
-        assert entry.match is not None
-        _say(_step_line(ev, entry.match))
+    _decide(event, match, sealed_answer(list(bids), lot_black), _command("sealed", *parts))
 
 
 @event_app.command("cut")
@@ -632,22 +602,11 @@ def cut(
 
         knockout event cut cup.db R1-M1 --red-minutes 17.5 --colour black
     """
-    from knockout.event.store import record_cut
+    from knockout.event.decisions import cut_answer
 
     parts = [str(event), match, "--red-minutes", red_minutes, "--colour", colour]
     parts += [] if cutter is None else ["--cutter", cutter]
-    with user_errors():
-        entry, ev = record_cut(
-            event,
-            match,
-            red_minutes=red_minutes,
-            colour=colour,
-            cutter=cutter,
-            command=_command("cut", *parts),
-        )
-        _recorded(entry, ev)
-        assert entry.match is not None
-        _say(_step_line(ev, entry.match))
+    _decide(event, match, cut_answer(red_minutes, colour, cutter), _command("cut", *parts))
 
 
 @event_app.command("withdraw")

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import assert_never
 
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
@@ -29,19 +30,20 @@ from knockout.event.journal import Entry
 from knockout.event.state import (
     Event,
     Match,
-    PendingBid,
-    PendingChoice,
-    PendingCut,
-    PendingSealed,
+    PendingDecision,
     RecordedGame,
 )
 from knockout.game import Colour, Result
 from knockout.io.text import plural
 from knockout.rules.book.bracket import round_name
+from knockout.rules.book.formats import CutChoose, SealedBid
+from knockout.rules.decisions.kinds import Bidding, Choice, CutChoice, SealedBids
 
 __all__ = [
     "LiveEventFile",
     "chooser_warning",
+    "decision_line",
+    "decision_prompt",
     "entry_preview",
     "event_dashboard",
     "journal_view",
@@ -90,36 +92,51 @@ def _games_table(event: Event, title: str) -> Table:
     return fitted(table)
 
 
-def bid_prompt(event: Event, bid: PendingBid) -> Text:
+def decision_prompt(event: Event, step: PendingDecision) -> Text:
+    """What the arbiter asks before a game whose colours its players decide, and the command
+    that records the answer: one handler per kind of decision."""
+    decision = step.decision
+    match decision:
+        case Bidding():
+            return _bid_prompt(event, step, decision)
+        case Choice():
+            return _choice_prompt(event, step)
+        case SealedBids(sealed=rule):
+            return _sealed_prompt(event, step, rule)
+        case CutChoice(cut=rule):
+            return _cut_prompt(event, step, rule)
+        case _:
+            assert_never(decision)
+
+
+def _bid_prompt(event: Event, bid: PendingDecision, rule: Bidding) -> Text:
     """What the arbiter asks at a sudden-death game, and the command that records the answer."""
     a, b = bid.players
-    menu = event.scenario.format.playable[-1].bidding
+    menu = rule.menu
     text = Text()
     text.append(f"{bid.match} ({a} v {b}), game {bid.number}: sudden death. ", style="bold")
     times = " v ".join(f"{n} {duration(s, to_the_second=True)}" for n, s in bid.times.items())
     if bid.chooser is not None:
         text.append(f"甲 = {bid.chooser} (used less time in game {bid.number - 1}: {times}). ")
-        who = f"{bid.chooser} announces Red or Black; then {bid.bidder} accepts or objects"
+        who = f"{bid.chooser} announces Red or Black; then {bid.other} accepts or objects"
         chooser_opt = ""
     else:
         why = {
             "tie": f"equal times in game {bid.number - 1} ({times})",
             "lot": "the rule is a lot",
             "unknown": f"game {bid.number - 1}'s times were not recorded",
-            "less-time": "",
-        }[bid.why]
+        }.get(bid.why or "", "")
         text.append(f"甲 is drawn by lot ({why}). ", style="yellow")
         who = "甲 announces Red or Black; then 乙 accepts or objects"
         chooser_opt = " --chooser NAME"
     text.append(who + ".")
-    if menu is not None:
-        text.append(
-            f" Accept: 甲 plays the colour announced, Red {menu.accept[0]:g} v Black "
-            f"{menu.accept[1]:g} min; object to Red: 乙 Red {menu.object_red[0]:g} v "
-            f"{menu.object_red[1]:g}; object to Black: 甲 Red {menu.object_black[0]:g} v "
-            f"{menu.object_black[1]:g}.",
-            style="dim",
-        )
+    text.append(
+        f" Accept: 甲 plays the colour announced, Red {menu.accept[0]:g} v Black "
+        f"{menu.accept[1]:g} min; object to Red: 乙 Red {menu.object_red[0]:g} v "
+        f"{menu.object_red[1]:g}; object to Black: 甲 Red {menu.object_black[0]:g} v "
+        f"{menu.object_black[1]:g}.",
+        style="dim",
+    )
     text.append(
         f"\n  knockout event bid {event.source} {bid.match} --announce red|black "
         f"--reply accept|object{chooser_opt}",
@@ -128,7 +145,7 @@ def bid_prompt(event: Event, bid: PendingBid) -> Text:
     return text
 
 
-def choice_prompt(event: Event, choice: PendingChoice) -> Text:
+def _choice_prompt(event: Event, choice: PendingDecision) -> Text:
     """What the arbiter asks at a game whose colours a player chooses, and the command."""
     a, b = choice.players
     text = Text()
@@ -139,8 +156,9 @@ def choice_prompt(event: Event, choice: PendingChoice) -> Text:
     else:
         text.append("A lot decides who chooses; the winner takes Red or Black. ", style="yellow")
         chooser_opt = " --chooser NAME"
+    clock = choice.clock or (0.0, 0.0)
     text.append(
-        f"Red {choice.clock[0]:g} min v Black {choice.clock[1]:g} min ({choice.stage}).",
+        f"Red {clock[0]:g} min v Black {clock[1]:g} min ({choice.stage}).",
         style="dim",
     )
     text.append(
@@ -150,16 +168,16 @@ def choice_prompt(event: Event, choice: PendingChoice) -> Text:
     return text
 
 
-def sealed_prompt(event: Event, sealed: PendingSealed) -> Text:
+def _sealed_prompt(event: Event, sealed: PendingDecision, rule: SealedBid) -> Text:
     """What the arbiter asks at a sealed-bid Armageddon, and the command."""
     a, b = sealed.players
     text = Text()
     text.append(f"{sealed.match} ({a} v {b}), game {sealed.number}: sealed bids. ", style="bold")
-    where = "on its own time" if sealed.price == "first" else "on the higher bid's time"
+    where = "on its own time" if rule.price == "first" else "on the higher bid's time"
     text.append(
         f"{a} and {b} each write the minutes they would take as Black "
-        f"({sealed.min_black_minutes:g} to {sealed.red_minutes:g}); the lower bid plays Black "
-        f"{where} v Red {sealed.red_minutes:g} min ({sealed.price} price). Equal bids: the "
+        f"({rule.min_black_minutes:g} to {rule.red_minutes:g}); the lower bid plays Black "
+        f"{where} v Red {rule.red_minutes:g} min ({rule.price} price). Equal bids: the "
         "arbiter's lot gives Black. "
     )
     text.append(
@@ -171,17 +189,17 @@ def sealed_prompt(event: Event, sealed: PendingSealed) -> Text:
     return text
 
 
-def cut_prompt(event: Event, cut: PendingCut) -> Text:
+def _cut_prompt(event: Event, cut: PendingDecision, rule: CutChoose) -> Text:
     """What the arbiter asks at a cut-and-choose game, and the command."""
     a, b = cut.players
     text = Text()
     text.append(f"{cut.match} ({a} v {b}), game {cut.number}: cut and choose. ", style="bold")
-    range_ = f"{cut.min_red_minutes:g} to {cut.max_red_minutes:g}"
+    range_ = f"{rule.min_red_minutes:g} to {rule.max_red_minutes:g}"
     if cut.chooser is not None:
         times = " v ".join(f"{n} {duration(s, to_the_second=True)}" for n, s in cut.times.items())
         text.append(
             f"{cut.chooser} cuts (used less time in game {cut.number - 1}: {times}): names "
-            f"Red's minutes ({range_}) v Black {cut.black_minutes:g} min; then {cut.other} "
+            f"Red's minutes ({range_}) v Black {rule.black_minutes:g} min; then {cut.other} "
             "picks the colour. "
         )
         cutter_opt = ""
@@ -190,11 +208,10 @@ def cut_prompt(event: Event, cut: PendingCut) -> Text:
             "tie": f"equal times in game {cut.number - 1}",
             "lot": "the rule is a lot",
             "unknown": f"game {cut.number - 1}'s times were not recorded",
-            "less-time": "",
-        }[cut.why]
+        }.get(cut.why or "", "")
         text.append(f"The cutter is drawn by lot ({why}). ", style="yellow")
         text.append(
-            f"The cutter names Red's minutes ({range_}) v Black {cut.black_minutes:g} min; "
+            f"The cutter names Red's minutes ({range_}) v Black {rule.black_minutes:g} min; "
             "the other picks the colour. "
         )
         cutter_opt = " --cutter NAME"
@@ -206,6 +223,38 @@ def cut_prompt(event: Event, cut: PendingCut) -> Text:
     return text
 
 
+def decision_line(event: Event, step: PendingDecision) -> str:
+    """What comes next in a match whose next game's colours its players decide, in one line
+    (after a change): one handler per kind of decision."""
+    m, decision = step.match, step.decision
+    match decision:
+        case Bidding():
+            chooser = f"甲 = {step.chooser}" if step.chooser else "甲 by lot (--chooser)"
+            return f"Next in {m}: the sudden-death bid ({chooser}); see knockout event next."
+        case Choice():
+            chooser = f"{step.chooser} chooses" if step.chooser else "the lot's winner chooses"
+            return (
+                f"Next in {m}: game {step.number} ({step.stage}), colours to choose ({chooser}: "
+                f"knockout event choose {event.source} {m} red|black"
+                f"{'' if step.chooser else ' --chooser NAME'})."
+            )
+        case SealedBids():
+            return (
+                f"Next in {m}: game {step.number} ({step.stage}), sealed bids to record (each "
+                f"player bids Black's minutes: knockout event sealed {event.source} {m} "
+                f"--bid NAME=MINUTES --bid NAME=MINUTES)."
+            )
+        case CutChoice():
+            cutter = f"{step.chooser} cuts" if step.chooser else "the cutter by lot (--cutter NAME)"
+            return (
+                f"Next in {m}: game {step.number} ({step.stage}), the cut to record ({cutter}: "
+                f"knockout event cut {event.source} {m} --red-minutes M --colour red|black"
+                f"{'' if step.chooser else ' --cutter NAME'})."
+            )
+        case _:
+            assert_never(decision)
+
+
 def next_view(event: Event) -> RenderableType:
     """The games that can be played now, and the sudden-death choices to ask for."""
     parts: list[RenderableType] = []
@@ -215,15 +264,7 @@ def next_view(event: Event) -> RenderableType:
     games = event.next_games()
     if games:
         parts.append(_games_table(event, f"{event.name}: games to play now"))
-    for step in event.pending_decisions():
-        if isinstance(step, PendingBid):
-            parts.append(bid_prompt(event, step))
-        elif isinstance(step, PendingChoice):
-            parts.append(choice_prompt(event, step))
-        elif isinstance(step, PendingSealed):
-            parts.append(sealed_prompt(event, step))
-        else:
-            parts.append(cut_prompt(event, step))
+    parts += [decision_prompt(event, step) for step in event.pending_decisions()]
     if not games and not event.pending_decisions():
         parts.append(Text("No game can be played now.", style="dim"))
     byes = waiting_byes(event)
@@ -325,7 +366,12 @@ def chooser_warning(entry: Entry, event: Event) -> str | None:
         return None
     m = event.find_match(entry.match)
     step = event.next_step(m)
-    if not isinstance(step, PendingBid) or step.why != "unknown" or not m.games:
+    if (
+        not isinstance(step, PendingDecision)
+        or not isinstance(step.decision, Bidding)
+        or step.why != "unknown"
+        or not m.games
+    ):
         return None
     g = m.games[-1]
     if g.number != entry.game:
@@ -365,14 +411,8 @@ def _live_label(event: Event, m: Match) -> Text | None:
         return None
     a, b = m.players
     board = "" if m.board is None else f", board {m.board}"
-    if isinstance(step, PendingBid):
-        what = "sudden death: bid to record"
-    elif isinstance(step, PendingChoice):
-        what = f"game {step.number}: colour choice to record"
-    elif isinstance(step, PendingSealed):
-        what = f"game {step.number}: sealed bids to record"
-    elif isinstance(step, PendingCut):
-        what = f"game {step.number}: cut to record"
+    if isinstance(step, PendingDecision):
+        what = f"game {step.number}: {step.made.words} to record"
     else:
         what = f"next: game {step.number} ({step.stage})"
     score = f" {_score(m)}" if m.games else ""

@@ -32,7 +32,7 @@ from knockout.event.facts import (
     next_games,
 )
 from knockout.event.facts import score_text as score
-from knockout.event.state import Event, NextGame, PendingBid
+from knockout.event.state import Event, NextGame, PendingDecision
 from knockout.io.text import plural
 
 __all__ = ["EventFrame", "FrameLayout", "bracket_lines", "upgrades"]
@@ -106,7 +106,7 @@ def _how(f: MatchFacts) -> str:
 def _next(event: Event, f: MatchFacts) -> Text:
     step = event.next_step(event.find_match(f.match))
     board = "" if f.board is None else f", board {f.board}"
-    if isinstance(step, PendingBid):
+    if isinstance(step, PendingDecision) and step.kind == "bid":
         return Text(f"  sudden-death bid to record{board}", style="yellow")
     if step is not None and not isinstance(step, NextGame):
         return Text(f"  {_pending_words(step.kind)} to record{board}", style="yellow")

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, assert_never
 
 import numpy as np
 
-from knockout.engine.records import GameRecord, MatchRecord
+from knockout.engine.records import GameRecord, MatchRecord, decision_fields
 from knockout.game import Colour, Reply, Result
 from knockout.io.text import plural
 from knockout.points import knockout_points
@@ -34,7 +34,6 @@ from knockout.rules.chain.match import (
     Position,
     advance,
     next_decision,
-    p_chooser_from_times,
 )
 from knockout.rules.chain.pairing import Pairing
 from knockout.rules.chain.replay import PlayedGame, replay
@@ -49,6 +48,7 @@ from knockout.rules.decisions.kinds import (
     SealedBids,
     Side,
     other,
+    p_chooser_from_times,
 )
 from knockout.rules.decisions.strategies import Strategy
 from knockout.rules.model.players import Player
@@ -297,17 +297,7 @@ class MatchEngine:
         assert g.result is not None
         red_pts, black_pts = knockout_points(g.result, draw_winner=stage.draw_winner)
         used = g.time_used or {}
-        clock = stage.minutes
-        if stage.bidding is not None and g.announce is not None and g.reply is not None:
-            clock = stage.bidding.assignment(g.announce, g.reply)[1]
-        if stage.cut is not None and g.red_minutes is not None:
-            clock = (g.red_minutes, stage.cut.black_minutes)
-        if stage.sealed_bid is not None and g.bids is not None:
-            low, high = sorted(g.bids.values())
-            clock = (
-                stage.sealed_bid.red_minutes,
-                low if stage.sealed_bid.price == "first" else high,
-            )
+        clock = stage.minutes if g.made is None else g.made.clock(stage)
         return GameRecord(
             number=number,
             stage=stage.name,
@@ -325,13 +315,8 @@ class MatchEngine:
             flag_fall=None,
             start=float(self.env.now),
             end=float(self.env.now),
-            chooser=g.chooser if g.cutter is None else (g.black if g.cutter == g.red else g.red),
-            announce=g.announce,
-            reply=g.reply,
-            colour=g.colour,
             replayed=True,
-            bids=None if g.bids is None else dict(g.bids),
-            cutter=g.cutter,
+            **decision_fields(g.made, g.red, g.black),
         )
 
     def _lot(self, p_first: float) -> Side:

@@ -15,6 +15,7 @@ from typing import Any
 
 from knockout.game import Colour, Reply, Result
 from knockout.rules.book.bracket import Bracket
+from knockout.rules.decisions.made import Made, MadeBid, MadeChoice, MadeCut, MadeSealed
 
 __all__ = ["EventRecord", "GameRecord", "MatchRecord", "RoundRecord"]
 
@@ -236,3 +237,21 @@ class EventRecord:
                 else [{"round": "third place", **self.third_place.to_json()}]
             ),
         }
+
+
+def decision_fields(made: Made | None, red: str, black: str) -> dict[str, Any]:
+    """The decision that set up a game (``red`` v ``black``) as its record's fields, the keys
+    of ``play --json``'s ``games[]``: 甲's bid, a chooser's colour, the sealed bids, the cutter
+    and the colour the other player took."""
+    match made:
+        case MadeBid():
+            return {"chooser": made.chooser, "announce": made.announce, "reply": made.reply}
+        case MadeChoice():
+            return {"chooser": made.chooser, "colour": made.colour}
+        case MadeCut():
+            chooser = black if made.cutter == red else red
+            return {"chooser": chooser, "colour": made.colour, "cutter": made.cutter}
+        case MadeSealed():
+            return {"bids": dict(made.bids)}
+        case _:
+            return {}

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from knockout.event.errors import refused
-from knockout.event.journal import ENTRY_KINDS, UNDOABLE, Entry, EntryKind
+from knockout.event.journal import ENTRY_KINDS, LEGACY_DECISION_KINDS, UNDOABLE, Entry, EntryKind
 
 __all__ = [
     "APPLICATION_ID",
@@ -57,7 +57,7 @@ __all__ = [
 #: ``PRAGMA application_id`` of an event file ("KNKO").
 APPLICATION_ID = 0x4B4E4B4F
 #: The schema this code writes. Older files are migrated (MIGRATIONS), newer ones refused.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: How long a writer waits for another terminal's write to finish.
 BUSY_SECONDS = 30.0
 
@@ -160,6 +160,9 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         f"INSERT OR IGNORE INTO entry_kinds (kind, undoable) VALUES ('{k}', 1)"
         for k in ("sealed", "cut")
     ),
+    # schema 4: one kind of entry for every decision the players make; the older entries stay
+    # as written (the journal is never edited) and are read as decisions (_entry)
+    3: ("INSERT OR IGNORE INTO entry_kinds (kind, undoable) VALUES ('decision', 1)",),
 }
 
 
@@ -460,14 +463,19 @@ def read_rows(conn: sqlite3.Connection, source: str) -> EventRows:
 
 
 def _entry(r: Sequence[Any]) -> Entry:
+    """A journal row as an entry; a decision written by the older schema (a ``bid``,
+    ``choice``, ``sealed`` or ``cut`` row) as the ``decision`` entry it is."""
+    kind, data = r[2], json.loads(r[6])
+    if kind in LEGACY_DECISION_KINDS:
+        kind, data = "decision", {**data, "kind": kind}
     return Entry(
         seq=int(r[0]),
         at=r[1],
-        kind=cast(EntryKind, r[2]),
+        kind=cast(EntryKind, kind),
         match=r[3],
         game=None if r[4] is None else int(r[4]),
         player=r[5],
-        data=json.loads(r[6]),
+        data=data,
         command=r[7],
         undoes=None if r[8] is None else int(r[8]),
     )

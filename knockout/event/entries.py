@@ -9,7 +9,6 @@ found. The store then replays the journal with the entry through the rules befor
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -28,30 +27,18 @@ from knockout.event.state import (
     Event,
     Match,
     NextGame,
-    PendingBid,
-    PendingChoice,
-    PendingCut,
-    PendingSealed,
-    RecordedBid,
-    RecordedChoice,
-    RecordedCut,
+    PendingDecision,
     RecordedGame,
-    RecordedSealed,
     time_limit,
 )
-from knockout.game import Colour, Reply, Result
+from knockout.game import Result
 from knockout.rules.chain.replay import PlayedGame
+from knockout.rules.decisions.made import MADE, MadeBid, MadeSealed, made_of_fields
 
 __all__ = [
     "DEFAULT_MOVES",
     "amend_entry",
-    "bid_entry",
-    "bid_text",
-    "choice_entry",
-    "choice_text",
     "correct_entry",
-    "cut_entry",
-    "cut_text",
     "describe",
     "game_entry",
     "game_text",
@@ -62,14 +49,11 @@ __all__ = [
     "replace_entry",
     "resolve_result",
     "result_text",
-    "sealed_entry",
-    "sealed_text",
     "undo_entry",
     "withdraw_entry",
 ]
 
 _T = TypeVar("_T")
-_S = TypeVar("_S", PendingSealed, PendingCut)
 
 #: Moves assumed for the time-used check when ``--moves`` is not given.
 DEFAULT_MOVES = 300
@@ -125,29 +109,6 @@ def _time_items(event: Event, items: Sequence[str]) -> dict[str, float]:
             raise refused(event.source, "--time-used", f"expected {name} once, found twice")
         out[name] = seconds
     return out
-
-
-def _not_playable(event: Event, m: Match) -> None:
-    """Refuse anything for a match whose players are unknown or which is decided."""
-    if m.players is None:
-        raise refused(event.source, m.id, f"not scheduled yet: {_waiting_for(event, m)}")
-    if m.winner is not None:
-        how = "by walkover" if m.walkover else f"in the {m.decided_in} stage"
-        raise refused(
-            event.source,
-            m.id,
-            f"already decided: {m.winner} won {how}; nothing more is recorded in this match",
-        )
-
-
-def _waiting_for(event: Event, m: Match) -> str:
-    k, index = m.key
-    if m.id == "3RD":
-        feeders = [event.by_key((k - 1, 0)), event.by_key((k - 1, 1))]
-    else:
-        feeders = [event.by_key((k - 1, 2 * index)), event.by_key((k - 1, 2 * index + 1))]
-    open_ = [f.id for f in feeders if f is not None and f.winner is None]
-    return f"its players come from {' and '.join(open_)}, not decided yet"
 
 
 def resolve_result(
@@ -218,7 +179,7 @@ def game_entry(
             result, a name not in the game, or more time used than the clock allowed.
     """
     m = event.find_match(match)
-    _not_playable(event, m)
+    event.check_playable(m)
     step = event.next_step(m)
     assert step is not None
     key = f"{m.id} game {game}"
@@ -238,34 +199,14 @@ def game_entry(
         raise refused(
             event.source, key, f"out of order: expected game {step.number} of {m.id} first"
         )
-    if isinstance(step, PendingBid):
+    if isinstance(step, PendingDecision):
+        made = step.made
+        who = f"{step.chooser} decides" if step.chooser is not None else "its players decide"
         raise refused(
             event.source,
             key,
-            f"expected the bid first: this is the sudden-death game (knockout event bid "
-            f"EVENT {m.id} --announce red|black --reply accept|object)",
-        )
-    if isinstance(step, PendingChoice):
-        who = step.chooser or "the player the lot names (--chooser NAME)"
-        raise refused(
-            event.source,
-            key,
-            f"expected the colour choice first: {who} chooses the colours of this "
-            f"{step.stage} game (knockout event choose EVENT {m.id} red|black)",
-        )
-    if isinstance(step, PendingSealed):
-        raise refused(
-            event.source,
-            key,
-            f"expected the sealed bids first: this is the {step.stage} game (knockout event "
-            f"sealed EVENT {m.id} --bid NAME=MINUTES --bid NAME=MINUTES)",
-        )
-    if isinstance(step, PendingCut):
-        raise refused(
-            event.source,
-            key,
-            f"expected the cut first: this is the {step.stage} game (knockout event cut EVENT "
-            f"{m.id} --red-minutes M --colour red|black)",
+            f"expected the {made.words} first: {who} the colours of this {step.stage} game "
+            f"(knockout event {made.command} EVENT {m.id} {made.usage})",
         )
     outcome = resolve_result(
         event, step.red, step.black, key, result=result, winner=winner, draw=draw
@@ -386,7 +327,7 @@ def imported_game_entry(
     assert step is not None and game.result is not None
     stage = event.stage_at(m)
     clock = None if stage.is_decision else list(stage.minutes)
-    if isinstance(step, NextGame) and step.colours in ("bid", "sealed", "cut"):
+    if isinstance(step, NextGame) and step.colours in MADE:
         clock = list(step.clock)
     data: dict[str, Any] = {
         "red": game.red,
@@ -401,415 +342,6 @@ def imported_game_entry(
         "colours": "scenario",
     }
     return Entry(seq, at, "game", match=m.id, game=step.number, data=data, command=command)
-
-
-def bid_entry(
-    event: Event,
-    seq: int,
-    at: str,
-    command: str,
-    *,
-    match: str,
-    announce: str,
-    reply: str,
-    chooser: str | None = None,
-) -> Entry:
-    """The entry for a sudden-death choice; it fixes the game's colours and clocks by the rule.
-
-    Raises:
-        EventRefused: The match is not at its sudden-death game, the bid is already recorded,
-            or 甲 is wrong or missing.
-    """
-    m = event.find_match(match)
-    _not_playable(event, m)
-    step = event.next_step(m)
-    if isinstance(step, NextGame) and step.colours == "bid":
-        assert m.bid is not None
-        raise refused(
-            event.source,
-            m.id,
-            f"expected one bid per match, found one already recorded ({bid_text(m.bid)}); "
-            f"to change it, undo it",
-        )
-    if not isinstance(step, PendingBid):
-        assert step is not None
-        raise refused(
-            event.source,
-            m.id,
-            f"expected a match at its sudden-death game, found game {step.number} "
-            f"({step.stage}) next"
-            + ("" if isinstance(step, NextGame) else f": {_step_words(step)}"),
-        )
-    colour = _choice(event, "--announce", announce, {"red": Colour.RED, "black": Colour.BLACK})
-    answer = _choice(event, "--reply", reply, {"accept": Reply.ACCEPT, "object": Reply.OBJECT})
-    first, chosen_by = _chooser(event, step, chooser)
-    second = step.players[1] if first == step.players[0] else step.players[0]
-    menu = event.stage_at(m).bidding
-    assert menu is not None
-    chooser_colour, clock = menu.assignment(colour, answer)
-    red, black = (first, second) if chooser_colour is Colour.RED else (second, first)
-    data = {
-        "chooser": first,
-        "bidder": second,
-        "announce": colour.value,
-        "reply": answer.value,
-        "red": red,
-        "black": black,
-        "clock": list(clock),
-        "chosen_by": chosen_by,
-    }
-    return Entry(seq, at, "bid", match=m.id, data=data, command=command)
-
-
-def choice_entry(
-    event: Event,
-    seq: int,
-    at: str,
-    command: str,
-    *,
-    match: str,
-    colour: str,
-    chooser: str | None = None,
-) -> Entry:
-    """The entry for a colour choice: the chooser takes ``colour`` for the match's next game.
-
-    Raises:
-        EventRefused: The match's next game has no colour choice, the choice is already
-            recorded, or the chooser is wrong or missing.
-    """
-    m = event.find_match(match)
-    _not_playable(event, m)
-    step = event.next_step(m)
-    assert step is not None
-    if isinstance(step, NextGame) and step.colours == "choice":
-        made = m.choices[step.number]
-        raise refused(
-            event.source,
-            m.id,
-            f"expected one colour choice per game, found one already recorded ({made.chooser} "
-            f"chose {made.colour.value}); to change it, undo it",
-        )
-    if not isinstance(step, PendingChoice):
-        what = _step_words(step)
-        raise refused(
-            event.source,
-            m.id,
-            f"expected a match at a game whose colours a player chooses, found {what} next",
-        )
-    taken = _choice(event, "COLOUR", colour, {"red": Colour.RED, "black": Colour.BLACK})
-    name, chosen_by = _colour_chooser(event, step, chooser)
-    other = step.players[1] if name == step.players[0] else step.players[0]
-    red, black = (name, other) if taken is Colour.RED else (other, name)
-    data = {
-        "stage": step.stage,
-        "chooser": name,
-        "colour": taken.value,
-        "red": red,
-        "black": black,
-        "clock": list(step.clock),
-        "chosen_by": chosen_by,
-    }
-    return Entry(seq, at, "choice", match=m.id, game=step.number, data=data, command=command)
-
-
-def _colour_chooser(event: Event, step: PendingChoice, given: str | None) -> tuple[str, str]:
-    """Who chooses and how they were found (``rule``: the format names them; ``lot``)."""
-    if step.chooser is not None:
-        if given is not None and event.find_player(given, "--chooser") != step.chooser:
-            raise refused(
-                event.source,
-                "--chooser",
-                f"expected {step.chooser} or no --chooser: the format names {step.chooser} "
-                f"to choose the colours; found {given!r}",
-            )
-        return step.chooser, "rule"
-    if given is None:
-        raise refused(
-            event.source,
-            "--chooser",
-            f"expected --chooser NAME ({' or '.join(step.players)}): a lot decides who "
-            "chooses the colours, and the arbiter's lot names them",
-        )
-    name = event.find_player(given, "--chooser")
-    if name not in step.players:
-        raise refused(
-            event.source,
-            "--chooser",
-            f"expected {' or '.join(step.players)} (the players of {step.match}), found {name}",
-        )
-    return name, "lot"
-
-
-def choice_text(choice: RecordedChoice) -> str:
-    """``A chooses black: B Red 6 min v A Black 4 min``."""
-    return (
-        f"{choice.chooser} chooses {choice.colour.value}: {choice.red} Red "
-        f"{choice.clock[0]:g} min v {choice.black} Black {choice.clock[1]:g} min"
-    )
-
-
-def _minutes(event: Event, key: str, text: str, item: str | None = None) -> float:
-    """A number of minutes as typed (a real number, kept as given: not rounded)."""
-    shown = repr(item if item is not None else text)
-    try:
-        value = float(text.strip())
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value):
-        raise refused(event.source, key, f"expected a number of minutes, found {shown}")
-    return value
-
-
-def _decision_step(event: Event, match: str, what: str, wanted: type[_S]) -> tuple[Match, _S]:
-    """The match and its open decision of kind ``wanted``, or the refusal saying what comes
-    next instead (``what``: the decision in words)."""
-    m = event.find_match(match)
-    _not_playable(event, m)
-    step = event.next_step(m)
-    assert step is not None
-    if isinstance(step, wanted):
-        return m, step
-    if (
-        isinstance(step, NextGame)
-        and step.colours in ("sealed", "cut")
-        and wanted
-        in (
-            PendingSealed,
-            PendingCut,
-        )
-    ):
-        found = "the sealed bids" if step.colours == "sealed" else "the cut"
-        raise refused(
-            event.source,
-            m.id,
-            f"expected one {what} per match, found {found} already recorded; to change it, undo it",
-        )
-    raise refused(
-        event.source,
-        m.id,
-        f"expected a match at {what}, found {_step_words(step)} next",
-    )
-
-
-def _step_words(step: NextGame | PendingBid | PendingChoice | PendingSealed | PendingCut) -> str:
-    """What a match has next, in words (for a refusal)."""
-    if isinstance(step, PendingBid):
-        return "its sudden-death bid (knockout event bid)"
-    if isinstance(step, PendingChoice):
-        return f"the colour choice of game {step.number} (knockout event choose)"
-    if isinstance(step, PendingSealed):
-        return f"the sealed bids of game {step.number} (knockout event sealed)"
-    if isinstance(step, PendingCut):
-        return f"the cut of game {step.number} (knockout event cut)"
-    return f"game {step.number} ({step.stage}), whose colours the rules set"
-
-
-def sealed_entry(
-    event: Event,
-    seq: int,
-    at: str,
-    command: str,
-    *,
-    match: str,
-    bids: Sequence[str],
-    lot_black: str | None = None,
-) -> Entry:
-    """The entry for the sealed Armageddon bids of a match: ``NAME=MINUTES`` for each player
-    (Black's minutes they would take); the lower bid plays Black (on its own time at the first
-    price, on the higher bid's at the second); equal bids need the lot's Black.
-
-    Raises:
-        EventRefused: The match is not at its sealed bids, they are already recorded, a name
-            not in the match, a bid that is not a number or out of range, equal bids without
-            ``lot_black`` or different bids with it.
-    """
-    m, step = _decision_step(event, match, "its sealed Armageddon bids", PendingSealed)
-    low, high = step.min_black_minutes, step.red_minutes
-    given: dict[str, float] = {}
-    for item in bids:
-        name_text, sep, value_text = item.rpartition("=")
-        if not sep or not name_text.strip():
-            raise refused(
-                event.source, "--bid", f"expected NAME=MINUTES (Black's minutes), found {item!r}"
-            )
-        name = event.find_player(name_text.strip(), "--bid")
-        if name not in step.players:
-            raise refused(
-                event.source,
-                "--bid",
-                f"expected {' or '.join(step.players)} (the players of {m.id}), found {name}",
-            )
-        if name in given:
-            raise refused(event.source, "--bid", f"expected {name} once, found twice")
-        value = _minutes(event, "--bid", value_text, item)
-        if not low <= value <= high:
-            raise refused(
-                event.source,
-                "--bid",
-                f"expected Black's minutes from {low:g} to {high:g} (Red's clock) for {name}, "
-                f"found {value:g}",
-            )
-        given[name] = value
-    missing = [n for n in step.players if n not in given]
-    if missing:
-        raise refused(
-            event.source,
-            "--bid",
-            f"expected a bid from each player ({' and '.join(step.players)}), found none from "
-            f"{' and '.join(missing)}",
-        )
-    a, b = step.players
-    lot = None if lot_black is None else event.find_player(lot_black, "--lot-black")
-    if given[a] == given[b]:
-        if lot is None:
-            raise refused(
-                event.source,
-                "--lot-black",
-                f"expected --lot-black NAME ({a} or {b}): the bids are equal ({given[a]:g} "
-                "min), so a lot gives Black",
-            )
-        if lot not in step.players:
-            raise refused(
-                event.source,
-                "--lot-black",
-                f"expected {a} or {b} (the players of {m.id}), found {lot}",
-            )
-        black = lot
-    elif lot is not None:
-        raise refused(
-            event.source,
-            "--lot-black",
-            f"expected no --lot-black: the bids differ ({a} {given[a]:g}, {b} {given[b]:g} "
-            "min), so the lower bid plays Black",
-        )
-    else:
-        black = a if given[a] < given[b] else b
-    red = b if black == a else a
-    black_minutes = min(given.values()) if step.price == "first" else max(given.values())
-    data = {
-        "stage": step.stage,
-        "bids": {n: given[n] for n in step.players},
-        "lot_black": lot,
-        "red": red,
-        "black": black,
-        "clock": [step.red_minutes, black_minutes],
-        "price": step.price,
-    }
-    return Entry(seq, at, "sealed", match=m.id, game=step.number, data=data, command=command)
-
-
-def sealed_text(sealed: RecordedSealed) -> str:
-    """``bids A 6 min, B 8.5 min: A Black 8.5 min v B Red 10 min (second price)``."""
-    bids = ", ".join(f"{n} {v:g} min" for n, v in sealed.bids.items())
-    lot = f" (equal bids: {sealed.lot_black} Black by lot)" if sealed.lot_black else ""
-    return (
-        f"bids {bids}{lot}: {sealed.black} Black {sealed.clock[1]:g} min v {sealed.red} Red "
-        f"{sealed.clock[0]:g} min"
-    )
-
-
-def cut_entry(
-    event: Event,
-    seq: int,
-    at: str,
-    command: str,
-    *,
-    match: str,
-    red_minutes: str,
-    colour: str,
-    cutter: str | None = None,
-) -> Entry:
-    """The entry for a cut-and-choose decision: the cutter named ``red_minutes`` for Red
-    against Black's fixed clock, and the other player took ``colour``.
-
-    Raises:
-        EventRefused: The match is not at its cut, it is already recorded, Red's minutes not a
-            number or out of range, a bad colour, or the cutter wrong or missing.
-    """
-    m, step = _decision_step(event, match, "its cut-and-choose game", PendingCut)
-    minutes = _minutes(event, "--red-minutes", red_minutes)
-    low, high = step.min_red_minutes, step.max_red_minutes
-    if not low <= minutes <= high:
-        raise refused(
-            event.source,
-            "--red-minutes",
-            f"expected Red's minutes from {low:g} to {high:g}, found {minutes:g}",
-        )
-    taken = _choice(event, "--colour", colour, {"red": Colour.RED, "black": Colour.BLACK})
-    name, chosen_by = _first(event, step, cutter, "--cutter", "the cutter")
-    chooser = step.players[1] if name == step.players[0] else step.players[0]
-    red, black = (chooser, name) if taken is Colour.RED else (name, chooser)
-    data = {
-        "stage": step.stage,
-        "cutter": name,
-        "chooser": chooser,
-        "red_minutes": minutes,
-        "colour": taken.value,
-        "red": red,
-        "black": black,
-        "clock": [minutes, step.black_minutes],
-        "chosen_by": chosen_by,
-    }
-    return Entry(seq, at, "cut", match=m.id, game=step.number, data=data, command=command)
-
-
-def cut_text(cut: RecordedCut) -> str:
-    """``A cuts Red 17.3 min v Black 10 min; B chooses black: A Red v B Black``."""
-    return (
-        f"{cut.cutter} cuts Red {cut.red_minutes:g} min v Black {cut.clock[1]:g} min; "
-        f"{cut.chooser} chooses {cut.colour.value}: {cut.red} Red {cut.clock[0]:g} min v "
-        f"{cut.black} Black {cut.clock[1]:g} min"
-    )
-
-
-def _choice(event: Event, key: str, text: str, options: Mapping[str, _T]) -> _T:
-    found = options.get(text.strip().lower())
-    if found is None:
-        raise refused(event.source, key, f"expected {' or '.join(options)}, found {text!r}")
-    return found
-
-
-def _chooser(event: Event, step: PendingBid, given: str | None) -> tuple[str, str]:
-    """甲 and how it was found (``times`` or ``lot``)."""
-    return _first(event, step, given, "--chooser", "甲")
-
-
-def _first(
-    event: Event, step: PendingBid | PendingCut, given: str | None, key: str, who: str
-) -> tuple[str, str]:
-    """Who decides first (甲 of a bid, the cutter) and how it was found (``times`` or
-    ``lot``): the recorded times, or the arbiter's lot given as ``key``."""
-    times = ", ".join(f"{n} {s:g} s" for n, s in step.times.items())
-    if step.chooser is not None:
-        if given is not None and event.find_player(given, key) != step.chooser:
-            raise refused(
-                event.source,
-                key,
-                f"expected {step.chooser} or no {key}: {who} is {step.chooser}, who used "
-                f"less time in the previous game ({times}); found {given!r}",
-            )
-        return step.chooser, "times"
-    why = {
-        "tie": f"equal times in the previous game ({times})",
-        "lot": "the priority rule of this event is a lot",
-        "unknown": "the previous game's times were not recorded",
-        "less-time": "",
-    }[step.why]
-    if given is None:
-        raise refused(
-            event.source,
-            key,
-            f"expected {key} NAME ({' or '.join(step.players)}), the arbiter's lot: "
-            f"{who} is not known from the clocks ({why})",
-        )
-    name = event.find_player(given, key)
-    if name not in step.players:
-        raise refused(
-            event.source,
-            key,
-            f"expected {' or '.join(step.players)} (the players of {step.match}), found {name}",
-        )
-    return name, "lot"
 
 
 def withdraw_entry(event: Event, seq: int, at: str, command: str, *, name: str) -> Entry:
@@ -1013,14 +545,6 @@ def replace_entry(
     return Entry(seq, at, "replace", player=player, data=data, command=command)
 
 
-def bid_text(bid: RecordedBid) -> str:
-    """``甲 A announces red, 乙 B objects: B Red 10 min v A Black 30 min``."""
-    return (
-        f"甲 {bid.chooser} announces {bid.announce.value}, 乙 {bid.bidder} {bid.reply.value}s: "
-        f"{bid.red} Red {bid.clock[0]:g} min v {bid.black} Black {bid.clock[1]:g} min"
-    )
-
-
 def describe(entry: Entry, entries: Mapping[int, Entry]) -> str:
     """One line saying what ``entry`` records (``entries``: the journal by number)."""
     d = entry.fields
@@ -1032,26 +556,8 @@ def describe(entry: Entry, entries: Mapping[int, Entry]) -> str:
         )
     if entry.kind == "game":
         return _game_line(entry)
-    if entry.kind == "bid":
-        lot = " (甲 by the arbiter's lot)" if d.get("chosen_by") == "lot" else ""
-        return f"{entry.match} bid: " + bid_text(RecordedBid.from_entry(entry)) + lot
-    if entry.kind == "choice":
-        lot = " (chooser by the arbiter's lot)" if d.get("chosen_by") == "lot" else ""
-        return (
-            f"{entry.match} game {entry.game} colour choice: "
-            + choice_text(RecordedChoice.from_entry(entry))
-            + lot
-        )
-    if entry.kind == "sealed":
-        return (
-            f"{entry.match} game {entry.game} sealed bids ({d.get('price', 'first')} price): "
-            + sealed_text(RecordedSealed.from_entry(entry))
-        )
-    if entry.kind == "cut":
-        lot = " (cutter by the arbiter's lot)" if d.get("chosen_by") == "lot" else ""
-        return (
-            f"{entry.match} game {entry.game} cut: " + cut_text(RecordedCut.from_entry(entry)) + lot
-        )
+    if entry.kind == "decision":
+        return _decision_line(entry)
     if entry.kind == "withdraw":
         return f"{entry.player} withdraws (in {entry.match})"
     if entry.kind == "correct":
@@ -1063,6 +569,23 @@ def describe(entry: Entry, entries: Mapping[int, Entry]) -> str:
     return f"undo #{entry.undoes}{only}" + (
         "" if target is None else f": {describe(target, entries)}"
     )
+
+
+def _decision_line(entry: Entry) -> str:
+    """``R1-M1 bid: 甲 A announces red, ...``, ``R1-M1 game 3 colour choice: ...``."""
+    d = entry.fields
+    made = made_of_fields(d["kind"], d)
+    clock = (float(d["clock"][0]), float(d["clock"][1]))
+    where = (
+        f"{entry.match} bid"
+        if isinstance(made, MadeBid)
+        else (f"{entry.match} game {entry.game} {made.words}")
+    )
+    if isinstance(made, MadeSealed):
+        where += f" ({d.get('price', 'first')} price)"
+    who = made.decider_words.removeprefix("the ")
+    lot = f" ({who} by the arbiter's lot)" if d.get("chosen_by") == "lot" else ""
+    return f"{where}: {made.text(d['red'], d['black'], clock)}{lot}"
 
 
 def _game_line(entry: Entry) -> str:

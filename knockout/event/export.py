@@ -142,7 +142,7 @@ def to_json(event: Event) -> dict[str, Any]:
     body = {
         "event": event.name,
         "games": [_game_json(g) for g in _games(event)],
-        "bids": [b.to_json() for b in event.bids.values()],
+        "bids": [b.to_json() for b in event.recorded("bid").values()],
         "ranking": [
             {"name": s.name, "rank": s.rank, "points": json_number(s.points)}
             for s in standings(event)

@@ -15,20 +15,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, assert_never
 
 from knockout.event.state import (
     THIRD_ID,
     Event,
     Match,
     NextGame,
-    PendingBid,
-    PendingChoice,
-    PendingCut,
-    PendingSealed,
+    PendingDecision,
     RecordedGame,
 )
 from knockout.game import Colour, Result
+from knockout.rules.decisions.kinds import Bidding, Choice, CutChoice, SealedBids
 
 __all__ = [
     "Decision",
@@ -261,46 +259,30 @@ class Decision:
         return {"match": self.match, "game": self.game, "kind": self.kind, "chooser": self.chooser}
 
 
-def _decision(step: PendingBid | PendingChoice | PendingSealed | PendingCut) -> Decision:
-    if isinstance(step, PendingSealed):
-        return Decision(
-            step.match, step.number, step.kind, None, None, step.players, step.board, "bids", {}
-        )
-    if isinstance(step, PendingCut):
-        return Decision(
-            step.match,
-            step.number,
-            step.kind,
-            step.chooser,
-            step.other,
-            step.players,
-            step.board,
-            step.why,
-            dict(step.times),
-        )
-    if isinstance(step, PendingChoice):
-        return Decision(
-            step.match,
-            step.number,
-            "choice",
-            step.chooser,
-            None,
-            step.players,
-            step.board,
-            "named" if step.chooser is not None else "lot",
-            {},
-        )
-    bid = step
+def _decision(step: PendingDecision) -> Decision:
+    """The hall's view of a decision to ask for, by kind."""
+    why: str
+    times: dict[str, float] = {}
+    other = None
+    match step.decision:
+        case SealedBids():
+            why = "bids"
+        case Choice():
+            why = "named" if step.chooser is not None else "lot"
+        case Bidding() | CutChoice():
+            why, other, times = step.why or "", step.other, dict(step.times)
+        case _:
+            assert_never(step.decision)
     return Decision(
-        bid.match,
-        bid.number,
-        "bid",
-        bid.chooser,
-        bid.bidder,
-        bid.players,
-        bid.board,
-        bid.why,
-        dict(bid.times),
+        step.match,
+        step.number,
+        step.kind,
+        step.chooser,
+        other,
+        step.players,
+        step.board,
+        why,
+        times,
     )
 
 

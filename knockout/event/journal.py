@@ -4,10 +4,11 @@ An :class:`Entry` is one row of the ``journal`` table. Kinds:
 
 * ``new``: the event was created (always entry 1; it cannot be undone);
 * ``game``: a game's result, with the colours, clocks, time used and moves;
-* ``bid``: the sudden-death choice of a match (甲, the announcement, 乙's reply);
-* ``choice``: a colour choice (who chose, the colour taken);
-* ``sealed``: the two sealed Armageddon bids of a match (and the lot's Black for equal bids);
-* ``cut``: a cut-and-choose decision (the cutter, Red's minutes, the colour the other took);
+* ``decision``: a decision the players made before a game (``data["kind"]``: a sudden-death
+  ``bid``, a colour ``choice``, ``sealed`` Armageddon bids or a ``cut``; the decision's own keys,
+  :mod:`knockout.rules.decisions.made`), with the colours and clocks it gives. Files of the older
+  schema wrote each kind as its own entry kind (``bid``, ``choice``, ``sealed``, ``cut``); they
+  are read as ``decision`` entries (:data:`LEGACY_DECISION_KINDS`);
 * ``withdraw``: a player withdrew;
 * ``correct``: replaces the result (times, moves) of a game entry still in force
   (``data["corrects"]``: the entry it replaces); the game keeps its place in its match;
@@ -26,34 +27,38 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, get_args
 
-__all__ = ["ENTRY_KINDS", "UNDOABLE", "Entry", "EntryKind", "utc_now"]
+__all__ = [
+    "ENTRY_KINDS",
+    "LEGACY_DECISION_KINDS",
+    "UNDOABLE",
+    "Entry",
+    "EntryKind",
+    "utc_now",
+]
 
 EntryKind = Literal[
     "new",
     "game",
-    "bid",
-    "choice",
+    "decision",
     "withdraw",
     "undo",
     "correct",
     "amend",
     "replace",
-    "sealed",
-    "cut",
 ]
 ENTRY_KINDS: tuple[str, ...] = get_args(EntryKind)
 #: The kinds an ``undo`` can reverse.
 UNDOABLE: tuple[str, ...] = (
     "game",
-    "bid",
-    "choice",
+    "decision",
     "withdraw",
     "correct",
     "amend",
     "replace",
-    "sealed",
-    "cut",
 )
+#: The entry kinds of the older schema (3) that are decisions, read as ``decision`` entries of
+#: the same ``data["kind"]``.
+LEGACY_DECISION_KINDS: tuple[str, ...] = ("bid", "choice", "sealed", "cut")
 
 
 def utc_now() -> str:
@@ -69,10 +74,9 @@ class Entry:
         seq: Position in the journal, from 1, without gaps.
         at: When it was written (UTC, ISO 8601).
         kind: What it records.
-        match: The match ID (``game``, ``bid``, ``choice``, ``sealed``, ``cut``, ``correct``;
-            ``withdraw``: the match lost).
-        game: The game number within the match (``game``, ``choice``, ``sealed``, ``cut``,
-            ``correct``).
+        match: The match ID (``game``, ``decision``, ``correct``; ``withdraw``: the match lost).
+        game: The game number within the match (``game``, ``decision``, ``correct``; None for
+            a sudden-death bid of the older schema).
         player: The player (``withdraw``, ``amend``, ``replace``).
         data: Everything else, as stored (JSON).
         command: The command line that wrote it.

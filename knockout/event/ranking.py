@@ -21,7 +21,13 @@ from knockout.engine.ranking import (
     how_far,
     rank_knockout,
 )
-from knockout.engine.records import EventRecord, GameRecord, MatchRecord, RoundRecord
+from knockout.engine.records import (
+    EventRecord,
+    GameRecord,
+    MatchRecord,
+    RoundRecord,
+    decision_fields,
+)
 from knockout.event.state import THIRD_ID, Event, Match, MatchKey, RecordedGame
 from knockout.points import knockout_points
 from knockout.rules.book.bracket import round_name
@@ -39,15 +45,8 @@ def _offset(event: Event, at: str) -> float:
 def _game_record(event: Event, m: Match, g: RecordedGame) -> GameRecord:
     stage = event.scenario.format.stage(g.stage)
     red_pts, black_pts = knockout_points(g.result, draw_winner=stage.draw_winner)
-    bid = m.bid if stage.is_bidding else None
-    choice = m.choices.get(g.number)
-    sealed = m.sealed if m.sealed is not None and m.sealed.number == g.number else None
-    cut = m.cut if m.cut is not None and m.cut.number == g.number else None
+    made = m.decisions.get(g.number)
     when = _offset(event, g.at)
-    chooser = bid.chooser if bid is not None else None if choice is None else choice.chooser
-    colour = None if choice is None else choice.colour
-    if cut is not None:
-        chooser, colour = cut.chooser, cut.colour
     return GameRecord(
         number=g.number,
         stage=g.stage,
@@ -62,12 +61,7 @@ def _game_record(event: Event, m: Match, g: RecordedGame) -> GameRecord:
         flag_fall=None,
         start=when,
         end=when,
-        chooser=chooser,
-        announce=None if bid is None else bid.announce,
-        reply=None if bid is None else bid.reply,
-        colour=colour,
-        bids=None if sealed is None else dict(sealed.bids),
-        cutter=None if cut is None else cut.cutter,
+        **decision_fields(None if made is None else made.made, g.red, g.black),
     )
 
 

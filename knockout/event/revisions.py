@@ -15,7 +15,7 @@ side of the draw, and the match for third place) are checked; the others cannot 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from knockout.event.database import EventRows
@@ -25,13 +25,11 @@ from knockout.event.state import (
     Event,
     Match,
     NextGame,
-    PendingBid,
-    PendingChoice,
-    PendingCut,
-    PendingSealed,
+    PendingDecision,
 )
+from knockout.rules.decisions.made import made_of_fields
 
-Step = NextGame | PendingBid | PendingChoice | PendingSealed | PendingCut | None
+Step = NextGame | PendingDecision | None
 
 __all__ = ["Conflict", "later_conflicts"]
 
@@ -131,43 +129,29 @@ def _misfit(event: Event, e: Entry, left_out: set[int]) -> str | None:
     if m.winner is not None:
         return f"{e.match} would already be decided ({m.winner} wins)"
     step = event.next_step(m)
-    check = _DECISION_MISFITS.get(e.kind, _game_misfit)
+    check = _decision_misfit if e.kind == "decision" else _game_misfit
     return check(e, m, step)
 
 
-def _bid_misfit(e: Entry, m: Match, step: Step) -> str | None:
+def _decision_misfit(e: Entry, m: Match, step: Step) -> str | None:
+    """A decision that no longer fits: the match is not at a decision of its kind for that
+    game, or who decides first would be someone else (or no longer known from the times)."""
     d = e.fields
-    if not isinstance(step, PendingBid):
-        return f"{e.match} would not be at its sudden-death bid"
-    if step.chooser is not None and step.chooser != d["chooser"]:
-        return f"甲 would be {step.chooser}, not {d['chooser']}"
+    made = made_of_fields(d["kind"], d)
+    number = step.number if step is not None else None
+    if (
+        not isinstance(step, PendingDecision)
+        or step.made is not type(made)
+        or (e.game is not None and number != e.game)
+    ):
+        return f"{m.id} would not be at the {made.words} of game {e.game or number}"
+    decider, who = made.decider, made.decider_words
+    if decider is None:
+        return None
+    if step.chooser is not None and step.chooser != decider:
+        return f"{who} would be {step.chooser}, not {decider}"
     if step.chooser is None and d.get("chosen_by") == "times":
-        return f"甲 would not be known from the times (it was {d['chooser']})"
-    return None
-
-
-def _sealed_misfit(e: Entry, m: Match, step: Step) -> str | None:
-    if not isinstance(step, PendingSealed) or step.number != e.game:
-        return f"{m.id} would not be at the sealed bids of game {e.game}"
-    return None
-
-
-def _cut_misfit(e: Entry, m: Match, step: Step) -> str | None:
-    d = e.fields
-    if not isinstance(step, PendingCut) or step.number != e.game:
-        return f"{m.id} would not be at the cut of game {e.game}"
-    if step.chooser is not None and step.chooser != d["cutter"]:
-        return f"the cutter would be {step.chooser}, not {d['cutter']}"
-    if step.chooser is None and d.get("chosen_by") == "times":
-        return f"the cutter would not be known from the times (it was {d['cutter']})"
-    return None
-
-
-def _choice_misfit(e: Entry, m: Match, step: Step) -> str | None:
-    if not isinstance(step, PendingChoice) or step.number != e.game:
-        return f"{m.id} would not be at the colour choice of game {e.game}"
-    if step.chooser is not None and step.chooser != e.fields["chooser"]:
-        return f"the chooser would be {step.chooser}, not {e.fields['chooser']}"
+        return f"{who} would not be known from the times (it was {decider})"
     return None
 
 
@@ -175,14 +159,10 @@ def _game_misfit(e: Entry, m: Match, step: Step) -> str | None:
     """A game (or a correction) that no longer fits: the match is not at that game, or its
     colours or stage differ."""
     d = e.fields
-    if isinstance(step, PendingChoice):
-        return f"{m.id} would be at a colour choice, not at game {e.game}"
-    if isinstance(step, PendingSealed):
-        return f"{m.id} would be at its sealed bids, not at game {e.game}"
-    if isinstance(step, PendingCut):
-        return f"{m.id} would be at its cut, not at game {e.game}"
+    if isinstance(step, PendingDecision):
+        return f"{m.id} would be at its {step.made.words}, not at game {e.game}"
     if not isinstance(step, NextGame):
-        return f"{m.id} would be at its sudden-death bid, not at game {e.game}"
+        return f"{m.id} would not be playable, not at game {e.game}"
     if step.number != e.game:
         return f"game {step.number} of {m.id} would be next, not game {e.game}"
     if (step.red, step.black) != (d["red"], d["black"]) or step.stage != d["stage"]:
@@ -190,12 +170,3 @@ def _game_misfit(e: Entry, m: Match, step: Step) -> str | None:
             f"{m.id} game {e.game} would be {step.red} (Red) v {step.black} (Black), {step.stage}"
         )
     return None
-
-
-#: How each kind of decision entry is checked (anything else is checked as a game).
-_DECISION_MISFITS: dict[str, Callable[[Entry, Match, Step], str | None]] = {
-    "bid": _bid_misfit,
-    "choice": _choice_misfit,
-    "sealed": _sealed_misfit,
-    "cut": _cut_misfit,
-}

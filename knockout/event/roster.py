@@ -16,6 +16,7 @@ from typing import Any
 
 from knockout.event.journal import Entry
 from knockout.rules.book.bracket import Bracket
+from knockout.rules.decisions.made import made_of_fields
 from knockout.rules.scenario.aggregate import Scenario
 
 __all__ = ["Roster", "renamed", "roster"]
@@ -24,10 +25,9 @@ __all__ = ["Roster", "renamed", "roster"]
 _NAME_KEYS: Mapping[str, tuple[str, ...]] = {
     "game": ("red", "black"),
     "correct": ("red", "black"),
-    "bid": ("chooser", "bidder", "red", "black"),
-    "choice": ("chooser", "red", "black"),
-    "sealed": ("lot_black", "red", "black"),
-    "cut": ("cutter", "chooser", "red", "black"),
+    # the colours it gives, and the names written beside a decision by the older schema (乙,
+    # the player who chose after a cut); the decision's own names rename themselves (below)
+    "decision": ("red", "black", "bidder", "chooser"),
 }
 #: The data keys holding a mapping by player's name (its keys are renamed).
 _BY_NAME = ("time_used", "bids")
@@ -135,6 +135,11 @@ def renamed(entry: Entry, names: Mapping[str, str]) -> Entry:
         if isinstance(by_name, dict) and any(n in names for n in by_name):
             d[key] = {names.get(n, n): v for n, v in by_name.items()}
             changed = True
+    if entry.kind == "decision":
+        made = made_of_fields(d["kind"], d)
+        fields = made.renamed(names).to_fields()
+        changed = changed or fields != made.to_fields()
+        d.update(fields)
     player = names.get(entry.player, entry.player) if entry.player else entry.player
     if not changed and player == entry.player:
         return entry

@@ -18,7 +18,7 @@ import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Literal, TypeVar, assert_never
+from typing import Any, Literal, assert_never
 
 from knockout.errors import ScenarioError
 from knockout.event.checks import name_key
@@ -27,9 +27,9 @@ from knockout.event.errors import refused
 from knockout.event.journal import UNDOABLE, Entry
 from knockout.event.lot import first_uniform
 from knockout.event.roster import renamed, roster
-from knockout.game import Colour, Reply, Result
+from knockout.game import Result
 from knockout.rules.book.bracket import round_name
-from knockout.rules.book.formats import Stage
+from knockout.rules.book.formats import Format, Stage
 from knockout.rules.chain.match import Finished, MatchState, next_decision
 from knockout.rules.chain.pairing import p_first_chooses
 from knockout.rules.chain.progress import THIRD_PLACE, EventState, MatchProgress
@@ -39,12 +39,13 @@ from knockout.rules.decisions.kinds import (
     Choice,
     CutChoice,
     Decision,
-    DecisionKind,
     Fixed,
     Lot,
+    PlayerDecision,
     SealedBids,
     Side,
 )
+from knockout.rules.decisions.made import Made, MadeBid, made_for, made_of_fields
 from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 
 __all__ = [
@@ -53,15 +54,9 @@ __all__ = [
     "Match",
     "MatchKey",
     "NextGame",
-    "PendingBid",
-    "PendingChoice",
-    "PendingCut",
-    "PendingSealed",
-    "RecordedBid",
-    "RecordedChoice",
-    "RecordedCut",
+    "PendingDecision",
+    "RecordedDecision",
     "RecordedGame",
-    "RecordedSealed",
     "assign_boards",
     "lot_red",
     "match_id",
@@ -152,277 +147,92 @@ class RecordedGame:
             at=e.at,
         )
 
-    def played(
-        self,
-        bid: RecordedBid | None = None,
-        choice: RecordedChoice | None = None,
-        sealed: RecordedSealed | None = None,
-        cut: RecordedCut | None = None,
-    ) -> PlayedGame:
-        """The game as a scenario's ``[[played]]`` entry (a sudden-death game with the
-        ``bid`` that set its colours and clocks; a chosen game with its ``choice``; an
-        Armageddon with its ``sealed`` bids; a cut-and-choose game with its ``cut``)."""
-        game = PlayedGame(
+    def played(self, made: RecordedDecision | None = None) -> PlayedGame:
+        """The game as a scenario's ``[[played]]`` entry, with the decision that set its
+        colours (and clocks), if the players took one."""
+        return PlayedGame(
             self.red,
             self.black,
             self.stage,
             self.result,
             dict(self.time_used) or None,
-            bid.chooser if bid is not None else None if choice is None else choice.chooser,
-            None if bid is None else bid.announce,
-            None if bid is None else bid.reply,
-            None if choice is None else choice.colour,
+            None if made is None else made.made,
         )
-        if sealed is not None:
-            game = replace(game, bids=dict(sealed.bids), lot_black=sealed.lot_black)
-        if cut is not None:
-            game = replace(game, cutter=cut.cutter, red_minutes=cut.red_minutes, colour=cut.colour)
-        return game
 
 
 @dataclass(frozen=True)
-class RecordedBid:
-    """A sudden-death choice in the journal.
+class RecordedDecision:
+    """A decision the players made, in the journal (one kind of entry for every kind of
+    decision: a bid, a colour choice, sealed bids, a cut).
 
     Attributes:
         seq: Its journal entry.
         match: Match ID.
-        chooser: 甲, who announced.
-        bidder: 乙, who replied.
-        announce: 甲's announcement.
-        reply: 乙's reply.
-        red: Who has Red in the sudden-death game, by the rule.
+        number: The number within the match of the game it sets up.
+        stage: That game's stage.
+        made: The decision (:mod:`knockout.rules.decisions.made`).
+        red: Who has Red in the game, by the rule.
         black: Who has Black.
         clock: ``(Red, Black)`` base minutes, by the rule.
-        chosen_by: How 甲 was found: ``times`` (less time used) or ``lot`` (the arbiter's lot).
+        chosen_by: How who decided first was found: ``times`` (used less time), ``rule`` (the
+            format names them) or ``lot`` (the arbiter's lot); None when the players decide
+            at once (sealed bids).
     """
 
     seq: int
     match: str
-    chooser: str
-    bidder: str
-    announce: Colour
-    reply: Reply
+    number: int
+    stage: str
+    made: Made
     red: str
     black: str
     clock: tuple[float, float]
-    chosen_by: Literal["times", "lot"]
+    chosen_by: str | None
 
     @classmethod
-    def from_entry(cls, e: Entry) -> RecordedBid:
-        """The bid of a ``bid`` entry."""
+    def from_entry(cls, e: Entry, number: int, fmt: Format) -> RecordedDecision:
+        """The decision of a ``decision`` entry; ``number`` (its game) and ``fmt`` (whose
+        stage of that kind it is) for an entry of the older schema that did not say (a
+        sudden-death bid)."""
         d = e.fields
         assert e.match is not None
+        made = made_of_fields(d["kind"], d)
+        stage = d.get("stage") or type(made).stages(fmt)[0].name
         return cls(
             seq=e.seq,
             match=e.match,
-            chooser=d["chooser"],
-            bidder=d["bidder"],
-            announce=Colour(d["announce"]),
-            reply=Reply(d["reply"]),
+            number=e.game if e.game is not None else number,
+            stage=stage,
+            made=made,
             red=d["red"],
             black=d["black"],
             clock=(float(d["clock"][0]), float(d["clock"][1])),
-            chosen_by=d["chosen_by"],
+            chosen_by=d.get("chosen_by"),
         )
+
+    @property
+    def kind(self) -> str:
+        """Its kind (``bid``, ``choice``, ``sealed``, ``cut``)."""
+        return self.made.kind
+
+    @property
+    def chooser(self) -> str | None:
+        """Who decided first: 甲, the chooser, the cutter (None: the players decided at once)."""
+        return self.made.decider
 
     def to_json(self) -> dict[str, Any]:
-        """``{"match", "chooser", "announce", "reply"}``."""
-        return {
-            "match": self.match,
-            "chooser": self.chooser,
-            "announce": self.announce.value,
-            "reply": self.reply.value,
-        }
-
-    def played(self, stage: str) -> PlayedGame:
-        """The bid as a scenario's ``[[played]]`` bid entry (its game not played yet)."""
-        return PlayedGame(
-            self.red, self.black, stage, None, None, self.chooser, self.announce, self.reply
-        )
-
-
-@dataclass(frozen=True)
-class RecordedChoice:
-    """A colour choice in the journal (a ``choice`` stage's game).
-
-    Attributes:
-        seq: Its journal entry.
-        match: Match ID.
-        stage: The stage whose game it sets up.
-        number: That game's number within the match.
-        chooser: Who chose.
-        colour: The colour the chooser took.
-        red: Who has Red in the game.
-        black: Who has Black.
-        clock: ``(Red, Black)`` base minutes (the stage's).
-        chosen_by: How the chooser was found: ``rule`` (the format names them) or ``lot`` (the
-            arbiter's lot).
-    """
-
-    seq: int
-    match: str
-    stage: str
-    number: int
-    chooser: str
-    colour: Colour
-    red: str
-    black: str
-    clock: tuple[float, float]
-    chosen_by: Literal["rule", "lot"]
-
-    @classmethod
-    def from_entry(cls, e: Entry) -> RecordedChoice:
-        """The choice of a ``choice`` entry."""
-        d = e.fields
-        assert e.match is not None and e.game is not None
-        return cls(
-            seq=e.seq,
-            match=e.match,
-            stage=d["stage"],
-            number=e.game,
-            chooser=d["chooser"],
-            colour=Colour(d["colour"]),
-            red=d["red"],
-            black=d["black"],
-            clock=(float(d["clock"][0]), float(d["clock"][1])),
-            chosen_by=d["chosen_by"],
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"match", "game", "chooser", "colour"}``."""
-        return {
-            "match": self.match,
-            "game": self.number,
-            "chooser": self.chooser,
-            "colour": self.colour.value,
-        }
+        """``{"match", ...}`` and the decision's keys (``export --json``'s ``bids``: ``{"match",
+        "chooser", "announce", "reply"}``)."""
+        game = {} if isinstance(self.made, MadeBid) else {"game": self.number}
+        return {"match": self.match, **game, **self.made.to_fields()}
 
     def played(self) -> PlayedGame:
-        """The choice as a scenario's ``[[played]]`` decision entry (its game not played)."""
-        return PlayedGame(
-            self.red, self.black, self.stage, None, None, self.chooser, colour=self.colour
-        )
+        """The decision as a scenario's ``[[played]]`` decision entry (its game not played)."""
+        return PlayedGame(self.red, self.black, self.stage, None, made=self.made)
 
-
-@dataclass(frozen=True)
-class RecordedSealed:
-    """Sealed Armageddon bids in the journal (a ``sealed-bid`` stage's game).
-
-    Attributes:
-        seq: Its journal entry.
-        match: Match ID.
-        stage: The stage whose game it sets up.
-        number: That game's number within the match.
-        bids: Each player's bid (Black's minutes), by name.
-        lot_black: With equal bids: the player the arbiter's lot gave Black (else None).
-        red: Who has Red (the higher bid).
-        black: Who has Black (the lower bid).
-        clock: ``(Red, Black)`` base minutes: Red's fixed clock, Black the lower bid (first
-            price) or the higher (second price).
-    """
-
-    seq: int
-    match: str
-    stage: str
-    number: int
-    bids: Mapping[str, float]
-    lot_black: str | None
-    red: str
-    black: str
-    clock: tuple[float, float]
-
-    colours: ClassVar[Literal["sealed"]] = "sealed"
-
-    @classmethod
-    def from_entry(cls, e: Entry) -> RecordedSealed:
-        """The bids of a ``sealed`` entry."""
-        d = e.fields
-        assert e.match is not None and e.game is not None
-        return cls(
-            seq=e.seq,
-            match=e.match,
-            stage=d["stage"],
-            number=e.game,
-            bids={k: float(v) for k, v in d["bids"].items()},
-            lot_black=d.get("lot_black"),
-            red=d["red"],
-            black=d["black"],
-            clock=(float(d["clock"][0]), float(d["clock"][1])),
-        )
-
-    def played(self) -> PlayedGame:
-        """The bids as a scenario's ``[[played]]`` decision entry (its game not played)."""
-        return PlayedGame(
-            self.red, self.black, self.stage, None, bids=dict(self.bids), lot_black=self.lot_black
-        )
-
-
-@dataclass(frozen=True)
-class RecordedCut:
-    """A cut-and-choose decision in the journal (a ``cut-choose`` stage's game).
-
-    Attributes:
-        seq: Its journal entry.
-        match: Match ID.
-        stage: The stage whose game it sets up.
-        number: That game's number within the match.
-        cutter: Who named Red's minutes.
-        chooser: The other player, who picked the colour.
-        red_minutes: Red's base minutes, as named.
-        colour: The colour the chooser took.
-        red: Who has Red.
-        black: Who has Black.
-        clock: ``(Red, Black)`` base minutes.
-        chosen_by: How the cutter was found: ``times`` (less time used) or ``lot``.
-    """
-
-    seq: int
-    match: str
-    stage: str
-    number: int
-    cutter: str
-    chooser: str
-    red_minutes: float
-    colour: Colour
-    red: str
-    black: str
-    clock: tuple[float, float]
-    chosen_by: Literal["times", "lot"]
-
-    colours: ClassVar[Literal["cut"]] = "cut"
-
-    @classmethod
-    def from_entry(cls, e: Entry) -> RecordedCut:
-        """The cut of a ``cut`` entry."""
-        d = e.fields
-        assert e.match is not None and e.game is not None
-        return cls(
-            seq=e.seq,
-            match=e.match,
-            stage=d["stage"],
-            number=e.game,
-            cutter=d["cutter"],
-            chooser=d["chooser"],
-            red_minutes=float(d["red_minutes"]),
-            colour=Colour(d["colour"]),
-            red=d["red"],
-            black=d["black"],
-            clock=(float(d["clock"][0]), float(d["clock"][1])),
-            chosen_by=d["chosen_by"],
-        )
-
-    def played(self) -> PlayedGame:
-        """The cut as a scenario's ``[[played]]`` decision entry (its game not played)."""
-        return PlayedGame(
-            self.red,
-            self.black,
-            self.stage,
-            None,
-            colour=self.colour,
-            cutter=self.cutter,
-            red_minutes=self.red_minutes,
-        )
+    def text(self) -> str:
+        """The decision and the game it gives, in one line."""
+        return self.made.text(self.red, self.black, self.clock)
 
 
 @dataclass(frozen=True)
@@ -436,10 +246,8 @@ class Match:
         players: ``(upper line, lower line)`` once both are known.
         progress: Where the rules place it (None: not started and no walkover).
         games: Its recorded games, in order.
-        bid: Its recorded sudden-death choice.
-        choices: Its recorded colour choices, by game number.
-        sealed: Its recorded sealed Armageddon bids.
-        cut: Its recorded cut-and-choose decision.
+        decisions: Its recorded decisions (bids, colour choices, sealed bids, cuts), by the
+            number of the game each sets up.
         board: Its board while it is playable (None: waiting for a free board, or not
             playable). Boards are given when a match becomes playable and kept until it is
             decided (:func:`assign_boards`).
@@ -451,11 +259,8 @@ class Match:
     players: tuple[str, str] | None
     progress: MatchProgress | None
     games: tuple[RecordedGame, ...] = ()
-    bid: RecordedBid | None = None
-    choices: Mapping[int, RecordedChoice] = field(default_factory=dict)
+    decisions: Mapping[int, RecordedDecision] = field(default_factory=dict)
     board: int | None = None
-    sealed: RecordedSealed | None = None
-    cut: RecordedCut | None = None
 
     @property
     def winner(self) -> str | None:
@@ -519,8 +324,8 @@ class NextGame:
         increment_seconds: Added after each move.
         board: Board number (None: waiting for a free board).
         colours: How the colours were set: ``rule`` (they alternate), ``lot`` (the event's lot),
-            ``bid`` (the sudden-death choice), ``choice`` (a player's colour choice),
-            ``sealed`` (sealed Armageddon bids) or ``cut`` (cut-and-choose).
+            or the kind of the decision the players made (``bid``, ``choice``, ``sealed``,
+            ``cut``: :attr:`~knockout.rules.decisions.made.Made.kind`).
     """
 
     match: str
@@ -532,7 +337,7 @@ class NextGame:
     clock: tuple[float, float]
     increment_seconds: float
     board: int | None
-    colours: Literal["rule", "lot", "bid", "choice", "sealed", "cut"]
+    colours: str
 
     def to_json(self) -> dict[str, Any]:
         """``{"match", "game", "stage", "red", "black", "clock", "board"}``."""
@@ -548,104 +353,26 @@ class NextGame:
 
 
 @dataclass(frozen=True)
-class PendingBid:
-    """A match at its sudden-death game whose choice is still to be recorded.
+class PendingDecision:
+    """A match at a game whose colours (and clocks) the players decide, the decision still to
+    be recorded: the sudden-death bid, a colour choice, sealed bids, a cut.
 
     Attributes:
         match: Match ID.
         players: The two players.
-        chooser: 甲 if the recorded times (or the priority rule) say who it is; None when the
-            arbiter's lot decides (``--chooser``).
-        bidder: 乙, when 甲 is known.
-        number: The sudden-death game's number within the match.
-        stage: The sudden-death game's stage.
+        number: The game's number within the match.
+        stage: The game's stage.
+        decision: How the game is settled (the rule's menu, clocks and chooser rule).
+        chooser: Who decides first (甲, the chooser, the cutter) when the format, the recorded
+            times or the priority rule say; None when the arbiter's lot decides it
+            (``--chooser``, ``--cutter``) or the players decide at once (sealed bids).
+        other: The other player, when ``chooser`` is known (乙 of a bid).
         times: The previous game's recorded time used, by name.
-        why: ``less-time`` (甲 used less time), ``tie`` (equal times: lot), ``lot`` (the rule is
-            a lot) or ``unknown`` (times not recorded: lot).
-        board: The board the match holds.
-    """
-
-    match: str
-    players: tuple[str, str]
-    chooser: str | None
-    bidder: str | None
-    number: int
-    stage: str
-    times: Mapping[str, float]
-    why: Literal["less-time", "tie", "lot", "unknown"]
-    board: int | None
-
-    kind: ClassVar[DecisionKind] = "bid"
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"match", "chooser", "bidder"}``."""
-        return {"match": self.match, "chooser": self.chooser, "bidder": self.bidder}
-
-    def decision_json(self) -> dict[str, Any]:
-        """``{"match", "game", "kind", "chooser"}`` (``chooser`` null: the lot names 甲)."""
-        return {
-            "match": self.match,
-            "game": self.number,
-            "kind": self.kind,
-            "chooser": self.chooser,
-        }
-
-    def game_json(self) -> dict[str, Any]:
-        """The game in ``next --json``'s ``games``: colours and clocks null until the bid."""
-        return _pending_game_json(self.match, self.number, self.stage, None, self.board)
-
-
-@dataclass(frozen=True)
-class PendingChoice:
-    """A match at a game whose colours a player chooses, the choice still to be recorded.
-
-    Attributes:
-        match: Match ID.
-        players: The two players.
-        chooser: Who chooses, when the format names a player of the match; None when a lot
-            decides who chooses (the arbiter's lot: ``--chooser``).
-        number: The game's number within the match.
-        stage: The game's stage.
-        clock: ``(Red, Black)`` base minutes of the game.
-        board: The board the match holds.
-    """
-
-    match: str
-    players: tuple[str, str]
-    chooser: str | None
-    number: int
-    stage: str
-    clock: tuple[float, float]
-    board: int | None
-
-    kind: ClassVar[DecisionKind] = "choice"
-
-    def decision_json(self) -> dict[str, Any]:
-        """``{"match", "game", "kind", "chooser"}`` (``chooser`` null: the lot names them)."""
-        return {
-            "match": self.match,
-            "game": self.number,
-            "kind": self.kind,
-            "chooser": self.chooser,
-        }
-
-    def game_json(self) -> dict[str, Any]:
-        """The game in ``next --json``'s ``games``: colours null until the choice."""
-        return _pending_game_json(self.match, self.number, self.stage, self.clock, self.board)
-
-
-@dataclass(frozen=True)
-class PendingSealed:
-    """A match at its sealed-bid Armageddon, the two bids still to be recorded.
-
-    Attributes:
-        match: Match ID.
-        players: The two players.
-        number: The game's number within the match.
-        stage: The game's stage.
-        red_minutes: Red's fixed base clock.
-        min_black_minutes: The lowest bid allowed (the highest is ``red_minutes``).
-        price: ``first`` (Black plays on the lower bid) or ``second`` (on the higher bid).
+        why: How ``chooser`` is found: ``less-time`` (used less time), ``tie`` (equal times:
+            lot), ``lot`` (the rule is a lot), ``unknown`` (times not recorded: lot), ``rule``
+            (the format names who chooses); None: the players decide at once.
+        clock: ``(Red, Black)`` base minutes when the decision leaves them fixed (a colour
+            choice), else None.
         board: The board the match holds.
     """
 
@@ -653,65 +380,31 @@ class PendingSealed:
     players: tuple[str, str]
     number: int
     stage: str
-    red_minutes: float
-    min_black_minutes: float
-    price: str
-    board: int | None
-
-    kind: ClassVar[DecisionKind] = "sealed-bid"
-
-    @property
-    def chooser(self) -> str | None:
-        """Nobody decides first: both players bid (always None)."""
-        return None
-
-    def decision_json(self) -> dict[str, Any]:
-        """``{"match", "game", "kind", "chooser"}`` (``chooser`` null: both players bid)."""
-        return {"match": self.match, "game": self.number, "kind": self.kind, "chooser": None}
-
-    def game_json(self) -> dict[str, Any]:
-        """The game in ``next --json``'s ``games``: colours and clocks null until the bids."""
-        return _pending_game_json(self.match, self.number, self.stage, None, self.board)
-
-
-@dataclass(frozen=True)
-class PendingCut:
-    """A match at its cut-and-choose game, the cut and the colour still to be recorded.
-
-    Attributes:
-        match: Match ID.
-        players: The two players.
-        chooser: The cutter, if the recorded times (or the priority rule) say who it is; None
-            when the arbiter's lot decides (``--cutter``).
-        other: The player who picks the colour, when the cutter is known.
-        number: The game's number within the match.
-        stage: The game's stage.
-        black_minutes: Black's fixed base clock.
-        min_red_minutes: The least Red's minutes may be.
-        max_red_minutes: The most Red's minutes may be.
-        times: The previous game's recorded time used, by name.
-        why: ``less-time``, ``tie``, ``lot`` or ``unknown`` (as for a bid).
-        board: The board the match holds.
-    """
-
-    match: str
-    players: tuple[str, str]
+    decision: PlayerDecision
     chooser: str | None
     other: str | None
-    number: int
-    stage: str
-    black_minutes: float
-    min_red_minutes: float
-    max_red_minutes: float
     times: Mapping[str, float]
-    why: Literal["less-time", "tie", "lot", "unknown"]
+    why: Literal["less-time", "tie", "lot", "unknown", "rule"] | None
+    clock: tuple[float, float] | None
     board: int | None
 
-    kind: ClassVar[DecisionKind] = "cut"
+    @property
+    def made(self) -> type[Made]:
+        """The kind of decision to record."""
+        return made_for(self.decision)
+
+    @property
+    def kind(self) -> str:
+        """``next --json``'s ``decisions[].kind``: ``bid``, ``choice``, ``sealed-bid``, ``cut``."""
+        return str(self.made.decision_kind)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"match", "chooser", "bidder"}`` (``next --json``'s ``bids``)."""
+        return {"match": self.match, "chooser": self.chooser, "bidder": self.other}
 
     def decision_json(self) -> dict[str, Any]:
-        """``{"match", "game", "kind", "chooser"}`` (``chooser``: the cutter; null when the
-        lot names them)."""
+        """``{"match", "game", "kind", "chooser"}`` (``chooser`` null: the lot names who
+        decides first, or both players decide at once)."""
         return {
             "match": self.match,
             "game": self.number,
@@ -720,12 +413,9 @@ class PendingCut:
         }
 
     def game_json(self) -> dict[str, Any]:
-        """The game in ``next --json``'s ``games``: colours and clocks null until the cut."""
-        return _pending_game_json(self.match, self.number, self.stage, None, self.board)
-
-
-#: A decision the arbiter must record before the game is played.
-PendingDecision = PendingBid | PendingChoice | PendingSealed | PendingCut
+        """The game in ``next --json``'s ``games``: colours (and clocks, unless fixed) null
+        until the decision."""
+        return _pending_game_json(self.match, self.number, self.stage, self.clock, self.board)
 
 
 def _pending_game_json(
@@ -755,10 +445,8 @@ class Event:
         undone: For each undone entry, the entry that undid it.
         games: Recorded games still in force (a correction in the place of the game it
             corrects), in the journal order of their first entries.
-        bids: Recorded sudden-death choices still in force, by match ID.
-        choices: Recorded colour choices still in force, by match ID and game number.
-        sealed: Recorded sealed bids still in force, by match ID.
-        cuts: Recorded cut-and-choose decisions still in force, by match ID.
+        decisions: Recorded decisions still in force (bids, colour choices, sealed bids,
+            cuts), by match ID and the number of the game each sets up.
         withdrawn: Players who withdrew, in journal order.
         scenario: ``base`` with the games (and the bids whose game is not recorded yet) as
             ``[[played]]`` and the withdrawals.
@@ -776,16 +464,13 @@ class Event:
     entries: tuple[Entry, ...]
     undone: Mapping[int, int]
     games: tuple[RecordedGame, ...]
-    bids: Mapping[str, RecordedBid]
-    choices: Mapping[tuple[str, int], RecordedChoice]
+    decisions: Mapping[tuple[str, int], RecordedDecision]
     withdrawn: tuple[str, ...]
     scenario: Scenario
     state: EventState
     matches: tuple[Match, ...] = field(default=())
     former: Mapping[str, Entry] = field(default_factory=dict)
     pinned: bool = False
-    sealed: Mapping[str, RecordedSealed] = field(default_factory=dict)
-    cuts: Mapping[str, RecordedCut] = field(default_factory=dict)
 
     @classmethod
     def replay(cls, source: str, rows: EventRows) -> Event:
@@ -800,22 +485,22 @@ class Event:
         players = roster(first, rows.federations, live)
         base = players.base
         live = [renamed(e, players.names) for e in live]
-        games = tuple(RecordedGame.from_entry(e) for e in _games_in_force(live))
-        bids = {e.match: RecordedBid.from_entry(e) for e in live if e.kind == "bid" and e.match}
-        choices = {
-            (c.match, c.number): c
-            for c in (RecordedChoice.from_entry(e) for e in live if e.kind == "choice")
+        in_force = _games_in_force(live)
+        games = tuple(RecordedGame.from_entry(e) for e in in_force)
+        decisions = {
+            (d.match, d.number): d
+            for d in (
+                RecordedDecision.from_entry(e, _game_number(e, live), base.format)
+                for e in live
+                if e.kind == "decision"
+            )
         }
-        sealed = {
-            s.match: s for s in (RecordedSealed.from_entry(e) for e in live if e.kind == "sealed")
-        }
-        cuts = {c.match: c for c in (RecordedCut.from_entry(e) for e in live if e.kind == "cut")}
         withdrawn = tuple(e.player for e in live if e.kind == "withdraw" and e.player)
         try:
             scenario = replace(
                 base,
                 players=tuple(replace(p, withdrawn=p.name in withdrawn) for p in base.players),
-                played=_played(base, games, bids, choices, sealed, cuts),
+                played=_played(games, decisions),
             )
             state = scenario.event_state()
         except ScenarioError as exc:
@@ -830,15 +515,12 @@ class Event:
             rows.entries,
             undone,
             games,
-            bids,
-            choices,
+            decisions,
             withdrawn,
             scenario,
             state,
             former=players.former,
             pinned=players.pinned,
-            sealed=sealed,
-            cuts=cuts,
         )
         return replace(event, matches=_with_boards(event, _matches(event)))
 
@@ -899,22 +581,19 @@ class Event:
         """The games that can be played now (at most one per match)."""
         return tuple(s for s in self.steps() if isinstance(s, NextGame))
 
-    def pending_bids(self) -> tuple[PendingBid, ...]:
-        """Matches at their sudden-death game whose bid is still to be recorded."""
-        return tuple(s for s in self.steps() if isinstance(s, PendingBid))
-
-    def pending_choices(self) -> tuple[PendingChoice, ...]:
-        """Matches at a game whose colour choice is still to be recorded."""
-        return tuple(s for s in self.steps() if isinstance(s, PendingChoice))
-
     def pending_decisions(self) -> tuple[PendingDecision, ...]:
         """Every decision the arbiter must record before its game (bids, colour choices,
         sealed bids, cuts)."""
-        return tuple(
-            s
-            for s in self.steps()
-            if isinstance(s, PendingBid | PendingChoice | PendingSealed | PendingCut)
-        )
+        return tuple(s for s in self.steps() if isinstance(s, PendingDecision))
+
+    def pending_bids(self) -> tuple[PendingDecision, ...]:
+        """Matches at their sudden-death game whose bid is still to be recorded."""
+        return tuple(s for s in self.pending_decisions() if isinstance(s.decision, Bidding))
+
+    def recorded(self, kind: str) -> dict[str, RecordedDecision]:
+        """The recorded decisions of one kind (``bid``, ``choice``, ...) by match ID (a match's
+        last, for a kind recorded at several games)."""
+        return {d.match: d for d in self.decisions.values() if d.kind == kind}
 
     def next_step(self, m: Match) -> NextGame | PendingDecision | None:
         """The next game of ``m`` (or the decision still to be made before it); None if it is
@@ -952,89 +631,68 @@ class Event:
             case Lot():
                 side = lot_red(self.seed, m.key, number)
                 return game(*((a, b) if side == 0 else (b, a)), stage.minutes, "lot")
-            case Choice(made=None):
-                return self._pending_choice(m, number, stage, decision)
-            case Choice():
-                made = m.choices[number]
-                return game(made.red, made.black, stage.minutes, "choice")
-            case Bidding() if m.bid is None:
-                return self._pending_bid(m, number, stage)
-            case Bidding():
-                assert m.bid is not None
-                return game(m.bid.red, m.bid.black, m.bid.clock, "bid")
-            case SealedBids() | CutChoice():
-                fixed = _made_armageddon(m, decision)
-                if fixed is None:
-                    return self._pending_armageddon(m, number, stage, decision)
-                return game(fixed.red, fixed.black, fixed.clock, fixed.colours)
+            case Choice() | Bidding() | SealedBids() | CutChoice():
+                made = m.decisions.get(number) if decision.made is not None else None
+                if made is None:
+                    return self._pending(m, number, stage, decision)
+                return game(made.red, made.black, made.clock, made.kind)
             case _:
                 assert_never(decision)
 
-    def _pending_choice(self, m: Match, number: int, stage: Stage, rule: Choice) -> PendingChoice:
-        assert m.players is not None
+    def _pending(
+        self, m: Match, number: int, stage: Stage, decision: PlayerDecision
+    ) -> PendingDecision:
+        """The decision still to record at game ``number`` of ``m``: who decides first, by
+        the rule of each kind of decision."""
+        assert m.players is not None and m.progress is not None
         a, b = m.players
-        if rule.side is not None:
-            chooser: str | None = m.players[rule.side]
+        replayed = m.progress.replayed
+        p_a = None if replayed is None else replayed.p_a_chooses
+        times = m.games[-1].time_used if m.games else {}
+        clock: tuple[float, float] | None = None
+        why: Literal["less-time", "tie", "lot", "unknown", "rule"] | None
+        match decision:
+            case Bidding(menu=menu):
+                chooser, why = _first_decider(menu.priority, p_a, (a, b))
+            case CutChoice(cut=cut):
+                chooser, why = _first_decider(cut.priority, p_a, (a, b))
+            case Choice(side=side, chooser=rule):
+                if side is not None:
+                    chooser = m.players[side]
+                else:
+                    share = p_first_chooses(rule, self.scenario.player(a), self.scenario.player(b))
+                    chooser = {1.0: a, 0.0: b}.get(share)
+                why = "rule" if chooser is not None else "lot"
+                clock = stage.minutes
+            case SealedBids():
+                chooser, why = None, None
+            case _:
+                assert_never(decision)
+        rest = None if chooser is None else (b if chooser == a else a)
+        return PendingDecision(
+            m.id, (a, b), number, stage.name, decision, chooser, rest, times, why, clock, m.board
+        )
+
+    def check_playable(self, m: Match) -> None:
+        """Refuse anything for a match whose players are unknown or which is decided."""
+        if m.players is None:
+            raise refused(self.source, m.id, f"not scheduled yet: {self._waiting_for(m)}")
+        if m.winner is not None:
+            how = "by walkover" if m.walkover else f"in the {m.decided_in} stage"
+            raise refused(
+                self.source,
+                m.id,
+                f"already decided: {m.winner} won {how}; nothing more is recorded in this match",
+            )
+
+    def _waiting_for(self, m: Match) -> str:
+        k, index = m.key
+        if m.id == "3RD":
+            feeders = [self.by_key((k - 1, 0)), self.by_key((k - 1, 1))]
         else:
-            share = p_first_chooses(rule.chooser, self.scenario.player(a), self.scenario.player(b))
-            chooser = {1.0: a, 0.0: b}.get(share)
-        return PendingChoice(m.id, m.players, chooser, number, stage.name, stage.minutes, m.board)
-
-    def _pending_armageddon(
-        self, m: Match, number: int, stage: Stage, decision: SealedBids | CutChoice
-    ) -> PendingSealed | PendingCut:
-        if isinstance(decision, SealedBids):
-            return self._pending_sealed(m, number, stage)
-        return self._pending_cut(m, number, stage)
-
-    def _pending_sealed(self, m: Match, number: int, stage: Stage) -> PendingSealed:
-        assert m.players is not None and stage.sealed_bid is not None
-        rule = stage.sealed_bid
-        return PendingSealed(
-            m.id,
-            m.players,
-            number,
-            stage.name,
-            rule.red_minutes,
-            rule.min_black_minutes,
-            rule.price,
-            m.board,
-        )
-
-    def _pending_cut(self, m: Match, number: int, stage: Stage) -> PendingCut:
-        assert m.players is not None and m.progress is not None
-        assert m.progress.replayed is not None and stage.cut is not None
-        a, b = m.players
-        p_a = m.progress.replayed.p_a_chooses
-        cutter, why = _first_decider(stage.cut.priority, p_a, (a, b))
-        other = None if cutter is None else (b if cutter == a else a)
-        times = m.games[-1].time_used if m.games else {}
-        cut = stage.cut
-        return PendingCut(
-            m.id,
-            (a, b),
-            cutter,
-            other,
-            number,
-            stage.name,
-            cut.black_minutes,
-            cut.min_red_minutes,
-            cut.max_red_minutes,
-            times,
-            why,
-            m.board,
-        )
-
-    def _pending_bid(self, m: Match, number: int, stage: Stage) -> PendingBid:
-        assert m.players is not None and m.progress is not None
-        assert m.progress.replayed is not None
-        a, b = m.players
-        assert stage.bidding is not None
-        times = m.games[-1].time_used if m.games else {}
-        p_a = m.progress.replayed.p_a_chooses
-        chooser, why = _first_decider(stage.bidding.priority, p_a, (a, b))
-        bidder = None if chooser is None else (b if chooser == a else a)
-        return PendingBid(m.id, (a, b), chooser, bidder, number, stage.name, times, why, m.board)
+            feeders = [self.by_key((k - 1, 2 * index)), self.by_key((k - 1, 2 * index + 1))]
+        open_ = [f.id for f in feeders if f is not None and f.winner is None]
+        return f"its players come from {' and '.join(open_)}, not decided yet"
 
     def stage_at(self, m: Match) -> Stage:
         """The stage of ``m``'s next game (its last stage once decided)."""
@@ -1151,17 +809,6 @@ class Event:
         return None
 
 
-def _made_armageddon(
-    m: Match, decision: SealedBids | CutChoice
-) -> RecordedSealed | RecordedCut | None:
-    """The recorded sealed bids or cut that fixed the next game (None: still to record)."""
-    if decision.made is None:
-        return None
-    made = m.sealed if isinstance(decision, SealedBids) else m.cut
-    assert made is not None
-    return made
-
-
 def _first_decider(
     priority: str, p_a: float | None, players: tuple[str, str]
 ) -> tuple[str | None, Literal["less-time", "tie", "lot", "unknown"]]:
@@ -1193,44 +840,24 @@ def _games_in_force(live: Sequence[Entry]) -> list[Entry]:
 
 
 def _played(
-    base: Scenario,
-    games: Sequence[RecordedGame],
-    bids: Mapping[str, RecordedBid],
-    choices: Mapping[tuple[str, int], RecordedChoice],
-    sealed: Mapping[str, RecordedSealed],
-    cuts: Mapping[str, RecordedCut],
+    games: Sequence[RecordedGame], decisions: Mapping[tuple[str, int], RecordedDecision]
 ) -> tuple[PlayedGame, ...]:
-    """The scenario's ``[[played]]``: every game (a sudden-death game with its bid, a chosen
-    game with its choice, an Armageddon with its sealed bids, a cut-and-choose game with its
-    cut), then each decision whose game is not recorded yet as a decision entry, so the rules
-    place it and the odds of the event start from the game it set up."""
-    bidding = base.format.bidding_stage
-    stage = None if bidding is None else bidding.name
-    out = [
-        g.played(
-            bids.get(g.match) if g.stage == stage else None,
-            choices.get((g.match, g.number)),
-            _at(sealed.get(g.match), g),
-            _at(cuts.get(g.match), g),
-        )
-        for g in games
-    ]
-    played_bids = {g.match for g in games if g.stage == stage}
-    if stage is not None:
-        out += [b.played(stage) for m, b in bids.items() if m not in played_bids]
-    played_games = {(g.match, g.number) for g in games}
-    out += [c.played() for k, c in choices.items() if k not in played_games]
-    out += [s.played() for s in sealed.values() if (s.match, s.number) not in played_games]
-    out += [c.played() for c in cuts.values() if (c.match, c.number) not in played_games]
+    """The scenario's ``[[played]]``: every game with the decision that set it up, then each
+    decision whose game is not recorded yet as a decision entry, so the rules place it and the
+    odds of the event start from the game it set up."""
+    out = [g.played(decisions.get((g.match, g.number))) for g in games]
+    played = {(g.match, g.number) for g in games}
+    out += [d.played() for key, d in decisions.items() if key not in played]
     return tuple(out)
 
 
-_R = TypeVar("_R", RecordedSealed, RecordedCut)
-
-
-def _at(decision: _R | None, g: RecordedGame) -> _R | None:
-    """``decision`` if it set up game ``g`` (same match and game number)."""
-    return decision if decision is not None and decision.number == g.number else None
+def _game_number(e: Entry, live: Sequence[Entry]) -> int:
+    """The game a decision entry sets up: its own number, or for an entry of the older schema
+    that did not say (a sudden-death bid), the game after the match's games recorded before
+    it (``live``: the entries in force)."""
+    if e.game is not None:
+        return e.game
+    return 1 + sum(1 for g in live if g.kind == "game" and g.match == e.match and g.seq < e.seq)
 
 
 def _entrant(state: EventState, k: int, block: int) -> str | None:
@@ -1257,21 +884,8 @@ def _matches(event: Event) -> list[Match]:
         mid = match_id(key, rounds)
         games = tuple(by_match.get(mid, ()))
         progress = state.progress.get(key)
-        chosen = {n: c for (match, n), c in event.choices.items() if match == mid}
-        out.append(
-            Match(
-                key,
-                mid,
-                label,
-                players,
-                progress,
-                games,
-                event.bids.get(mid),
-                chosen,
-                sealed=event.sealed.get(mid),
-                cut=event.cuts.get(mid),
-            )
-        )
+        decided = {n: d for (match, n), d in event.decisions.items() if match == mid}
+        out.append(Match(key, mid, label, players, progress, games, decided))
 
     for k in range(1, rounds + 1):
         for m in range(bracket.size >> k):

@@ -25,17 +25,14 @@ from knockout.event.database import (
     salvage_rows,
     write_transaction,
 )
+from knockout.event.decisions import Answer, decision_entry, given
 from knockout.event.entries import (
     amend_entry,
-    bid_entry,
-    choice_entry,
     correct_entry,
-    cut_entry,
     describe,
     game_entry,
     imported_game_entry,
     replace_entry,
-    sealed_entry,
     undo_entry,
     withdraw_entry,
 )
@@ -55,11 +52,8 @@ __all__ = [
     "create_event",
     "journal_head",
     "load_event",
-    "record_bid",
-    "record_choice",
-    "record_cut",
+    "record_decision",
     "record_game",
-    "record_sealed",
     "replace_player",
     "salvage",
     "short",
@@ -303,93 +297,21 @@ def short(entry: Entry, entries: Mapping[int, Entry]) -> str:
     if entry.kind in ("game", "correct"):
         tail = " (a correction)" if entry.kind == "correct" else ""
         return f"{entry.match} game {entry.game}{tail}"
-    if entry.kind == "bid":
-        return f"{entry.match} bid"
-    if entry.kind == "sealed":
-        return f"{entry.match} sealed bids"
-    if entry.kind == "cut":
-        return f"{entry.match} cut"
+    if entry.kind == "decision":
+        kind = entry.fields["kind"]
+        return f"{entry.match} {'sealed bids' if kind == 'sealed' else kind}"
     return describe(entry, entries)
 
 
-def record_bid(
-    path: str | Path,
-    match: str,
-    *,
-    announce: str,
-    reply: str,
-    chooser: str | None = None,
-    command: str = "",
+def record_decision(
+    path: str | Path, match: str, answer: Answer, *, command: str = ""
 ) -> tuple[Entry, Event]:
-    """Record the sudden-death choice of ``match`` (see
-    :func:`~knockout.event.entries.bid_entry`)."""
+    """Record a decision the players of ``match`` made before its next game (a bid, a colour
+    choice, sealed bids, a cut: what the arbiter gave, read by ``answer``; see
+    :mod:`knockout.event.decisions`)."""
     return _append(
         path,
-        lambda ev, seq, at: bid_entry(
-            ev, seq, at, command, match=match, announce=announce, reply=reply, chooser=chooser
-        ),
-    )
-
-
-def record_choice(
-    path: str | Path,
-    match: str,
-    *,
-    colour: str,
-    chooser: str | None = None,
-    command: str = "",
-) -> tuple[Entry, Event]:
-    """Record the colour choice of ``match``'s next game (see
-    :func:`~knockout.event.entries.choice_entry`)."""
-    return _append(
-        path,
-        lambda ev, seq, at: choice_entry(
-            ev, seq, at, command, match=match, colour=colour, chooser=chooser
-        ),
-    )
-
-
-def record_sealed(
-    path: str | Path,
-    match: str,
-    *,
-    bids: Sequence[str],
-    lot_black: str | None = None,
-    command: str = "",
-) -> tuple[Entry, Event]:
-    """Record the sealed Armageddon bids of ``match`` (``NAME=MINUTES`` each; see
-    :func:`~knockout.event.entries.sealed_entry`)."""
-    return _append(
-        path,
-        lambda ev, seq, at: sealed_entry(
-            ev, seq, at, command, match=match, bids=bids, lot_black=lot_black
-        ),
-    )
-
-
-def record_cut(
-    path: str | Path,
-    match: str,
-    *,
-    red_minutes: str,
-    colour: str,
-    cutter: str | None = None,
-    command: str = "",
-) -> tuple[Entry, Event]:
-    """Record the cut-and-choose decision of ``match`` (see
-    :func:`~knockout.event.entries.cut_entry`)."""
-    return _append(
-        path,
-        lambda ev, seq, at: cut_entry(
-            ev,
-            seq,
-            at,
-            command,
-            match=match,
-            red_minutes=red_minutes,
-            colour=colour,
-            cutter=cutter,
-        ),
+        lambda ev, seq, at: decision_entry(ev, seq, at, command, match=match, answer=answer),
     )
 
 
@@ -695,32 +617,13 @@ def _imported(source: str, rows: EventRows, scenario: Scenario, command: str) ->
 def _decision_maker(key: MatchKey, g: PlayedGame, command: str) -> Maker | None:
     """The entry maker of the decision a ``[[played]]`` game records (a bid, colour choice,
     sealed bids or cut), or None."""
+    if g.made is None:
+        return None
+    answer = given(g.made)
 
-    def match_id(ev: Event) -> str:
+    def make(ev: Event, seq: int, at: str) -> Entry:
         m = ev.by_key(key)
         assert m is not None
-        return m.id
+        return decision_entry(ev, seq, at, command, match=m.id, answer=answer)
 
-    if g.chooser is not None and g.announce is not None and g.reply is not None:
-        announce, reply = g.announce.value, g.reply.value
-        return lambda ev, seq, at: bid_entry(
-            ev, seq, at, command, match=match_id(ev), announce=announce, reply=reply,
-            chooser=g.chooser,
-        )  # fmt: skip
-    if g.chooser is not None and g.colour is not None:
-        colour = g.colour.value
-        return lambda ev, seq, at: choice_entry(
-            ev, seq, at, command, match=match_id(ev), colour=colour, chooser=g.chooser
-        )
-    if g.bids is not None:
-        bids = [f"{n}={v!r}" for n, v in g.bids.items()]
-        return lambda ev, seq, at: sealed_entry(
-            ev, seq, at, command, match=match_id(ev), bids=bids, lot_black=g.lot_black
-        )
-    if g.cutter is not None and g.red_minutes is not None and g.colour is not None:
-        minutes, taken = repr(g.red_minutes), g.colour.value
-        return lambda ev, seq, at: cut_entry(
-            ev, seq, at, command, match=match_id(ev), red_minutes=minutes, colour=taken,
-            cutter=g.cutter,
-        )  # fmt: skip
-    return None
+    return make

@@ -6,9 +6,10 @@ import json
 import sqlite3
 from pathlib import Path
 
+from knockout.event.decisions import bid_answer
 from knockout.event.export import to_csv, to_json, to_scenario_toml
 from knockout.event.state import Event, NextGame
-from knockout.event.store import create_event, load_event, record_bid, record_game
+from knockout.event.store import create_event, load_event, record_decision, record_game
 
 ROOT = Path(__file__).resolve().parents[2]
 CUP_SCENARIO = ROOT / "scenarios" / "events" / "city-cup-16.toml"
@@ -106,7 +107,7 @@ def bid_and_play(path: Path, match: str, winner_colour: str = "black") -> Event:
     event = load_event(path)
     pending = next(b for b in event.pending_bids() if b.match == match)
     chooser = None if pending.chooser else pending.players[0]
-    record_bid(path, match, announce="red", reply="accept", chooser=chooser)
+    record_decision(path, match, bid_answer(announce="red", reply="accept", chooser=chooser))
     event = load_event(path)
     step = event.next_step(event.find_match(match))
     assert isinstance(step, NextGame)

@@ -32,12 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from knockout.event import database, store
+from knockout.event.decisions import bid_answer
 from knockout.event.errors import EventRefused
 from knockout.event.state import Event, NextGame
 from knockout.event.store import (
     correct_game,
     load_event,
-    record_bid,
+    record_decision,
     record_game,
     replace_player,
     undo,
@@ -98,7 +99,9 @@ def step(path: str, event: Event, n: int) -> None:
     elif event.pending_bids():
         b = event.pending_bids()[0]
         chooser = None if b.chooser else b.players[n % 2]
-        entry, _ = record_bid(path, b.match, announce="red", reply="object", chooser=chooser)
+        entry, _ = record_decision(
+            path, b.match, bid_answer(announce="red", reply="object", chooser=chooser)
+        )
     else:
         games = event.next_games()
         g = games[n % len(games)]
@@ -164,7 +167,7 @@ def plays(path: str, barrier: str, matches: list[str]) -> None:
         n += 1
         pending = [b for b in event.pending_bids() if b.match == m.id]
         if pending:
-            entry, _ = record_bid(path, m.id, announce="black", reply="accept")
+            entry, _ = record_decision(path, m.id, bid_answer(announce="black", reply="accept"))
         else:
             g = event.next_step(m)
             assert isinstance(g, NextGame)

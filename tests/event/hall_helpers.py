@@ -8,8 +8,9 @@ from pathlib import Path
 
 from event_helpers import CUP_PLAYERS, CUP_SCENARIO, decide, level_to_sudden_death, upper
 
+from knockout.event.decisions import bid_answer
 from knockout.event.state import Event, NextGame
-from knockout.event.store import create_event, load_event, record_bid, record_game, withdraw
+from knockout.event.store import create_event, load_event, record_decision, record_game, withdraw
 
 
 def next_game(path: Path, match: str) -> NextGame:
@@ -26,7 +27,7 @@ def hall_event(folder: Path, name: str = "cup.db") -> Path:
     create_event(path, CUP_SCENARIO, players_path=CUP_PLAYERS, command="test", seed=11)
     decide(path, "R1-M1")
     level_to_sudden_death(path, "R1-M2")
-    record_bid(path, "R1-M2", announce="black", reply="object")
+    record_decision(path, "R1-M2", bid_answer(announce="black", reply="object"))
     g = next_game(path, "R1-M2")
     record_game(path, "R1-M2", g.number, "1/2")  # a draw: Black goes through
     level_to_sudden_death(path, "R1-M3")  # the bid still to record

@@ -18,9 +18,10 @@ from typer.testing import CliRunner, Result
 
 from knockout.dashboard.web.pages import Site
 from knockout.event import database
+from knockout.event.decisions import sealed_answer
 from knockout.event.entries import describe
 from knockout.event.errors import EventRefused
-from knockout.event.store import journal_head, load_event, record_sealed
+from knockout.event.store import journal_head, load_event, record_decision
 from knockout.program import app
 
 runner = CliRunner()
@@ -304,7 +305,8 @@ def test_amend_renames_the_bids_and_the_cut(tmp_path: Path) -> None:
     _, entry = exported(db, tmp_path)
     assert entry["cutter"] == WANG
     assert next_json(db)["games"][0]["red"] == "Zheng Weitong"
-    assert load_event(db).cuts["R1-M1"].chooser == "Zheng Weitong"
+    cut = load_event(db).recorded("cut")["R1-M1"]
+    assert {cut.red, cut.black} - {cut.chooser} == {"Zheng Weitong"}  # who chose the colour
     odds_agree(db, tmp_path)
 
 
@@ -326,8 +328,9 @@ def test_an_event_made_from_an_export_carries_the_decision_on(tmp_path: Path) ->
             "game",
             "game",
             "game",
-            args[0],
+            "decision",  # one kind of entry for every decision: its kind in the entry
         ]
+        assert load_event(again).entries[-1].fields["kind"] == args[0]
         assert next_json(again)["games"] == next_json(db)["games"]
         assert (
             run_json("event", "odds", again, "--json")["win"]
@@ -359,19 +362,24 @@ def test_a_schema_2_file_migrates_and_takes_sealed_bids(tmp_path: Path) -> None:
             "INSERT INTO journal (seq, at, kind, data, command) VALUES (5, 'x', 'sealed', '{}', '')"
         )
     conn.close()
-    record_sealed(Path(db), "R1-M1", bids=[f"{WANG}=6.5", f"{ZHENG}=8.25"])  # migrates first
+    record_decision(
+        Path(db), "R1-M1", sealed_answer(bids=[f"{WANG}=6.5", f"{ZHENG}=8.25"])
+    )  # migrates first
     conn = sqlite3.connect(db)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == database.SCHEMA_VERSION == 3
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == database.SCHEMA_VERSION == 4
     kinds = dict(conn.execute("SELECT kind, undoable FROM entry_kinds").fetchall())
-    assert kinds["sealed"] == kinds["cut"] == 1
+    assert kinds["sealed"] == kinds["cut"] == kinds["decision"] == 1
     conn.close()
     backup = sqlite3.connect(tmp_path / "armageddon-vickrey.db.schema2.bak")
     assert backup.execute("PRAGMA user_version").fetchone()[0] == 2
     backup.close()
-    assert load_event(db).sealed["R1-M1"].bids == {WANG: 6.5, ZHENG: 8.25}
+    assert load_event(db).recorded("sealed")["R1-M1"].made.to_fields()["bids"] == {
+        WANG: 6.5,
+        ZHENG: 8.25,
+    }
     ok("undo", db)
     with pytest.raises(EventRefused, match=f"none from {ZHENG}"):
-        record_sealed(Path(db), "R1-M1", bids=[f"{WANG}=6.5"])
+        record_decision(Path(db), "R1-M1", sealed_answer(bids=[f"{WANG}=6.5"]))
 
 
 def _text(page: str) -> str:

@@ -22,10 +22,11 @@ from gacrux.trf2json import trf2json as GacruxTrf
 from typer.testing import CliRunner
 
 from knockout.cli import app
+from knockout.event.decisions import bid_answer
 from knockout.event.export import MATCH_COLUMNS, csv_cell, to_csv, to_json
 from knockout.event.resultfiles import to_pgn, to_trf_text
 from knockout.event.state import Event, NextGame
-from knockout.event.store import create_event, load_event, record_bid, record_game, withdraw
+from knockout.event.store import create_event, load_event, record_decision, record_game, withdraw
 from knockout.standings.trf import parse_trf
 
 runner = CliRunner()
@@ -46,7 +47,7 @@ def eventful(tmp_path: Path) -> Path:
     through), R1-M2 two slow games, R1-M3 a withdrawal after one game, R1-M4 a walkover."""
     path = new_event(tmp_path)
     level_to_sudden_death(path, "R1-M1")
-    record_bid(path, "R1-M1", announce="red", reply="accept")
+    record_decision(path, "R1-M1", bid_answer(announce="red", reply="accept"))
     play(path, "R1-M1", ["1/2"])
     decide(path, "R1-M2")  # the upper player wins game 1 and draws game 2
     event = load_event(path)

@@ -20,6 +20,7 @@ from event_helpers import (
 )
 
 from knockout.event import database
+from knockout.event.decisions import bid_answer
 from knockout.event.errors import EventRefused
 from knockout.event.export import to_json
 from knockout.event.odds import odds_json
@@ -30,7 +31,7 @@ from knockout.event.store import (
     create_event,
     journal_head,
     load_event,
-    record_bid,
+    record_decision,
     record_game,
     undo,
     withdraw,
@@ -139,7 +140,13 @@ def test_refusals_leave_the_file_unchanged(tmp_path: Path) -> None:
         match="once",
     )
     refused(path, record_game, "R1-M2", 1, "1-0", time_used=["x"], match="NAME=SECONDS")
-    refused(path, record_bid, "R1-M2", announce="red", reply="accept", match="sudden-death")
+    refused(
+        path,
+        record_decision,
+        "R1-M2",
+        bid_answer(announce="red", reply="accept"),
+        match="sudden-death",
+    )
     refused(path, withdraw, "Nobody", match="expected a player of this event")
     refused(path, withdraw, "Theta", match="with a match left.*lost R1-M1")
     record_game(path, "R1-M2", 1, "1-0", time_used=[f"{g.red}=4600"], moves=100)
@@ -168,22 +175,32 @@ def test_sudden_death_bid_from_the_times(tmp_path: Path) -> None:
     event = level_to_sudden_death(path, "R1-M1")
     assert event.next_step(event.find_match("R1-M1")) == event.pending_bids()[0]
     pending = event.pending_bids()[0]
-    assert (pending.chooser, pending.bidder) == ("Alpha", "Theta")  # Alpha used less
+    assert (pending.chooser, pending.other) == ("Alpha", "Theta")  # Alpha used less
     assert pending.to_json() == {"match": "R1-M1", "chooser": "Alpha", "bidder": "Theta"}
     assert "R1-M1" not in [g.match for g in event.next_games()]
     refused(path, record_game, "R1-M1", 4, "1-0", match="bid first")
     refused(
         path,
-        record_bid,
+        record_decision,
         "R1-M1",
-        announce="red",
-        reply="accept",
-        chooser="Theta",
+        bid_answer(announce="red", reply="accept", chooser="Theta"),
         match="expected Alpha or no --chooser",
     )
-    refused(path, record_bid, "R1-M1", announce="blue", reply="accept", match="red or black")
-    refused(path, record_bid, "R1-M1", announce="red", reply="maybe", match="accept or object")
-    _, event = record_bid(path, "R1-M1", announce="red", reply="object")
+    refused(
+        path,
+        record_decision,
+        "R1-M1",
+        bid_answer(announce="blue", reply="accept"),
+        match="red or black",
+    )
+    refused(
+        path,
+        record_decision,
+        "R1-M1",
+        bid_answer(announce="red", reply="maybe"),
+        match="accept or object",
+    )
+    _, event = record_decision(path, "R1-M1", bid_answer(announce="red", reply="object"))
     step = event.next_step(event.find_match("R1-M1"))
     assert isinstance(step, NextGame)
     # 甲 announced Red, 乙 objected: 乙 takes Red with the object_red clocks (10 v 30 minutes).
@@ -193,7 +210,9 @@ def test_sudden_death_bid_from_the_times(tmp_path: Path) -> None:
         (10.0, 30.0),
         "sudden_death",
     )
-    refused(path, record_bid, "R1-M1", announce="red", reply="accept", match="one bid")
+    refused(
+        path, record_decision, "R1-M1", bid_answer(announce="red", reply="accept"), match="one bid"
+    )
     refused(
         path,
         record_game,
@@ -225,18 +244,24 @@ def test_sudden_death_without_times_needs_the_arbiters_lot(tmp_path: Path) -> No
     pending = event.pending_bids()[0]
     assert pending.chooser is None and pending.why == "unknown"
     assert pending.to_json()["chooser"] is None
-    refused(path, record_bid, "R1-M2", announce="black", reply="accept", match="--chooser NAME")
     refused(
         path,
-        record_bid,
+        record_decision,
         "R1-M2",
-        announce="black",
-        reply="accept",
-        chooser="Alpha",
+        bid_answer(announce="black", reply="accept"),
+        match="--chooser NAME",
+    )
+    refused(
+        path,
+        record_decision,
+        "R1-M2",
+        bid_answer(announce="black", reply="accept", chooser="Alpha"),
         match="players of R1-M2",
     )
-    _, event = record_bid(path, "R1-M2", announce="black", reply="accept", chooser="epsilon")
-    bid = event.bids["R1-M2"]
+    _, event = record_decision(
+        path, "R1-M2", bid_answer(announce="black", reply="accept", chooser="epsilon")
+    )
+    bid = event.recorded("bid")["R1-M2"]
     assert (bid.chooser, bid.chosen_by, bid.black, bid.clock) == (
         "Epsilon",
         "lot",

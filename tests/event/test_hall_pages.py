@@ -25,9 +25,10 @@ from typer.testing import CliRunner
 from knockout.cli import app
 from knockout.dashboard.web.pages import PAGES, Site
 from knockout.dashboard.web.server import HallSite, make_server
+from knockout.event.decisions import bid_answer
 from knockout.event.facts import match_facts
 from knockout.event.reader import load_event_read_only
-from knockout.event.store import create_event, load_event, record_bid
+from knockout.event.store import create_event, load_event, record_decision
 
 runner = CliRunner()
 
@@ -200,7 +201,9 @@ def test_a_finished_two_player_event_has_its_pages(tmp_path: Path, live: bool) -
         if event.finished:
             break
         if event.pending_bids():
-            record_bid(path, event.pending_bids()[0].match, announce="red", reply="accept")
+            record_decision(
+                path, event.pending_bids()[0].match, bid_answer(announce="red", reply="accept")
+            )
             continue
         record_next(path, event.next_games()[0].match, "1-0")
     event = load_event(path)

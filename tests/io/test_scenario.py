@@ -308,7 +308,8 @@ def test_a_bid_entry_gets_its_colours_from_the_rule_and_round_trips() -> None:
     sc = parse_scenario({"players": TWO, "played": [*TO_SUDDEN_DEATH, BID]})
     bid = sc.played[-1]
     # 甲 A announces Red, 乙 B objects: B has Red (on object_red's clocks)
-    assert (bid.red, bid.black, bid.result, bid.chooser) == ("B", "A", None, "A")
+    assert bid.made is not None
+    assert (bid.red, bid.black, bid.result, bid.made.decider) == ("B", "A", None, "A")
     assert sc.to_dict()["played"][-1] == BID  # no red, black or result: they follow from it
     assert parse_scenario(json.loads(json.dumps(sc.to_dict()))) == sc
     # red and black may be given if they agree; a played sudden-death game may carry its bid

@@ -13,8 +13,9 @@ import pytest
 
 from knockout.engine.match import play_match
 from knockout.errors import ScenarioError
-from knockout.event.state import NextGame, PendingChoice
-from knockout.event.store import create_event, load_event, record_choice, record_game
+from knockout.event.decisions import choice_answer
+from knockout.event.state import NextGame, PendingDecision
+from knockout.event.store import create_event, load_event, record_decision, record_game
 from knockout.exact.solver import solve
 from knockout.rules.book.formats import Format
 from knockout.rules.book.presets import FORMATS
@@ -334,11 +335,11 @@ def test_organiser_mode_asks_the_player_the_rule_names(rule: str, tmp_path: Path
         ev = load_event(db)
         m = ev.find_match("R1-M1")
         step = ev.next_step(m)
-        if isinstance(step, PendingChoice):
+        if isinstance(step, PendingDecision) and step.kind == "choice":
             break
         assert isinstance(step, NextGame)
         record_game(db, "R1-M1", step.number, "1/2")
-    assert isinstance(step, PendingChoice)
+    assert isinstance(step, PendingDecision) and step.kind == "choice"
     games = m.games
     expected = {
         "last-black": games[-1].black,
@@ -346,7 +347,7 @@ def test_organiser_mode_asks_the_player_the_rule_names(rule: str, tmp_path: Path
         "higher-ranked": "A",
     }[rule]
     assert step.chooser == expected
-    record_choice(db, "R1-M1", colour="black")
+    record_decision(db, "R1-M1", choice_answer(colour="black"))
     ev = load_event(db)
     nxt = ev.next_step(ev.find_match("R1-M1"))
     assert isinstance(nxt, NextGame) and nxt.black == expected

@@ -93,7 +93,7 @@ def test_the_recorded_decisions_ride_on_the_decision() -> None:
     assert first.made.black_minutes("first") == 6.5
     assert first.made.black_minutes("second") == 8.25
     cut = scenario("cut-choose", CUT).position
-    assert cut.cut == Cut(0, 17.375, Colour.BLACK) and cut.recorded and not cut.is_fresh
+    assert cut.made == Cut(0, 17.375, Colour.BLACK) and cut.recorded and not cut.is_fresh
     assert cut.p_a_chooses == 1.0
 
 
@@ -201,10 +201,14 @@ def test_a_bad_recorded_decision_is_one_line_naming_its_key(
 
 def test_a_scenario_built_in_python_checks_the_recorded_minutes() -> None:
     sc = scenario("cut-choose", CUT)
-    cut = replace(sc.played[-1], red_minutes=500.0)
+    last = sc.played[-1]
+    assert last.made is not None
+    cut = replace(last, made=replace(last.made, red_minutes=500.0))
     with pytest.raises(ScenarioError, match=r"played\[3\]\.red_minutes: .* to 100"):
         replace(sc, played=(*sc.played[:-1], cut))
     sealed = scenario("armageddon-vickrey", SEALED)
-    bids = replace(sealed.played[-1], bids={"A": 6.5, "B": 30.0})
+    last = sealed.played[-1]
+    assert last.made is not None
+    bids = replace(last, made=replace(last.made, bids={"A": 6.5, "B": 30.0}))
     with pytest.raises(ScenarioError, match=r"played\[3\]\.bids\.B: .* to 10"):
         replace(sealed, played=(*sealed.played[:-1], bids))

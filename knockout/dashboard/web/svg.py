@@ -12,7 +12,7 @@ from typing import Any
 from jinja2 import Environment
 
 from knockout.event.facts import MatchFacts, half_points
-from knockout.event.state import THIRD_ID, Event, NextGame, PendingBid
+from knockout.event.state import THIRD_ID, Event, NextGame, PendingDecision
 from knockout.rules.book.bracket import round_name
 
 __all__ = ["BOX_H", "BOX_W", "bracket_svg"]
@@ -60,7 +60,7 @@ def _note(event: Event, f: MatchFacts | None) -> tuple[str, bool]:
         return how, False
     step = event.next_step(event.find_match(f.match))
     board = "" if f.board is None else f", board {f.board}"
-    if isinstance(step, PendingBid):
+    if isinstance(step, PendingDecision) and step.kind == "bid":
         return f"sudden-death bid to record{board}", True
     if step is not None and not isinstance(step, NextGame):
         what = {"choice": "colour choice", "sealed-bid": "sealed bids", "cut": "cut"}

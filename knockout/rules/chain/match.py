@@ -18,24 +18,14 @@ Sides: ``0`` is the first player of the pairing (A), ``1`` the second (B).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from knockout.game import Colour, Result
-from knockout.rules.book.formats import BiddingMenu, CutChoose, Format, Stage
-from knockout.rules.decisions.kinds import (
-    Bid,
-    ChoiceMade,
-    Cut,
-    Decision,
-    SealedMade,
-    Side,
-    decide,
-    other,
-)
+from knockout.rules.book.formats import Format, Stage
+from knockout.rules.decisions.kinds import Bid, Decision, Settled, Side, decide, other
 
 __all__ = [
     "Finished",
@@ -45,7 +35,6 @@ __all__ = [
     "initial_state",
     "match_points",
     "next_decision",
-    "p_chooser_from_times",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -99,10 +88,7 @@ def next_decision(fmt: Format, state: MatchState, start: Position | None = None)
             game=state.game,
             last_red=state.last_red,
             p_a_chooses=start.p_a_chooses,
-            bid=start.bid,
-            choice=start.choice,
-            cut=start.cut,
-            sealed=start.sealed,
+            made=start.made,
             games_before=before,
         )
     return decide(stage, game=state.game, last_red=state.last_red, games_before=before)
@@ -142,27 +128,6 @@ def advance(fmt: Format, state: MatchState, red: Side, result: Result) -> MatchS
     return MatchState(state.stage + 1, 0, 0, red)
 
 
-def p_chooser_from_times(
-    menu: BiddingMenu | CutChoose, used_a: float | None, used_b: float | None
-) -> float | None:
-    """P(A is 甲) once the previous game's times are known, by the priority rule.
-
-    ``less-time``: 1 or 0 for the side that used less time, 1/2 for an exact tie (a lot);
-    ``lot``: 1/2. None when a time is unknown (None or NaN): then the model's probability
-    (:meth:`~knockout.rules.chain.pairing.Pairing.p_a_chooses`) applies.
-
-    >>> p_chooser_from_times(BiddingMenu(), 1500.0, 1800.0)
-    1.0
-    """
-    if menu.priority == "lot":
-        return 0.5
-    if used_a is None or used_b is None or math.isnan(used_a) or math.isnan(used_b):
-        return None
-    if used_a == used_b:
-        return 0.5
-    return 1.0 if used_a < used_b else 0.0
-
-
 @dataclass(frozen=True)
 class Position:
     """Where a match stands after its played games: computed once
@@ -173,26 +138,25 @@ class Position:
         games: Games replayed (a decision entry is not a game).
         p_a_chooses: P(A is 甲) for a bidding game that comes next, when the previous game's
             times (or a recorded bid) fix it (``None``: the model's probability applies).
-        bid: The sudden-death choice recorded for the next game (a decision entry), if any: the
-            game's colours and clocks are then fixed, and ``p_a_chooses`` is 1 or 0.
-        choice: The colour choice recorded for the next game (a decision entry), if any.
-        cut: The cut-and-choose decision recorded for the next game, if any.
-        sealed: The sealed bids recorded for the next game, if any.
+        made: The decision recorded for the next game (a decision entry: a bid, a colour
+            choice, a cut, sealed bids), if any: the game's colours and clocks are then fixed
+            (for a bid or a cut, ``p_a_chooses`` is 1 or 0).
     """
 
     state: MatchState | Finished
     games: int
     p_a_chooses: float | None = None
-    bid: Bid | None = None
-    choice: ChoiceMade | None = None
-    cut: Cut | None = None
-    sealed: SealedMade | None = None
+    made: Settled | None = None
 
     @property
     def recorded(self) -> bool:
-        """A decision is recorded for the next game (a bid, colour choice, cut or sealed
-        bids): its colours and clocks are fixed."""
-        return any(d is not None for d in (self.bid, self.choice, self.cut, self.sealed))
+        """A decision is recorded for the next game: its colours and clocks are fixed."""
+        return self.made is not None
+
+    @property
+    def bid(self) -> Bid | None:
+        """The sudden-death bid recorded for the next game, if that is what is recorded."""
+        return self.made if isinstance(self.made, Bid) else None
 
     @property
     def is_fresh(self) -> bool:
@@ -209,7 +173,3 @@ class Position:
         if isinstance(self.state, Finished):
             return None
         return next_decision(fmt, self.state, self)
-
-
-#: A decision recorded for a game not played yet.
-Recorded = Bid | ChoiceMade | Cut | SealedMade

@@ -25,6 +25,7 @@ bids) rides on the decision as ``made``; the walkers then follow it instead of t
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
@@ -42,11 +43,14 @@ __all__ = [
     "DecisionKind",
     "Fixed",
     "Lot",
+    "PlayerDecision",
     "SealedBids",
     "SealedMade",
+    "Settled",
     "Side",
     "decide",
     "other",
+    "p_chooser_from_times",
 ]
 
 Side = Literal[0, 1]
@@ -219,8 +223,36 @@ def _history_chooser(stage: Stage, last_red: Side | None, games_before: int | No
     return None
 
 
+def p_chooser_from_times(
+    menu: BiddingMenu | CutChoose, used_a: float | None, used_b: float | None
+) -> float | None:
+    """P(A is 甲) once the previous game's times are known, by the priority rule.
+
+    ``less-time``: 1 or 0 for the side that used less time, 1/2 for an exact tie (a lot);
+    ``lot``: 1/2. None when a time is unknown (None or NaN): then the model's probability
+    (:meth:`~knockout.rules.chain.pairing.Pairing.p_a_chooses`) applies.
+
+    >>> p_chooser_from_times(BiddingMenu(), 1500.0, 1800.0)
+    1.0
+    """
+    if menu.priority == "lot":
+        return 0.5
+    if used_a is None or used_b is None or math.isnan(used_a) or math.isnan(used_b):
+        return None
+    if used_a == used_b:
+        return 0.5
+    return 1.0 if used_a < used_b else 0.0
+
+
 #: Every way the next game's colours and clocks can be settled.
 Decision = Fixed | Lot | Choice | Bidding | SealedBids | CutChoice
+
+#: The decisions the players take (organiser mode asks the arbiter for them).
+PlayerDecision = Choice | Bidding | SealedBids | CutChoice
+
+#: A decision the players took, as the walkers read it (the players as sides of the pairing);
+#: its named form, as files and the journal carry it, is :mod:`knockout.rules.decisions.made`.
+Settled = Bid | ChoiceMade | Cut | SealedMade
 
 
 def decide(
@@ -229,18 +261,15 @@ def decide(
     game: int,
     last_red: Side | None,
     p_a_chooses: float | None = None,
-    bid: Bid | None = None,
-    choice: ChoiceMade | None = None,
-    cut: Cut | None = None,
-    sealed: SealedMade | None = None,
+    made: Settled | None = None,
     games_before: int | None = None,
 ) -> Decision:
     """How the next game of ``stage`` is set up: its ``game``-th game (from 0) of the stage's
     current block, after a game in which ``last_red`` had Red (None before the first game).
 
-    ``p_a_chooses``, ``bid``, ``choice``, ``cut`` and ``sealed``: what the played games already
-    fix for this game (the previous game's times, a recorded bid, colour choice, cut or sealed
-    bids).
+    ``p_a_chooses`` and ``made``: what the played games already fix for this game (the
+    previous game's times, a recorded bid, colour choice, cut or sealed bids; a recorded
+    decision of another kind than the stage's is ignored).
     ``games_before``: games played before the stage (a ``first-black`` chooser is read off
     their colours).
 
@@ -256,16 +285,20 @@ def decide(
         case ColourRule.BIDDING:
             if stage.bidding is None:
                 raise ValueError(f"stage {stage.name!r} has no bidding menu")
+            bid = made if isinstance(made, Bid) else None
             return Bidding(stage.bidding, p_a_chooses, bid)
         case ColourRule.SEALED_BID:
             if stage.sealed_bid is None:
                 raise ValueError(f"stage {stage.name!r} has no sealed-bid clocks")
+            sealed = made if isinstance(made, SealedMade) else None
             return SealedBids(stage.sealed_bid, sealed)
         case ColourRule.CHOICE:
+            choice = made if isinstance(made, ChoiceMade) else None
             return Choice(stage.chooser, choice, _history_chooser(stage, last_red, games_before))
         case ColourRule.CUT_CHOOSE:
             if stage.cut is None:
                 raise ValueError(f"stage {stage.name!r} has no cut-and-choose clocks")
+            cut = made if isinstance(made, Cut) else None
             return CutChoice(stage.cut, p_a_chooses, cut)
         case ColourRule.ALTERNATE if last_red is not None:
             return Fixed(other(last_red))

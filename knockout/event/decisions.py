@@ -1,0 +1,313 @@
+"""The decisions the arbiter records, one path for every kind.
+
+A decision the players make before a game (a sudden-death bid, a colour choice, sealed bids, a
+cut) reaches the journal the same way whatever its kind: an :class:`Answer` reads what the
+arbiter gave into the decision's one typed value (:mod:`knockout.rules.decisions.made`) against
+the decision still open, and :func:`decision_entry` checks the match, writes the colours and
+clocks the decision gives, and returns the one kind of entry (``decision``). The commands
+``bid``, ``choose``, ``sealed`` and ``cut`` only parse their options into an answer
+(:func:`bid_answer`, :func:`choice_answer`, :func:`sealed_answer`, :func:`cut_answer`); a decision
+already complete (a scenario's ``[[played]]``, Python) is :func:`given`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from knockout.event.errors import refused
+from knockout.event.journal import Entry
+from knockout.event.state import Event, NextGame, PendingDecision
+from knockout.game import Colour, Reply
+from knockout.rules.decisions.kinds import Choice, CutChoice, SealedBids
+from knockout.rules.decisions.made import Made, MadeBid, MadeChoice, MadeCut, MadeSealed
+
+__all__ = [
+    "Answer",
+    "bid_answer",
+    "choice_answer",
+    "cut_answer",
+    "decision_entry",
+    "given",
+    "sealed_answer",
+    "step_words",
+]
+
+_T = TypeVar("_T")
+
+#: How an answer reads what the arbiter gave, against the decision still open: the decision,
+#: and how who decided first was found (``times``, ``rule``, ``lot``; None: nobody first).
+Reader = Callable[[Event, PendingDecision], tuple[Made, str | None]]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the arbiter gave for a decision of kind ``made``, read against the open decision
+    by ``read`` (which refuses, one line, what does not fit)."""
+
+    made: type[Made]
+    read: Reader
+
+
+def decision_entry(
+    event: Event, seq: int, at: str, command: str, *, match: str, answer: Answer
+) -> Entry:
+    """The entry for a decision the players made before a match's next game; it fixes the
+    game's colours (and clocks) by the rule.
+
+    Raises:
+        EventRefused: The match is not at a decision of that kind, it is already recorded, or
+            the answer does not fit (see each answer).
+    """
+    m = event.find_match(match)
+    event.check_playable(m)
+    step = event.next_step(m)
+    assert step is not None
+    kind = answer.made
+    if isinstance(step, NextGame) and step.colours == kind.kind:
+        recorded = m.decisions[step.number]
+        raise refused(
+            event.source,
+            m.id,
+            f"expected one {kind.words} per game, found one already recorded "
+            f"({recorded.text()}); to change it, undo it",
+        )
+    if not isinstance(step, PendingDecision) or step.made is not kind:
+        raise refused(
+            event.source,
+            m.id,
+            f"expected a match at {kind.at_words}, found {step_words(step)} next",
+        )
+    made, chosen_by = answer.read(event, step)
+    stage = event.stage_at(m)
+    red, black = made.colours(stage, step.players)
+    data: dict[str, Any] = {
+        "kind": made.kind,
+        "stage": step.stage,
+        **made.to_fields(),
+        "red": red,
+        "black": black,
+        "clock": list(made.clock(stage)),
+        "chosen_by": chosen_by,
+        **made.rule_fields(stage),
+    }
+    return Entry(seq, at, "decision", match=m.id, game=step.number, data=data, command=command)
+
+
+def step_words(step: NextGame | PendingDecision) -> str:
+    """What a match has next, in words (for a refusal)."""
+    if isinstance(step, PendingDecision):
+        made = step.made
+        return f"the {made.words} of game {step.number} (knockout event {made.command})"
+    return f"game {step.number} ({step.stage}), whose colours the rules set"
+
+
+# --- the answers ---------------------------------------------------------------------------
+
+
+def given(made: Made) -> Answer:
+    """A decision already complete (a scenario's ``[[played]]`` entry, Python): who decided
+    first must be who the rule names, when it names one."""
+
+    def read(event: Event, step: PendingDecision) -> tuple[Made, str | None]:
+        decider = made.decider
+        if decider is None:
+            return made, None
+        _, chosen_by = _decider(event, step, decider)
+        return made, chosen_by
+
+    return Answer(type(made), read)
+
+
+def bid_answer(announce: str, reply: str, chooser: str | None = None) -> Answer:
+    """The sudden-death bid as typed: 甲's announcement (``red``, ``black``), 乙's reply
+    (``accept``, ``object``), and 甲 when the clocks do not say (the arbiter's lot)."""
+
+    def read(event: Event, step: PendingDecision) -> tuple[Made, str | None]:
+        colour = _choice(event, "--announce", announce, {"red": Colour.RED, "black": Colour.BLACK})
+        answer = _choice(event, "--reply", reply, {"accept": Reply.ACCEPT, "object": Reply.OBJECT})
+        first, chosen_by = _decider(event, step, chooser)
+        return MadeBid(first, colour, answer), chosen_by
+
+    return Answer(MadeBid, read)
+
+
+def choice_answer(colour: str, chooser: str | None = None) -> Answer:
+    """A colour choice as typed: the colour taken, and who chose when a lot decided it."""
+
+    def read(event: Event, step: PendingDecision) -> tuple[Made, str | None]:
+        taken = _choice(event, "COLOUR", colour, {"red": Colour.RED, "black": Colour.BLACK})
+        name, chosen_by = _decider(event, step, chooser)
+        return MadeChoice(name, taken), chosen_by
+
+    return Answer(MadeChoice, read)
+
+
+def sealed_answer(bids: Sequence[str], lot_black: str | None = None) -> Answer:
+    """Sealed Armageddon bids as typed: ``NAME=MINUTES`` for each player (Black's minutes
+    they would take); the lower bid plays Black (on its own time at the first price, on the
+    higher bid's at the second); equal bids need the lot's Black."""
+
+    def read(event: Event, step: PendingDecision) -> tuple[Made, str | None]:
+        assert isinstance(step.decision, SealedBids)
+        rule = step.decision.sealed
+        given_bids = _sealed_bids(event, step, bids, rule.min_black_minutes, rule.red_minutes)
+        a, b = step.players
+        lot = None if lot_black is None else event.find_player(lot_black, "--lot-black")
+        if given_bids[a] == given_bids[b]:
+            if lot is None:
+                raise refused(
+                    event.source,
+                    "--lot-black",
+                    f"expected --lot-black NAME ({a} or {b}): the bids are equal "
+                    f"({given_bids[a]:g} min), so a lot gives Black",
+                )
+            if lot not in step.players:
+                raise refused(
+                    event.source,
+                    "--lot-black",
+                    f"expected {a} or {b} (the players of {step.match}), found {lot}",
+                )
+        elif lot is not None:
+            raise refused(
+                event.source,
+                "--lot-black",
+                f"expected no --lot-black: the bids differ ({a} {given_bids[a]:g}, {b} "
+                f"{given_bids[b]:g} min), so the lower bid plays Black",
+            )
+        return MadeSealed({n: given_bids[n] for n in step.players}, lot), None
+
+    return Answer(MadeSealed, read)
+
+
+def _sealed_bids(
+    event: Event, step: PendingDecision, bids: Sequence[str], low: float, high: float
+) -> dict[str, float]:
+    """Each player's bid, by name, checked: ``NAME=MINUTES``, a player of the match once, a
+    number from ``low`` to ``high``, both players."""
+    out: dict[str, float] = {}
+    for item in bids:
+        name_text, sep, value_text = item.rpartition("=")
+        if not sep or not name_text.strip():
+            raise refused(
+                event.source, "--bid", f"expected NAME=MINUTES (Black's minutes), found {item!r}"
+            )
+        name = event.find_player(name_text.strip(), "--bid")
+        if name not in step.players:
+            raise refused(
+                event.source,
+                "--bid",
+                f"expected {' or '.join(step.players)} (the players of {step.match}), found {name}",
+            )
+        if name in out:
+            raise refused(event.source, "--bid", f"expected {name} once, found twice")
+        value = _minutes(event, "--bid", value_text, item)
+        if not low <= value <= high:
+            raise refused(
+                event.source,
+                "--bid",
+                f"expected Black's minutes from {low:g} to {high:g} (Red's clock) for {name}, "
+                f"found {value:g}",
+            )
+        out[name] = value
+    missing = [n for n in step.players if n not in out]
+    if missing:
+        raise refused(
+            event.source,
+            "--bid",
+            f"expected a bid from each player ({' and '.join(step.players)}), found none from "
+            f"{' and '.join(missing)}",
+        )
+    return out
+
+
+def cut_answer(red_minutes: str, colour: str, cutter: str | None = None) -> Answer:
+    """A cut as typed: Red's base minutes the cutter named against Black's fixed clock, the
+    colour the other player took, and the cutter when the clocks do not say."""
+
+    def read(event: Event, step: PendingDecision) -> tuple[Made, str | None]:
+        assert isinstance(step.decision, CutChoice)
+        minutes = _minutes(event, "--red-minutes", red_minutes)
+        low, high = step.decision.cut.min_red_minutes, step.decision.cut.max_red_minutes
+        if not low <= minutes <= high:
+            raise refused(
+                event.source,
+                "--red-minutes",
+                f"expected Red's minutes from {low:g} to {high:g}, found {minutes:g}",
+            )
+        taken = _choice(event, "--colour", colour, {"red": Colour.RED, "black": Colour.BLACK})
+        name, chosen_by = _decider(event, step, cutter)
+        return MadeCut(name, minutes, taken), chosen_by
+
+    return Answer(MadeCut, read)
+
+
+# --- who decides first ---------------------------------------------------------------------
+
+
+def _decider(event: Event, step: PendingDecision, given: str | None) -> tuple[str, str]:
+    """Who decides first (甲, the chooser, the cutter) and how it was found: ``times`` (used
+    less time in the previous game), ``rule`` (the format names them), or ``lot`` (the
+    arbiter's lot, given as the decision's option)."""
+    made = step.made
+    key, who = f"--{made.decider_key}", made.decider_words
+    times = ", ".join(f"{n} {s:g} s" for n, s in step.times.items())
+    if step.chooser is not None:
+        if given is not None and event.find_player(given, key) != step.chooser:
+            reason = (
+                f"the format names {step.chooser} to choose the colours"
+                if step.why == "rule"
+                else f"{who} is {step.chooser}, who used less time in the previous game ({times})"
+            )
+            raise refused(
+                event.source,
+                key,
+                f"expected {step.chooser} or no {key}: {reason}; found {given!r}",
+            )
+        return step.chooser, "rule" if step.why == "rule" else "times"
+    if given is None:
+        if isinstance(step.decision, Choice):
+            message = (
+                f"expected {key} NAME ({' or '.join(step.players)}): a lot decides who chooses "
+                "the colours, and the arbiter's lot names them"
+            )
+        else:
+            why = {
+                "tie": f"equal times in the previous game ({times})",
+                "lot": "the priority rule of this event is a lot",
+                "unknown": "the previous game's times were not recorded",
+            }.get(step.why or "", "")
+            message = (
+                f"expected {key} NAME ({' or '.join(step.players)}), the arbiter's lot: "
+                f"{who} is not known from the clocks ({why})"
+            )
+        raise refused(event.source, key, message)
+    name = event.find_player(given, key)
+    if name not in step.players:
+        raise refused(
+            event.source,
+            key,
+            f"expected {' or '.join(step.players)} (the players of {step.match}), found {name}",
+        )
+    return name, "lot"
+
+
+def _choice(event: Event, key: str, text: str, options: Mapping[str, _T]) -> _T:
+    found = options.get(text.strip().lower())
+    if found is None:
+        raise refused(event.source, key, f"expected {' or '.join(options)}, found {text!r}")
+    return found
+
+
+def _minutes(event: Event, key: str, text: str, item: str | None = None) -> float:
+    """A number of minutes as typed (a real number, kept as given: not rounded)."""
+    shown = repr(item if item is not None else text)
+    try:
+        value = float(text.strip())
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise refused(event.source, key, f"expected a number of minutes, found {shown}")
+    return value
