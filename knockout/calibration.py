@@ -65,6 +65,7 @@ __all__ = [
     "parse_games",
     "read_games",
     "scoring_derivation",
+    "toml_lines",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -285,19 +286,20 @@ class Calibration:
                 if est.reason is not None:
                     lines.append(f"#   {name}: {' '.join(est.reason.splitlines())}")
         lines.append("[model]")
-        lines += _toml_table(self.model_table())
+        lines += toml_lines(self.model_table())
         pairs = self.correlations()
         if pairs:
             cells = ", ".join(f'["{a}", "{b}", {_toml_float(r)}]' for a, b, r in pairs)
             lines.append(f"correlation = [{cells}]")
         sd = self.model_sd_table()
         if sd:
-            lines += ["[model.sd]", *_toml_table(sd)]
+            lines += ["[model.sd]", *toml_lines(sd)]
         return "\n".join(lines) + "\n"
 
 
-def _toml_table(table: Mapping[str, Any]) -> list[str]:
-    """``key = value`` lines, a per-class table as an inline table."""
+def toml_lines(table: Mapping[str, Any]) -> list[str]:
+    """``key = value`` lines of a ``[model]``-shaped table, a per-class table as an inline
+    table (shared by the strength fit's model file)."""
     lines = []
     for key, value in table.items():
         if isinstance(value, Mapping):

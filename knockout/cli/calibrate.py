@@ -8,12 +8,21 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from knockout.cli.app import EncodingOpt, ExportOpt, app, emit_json, err_console, show, user_errors
+from knockout.cli.app import (
+    EncodingOpt,
+    ExportOpt,
+    app,
+    check_seed,
+    emit_json,
+    err_console,
+    show,
+    user_errors,
+)
 from knockout.errors import InputError, KnockoutError
 from knockout.game import DEFAULT_MOVES
 
 if TYPE_CHECKING:  # imported where a command needs it: a fast start
-    pass
+    from knockout.strengths.calibrate import StrengthCalibration
 
 __all__ = ["calibrate"]
 
@@ -31,9 +40,20 @@ _HELP = (
     "elo_per_doubling held at 0) has no standard error and a one-sided 95% upper bound. "
     "See docs/calibration.md."
     "\n\n"
-    "[bold]Example[/bold] (seed 000's 1,218 national games; writes a \\[model] table):"
+    "With --strengths, GAMES is a games table of real games with players' names and no "
+    "ratings (the columns knockout games import writes: id, event, date, year, red, black, "
+    "result, time_class, kind, sources, ...; .xz and .gz are unpacked): the fit gives every "
+    "player a strength per year (a random walk over the years) and fits Red's advantage and "
+    "draw_nu with them, per time class with --by time_class (unknown-class games as "
+    "classical; a class with fewer than 100 games is fitted with the classical constants and "
+    "says so), else one set for every class. Master games with a result and a year only; "
+    "tie-break games are left out. See docs/validation.md."
+    "\n\n"
+    "[bold]Examples[/bold] (seed 000's 1,218 national games; writes a \\[model] table):"
     "\n\n"
     "knockout calibrate scenarios/data/seed000-games.csv --write-model fitted-model.toml"
+    "\n\n"
+    "knockout calibrate games.csv.xz --strengths --by time_class --write-model measured.toml"
 )
 
 
@@ -47,7 +67,7 @@ def _write(path: Path, text: str) -> None:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise KnockoutError(f"--write-model: cannot write {path}: {exc.strerror}") from None
-    err_console.print(f"wrote {path}", markup=False)
+    err_console.print(f"wrote {path}", markup=False, soft_wrap=True)
 
 
 @app.command(name="calibrate", help=_HELP)
@@ -79,6 +99,51 @@ def calibrate(
         bool, typer.Option("--json", help="Write JSON to stdout instead of tables.")
     ] = False,
     export: ExportOpt = None,
+    strengths: Annotated[
+        bool,
+        typer.Option(
+            "--strengths",
+            help="Fit players' strengths from results: GAMES is a games table with names and "
+            "no ratings.",
+        ),
+    ] = False,
+    by: Annotated[
+        str | None,
+        typer.Option(
+            "--by",
+            metavar="time_class",
+            help="With --strengths: Red's advantage and draw_nu per time class (else one set "
+            "for every class).",
+            show_default=False,
+        ),
+    ] = None,
+    players: Annotated[
+        Path | None,
+        typer.Option(
+            "--players",
+            metavar="FILE.csv",
+            help="With --strengths: write every player's strength in their last year, with its "
+            "standard error.",
+            show_default=False,
+        ),
+    ] = None,
+    bootstrap: Annotated[
+        int,
+        typer.Option(
+            "--bootstrap",
+            metavar="N",
+            help="With --strengths: check the standard errors by N resamples of whole events.",
+        ),
+    ] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            callback=check_seed,
+            help="With --bootstrap: the resamples' seed (default: a fresh one, reported).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Fit the model's constants to recorded games (see the help text above)."""
     from knockout.calibration import calibrate as fit_games
@@ -87,6 +152,17 @@ def calibrate(
     from knockout.io.envelope import envelope
 
     with user_errors():
+        if strengths:
+            _strengths(games, by, write_model, players, bootstrap, seed, json_out, encoding, export)
+            return
+        for name, given in (
+            ("--by", by is not None),
+            ("--players", players is not None),
+            ("--bootstrap", bootstrap != 0),
+            ("--seed", seed is not None),
+        ):
+            if given:
+                raise InputError.single(name, "", "expected only with --strengths")
         if not (math.isfinite(moves) and moves >= 1):
             raise InputError.single("--moves", "", f"expected a number >= 1, got {moves:g}")
         fit = fit_games(read_games(games, encoding=encoding, moves=moves))
@@ -96,3 +172,71 @@ def calibrate(
             emit_json(envelope(fit.to_json()))
         else:
             show(calibration_view(fit), export, title=f"calibration of {games}")
+
+
+def _strengths(
+    games: Path,
+    by: str | None,
+    write_model: Path | None,
+    players: Path | None,
+    bootstrap: int,
+    seed: int | None,
+    json_out: bool,
+    encoding: str | None,
+    export: Path | None,
+) -> None:
+    """``calibrate --strengths``: read, fit (a progress bar on stderr), write, show."""
+    import numpy as np
+
+    from knockout.cli.app import fresh_seed
+    from knockout.dashboard.simulation import progress_bar, progress_lines
+    from knockout.dashboard.strengths import strengths_view
+    from knockout.io.envelope import envelope
+    from knockout.strengths.calibrate import calibrate_strengths
+    from knockout.strengths.table import read_table
+
+    if by not in (None, "time_class"):
+        raise InputError.single("--by", "", f"expected time_class, got {by!r}")
+    if bootstrap < 0:
+        raise InputError.single("--bootstrap", "", f"expected a whole number >= 0, got {bootstrap}")
+    if seed is not None and bootstrap == 0:
+        raise InputError.single("--seed", "", "expected only with --bootstrap N")
+    used_seed = (fresh_seed() if seed is None else seed) if bootstrap else None
+    table = read_table(games, encoding=encoding)
+    bar, update = (
+        progress_bar(err_console, 1, label="fitting")
+        if err_console.is_terminal
+        else progress_lines(err_console, done_word="fitted", unit="steps")
+    )
+    with bar:
+        cal = calibrate_strengths(
+            table,
+            by="time_class" if by else None,
+            bootstrap=bootstrap,
+            rng=None if used_seed is None else np.random.default_rng(used_seed),
+            progress=update,
+        )
+    if write_model is not None:
+        command = f"knockout calibrate {games} --strengths" + (" --by time_class" if by else "")
+        _write(write_model, cal.model_toml(command + f" --write-model {write_model}"))
+    if players is not None:
+        _write_players(players, cal)
+    if json_out:
+        emit_json(envelope(cal.to_json(), seed=used_seed))
+    else:
+        show(strengths_view(cal), export, title=f"strengths of {games}")
+
+
+def _write_players(path: Path, cal: StrengthCalibration) -> None:
+    """The players' table (CSV).
+
+    Raises:
+        KnockoutError: If it cannot be written.
+    """
+    from knockout.strengths.calibrate import players_csv
+
+    try:
+        path.write_text(players_csv(cal), encoding="utf-8")
+    except OSError as exc:
+        raise KnockoutError(f"--players: cannot write {path}: {exc.strerror}") from None
+    err_console.print(f"wrote {path}", markup=False, soft_wrap=True)

@@ -1,0 +1,276 @@
+"""The games table of real games (issue 38's columns), read for the strength fit and the backtest.
+
+One row a game: ``id, event, round, date, year, red, black, red_team, black_team, result,
+time_class, moves, final_fen, record, kind, sources`` (``knockout games import`` writes it;
+docs/games.md). Only the columns the fit and the backtest use are required (``id, event, date,
+year, red, black, result, time_class, kind, sources``); the rest may be present. A file ending in
+``.xz``, ``.gz`` or ``.bz2`` is decompressed first; comment lines (``#``) before the header, which
+carry a table's attribution, are skipped.
+
+Every bad cell is one problem naming the file, the line and the column: a game without a
+player's name, with no result cell, a result other than ``1-0``, ``1/2-1/2``, ``0-1`` or ``*``,
+a time class or kind the table does not define, a year that is not a whole number. ``*`` (the
+result is not known) and an empty year are values, not errors: such games are counted and left
+out of the fit, never guessed.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path, PurePosixPath
+
+from knockout.errors import InputError, Problem
+from knockout.io.csvrows import Row, parse_rows
+from knockout.io.text import decode
+
+__all__ = [
+    "OPTIONAL_COLUMNS",
+    "REQUIRED_COLUMNS",
+    "GameRow",
+    "GameTable",
+    "Outcome",
+    "TableClass",
+    "parse_table",
+    "read_table",
+    "source_folder",
+]
+
+REQUIRED_COLUMNS = (
+    "id",
+    "event",
+    "date",
+    "year",
+    "red",
+    "black",
+    "result",
+    "time_class",
+    "kind",
+    "sources",
+)
+"""The columns the fit and the backtest read."""
+OPTIONAL_COLUMNS = ("round", "red_team", "black_team", "moves", "final_fen", "record")
+"""The other columns of the table: allowed, not read."""
+
+
+class TableClass(StrEnum):
+    """A game's time class as the table writes it: the model's three, and what the event text
+    leaves open (``tiebreak``: a 加賽 game of unstated clocks; ``unknown``: no marker)."""
+
+    CLASSICAL = "classical"
+    RAPID = "rapid"
+    BLITZ = "blitz"
+    TIEBREAK = "tiebreak"
+    UNKNOWN = "unknown"
+
+
+class Outcome(StrEnum):
+    """A result as the table writes it (``*``: not known)."""
+
+    RED = "1-0"
+    DRAW = "1/2-1/2"
+    BLACK = "0-1"
+    UNKNOWN = "*"
+
+    @property
+    def code(self) -> int:
+        """0 for a Red win, 1 for a draw, 2 for a Black win (the order of the forecasts)."""
+        return _OUTCOME_INDEX[self]
+
+
+_OUTCOME_INDEX = {Outcome.RED: 0, Outcome.DRAW: 1, Outcome.BLACK: 2, Outcome.UNKNOWN: -1}
+_KINDS = ("master", "engine")
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One game of the table, as the fit and the backtest read it.
+
+    Attributes:
+        id: The table's id of the game.
+        event: The event text.
+        date: The date as written (may be partial or empty).
+        year: The year, None where the table has none.
+        red: Red's name.
+        black: Black's name.
+        result: The result.
+        time_class: The time class as the table writes it.
+        kind: ``master`` or ``engine``.
+        folders: The source folders the game was filed in (:func:`source_folder` of each
+            source path), sorted, without repeats.
+    """
+
+    id: str
+    event: str
+    date: str
+    year: int | None
+    red: str
+    black: str
+    result: Outcome
+    time_class: TableClass
+    kind: str
+    folders: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GameTable:
+    """A games table read and checked.
+
+    Attributes:
+        source: The file's name, for messages and outputs.
+        games: The games in file order.
+    """
+
+    source: str
+    games: tuple[GameRow, ...]
+
+
+def source_folder(path: str) -> str:
+    """The folder of a source path that says how the collection filed the game: the component
+    after the kind's folder (``大師對局/以棋手分類/呂欽/1.pgn`` is ``以棋手分類``, filed by player),
+    or the first folder of a shorter path.
+
+    >>> source_folder("Dataset/對局/大師對局/以賽事分類/五羊杯/00000042.pgn")
+    '以賽事分類'
+    >>> source_folder("mine/a.pgn"), source_folder("a.pgn")
+    ('mine', '')
+    """
+    parts = PurePosixPath(path.replace("\\", "/")).parts
+    for marker in ("大師對局", "電腦對局", "大师对局", "电脑对局"):
+        if marker in parts:
+            at = parts.index(marker)
+            return parts[at + 1] if at + 2 < len(parts) else ""
+    return parts[0] if len(parts) > 1 else ""
+
+
+def _split_sources(cell: str) -> tuple[str, ...]:
+    """The source paths of a ``sources`` cell (separated by ``|`` or ``;``)."""
+    for sep in ("|", ";"):
+        if sep in cell:
+            return tuple(p.strip() for p in cell.split(sep) if p.strip())
+    return (cell.strip(),) if cell.strip() else ()
+
+
+def read_table(path: str | Path, *, encoding: str | None = None) -> GameTable:
+    """The games table at ``path`` (``.xz``, ``.gz`` and ``.bz2`` are decompressed).
+
+    Raises:
+        InputError: Every problem found (unreadable file, bad header, one per bad cell).
+    """
+    source = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError.single(source, "", f"cannot read the file: {exc.strerror}") from None
+    opener = {".xz": lzma.decompress, ".gz": gzip.decompress, ".bz2": bz2.decompress}.get(
+        Path(path).suffix.lower()
+    )
+    if opener is not None:
+        try:
+            data = opener(data)
+        except (lzma.LZMAError, OSError, EOFError, ValueError) as exc:
+            raise InputError.single(
+                source, "", f"expected a {Path(path).suffix} archive, cannot unpack it: {exc}"
+            ) from None
+    return parse_table(decode(data, source=source, encoding=encoding), source=source)
+
+
+def parse_table(text: str, *, source: str) -> GameTable:
+    """The games in CSV ``text`` (see the module docstring).
+
+    >>> t = parse_table(
+    ...     "id,event,date,year,red,black,result,time_class,kind,sources\\n"
+    ...     "g1,Cup,2001.5.1,2001,A,B,1-0,unknown,master,x/大師對局/以賽事分類/1.pgn\\n",
+    ...     source="t.csv",
+    ... )
+    >>> g = t.games[0]; (g.red, g.result.code, g.year, g.folders)
+    ('A', 0, 2001, ('以賽事分類',))
+
+    Raises:
+        InputError: Every problem found, one per bad cell, each naming the line and column.
+    """
+    problems: list[Problem] = []
+    games: list[GameRow] = []
+    for row in parse_rows(
+        _blank_comments(text), source=source, required=REQUIRED_COLUMNS, optional=OPTIONAL_COLUMNS
+    ):
+        if isinstance(row, Problem):
+            problems.append(row)
+            continue
+        game = _game(row, source, problems)
+        if game is not None:
+            games.append(game)
+    if not problems and not games:
+        problems.append(Problem(source, "", "expected at least one game, got none"))
+    if problems:
+        raise InputError(problems)
+    return GameTable(source, tuple(games))
+
+
+def _blank_comments(text: str) -> str:
+    """``text`` with the comment lines (``#``) before the header blanked, so the line numbers
+    of messages stay the file's (a table carries its source's attribution there)."""
+    lines = text.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if not line.startswith("#"):
+            break
+        lines[i] = "\n"
+    return "".join(lines)
+
+
+def _choice(
+    row: Row, column: str, values: Sequence[str], source: str, problems: list[Problem]
+) -> str | None:
+    text = row.cells[column]
+    if text in values:
+        return text
+    problems.append(
+        Problem(source, row.where(column), f"expected one of {', '.join(values)}, got {text!r}")
+    )
+    return None
+
+
+def _game(row: Row, source: str, problems: list[Problem]) -> GameRow | None:
+    """The game of one line, or None after adding one problem per bad cell."""
+    before = len(problems)
+    cells = row.cells
+    for side in ("red", "black"):
+        if not cells[side]:
+            problems.append(Problem(source, row.where(side), "expected a player's name, got none"))
+    result = _choice(row, "result", [o.value for o in Outcome], source, problems)
+    tc = _choice(row, "time_class", [t.value for t in TableClass], source, problems)
+    kind = _choice(row, "kind", _KINDS, source, problems)
+    year: int | None = None
+    if cells["year"]:
+        try:
+            year = int(cells["year"])
+        except ValueError:
+            problems.append(
+                Problem(
+                    source,
+                    row.where("year"),
+                    f"expected a whole year or nothing, got {cells['year']!r}",
+                )
+            )
+    if not cells["id"]:
+        problems.append(Problem(source, row.where("id"), "expected the game's id, got none"))
+    if len(problems) > before:
+        return None
+    assert result is not None and tc is not None and kind is not None
+    folders = tuple(sorted({source_folder(p) for p in _split_sources(cells["sources"])}))
+    return GameRow(
+        cells["id"],
+        cells["event"],
+        cells["date"],
+        year,
+        cells["red"],
+        cells["black"],
+        Outcome(result),
+        TableClass(tc),
+        kind,
+        folders,
+    )

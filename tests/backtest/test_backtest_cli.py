@@ -1,0 +1,131 @@
+"""``knockout backtest`` and ``knockout calibrate --strengths``: files, JSON, exit codes."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from knockout.backtest.scores import per_game
+from knockout.program import app
+from knockout.strengths.simulate import simulate_field
+from knockout.version import __version__
+
+runner = CliRunner()
+KEYS = ["log_loss", "log_loss_se", "brier", "brier_se", "rps", "rps_se", "ece"]
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("games") / "games.csv"
+    sim = simulate_field(np.random.default_rng(8), players=40, events_per_year=5)
+    path.write_text(sim.csv, encoding="utf-8")
+    return path
+
+
+def test_out_writes_every_file_and_the_forecasts_rescore(games: Path, tmp_path: Path) -> None:
+    out = tmp_path / "bt"
+    result = runner.invoke(
+        app, ["backtest", str(games), "--from", "2006", "--by", "time_class", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in out.iterdir())
+    assert names == [
+        "forecasts.csv", "reliability-black.png", "reliability-draw.png", "reliability-red.png",
+        "scores.json", "summary.md",
+    ]  # fmt: skip
+    rows = list(csv.DictReader((out / "forecasts.csv").open(encoding="utf-8")))
+    assert list(rows[0]) == [
+        "id", "date", "red", "black", "time_class", "p_red", "p_draw", "p_black", "result",
+    ]  # fmt: skip
+    assert {r["result"] for r in rows} <= {"1-0", "1/2-1/2", "0-1"}
+    scores = json.loads((out / "scores.json").read_text(encoding="utf-8"))
+    assert scores["version"] == __version__ and scores["n"] == len(rows)
+    assert list(scores["model"]) == KEYS
+    assert set(scores["baselines"]) == {"uniform", "colour base rates", "elo"}
+    assert all(list(v) == KEYS for v in scores["baselines"].values())
+    # Re-scored from the file alone: the same log loss and Brier score.
+    p = np.array([[float(r["p_red"]), float(r["p_draw"]), float(r["p_black"])] for r in rows])
+    outcome = np.array([("1-0", "1/2-1/2", "0-1").index(r["result"]) for r in rows])
+    each = per_game(p, outcome)
+    assert math.isclose(float(each["log_loss"].mean()), scores["model"]["log_loss"], rel_tol=1e-12)
+    assert math.isclose(float(each["brier"].mean()), scores["model"]["brier"], rel_tol=1e-12)
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert f"knockout backtest {games} --from 2006 --by time_class --out {out}" in summary
+    assert "## By time class" in summary
+
+
+def test_json_is_clean_and_progress_goes_to_stderr(games: Path) -> None:
+    result = runner.invoke(app, ["backtest", str(games), "--from", "2008", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["from"] == 2008 and data["by"] is None and data["n"] > 0
+    assert "differences" in data and len(data["reliability"]) == 3
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--from", "2020"],
+            "--from: expected a year up to 2009, the last year with games, got 2020",
+        ),
+        (["--from", "2000"], "--from: expected at least 100 games before 2000 to fit the model on"),
+        (["--by", "year"], "error: --by: expected time_class, got 'year'"),
+    ],
+)
+def test_bad_options_are_one_line_and_exit_2(games: Path, args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["backtest", str(games), *args])
+    assert result.exit_code == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.output
+
+
+def test_a_table_with_bad_rows_is_refused(tmp_path: Path, games: Path) -> None:
+    lines = games.read_text(encoding="utf-8").splitlines()
+    cells = lines[3].split(",")
+    cells[5] = ""  # no Red player
+    cells[9] = ""  # no result
+    bad = tmp_path / "bad.csv"
+    bad.write_text("\n".join([*lines[:3], ",".join(cells), *lines[4:]]) + "\n", encoding="utf-8")
+    for command in (["backtest", str(bad)], ["calibrate", str(bad), "--strengths"]):
+        result = runner.invoke(app, command)
+        assert result.exit_code == 2
+        assert result.stderr.splitlines() == [
+            f"error: {bad}: line 4, red: expected a player's name, got none",
+            f"error: {bad}: line 4, result: expected one of 1-0, 1/2-1/2, 0-1, *, got ''",
+        ]
+
+
+def test_calibrate_strengths_json_players_and_model(games: Path, tmp_path: Path) -> None:
+    model = tmp_path / "measured.toml"
+    players = tmp_path / "players.csv"
+    result = runner.invoke(
+        app,
+        ["calibrate", str(games), "--strengths", "--by", "time_class", "--json",
+         "--write-model", str(model), "--players", str(players)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["by"] == "time_class"
+    for tc in ("classical", "rapid", "blitz"):
+        assert {"games", "red_advantage", "draw_nu"} <= set(data[tc])
+    assert data["blitz"]["games"] == 0 and data["blitz"]["red_advantage"]["estimate"] is None
+    text = model.read_text(encoding="utf-8")
+    assert text.startswith(
+        f"# Written by: knockout calibrate {games} --strengths --by time_class --write-model "
+        f"{model}"
+    )
+    assert players.read_text(encoding="utf-8").startswith("player,games,")
+    assert f"wrote {model}" in result.stderr
+
+
+def test_strength_options_need_strengths(games: Path) -> None:
+    result = runner.invoke(app, ["calibrate", str(games), "--players", "p.csv"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "error: --players: expected only with --strengths"
