@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from knockout.backtest.matches import MatchScores, find_matches, score_matches
 from knockout.backtest.scores import (
     OUTCOMES,
     Reliability,
@@ -30,6 +32,7 @@ from knockout.backtest.scores import (
 from knockout.backtest.walk import Forecasts
 from knockout.rules.model.strength import TimeClass
 from knockout.strengths.calibrate import class_of
+from knockout.strengths.table import GameRow
 
 __all__ = [
     "ECE_LINE",
@@ -39,6 +42,7 @@ __all__ = [
     "GroupScores",
     "backtest_report",
     "forecasts_csv",
+    "matches_csv",
     "summary_markdown",
 ]
 
@@ -104,12 +108,14 @@ class BacktestReport:
         overall: Scores over every game forecast.
         by_class: Scores per time class (classes with games).
         reliability: The model's reliability diagram per outcome (Red win, draw, Black win).
+        matches: The knockout matches' forecasts and scores.
     """
 
     forecasts: Forecasts
     overall: GroupScores
     by_class: dict[str, GroupScores]
     reliability: tuple[Reliability, ...]
+    matches: MatchScores
 
     @property
     def last_year(self) -> int:
@@ -130,6 +136,7 @@ class BacktestReport:
             "differences": self.overall.to_json()["differences"],
             "by_time_class": {k: v.to_json() for k, v in self.by_class.items()},
             "reliability": [r.to_json() for r in self.reliability],
+            "matches": self.matches.to_json(),
             "source": f.source,
             "from": f.start,
             "to": self.last_year,
@@ -148,8 +155,9 @@ class BacktestReport:
         }
 
 
-def backtest_report(f: Forecasts) -> BacktestReport:
-    """Score the forecasts ``f``."""
+def backtest_report(f: Forecasts, table_games: Sequence[GameRow]) -> BacktestReport:
+    """Score the forecasts ``f``, and the knockout matches among ``table_games`` (the whole
+    table: tie-break games decide who went through)."""
     every = np.ones(len(f.games), dtype=bool)
     classes = np.array([_class_name(g.time_class) for g in f.games])
     by_class = {
@@ -160,7 +168,13 @@ def backtest_report(f: Forecasts) -> BacktestReport:
         _group(f, every),
         by_class,
         tuple(reliability(f.model, f.outcome, k) for k in range(3)),
+        _score_matches(f, table_games),
     )
+
+
+def _score_matches(f: Forecasts, games: Sequence[GameRow]) -> MatchScores:
+    found, left = find_matches(games, f.start)
+    return score_matches(found, f.match_models, f.elo_models, left)
 
 
 def _class_name(tc: Any) -> str:
@@ -179,6 +193,24 @@ def forecasts_csv(f: Forecasts) -> str:
         writer.writerow(
             [g.id, g.date, g.red, g.black, g.time_class.value, repr(float(p[0])),
              repr(float(p[1])), repr(float(p[2])), g.result.value]
+        )  # fmt: skip
+    return out.getvalue()
+
+
+#: ``matches.csv``'s columns.
+MATCH_COLUMNS = ("year", "event", "player_a", "player_b", "games", "through", "p_a", "p_a_elo")
+
+
+def matches_csv(m: MatchScores) -> str:
+    """``matches.csv``: one row a match, P(the first player goes through) by the model and the
+    Elo baseline, and who did."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(MATCH_COLUMNS)
+    for match, p, q in zip(m.matches, m.model, m.baselines["elo"], strict=True):
+        writer.writerow(
+            [match.year, match.event, *match.players, len(match.games),
+             match.players[match.winner], repr(float(p)), repr(float(q))]
         )  # fmt: skip
     return out.getvalue()
 
@@ -270,7 +302,50 @@ def summary_markdown(report: BacktestReport, command: str) -> str:
         lines += ["## By time class", ""]
         for name, group in report.by_class.items():
             lines += [f"### {name} ({group.n:,} games)", "", *_table(group), ""]
+    lines += _match_lines(report.matches)
     left = ", ".join(f"{n:,} {why}" for why, n in f.left_out.items())
     if left:
         lines += [f"Left out of every forecast: {left}.", ""]
     return "\n".join(lines)
+
+
+def _match_lines(m: MatchScores) -> list[str]:
+    """The matches' section of the summary."""
+    if not m.matches:
+        return ["## Matches", "", "The table holds no knockout match from the first year on.", ""]
+    data = m.to_json()
+    model = data["model"]
+    assert isinstance(model, dict)
+    lines = [
+        "## Matches",
+        "",
+        f"{data['n']} knockout matches (a pairing's games in one event with a tie-break, "
+        "rapid or blitz game or a knockout word in the event text), each forecast by the exact "
+        "solver from the fit of earlier years and scored against who went through (more "
+        "points over the pairing's games):",
+        "",
+        "| forecaster | log loss | Brier score |",
+        "|---|---|---|",
+        f"| model | {model['log_loss']:.4f} ± {model['log_loss_se']:.4f} | "
+        f"{model['brier']:.4f} ± {model['brier_se']:.4f} |",
+    ]
+    baselines = data["baselines"]
+    assert isinstance(baselines, dict)
+    for name, s in baselines.items():
+        lines.append(
+            f"| {name} | {s['log_loss']:.4f} ± {s['log_loss_se']:.4f} | "
+            f"{s['brier']:.4f} ± {s['brier_se']:.4f} |"
+        )
+    lines.append("")
+    won = np.array([x.winner == 0 for x in m.matches], dtype=np.float64)
+    chance = np.where(won == 1.0, m.model, 1.0 - m.model)
+    for name, q in m.baselines.items():
+        qc = np.where(won == 1.0, q, 1.0 - q)
+        d = Score.of(np.log(qc) - np.log(chance))
+        lines.append(
+            f"- log loss, model minus {name}: {d.mean:+.4f} ± {d.stderr:.4f}: {_verdict(name, d)}."
+        )
+    left = ", ".join(f"{n} {why}" for why, n in m.left_out.items())
+    if left:
+        lines.append(f"- Pairings left out: {left}.")
+    return [*lines, ""]

@@ -30,8 +30,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from knockout.backtest.matches import MatchModel, model_params
 from knockout.errors import InputError
-from knockout.rules.model.strength import davidson
+from knockout.rules.model.strength import ModelParams, PerClass, davidson
 from knockout.strengths.calibrate import (
     MIN_CLASS_GAMES,
     By,
@@ -48,7 +49,9 @@ __all__ = [
     "Forecasts",
     "YearFit",
     "default_start",
+    "elo_draw_nu",
     "elo_forecasts",
+    "elo_ratings",
     "walk_forward",
 ]
 
@@ -94,6 +97,8 @@ class Forecasts:
         hyper: The drift and spread (fitted before ``start``).
         years: One entry per refit.
         left_out: Games of the table left out, by reason.
+        match_models: Per year forecast, what the model knew (for the match forecasts).
+        elo_models: The same for the Elo baseline.
     """
 
     source: str
@@ -106,6 +111,8 @@ class Forecasts:
     hyper: Hyper
     years: tuple[YearFit, ...]
     left_out: dict[str, int]
+    match_models: dict[int, MatchModel]
+    elo_models: dict[int, MatchModel]
 
 
 def _base_rates(earlier: Sequence[GameRow]) -> FloatArray:
@@ -114,11 +121,9 @@ def _base_rates(earlier: Sequence[GameRow]) -> FloatArray:
     return shares
 
 
-def elo_forecasts(
-    earlier: Sequence[GameRow], forecast: Sequence[GameRow], draw_share: float
-) -> FloatArray:
-    """The Elo baseline's forecasts of ``forecast`` after the games ``earlier`` (see the module
-    docstring), shape ``(len(forecast), 3)``."""
+def elo_ratings(earlier: Sequence[GameRow]) -> dict[str, float]:
+    """The Elo baseline's ratings after the games ``earlier``, in their order (from 0,
+    ``K`` = :data:`ELO_K`, no colour term)."""
     rating: dict[str, float] = {}
     for g in earlier:
         r, b = rating.get(g.red, 0.0), rating.get(g.black, 0.0)
@@ -126,8 +131,23 @@ def elo_forecasts(
         score = (1.0, 0.5, 0.0)[g.result.code]
         rating[g.red] = r + ELO_K * (score - e)
         rating[g.black] = b - ELO_K * (score - e)
+    return rating
+
+
+def elo_draw_nu(draw_share: float) -> float:
+    """The draw parameter under which equal players draw at ``draw_share``: ``nu / (2 + nu)``
+    is the draw chance at ``d = 0``."""
+    return 2.0 * draw_share / (1.0 - draw_share)
+
+
+def elo_forecasts(
+    earlier: Sequence[GameRow], forecast: Sequence[GameRow], draw_share: float
+) -> FloatArray:
+    """The Elo baseline's forecasts of ``forecast`` after the games ``earlier`` (see the module
+    docstring), shape ``(len(forecast), 3)``."""
+    rating = elo_ratings(earlier)
     diff = np.array([rating.get(g.red, 0.0) - rating.get(g.black, 0.0) for g in forecast])
-    p = davidson(diff, 2.0 * draw_share / (1.0 - draw_share))
+    p = davidson(diff, elo_draw_nu(draw_share))
     return np.column_stack([p.red, p.draw, p.black])
 
 
@@ -196,6 +216,8 @@ def walk_forward(
     model_rows: list[FloatArray] = []
     base: dict[str, list[FloatArray]] = {name: [] for name in BASELINES}
     fits: list[YearFit] = []
+    match_models: dict[int, MatchModel] = {}
+    elo_models: dict[int, MatchModel] = {}
     previous: StrengthFit | None = None
     for year in years:
         earlier = [g for g in games if g.year is not None and g.year < year]
@@ -214,7 +236,27 @@ def walk_forward(
         rates = _base_rates(earlier)
         base["uniform"].append(np.full((len(now), 3), 1.0 / 3.0))
         base["colour base rates"].append(np.tile(rates, (len(now), 1)))
-        base["elo"].append(elo_forecasts(earlier, now, float(rates[1])))
+        ratings = elo_ratings(earlier)
+        diff = np.array([ratings.get(g.red, 0.0) - ratings.get(g.black, 0.0) for g in now])
+        q = davidson(diff, elo_draw_nu(float(rates[1])))
+        base["elo"].append(np.column_stack([q.red, q.draw, q.black]))
+        mean, var = fit.player_state(year)
+        match_models[year] = MatchModel(
+            model_params(
+                dict(zip(groups, map(float, fit.red_advantage), strict=True)),
+                dict(zip(groups, map(float, np.exp(fit.log_nu)), strict=True)),
+            ),
+            {name: (float(mean[i]), float(var[i])) for i, name in enumerate(data.players)},
+            (0.0, hyper.spread**2),
+        )
+        nu_elo = elo_draw_nu(float(rates[1]))
+        elo_models[year] = MatchModel(
+            ModelParams(
+                red_advantage=PerClass(0.0, 0.0, 0.0), draw_nu=PerClass(nu_elo, nu_elo, nu_elo)
+            ),
+            {name: (r, 0.0) for name, r in ratings.items()},
+            (0.0, 0.0),
+        )
         forecast_games += now
         fits.append(
             YearFit(
@@ -238,6 +280,8 @@ def walk_forward(
         hyper,
         tuple(fits),
         selection.left_out,
+        match_models,
+        elo_models,
     )
 
 

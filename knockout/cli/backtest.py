@@ -95,7 +95,7 @@ def backtest(
             forecasts = walk_forward(
                 table, start=first, by="time_class" if by else None, progress=update
             )
-        report = backtest_report(forecasts)
+        report = backtest_report(forecasts, table.games)
         if out is not None:
             command = (
                 f"knockout backtest {games} --from {first}"
@@ -117,7 +117,12 @@ def _write_out(folder: Path, report: object, command: str, version: str) -> None
     """
     import json
 
-    from knockout.backtest.report import BacktestReport, forecasts_csv, summary_markdown
+    from knockout.backtest.report import (
+        BacktestReport,
+        forecasts_csv,
+        matches_csv,
+        summary_markdown,
+    )
     from knockout.dashboard.backtest import write_reliability_plots
 
     assert isinstance(report, BacktestReport)
@@ -129,6 +134,7 @@ def _write_out(folder: Path, report: object, command: str, version: str) -> None
             + "\n",
             encoding="utf-8",
         )
+        (folder / "matches.csv").write_text(matches_csv(report.matches), encoding="utf-8")
         write_reliability_plots(report, folder)
         (folder / "summary.md").write_text(summary_markdown(report, command), encoding="utf-8")
     except OSError as exc:

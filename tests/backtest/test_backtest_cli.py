@@ -36,8 +36,8 @@ def test_out_writes_every_file_and_the_forecasts_rescore(games: Path, tmp_path: 
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in out.iterdir())
     assert names == [
-        "forecasts.csv", "reliability-black.png", "reliability-draw.png", "reliability-red.png",
-        "scores.json", "summary.md",
+        "forecasts.csv", "matches.csv", "reliability-black.png", "reliability-draw.png",
+        "reliability-red.png", "scores.json", "summary.md",
     ]  # fmt: skip
     rows = list(csv.DictReader((out / "forecasts.csv").open(encoding="utf-8")))
     assert list(rows[0]) == [
