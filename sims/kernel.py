@@ -473,26 +473,39 @@ class CellSplit:
         return cls(cells, sure, split_p, variates, len(split_cells))
 
     def count(self, n: int, rng: np.random.Generator) -> ExitCounts:
-        """The exit counts of ``n`` matches: each match draws one integer, its cell
-        (``rng.integers(0, cells, n)``); the cells are counted (up to :data:`COUNT_CELLS`
-        cells, two matches to an index of one ``bincount``), each cell holding no cut point
-        gives its count to its exit, and the matches in the cells that hold cut points are
-        split among their exits by one multinomial (``rng.multinomial``)."""
-        cell = rng.integers(0, self.cells, n)
+        """The exit counts of ``n`` matches: each match's cell is drawn on its own, two matches'
+        cells to one integer (up to :data:`COUNT_CELLS` cells: ``rng.integers(0, cells**2)``,
+        the first match's cell its high bits, the second's its low bits; an odd last match gets
+        the high bits of one more; with more cells one integer a match), and the cells are
+        counted by one ``bincount`` of those integers; each cell holding no cut point gives its
+        count to its exit, and the matches in the cells that hold cut points are split among
+        their exits by one multinomial (``rng.multinomial``).
+
+        An integer uniform on ``[0, cells**2)`` is two independent cells uniform on
+        ``[0, cells)``, so the counts are those of one cell drawn per match, from half as many
+        generator calls (and half the integers to count) as one integer a match."""
+        cells = self._drawn(n, rng)
         if self.cells <= COUNT_CELLS:
-            per_cell = _count_cells(cell, self.cells)
+            per_cell = _count_cells(cells, n, self.cells)
         else:  # many cells: one index per match
-            per_cell = np.bincount(cell, minlength=self.cells)
+            per_cell = np.bincount(cells, minlength=self.cells)
         counts = per_cell @ self.sure
         per_exit = counts[:-1]
         if self.variates:  # (a cell holding a cut point gives at least two exits)
             per_exit += rng.multinomial(int(counts[-1]), self.split_p)
         return ExitCounts(per_exit, n + self.variates)
 
+    def _drawn(self, n: int, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        """The integers :meth:`count` draws for ``n`` matches: two cells to an integer (up to
+        :data:`COUNT_CELLS` cells), else one."""
+        if self.cells <= COUNT_CELLS:
+            return rng.integers(0, self.cells * self.cells, (n + 1) // 2)
+        return rng.integers(0, self.cells, n)
+
     def draw_only(self, n: int, rng: np.random.Generator) -> None:
         """The generator calls :meth:`count` makes for ``n`` matches and nothing else (the
         split's multinomial on the expected count of its cells): a benchmark's floor."""
-        rng.integers(0, self.cells, n)
+        self._drawn(n, rng)
         if self.variates:
             rng.multinomial(n * self.split_cells // self.cells, self.split_p)
 
@@ -521,19 +534,17 @@ def count_exits(tables: MatchTables, n: int, rng: np.random.Generator) -> ExitCo
     return None if split is None else split.count(n, rng)
 
 
-def _count_cells(cell: npt.NDArray[np.int64], cells: int) -> npt.NDArray[np.int64]:
-    """Matches per cell (``cells`` a power of two): the first half's cell times ``cells`` plus
-    the second half's makes one index for two matches, so one ``bincount`` of half the length
-    counts them all (in place: ``cell`` is overwritten)."""
-    half = cell.size // 2
-    first = cell[:half]
-    np.left_shift(first, cells.bit_length() - 1, out=first)  # times cells, a power of two
-    np.add(first, cell[half : 2 * half], out=first)
-    joint = np.bincount(first, minlength=cells * cells).reshape(cells, cells)
+def _count_cells(pairs: npt.NDArray[np.int64], n: int, cells: int) -> npt.NDArray[np.int64]:
+    """Matches per cell (``cells`` a power of two) of ``n`` matches whose cells are drawn two to
+    an integer of ``pairs`` (the first match's cell times ``cells`` plus the second's): one
+    ``bincount`` of the integers, summed over each half of the pair; an odd last match is the
+    high half of one more integer."""
+    half = n // 2
+    joint = np.bincount(pairs[:half], minlength=cells * cells).reshape(cells, cells)
     per_cell: npt.NDArray[np.int64] = np.add.reduce(joint, axis=1)
     per_cell += np.add.reduce(joint, axis=0)
-    if cell.size % 2:
-        per_cell[cell[-1]] += 1
+    if n % 2:
+        per_cell[int(pairs[half]) // cells] += 1
     return per_cell
 
 
