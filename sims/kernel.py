@@ -47,7 +47,7 @@ from knockout.rules.decisions.kinds import (
     decide,
 )
 from knockout.rules.decisions.sealed import SealedBidGame
-from knockout.rules.decisions.strategies import DecisionSampler, Strategy
+from knockout.rules.decisions.strategies import BeliefSampler, DecisionSampler, Strategy
 
 __all__ = [
     "COUNT_CELLS",
@@ -61,7 +61,9 @@ __all__ = [
     "MatchTables",
     "SealedBidTable",
     "StageTable",
+    "WalkCounts",
     "count_exits",
+    "count_walk",
     "simulate",
 ]
 
@@ -80,6 +82,10 @@ COUNT_CELLS = 1 << 6
 #: matches are split by the multinomial); a distribution with more (many exits) is counted over
 #: :data:`GUIDE_CELLS` cells instead, one ``bincount`` index per match.
 MAX_SPLIT_CELLS = COUNT_CELLS // 8
+
+#: Stages with up to this many exits are counted cut point by cut point in :func:`count_walk`
+#: (one comparison of the matches' draws each); longer ones by their exit indices.
+COUNTED_EXITS = 16
 
 #: Entry codes of a stage: 0 = no previous game, 1 = A had Red last, 2 = B had Red last.
 ENTRIES: tuple[Side | None, ...] = (None, 0, 1)
@@ -115,6 +121,15 @@ class StageTable:
     chooser: npt.NDArray[np.int8]
     announce_red: BoolArray
     objects: BoolArray
+
+    @cached_property
+    def sorted_rows(self) -> list[list[float]] | None:
+        """The rows of cut points as lists, where the stage has at most :data:`COUNTED_EXITS`
+        exits and every row is sorted (cumulative probabilities, barring rounding): a walk
+        that counts matches counts them cut point by cut point (:func:`count_walk`)."""
+        if self.cuts.shape[1] + 1 > COUNTED_EXITS or np.any(self.cuts[:, 1:] < self.cuts[:, :-1]):
+            return None
+        return [row.tolist() for row in self.cuts]
 
     @cached_property
     def columns(self) -> FloatArray:
@@ -1060,3 +1075,238 @@ def _draw_bidding(
     chooser_out[alive] = chooser
     announce_out[alive] = sample.announce_red
     objects_out[alive] = sample.objects
+
+
+@dataclass
+class WalkCounts:
+    """The counts of :func:`count_walk`: what a tally needs, without per-match outcomes.
+
+    Attributes:
+        per_exit: ``(exits,)`` matches that ended with each global exit.
+        games: Matches by games played.
+        reached: Matches that reached a bidding stage drawn decision by decision.
+        chooser_a: ... in which A was 甲.
+        chooser_won: ... in which 甲 advanced.
+        chooser_a_won: ... in which A was 甲 and advanced.
+        announce_red: ... in which 甲 announced Red.
+        objects: ... in which 乙 objected.
+        draws: Random numbers drawn (uniforms, and the beliefs' Normals), as :func:`simulate`
+            draws for the same matches.
+    """
+
+    per_exit: npt.NDArray[np.int64]
+    games: dict[int, int]
+    reached: int = 0
+    chooser_a: int = 0
+    chooser_won: int = 0
+    chooser_a_won: int = 0
+    announce_red: int = 0
+    objects: int = 0
+    draws: int = 0
+
+    def ended(self, exit_code: int, games: int, matches: int) -> None:
+        """``matches`` matches ended with ``exit_code`` after ``games`` games."""
+        self.per_exit[exit_code] += matches
+        self.games[games] = self.games.get(games, 0) + matches
+
+
+def count_walk(tables: MatchTables, n: int, rng: np.random.Generator) -> WalkCounts | None:
+    """The stage-by-stage walk of :func:`simulate` for ``n`` matches of one pair, counted as it
+    goes instead of match by match (None for tables of several pairs).
+
+    The matches alive at a stage fall into a few groups by how they entered it (who had Red
+    last, where that matters, and the games played so far); every match of a group has the same
+    distribution in the stage. Each match still draws its own random numbers, as
+    :func:`simulate` draws them (one uniform in a stage played game by game; in a bidding stage
+    decided on private beliefs: 甲, 甲's and 乙's beliefs, the game), but the draws are compared
+    with their group's cut points and counted, with no per-match index kept from stage to
+    stage. Within a group the matches are exchangeable, so whichever of them a draw goes to, the
+    counts have the distribution of :func:`simulate`'s per-match outcomes (another stream for a
+    seed).
+    """
+    if tables.n_pairs != 1:
+        return None
+    out = WalkCounts(np.zeros(tables.exit_winner.size, dtype=np.int64), {})
+    groups: dict[tuple[int, int], int] = {(0, 0): n}  # (entry code, games so far) -> matches
+    for s, table in enumerate(tables.stages):
+        if not isinstance(table, StageTable):
+            _walk_decided(tables, s, table, sorted(groups.items()), rng, out)
+            break
+        groups = _walk_stage(tables, s, table, sorted(groups.items()), rng, out)
+        if not groups:
+            break
+    return out
+
+
+Groups = list[tuple[tuple[int, int], int]]
+
+
+def _walk_stage(
+    tables: MatchTables,
+    s: int,
+    table: StageTable,
+    groups: Groups,
+    rng: np.random.Generator,
+    out: WalkCounts,
+) -> dict[tuple[int, int], int]:
+    """Stage ``s``, played game by game, for each group of the matches that entered it
+    (``((entry code, games so far), matches)``): one uniform a match, counted by exit; the
+    groups entering the next stage."""
+    entered: dict[tuple[int, int], int] = {}
+    tracked = tables.entry_matters[s + 1]
+    for (entry, played), m in groups:
+        out.draws += m
+        per_exit = _group_exits(table, entry, rng.random(m))
+        for k in np.flatnonzero(per_exit).tolist():
+            g = played + int(table.games[k])
+            c = int(per_exit[k])
+            if k < table.n_goes_on:
+                code = int(table.entry[k]) if tracked else 0
+                entered[code, g] = entered.get((code, g), 0) + c
+            else:
+                out.ended(tables.offsets[s] + k, g, c)
+    return entered
+
+
+def _walk_decided(
+    tables: MatchTables,
+    s: int,
+    table: BiddingTable | SealedBidTable | CutTable,
+    groups: Groups,
+    rng: np.random.Generator,
+    out: WalkCounts,
+) -> None:
+    """Stage ``s``, decided decision by decision: every match ends here, in one game, with one
+    of its two exits (A wins, B wins)."""
+    for (_, played), m in groups:
+        out.games[played + 1] = out.games.get(played + 1, 0) + m
+    total = sum(m for _, m in groups)
+    if isinstance(table, BiddingTable):
+        out.draws += 4 * total  # 甲, two beliefs, the game
+        b_wins = _bidding_counts(table, [(e, m) for (e, _), m in groups], rng, out)
+    else:
+        sealed = isinstance(table, SealedBidTable)
+        out.draws += (3 if sealed else 4) * total  # as simulate draws them
+        b_wins = 0
+        for (entry, _), m in groups:
+            alive = np.arange(m, dtype=np.intp)
+            codes = np.full(m, entry, dtype=np.intp)
+            if isinstance(table, SealedBidTable):
+                winner = _draw_sealed(tables, table, rng, alive, None, codes)
+            else:
+                winner = _draw_cut(tables, table, rng, alive, None, codes)
+            b_wins += int(np.count_nonzero(winner))
+    out.per_exit[tables.offsets[s]] += total - b_wins
+    out.per_exit[tables.offsets[s] + 1] += b_wins
+
+
+def _group_exits(table: StageTable, entry: int, u: FloatArray) -> npt.NDArray[np.int64]:
+    """Matches of one group (entry code ``entry``) per exit of the stage, from their uniforms:
+    a match's exit is the number of cut points at or below its draw (:func:`_draw_exit`), so the
+    matches at or past exit ``j`` are those drawing at least cut ``j - 1`` (cut points are
+    cumulative, so sorted): one comparison and count per cut point (a stage with many exits,
+    or cut points out of order by rounding: the exit indices counted)."""
+    row = entry if table.varies else 0
+    cuts = table.cuts[row]
+    k = cuts.size + 1
+    sorted_rows = table.sorted_rows
+    if sorted_rows is not None:
+        at_least = np.empty(k + 1, dtype=np.int64)
+        at_least[0], at_least[k] = u.size, 0
+        for j, c in enumerate(sorted_rows[row], start=1):
+            at_least[j] = np.count_nonzero(u >= c)
+        return at_least[:-1] - at_least[1:]
+    if cuts.size < INT8_CUTS:
+        index: npt.NDArray[np.integer] = np.zeros(u.shape, dtype=np.int8)
+        for c in cuts:
+            index += (u >= c).view(np.int8)
+    else:
+        index = np.searchsorted(cuts, u, side="right")
+    return np.bincount(index, minlength=k).astype(np.int64)
+
+
+def _bidding_counts(
+    table: BiddingTable, groups: list[tuple[int, int]], rng: np.random.Generator, out: WalkCounts
+) -> int:
+    """The bidding stage decision by decision (as :func:`_draw_bidding`: 甲, the decisions on
+    each match's beliefs, the game) for the matches that entered it, ``(entry code, matches)``
+    per group, counted into ``out``; the matches B won.
+
+    The draws: 甲 for every match (its group's chance that A is 甲); the decisions for the
+    matches where A is 甲, then for those where B is (:func:`_branch_counts`); each match's
+    game, the matches taken by 甲 and branch."""
+    u = rng.random(sum(m for _, m in groups))
+    start = b_chooses = 0
+    for entry, m in groups:
+        b_chooses += int(np.count_nonzero(u[start : start + m] >= table.p_a_chooses[entry]))
+        start += m
+    sizes = (u.size - b_chooses, b_chooses)
+    per_branch = _branch_counts(table.sampler, table.advantage[:2].tolist(), sizes, rng)
+    game = rng.random(u.size)
+    start = b_wins = 0
+    red_through_at = 0 if table.draw_to_black else 1  # the cut a Red win or draw is below
+    cuts = table.cuts[: 2 * len(BRANCHES), red_through_at].tolist()
+    for chooser, counts in enumerate(per_branch):
+        chooser_wins = 0
+        for branch, mb in enumerate(counts):
+            red = int(np.count_nonzero(game[start : start + mb] < cuts[chooser * 4 + branch]))
+            start += mb
+            chooser_wins += red if table.chooser_red[branch] else mb - red
+        out.chooser_won += chooser_wins
+        out.announce_red += counts[0] + counts[1]
+        out.objects += counts[1] + counts[3]
+        if chooser == 0:
+            out.chooser_a += sizes[0]
+            out.chooser_a_won += chooser_wins
+            b_wins += sizes[0] - chooser_wins
+        else:
+            b_wins += chooser_wins
+    out.reached += u.size
+    return b_wins
+
+
+def _branch_counts(
+    sampler: DecisionSampler,
+    advantage: list[float],
+    sizes: tuple[int, int],
+    rng: np.random.Generator,
+) -> list[list[int]]:
+    """Matches per bidding branch (``BRANCHES`` order) when A is 甲 (the first ``sizes[0]``
+    matches, 甲 ``advantage[0]`` stronger) and when B is (the next ``sizes[1]``): the sampler's
+    draws (under private beliefs: every match's 甲's belief, then every match's 乙's), counted.
+
+    A :class:`~knockout.rules.bidding.BeliefSampler`'s belief ``x + e`` (``e`` its Normal
+    error) lies in a region when ``e`` lies in the region moved by ``-x``; the errors are counted
+    region by region (:func:`_inside_count`), 乙's first errors of each 甲 going to the matches
+    where 甲 announced Red. Any other sampler's decisions are drawn per match and counted."""
+    m = sizes[0] + sizes[1]
+    if not isinstance(sampler, BeliefSampler):
+        sample = sampler.sample(np.repeat(np.asarray(advantage, dtype=np.float64), sizes), rng)
+        code = np.repeat(np.arange(2) * 4, sizes) + np.where(sample.announce_red, 0, 2)
+        code += sample.objects
+        counts: list[list[int]] = np.bincount(code, minlength=8).reshape(2, 4).tolist()
+        return counts
+    chooser_errors = rng.normal(0.0, sampler.belief_sd, m)
+    reply_errors = rng.normal(0.0, sampler.belief_sd, m)
+    out: list[list[int]] = []
+    start = 0
+    for shift, size in zip(advantage, sizes, strict=True):
+        end = start + size
+        red = _inside_count(sampler.announce_red - shift, chooser_errors[start:end])
+        object_red = _inside_count(sampler.object_red - shift, reply_errors[start : start + red])
+        object_black = _inside_count(sampler.object_black - shift, reply_errors[start + red : end])
+        out.append([red - object_red, object_red, size - red - object_black, object_black])
+        start = end
+    return out
+
+
+def _inside_count(bounds: FloatArray, y: FloatArray) -> int:
+    """How many of ``y`` lie in the regions with these sorted bounds (``lo <= y < hi``, as
+    :func:`~knockout.rules.bidding.inside`): ``y`` past an even number of bounds is outside,
+    past an odd number inside, so the count is the alternating sum over the bounds of the
+    values at or above each."""
+    total = 0
+    for j, bound in enumerate(bounds.tolist()):
+        above = int(np.count_nonzero(y >= bound))
+        total += -above if j % 2 else above
+    return total

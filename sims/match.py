@@ -21,7 +21,7 @@ from knockout.answers import MatchOdds, MatchTally, Simulated, branch_units
 from knockout.rules.book.formats import Format
 from knockout.rules.chain.match import Position
 from knockout.rules.chain.pairing import Pairing
-from sims.kernel import MatchOutcomes, MatchTables, count_exits, simulate
+from sims.kernel import MatchOutcomes, MatchTables, WalkCounts, count_exits, count_walk, simulate
 from sims.runner import (
     BLOCK_SIZE,
     Executor,
@@ -44,6 +44,7 @@ __all__ = [
     "simulate_match",
     "tally",
     "tally_exits",
+    "tally_walk",
     "uncertain_block",
 ]
 
@@ -142,13 +143,15 @@ def match_block(tables: MatchTables, index: int, size: int, seed: int) -> MatchT
 
     Where one exit distribution holds for every match (one pair, no private beliefs:
     :attr:`~sims.kernel.MatchTables.exit_probabilities`) the block's exit counts are one
-    multinomial draw, with no work per match; otherwise the kernel simulates every match.
+    multinomial draw, with no work per match; otherwise every match is walked, counted as it
+    goes for one pair (:func:`sims.kernel.count_walk`), one by one for several
+    (:func:`sims.kernel.simulate`).
     """
     rng = block_rng(seed, index)
     p = tables.exit_probabilities
     if p is not None:
         return tally_exits(tables, rng.multinomial(size, p), len(tables.stages))
-    return tally(simulate(tables, size, rng), len(tables.stages))
+    return _walked(tables, size, rng)
 
 
 def kernel_block(tables: MatchTables, index: int, size: int, seed: int) -> MatchTally:
@@ -156,11 +159,20 @@ def kernel_block(tables: MatchTables, index: int, size: int, seed: int) -> Match
     without the multinomial shortcut (the benchmark's kernel, and the reference the shortcut is
     tested against). Where one exit distribution holds for every match each match draws its
     cell of [0, 1) and only the cells are counted (:func:`sims.kernel.count_exits`); otherwise
-    :func:`sims.kernel.simulate` walks every match."""
+    every match is walked, as :func:`match_block` walks it."""
     rng = block_rng(seed, index)
     counts = count_exits(tables, size, rng)
     if counts is not None:
         return tally_exits(tables, counts.per_exit, len(tables.stages))
+    return _walked(tables, size, rng)
+
+
+def _walked(tables: MatchTables, size: int, rng: np.random.Generator) -> MatchTally:
+    """The tally of ``size`` matches walked stage by stage: counted as they go for one pair,
+    else simulated match by match."""
+    walk = count_walk(tables, size, rng)
+    if walk is not None:
+        return tally_walk(tables, walk, len(tables.stages))
     return tally(simulate(tables, size, rng), len(tables.stages))
 
 
@@ -177,18 +189,24 @@ class _ExitSums:
     rows: npt.NDArray[np.int64]
     n_stages: int
     n_games: int
+    units: npt.NDArray[np.int64] | None = None
+    squares: npt.NDArray[np.int64] | None = None
 
     @classmethod
     def of(cls, t: MatchTables, n_stages: int) -> _ExitSums:
-        assert t.exit_games is not None
+        """The rows of ``t`` (no rows of games where the exit does not fix them)."""
         k = t.exit_winner.size
         every = np.arange(k)
         decided = np.zeros((n_stages, 2, k), dtype=np.int64)
         # the index as the per-match count used it: a winner of -1 (the match goes on, never
         # a last exit) lands in side 1's column, with no match in it
         np.add.at(decided, (t.exit_stage, t.exit_winner.astype(np.intp), every), 1)
-        n_games = int(t.exit_games.max(initial=0)) + 1
-        games = (t.exit_games[None, :] == np.arange(n_games)[:, None]).astype(np.int64)
+        n_games = 0 if t.exit_games is None else int(t.exit_games.max(initial=0)) + 1
+        games = (
+            np.zeros((0, k), dtype=np.int64)
+            if t.exit_games is None
+            else (t.exit_games[None, :] == np.arange(n_games)[:, None]).astype(np.int64)
+        )
         chooser, winner = t.exit_chooser, t.exit_winner
         flags = np.array(
             [
@@ -202,14 +220,14 @@ class _ExitSums:
             dtype=np.int64,
         )
         branch = np.zeros((16, k), dtype=np.int64)
+        units = squares = None
         if t.branch_values is not None:
             values = t.branch_values[0]  # (2 sides, 4 branches): one pair, row 0
+            units, squares = branch_units(values), branch_units(values**2)
             for side in (0, 1):
                 as_side = (chooser == side).astype(np.int64)
-                branch[side * 4 : side * 4 + 4] = branch_units(values[side])[:, None] * as_side
-                branch[8 + side * 4 : 12 + side * 4] = (
-                    branch_units(values[side] ** 2)[:, None] * as_side
-                )
+                branch[side * 4 : side * 4 + 4] = units[side][:, None] * as_side
+                branch[8 + side * 4 : 12 + side * 4] = squares[side][:, None] * as_side
         rows = np.concatenate(
             [
                 np.ones((1, k), dtype=np.int64),
@@ -220,39 +238,80 @@ class _ExitSums:
                 branch,
             ]
         )
-        return cls(rows, n_stages, n_games)
+        return cls(rows, n_stages, n_games, units, squares)
 
-    def tally(self, per_exit: npt.NDArray[np.int64], time_class: str | None) -> MatchTally:
+    def tally(
+        self,
+        per_exit: npt.NDArray[np.int64],
+        time_class: str | None,
+        walk: WalkCounts | None = None,
+    ) -> MatchTally:
+        """The tally of the exit counts; ``walk``: a counted walk's (its games, and the bidding
+        decisions it drew decision by decision, added to those its exits hold)."""
         v: list[int] = (self.rows @ per_exit).tolist()
         games = 3 + 2 * self.n_stages
         flags = games + self.n_games
         reached, chooser_a, chooser_won, announce_red, objects, chooser_a_won = v[flags : flags + 6]
+        branch_sum, branch_sq = v[flags + 6 : flags + 14], v[flags + 14 : flags + 22]
+        played = {k: c for k, c in enumerate(v[games:flags]) if c}
+        if walk is not None:
+            played = {g: c for g, c in sorted(walk.games.items()) if c}
+            reached += walk.reached
+            chooser_a += walk.chooser_a
+            chooser_won += walk.chooser_won
+            announce_red += walk.announce_red
+            objects += walk.objects
+            chooser_a_won += walk.chooser_a_won
+            if walk.reached and self.units is not None and self.squares is not None:
+                sides = np.array([walk.chooser_a, walk.reached - walk.chooser_a])[:, None]
+                branch_sum = [
+                    a + b
+                    for a, b in zip(branch_sum, (sides * self.units).ravel().tolist(), strict=True)
+                ]
+                branch_sq = [
+                    a + b
+                    for a, b in zip(branch_sq, (sides * self.squares).ravel().tolist(), strict=True)
+                ]
         return MatchTally(
             runs=v[0],
             wins=(v[1], v[2]),
             decided=tuple(zip(v[3:games:2], v[4:games:2], strict=True)),
-            games={k: c for k, c in enumerate(v[games:flags]) if c},
+            games=played,
             reached=reached,
             chooser_a=chooser_a,
             chooser_won=chooser_won,
             announce_red=announce_red,
             objects=objects,
             chooser_a_won=chooser_a_won,
-            branch_sum=tuple(v[flags + 6 : flags + 14]),
-            branch_sq=tuple(v[flags + 14 : flags + 22]),
+            branch_sum=tuple(branch_sum),
+            branch_sq=tuple(branch_sq),
             time_class=time_class,
         )
+
+
+def _exit_sums(t: MatchTables, n_stages: int) -> _ExitSums:
+    """The tables' :class:`_ExitSums`, built on first use."""
+    sums = t.__dict__.get("_exit_sums")
+    if sums is None or sums.n_stages != n_stages:
+        sums = _ExitSums.of(t, n_stages)
+        object.__setattr__(t, "_exit_sums", sums)  # a cache beside the tables' cached properties
+    return sums
 
 
 def tally_exits(t: MatchTables, per_exit: npt.NDArray[np.int64], n_stages: int) -> MatchTally:
     """The counts of matches whose outcomes are their exit codes alone, from the number of
     matches ending with each global exit (games fixed by the exit, no decisions drawn): one
     integer matrix product, the matrix built once per tables."""
-    sums = t.__dict__.get("_exit_sums")
-    if sums is None or sums.n_stages != n_stages:
-        sums = _ExitSums.of(t, n_stages)
-        object.__setattr__(t, "_exit_sums", sums)  # a cache beside the tables' cached properties
-    return sums.tally(np.asarray(per_exit, dtype=np.int64), t.bidding_class)
+    assert t.exit_games is not None
+    return _exit_sums(t, n_stages).tally(np.asarray(per_exit, dtype=np.int64), t.bidding_class)
+
+
+def tally_walk(t: MatchTables, walk: WalkCounts, n_stages: int) -> MatchTally:
+    """The tally of a counted walk (:func:`sims.kernel.count_walk`): the counts :func:`tally`
+    makes of the same matches walked one by one. A bidding stage's decisions come from its
+    exits where its table holds them (decisions on the truth), from the walk's counts where they
+    were drawn decision by decision (one of the two is zero); games from the walk."""
+    return _exit_sums(t, n_stages).tally(walk.per_exit, t.bidding_class, walk)
 
 
 @dataclass(frozen=True)
