@@ -22,9 +22,11 @@ import contextlib
 import csv
 import io
 import json
+import multiprocessing
 import os
 import queue
 import resource
+import signal
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -535,71 +537,163 @@ def _open_files(out: Path, config: SelfPlayConfig, engine_name: str) -> _Files:
         raise KnockoutError(f"--out: cannot write {out}: {exc.strerror}") from None
 
 
+@dataclass(frozen=True)
+class _Claims:
+    """The games still to play, claimed one at a time by the worker processes through a shared
+    counter (a queue filled before the workers start could look empty to one of them while its
+    feeder thread is still writing)."""
+
+    todo: tuple[int, ...]
+    next: Any  # multiprocessing.Value("q"): the index of the next game to hand out
+
+    def claim(self) -> int | None:
+        with self.next.get_lock():
+            at = int(self.next.value)
+            if at >= len(self.todo):
+                return None
+            self.next.value = at + 1
+        return self.todo[at]
+
+
+@dataclass(frozen=True)
+class _WorkerDone:
+    """A worker process's last message: its own CPU seconds (the referee's share, which the
+    parent would otherwise count with the engines' once it reaps the worker)."""
+
+    cpu_seconds: float
+
+
+class _WorkerEngines:
+    """A worker process's engines, all killed as soon as the run stops (``stop`` set, or the
+    parent gone), by a watcher thread: a search in progress then ends at once.
+
+    Attributes:
+        done: Set when this worker is to stop (what its games check between moves).
+    """
+
+    def __init__(self, config: SelfPlayConfig, stop: Any, parent: int) -> None:
+        self.config = config
+        self.done = threading.Event()
+        self._stop, self._parent = stop, parent
+        self._engines: list[Engine] = []
+        self._lock = threading.Lock()
+        self._watcher = threading.Thread(target=self._watch, daemon=True)
+        self._watcher.start()
+
+    def _watch(self) -> None:
+        while not self.done.is_set():
+            if self._stop.wait(0.2) or os.getppid() != self._parent:
+                self.done.set()
+        with self._lock:
+            for engine in self._engines:
+                engine.kill()
+
+    def start(self) -> Engine:
+        engine = Engine(self.config.engine, self.config.options)
+        with self._lock:
+            self._engines.append(engine)
+            if self.done.is_set():
+                engine.kill()
+        return engine
+
+    def close(self) -> None:
+        self.done.set()
+        self._watcher.join()
+        for engine in self._engines:
+            engine.close()
+
+
+def _play_games(
+    config: SelfPlayConfig,
+    openings: Sequence[tuple[str, ...]],
+    claims: _Claims,
+    results: Any,
+    stop: Any,
+    parent: int,
+) -> None:
+    """A worker process: a pair of engines and a referee of its own, playing claimed games
+    until none is left or the run stops, each finished game sent on ``results`` (an engine's
+    failure too), then its own CPU time. The referee (the rules library holds the GIL) thus runs
+    on as many cores as there are workers. A Ctrl-C in the terminal reaches the whole process
+    group: the worker ignores it and lets the parent stop the run."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    engines = _WorkerEngines(config, stop, parent)
+    try:
+        pair = (engines.start(), engines.start())
+        while not engines.done.is_set():
+            game = claims.claim()
+            if game is None:
+                break
+            opening = openings[game // len(config.pairings)]
+            record = play_game(pair, config, game, opening, engines.done)
+            if record is not None:
+                results.put(record)
+    except EngineError as exc:
+        if not engines.done.is_set():
+            results.put(exc)
+    finally:
+        engines.close()
+        results.put(_WorkerDone(time.process_time()))
+
+
+def _start_method() -> str:
+    """``fork`` where the platform has it (the openings are not sent again), else ``spawn``."""
+    return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+
 class _Pool:
-    """Worker threads, each with a pair of engines, playing the games of a queue."""
+    """Worker processes, each with a pair of engines and its own referee, playing the games
+    still to play (``jobs`` of them at once, fewer if fewer games are left)."""
 
     def __init__(
         self, config: SelfPlayConfig, openings: Sequence[tuple[str, ...]], todo: Sequence[int]
     ) -> None:
-        self.config = config
-        self.openings = openings
-        self.tasks: queue.SimpleQueue[int] = queue.SimpleQueue()
-        for game in todo:
-            self.tasks.put(game)
-        self.results: queue.SimpleQueue[GameRecord | EngineError | None] = queue.SimpleQueue()
-        self.stop = threading.Event()
-        self.engines: list[Engine] = []
-        self._lock = threading.Lock()
-        self.threads = [
-            threading.Thread(target=self._work, daemon=True) for _ in range(config.jobs)
+        context: Any = multiprocessing.get_context(_start_method())  # (the stubs: no Process)
+        self.size = min(config.jobs, len(todo))
+        self.results: Any = context.Queue()
+        self.stop: Any = context.Event()
+        self.worker_cpu = 0.0
+        claims = _Claims(tuple(todo), context.Value("q", 0))
+        self.processes = [
+            context.Process(
+                target=_play_games,
+                args=(config, openings, claims, self.results, self.stop, os.getpid()),
+                daemon=True,
+            )
+            for _ in range(self.size)
         ]
 
-    def _start_engine(self) -> Engine:
-        engine = Engine(self.config.engine, self.config.options)
-        with self._lock:
-            self.engines.append(engine)
-            if self.stop.is_set():
-                engine.kill()
-        return engine
-
-    def _work(self) -> None:
-        try:
-            pair = (self._start_engine(), self._start_engine())
-            while not self.stop.is_set():
-                try:
-                    game = self.tasks.get_nowait()
-                except queue.Empty:
-                    break
-                record = play_game(
-                    pair,
-                    self.config,
-                    game,
-                    self.openings[game // len(self.config.pairings)],
-                    self.stop,
-                )
-                if record is not None:
-                    self.results.put(record)
-        except EngineError as exc:
-            if not self.stop.is_set():
-                self.results.put(exc)
-        finally:
-            self.results.put(None)
-
     def start(self) -> None:
-        for thread in self.threads:
-            thread.start()
+        for process in self.processes:
+            process.start()
+
+    def get(self, timeout: float) -> GameRecord | EngineError | None:
+        """The next finished game, an engine's failure, or None when a worker has ended.
+
+        Raises:
+            queue.Empty: If nothing came within ``timeout`` seconds.
+        """
+        item = self.results.get(timeout=timeout)
+        if isinstance(item, _WorkerDone):
+            self.worker_cpu += item.cpu_seconds
+            return None
+        return item  # type: ignore[no-any-return]
 
     def shutdown(self) -> None:
-        """Stop every engine at once and wait for the threads."""
+        """Stop every worker (each kills its engines at once) and wait for them; the results
+        they still send are read meanwhile, so that none blocks on a full pipe."""
         self.stop.set()
-        with self._lock:
-            engines = list(self.engines)
-        for engine in engines:
-            engine.kill()
-        for thread in self.threads:
-            thread.join(timeout=10)
-        for engine in engines:
-            engine.close()
+        deadline = time.monotonic() + 10
+        while any(p.is_alive() for p in self.processes) and time.monotonic() < deadline:
+            with contextlib.suppress(queue.Empty):
+                self.get(timeout=0.05)
+        for process in self.processes:
+            if process.is_alive():
+                process.kill()
+            process.join()
+        with contextlib.suppress(queue.Empty, OSError, ValueError):
+            while True:
+                self.get(timeout=0.01)
 
 
 def _children_cpu() -> float:
@@ -667,9 +761,9 @@ def play(
     try:
         pool.start()
         finished = 0
-        while finished < config.jobs:
+        while finished < pool.size:
             try:
-                item = pool.results.get(timeout=0.2)
+                item = pool.get(timeout=0.2)
             except queue.Empty:
                 continue
             if item is None:
@@ -698,7 +792,18 @@ def play(
     finally:
         pool.shutdown()
         files.close()
-        summary = _summary(config, files, out, resumed, played, interrupted, wall0, cpu0, children0)
+        summary = _summary(
+            config,
+            files,
+            out,
+            resumed,
+            played,
+            interrupted,
+            wall0,
+            cpu0,
+            children0,
+            pool.worker_cpu,
+        )
         _write_provenance(summary, config, engine_name, command, started)
     return summary
 
@@ -713,6 +818,7 @@ def _summary(
     wall0: float,
     cpu0: float,
     children0: float,
+    worker_cpu: float = 0.0,
 ) -> RunSummary:
     counts = {"red": 0, "draw": 0, "black": 0}
     reasons: dict[str, int] = {}
@@ -727,8 +833,9 @@ def _summary(
         played=played,
         resumed=resumed,
         wall_seconds=time.monotonic() - wall0,
-        engine_cpu_seconds=_children_cpu() - children0,
-        own_cpu_seconds=time.process_time() - cpu0,
+        # the worker processes' own CPU (the referees) is the program's, not the engines'
+        engine_cpu_seconds=_children_cpu() - children0 - worker_cpu,
+        own_cpu_seconds=time.process_time() - cpu0 + worker_cpu,
         counts=counts,
         reasons=dict(sorted(reasons.items())),
         interrupted=interrupted,

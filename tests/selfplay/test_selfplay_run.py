@@ -1,5 +1,6 @@
 """A run end to end with a stand-in engine (first legal move): the files, resuming, refusing
-another run's file, a crashed or silent engine, and Ctrl-C leaving no engine behind."""
+another run's file, a crashed or silent engine, the same files whatever --jobs, and Ctrl-C
+leaving no engine (or worker process) behind."""
 
 from __future__ import annotations
 
@@ -133,6 +134,25 @@ def test_a_ctrl_c_between_a_games_two_rows_keeps_that_game(
     assert [r["game"] for r in kept] == ["0"]
     with out.open(encoding="utf-8") as f:
         assert len(list(csv.DictReader(f))) == 1  # its calibration row too
+
+
+def test_the_files_are_the_same_whatever_the_jobs(fake_engine: MakeEngine, tmp_path: Path) -> None:
+    """Games in one worker process or three: the same calibration file, and the same detail
+    file but for the thinking times (node budgets: a game is a function of its moves)."""
+    engine = fake_engine()
+    one, three = tmp_path / "one.csv", tmp_path / "three.csv"
+    alone = play(config(engine, games=7, jobs=1), one)
+    shared = play(config(engine, games=7, jobs=3), three)
+    assert alone.played == shared.played == 7
+    assert one.read_text() == three.read_text()
+    timing = ("red_seconds", "black_seconds")
+
+    def cells(path: Path) -> list[dict[str, str]]:
+        return [{k: v for k, v in r.items() if k not in timing} for r in read_detail(path)]
+
+    assert cells(detail_path(one)) == cells(detail_path(three))
+    for summary in (alone, shared):  # the workers' referee time is the program's, not the engines'
+        assert summary.own_cpu_seconds > 0 and summary.engine_cpu_seconds >= 0
 
 
 def test_another_runs_file_is_refused(fake_engine: MakeEngine, tmp_path: Path) -> None:
@@ -277,15 +297,16 @@ def test_ctrl_c_keeps_the_games_and_leaves_no_engine_running(
         if detail.exists() and len(detail.read_text().splitlines()) >= 2:
             break
         time.sleep(0.05)
-    engines = _children(proc.pid)
+    workers = _children(proc.pid)  # the games are played in worker processes
+    engines = {pid for worker in workers for pid in _children(worker)}
     assert len(engines) == 4  # two games at once, two engines each
     proc.send_signal(stop)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "interrupted: the finished games are kept" in err
     assert "Traceback" not in err
-    for pid in engines:
-        assert not Path(f"/proc/{pid}").exists() or _zombie(pid), f"engine {pid} left running"
+    for pid in engines | workers:
+        assert not Path(f"/proc/{pid}").exists() or _zombie(pid), f"process {pid} left running"
     kept = read_detail(detail)
     assert len(kept) >= 1
     assert len(out.read_text().splitlines()) == len(kept) + 1
