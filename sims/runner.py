@@ -46,6 +46,7 @@ from typing import Any, Generic, Literal, Protocol, Self, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from knockout.allocator import keep_freed_memory
 from knockout.errors import KnockoutError
 from sims.seeding import block_generator
 
@@ -153,38 +154,6 @@ def block_rng(seed: int, index: int) -> np.random.Generator:
     ``np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))``, in the same
     state, seeded in a fraction of the time (:func:`sims.seeding.block_generator`)."""
     return block_generator(seed, index)
-
-
-#: glibc ``mallopt`` parameters: the size from which blocks are mapped on their own, and the free
-#: memory kept at the top of the heap before it is given back to the system.
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
-_MMAP_THRESHOLD = 32 << 20  # glibc's largest: arrays of a block (0.5-1 MB) stay on the heap
-_TRIM_THRESHOLD = 1 << 30
-_allocator_tuned = False
-
-
-def keep_freed_memory() -> None:
-    """Let glibc keep freed memory for reuse rather than give it back after every block.
-
-    A block allocates and frees the same arrays (0.5-1 MB each) again and again; with glibc's
-    default thresholds they are unmapped when freed and every page is faulted in anew in the next
-    block (on a 2-vCPU VM this made bracket blocks 1.7x slower). Process-wide and once per
-    process: the heap then stays at its peak size. Does nothing where the C library is not glibc.
-    """
-    global _allocator_tuned  # noqa: PLW0603  (once per process)
-    if _allocator_tuned:
-        return
-    _allocator_tuned = True
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes  # noqa: PLC0415  (only here)
-
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return
-    mallopt(_M_MMAP_THRESHOLD, _MMAP_THRESHOLD)
-    mallopt(_M_TRIM_THRESHOLD, _TRIM_THRESHOLD)
 
 
 def available_cpus() -> int:

@@ -15,6 +15,7 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
+from knockout.allocator import keep_freed_memory
 from knockout.answers import BracketOdds
 from knockout.exact.odds import default_draws, solve_chunked, vectorises
 from knockout.exact.solver import MatchSolution, advance_probabilities
@@ -37,23 +38,40 @@ __all__ = [
     "pair_wins",
     "progress_solution",
     "roster",
+    "upper_pairs",
 ]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
 
-#: Match solutions computed at once: the solver's arrays for a chunk stay a few megabytes, so a
-#: bracket of 4,096 players (8.4 million pairs) needs little more memory than its match matrix.
+#: Match solutions computed at once: the solver's arrays for a chunk (128 KB each) stay within
+#: the processor's cache as a transition's products are formed and summed, so a bracket of 4,096
+#: players (8.4 million pairs) needs little more memory than its match matrix; in chunks of
+#: 65,536 the same work took 15 % more CPU (arrays of 512 KB go to memory and back).
 #: The solver works pair by pair, so the answers do not depend on the chunks; only where the walk
 #: stops, once less than the solver's tolerance (1e-15) is still in play in every pair of a
 #: chunk (a repeating stage), may a chunk stop a game earlier than all pairs at once would.
-CHUNK_PAIRS = 65_536
+CHUNK_PAIRS = 16_384
 
 
 def all_pairs(scenario: Scenario, names: tuple[str, ...]) -> tuple[IntArray, IntArray, Pairing]:
     """Every pair ``i < j`` of ``names`` (indices) and one vectorised pairing of them all."""
     iu, ju = np.triu_indices(len(names), k=1)
     return iu, ju, roster(scenario, names).pairs(iu, ju)
+
+
+def upper_pairs(n: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """``np.triu_indices(n, k=1)``, the same pairs in the same order, as 32-bit indices and
+    without its ``n x n`` mask (4,096 players: 8.4 million pairs, 67 MB of indices not 150)."""
+    rows = np.arange(n - 1, dtype=np.int32)
+    counts = n - 1 - rows  # row i pairs with i + 1 .. n - 1
+    iu = np.repeat(rows, counts)
+    starts = np.cumsum(counts, dtype=np.int64) - counts
+    ju = np.arange(iu.size, dtype=np.int32)
+    ju -= np.repeat(starts.astype(np.int32), counts)
+    ju += iu
+    ju += 1
+    return iu, ju
 
 
 def roster(scenario: Scenario, names: tuple[str, ...]) -> Roster:
@@ -70,8 +88,8 @@ def roster(scenario: Scenario, names: tuple[str, ...]) -> Roster:
 def pair_wins(
     scenario: Scenario,
     names: tuple[str, ...],
-    iu: IntArray,
-    ju: IntArray,
+    iu: npt.NDArray[np.integer],
+    ju: npt.NDArray[np.integer],
     shift: FloatArray | None = None,
     *,
     model: ModelParams | None = None,
@@ -92,6 +110,8 @@ def pair_wins(
     field_ = roster(scenario, names)
     win = np.empty((iu.size * k, 2))
     step = max(1, chunk // k)
+    if iu.size > step:  # chunk after chunk frees and reallocates the same arrays
+        keep_freed_memory()
     for lo in range(0, iu.size, step):
         hi = min(iu.size, lo + step)
         pairing = field_.pairs(iu[lo:hi], ju[lo:hi])
@@ -176,7 +196,7 @@ def line_matrix(
     size = bracket.size
     m = np.zeros((draws, size, k, size, k))
     if len(names) >= 2:
-        iu, ju = np.triu_indices(len(names), k=1)
+        iu, ju = upper_pairs(len(names))
         shift = None
         if k > 1:
             sds = np.array([sd[name] for name in names])
@@ -187,7 +207,8 @@ def line_matrix(
             ).ravel()
         win = pair_wins(scenario, names, iu, ju, shift, model=model)
         p_up = win[:, 0].reshape(iu.size, draws, k, k)
-        li, lj = np.array(line_of)[iu], np.array(line_of)[ju]
+        lines = np.asarray(line_of, dtype=np.int32)
+        li, lj = lines[iu], lines[ju]
         for d in range(draws):
             m[d, li, :, lj, :] = p_up[:, d]
             m[d, lj, :, li, :] = 1.0 - p_up[:, d].transpose(0, 2, 1)

@@ -242,3 +242,26 @@ def test_a_paced_game_is_cached_per_pairing_never_shared() -> None:
         np.testing.assert_array_equal(
             np.asarray(plain.game_at(state, red)), np.asarray(plain.game(state.stage, red))
         )
+
+
+def test_upper_pairs_are_triu_indices() -> None:
+    for n in (2, 3, 7, 64, 1000):
+        iu, ju = chunked.upper_pairs(n)
+        a, b = np.triu_indices(n, k=1)
+        np.testing.assert_array_equal(iu, a)
+        np.testing.assert_array_equal(ju, b)
+        assert iu.dtype == ju.dtype == np.int32
+
+
+def test_many_chunks_keep_freed_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chunk after chunk frees and reallocates the same arrays: the solver tunes the allocator
+    (as the Monte Carlo runner does) when there is more than one chunk, not for one."""
+    calls: list[int] = []
+    monkeypatch.setattr(chunked, "keep_freed_memory", lambda: calls.append(1))
+    sc = field(12)
+    names = tuple(p.name for p in sc.players)
+    iu, ju = chunked.upper_pairs(12)
+    whole = chunked.pair_wins(sc, names, iu, ju)
+    assert not calls
+    np.testing.assert_array_equal(chunked.pair_wins(sc, names, iu, ju, chunk=10), whole)
+    assert calls

@@ -8,9 +8,10 @@ import pytest
 from knockout.game import Colour, Reply
 from knockout.rules.book.formats import BiddingMenu
 from knockout.rules.decisions.bidding import BiddingGame, bayesian_regions
-from knockout.rules.decisions.regions import expect
+from knockout.rules.decisions.regions import Regions, expect
 from knockout.rules.decisions.sealed import SealedBidGame
 from knockout.rules.decisions.strategies import Bayesian, Believed, Rational, get_strategy
+from knockout.rules.model.normal import ndtr
 
 SD = 150.0
 GAME = BiddingGame(BiddingMenu(), Colour.BLACK)
@@ -114,3 +115,20 @@ def test_the_bayesian_sealed_bid_is_the_expected_indifference() -> None:
     bid_a, bid_b = Bayesian(SD).sealed_bids(game, np.full(n, 100.0), rng)
     sampled = float(np.mean(game.a_advances(np.full(n, 100.0), bid_a, bid_b)))
     assert sampled == pytest.approx(exact, abs=4 * 0.5 / n**0.5)
+
+
+def test_a_regions_normal_mass_takes_an_infinite_end_as_exactly_one_or_zero() -> None:
+    """The mass of regions with infinite ends, computed without ndtr at the ends, is ndtr's
+    sum to the last bit."""
+    means = np.random.default_rng(3).normal(0, 300, 50_001)
+    for intervals in (
+        ((-np.inf, -515.6), (445.4, np.inf)),
+        ((-np.inf, np.inf),),
+        ((-267.7, 267.7),),
+        ((-np.inf, 20.0), (30.0, 31.0)),
+    ):
+        total = np.zeros_like(means)
+        for lo, hi in intervals:
+            total = total + ndtr((hi - means) / 90.0) - ndtr((lo - means) / 90.0)
+        expected = np.clip(total, 0.0, 1.0)
+        np.testing.assert_array_equal(Regions(intervals).normal_mass(means, 90.0), expected)

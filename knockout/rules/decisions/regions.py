@@ -10,6 +10,7 @@ Normal masses and the searches that find their ends: on a 1-Elo grid for one mod
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -72,7 +73,10 @@ class Regions:
         m = np.asarray(mean, dtype=np.float64)
         total = np.zeros_like(m)
         for lo, hi in self.intervals:
-            total = total + ndtr((hi - m) / sd) - ndtr((lo - m) / sd)
+            # an infinite end's mass is exactly ndtr's there, 1 or 0, without computing it
+            upper = 1.0 if hi == math.inf else ndtr((hi - m) / sd)
+            lower = 0.0 if lo == -math.inf else ndtr((lo - m) / sd)
+            total = total + upper - lower
         return np.clip(total, 0.0, 1.0)
 
     def contains(self, y: npt.ArrayLike) -> BoolArray:
