@@ -62,16 +62,18 @@ def bench(
     """Measure the performance goals and figures in one run: each goal's measured ratio beside
     its target.
 
-    Goals: the per-match kernel against the random-number floor (the time numpy needs just
-    to draw the random numbers the kernel draws); a long run on every CPU against one process,
-    as a share of this machine's own ceiling; runs of every size never slower with more
-    processes allowed; the start-up of knockout --version against python -c "import numpy";
-    the bracket Monte Carlo per match against the single-match kernel; where users wait: the
+    Goals: the per-match kernel against PCG64 uniforms for its random numbers, under rational
+    and under believed bidders (the kernel's own generator calls shown beside); a long run on
+    every CPU against one process, as a share of this machine's own ceiling; runs of every size
+    never slower with more processes allowed; the start-up of knockout --version against python
+    -c pass; the bracket Monte Carlo per match against the single-match kernel; self-play with
+    two jobs against one (games a minute, with the engine installed); where users wait: the
     short commands (odds, event next/record/show/odds) in CPU against import numpy, exact
     bracket odds of 4,096 players (CPU, peak memory, growth from 1,024), a study of a
     simulate. metric against the kernel, the estimates before simulate and study against the
     runs; a local Dask cluster against the ceiling. Each ratio's two sides are measured in this
-    run, interleaved; nothing here fails on a slow machine. Takes several minutes.
+    run, interleaved; start-up ratios in CPU with one BLAS thread on both sides (the steady
+    yardstick). Nothing here fails on a slow machine. Takes several minutes.
 
     Example:
 

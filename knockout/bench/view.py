@@ -7,6 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from knockout.bench.figures import BenchFigures
+from knockout.bench.waits import STEADY_NOTE
 
 __all__ = ["bench_view"]
 
@@ -32,6 +33,7 @@ def bench_view(f: BenchFigures) -> RenderableType:
         figures.add_row(measure, figure)
     note = Text(
         f"Block size {f.block_size:,}. Each ratio's two sides are measured in this run, "
-        "interleaved, best of several repeats; absolute figures depend on the machine and its load."
+        "interleaved, best of several repeats or the repeat of median ratio; absolute figures "
+        f"depend on the machine and its load. Steady yardstick: {STEADY_NOTE}."
     )
     return Group(goals, figures, note)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import resource
 import subprocess
 import sys
@@ -36,12 +37,16 @@ from sims.run import run_time_estimate
 from sims.runner import BLOCK_SIZE
 
 __all__ = [
+    "ONE_BLAS_THREAD",
+    "STEADY_NOTE",
     "BracketSize",
     "CommandTime",
     "EstimateCheck",
     "StudyCheck",
     "bracket_sizes",
+    "child_cpu",
     "estimate_checks",
+    "knockout_argv",
     "short_commands",
     "study_check",
 ]
@@ -63,15 +68,31 @@ class CommandTime:
         return self.seconds / self.numpy_seconds
 
 
-def _child_cpu(argv: Sequence[str], cwd: str | None = None) -> float:
-    """User + system CPU seconds of one child process running ``argv``."""
+#: The environment of every timed start-up, on both sides of its ratio: one BLAS thread.
+#: numpy's bundled OpenBLAS starts a thread per processor at import and they spin, so ``python
+#: -c "import numpy"`` burned 0.119 s of CPU in 0.069 s on a quiet 2-core machine against 0.065 s
+#: with one thread, and a ratio against it drifted with the load (issue 44).
+ONE_BLAS_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+#: What the start-up figures say about how they were measured.
+STEADY_NOTE = (
+    "start-up ratios: whole processes, CPU (user + system), each side with one BLAS thread "
+    "(OPENBLAS_NUM_THREADS=1), the repeat of median ratio"
+)
+
+
+def child_cpu(argv: Sequence[str], cwd: str | None = None) -> float:
+    """User + system CPU seconds of one child process running ``argv``, with one BLAS thread
+    (:data:`ONE_BLAS_THREAD`)."""
+    env = {**os.environ, **ONE_BLAS_THREAD}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(argv, cwd=cwd, check=True, capture_output=True)
+    subprocess.run(argv, cwd=cwd, check=True, capture_output=True, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def _knockout(args: Sequence[str]) -> list[str]:
+def knockout_argv(args: Sequence[str]) -> list[str]:
+    """A whole ``knockout`` command as the console script runs it (``knockout.program:main``)."""
     code = "import sys\nfrom knockout.program import main\nsys.exit(main())"
     return [sys.executable, "-c", code, *args]
 
@@ -79,15 +100,15 @@ def _knockout(args: Sequence[str]) -> list[str]:
 def short_commands(scenario_path: Path, repeats: int, say: Say) -> tuple[CommandTime, ...]:
     """``knockout odds`` on the match and the organiser's short commands on the bundled
     16-player cup (``events/`` beside the scenario, when it is there), each against ``python -c
-    "import numpy"`` timed just before it, in CPU time; of ``repeats`` such pairs, the one with
-    the median ratio."""
+    "import numpy"`` timed just before it, in CPU time, both with one BLAS thread; of
+    ``repeats`` such pairs, the one with the median ratio."""
     commands: list[tuple[str, list[str]]] = [("odds", ["odds", str(scenario_path.resolve())])]
     events = scenario_path.resolve().parent / "events"
     with tempfile.TemporaryDirectory() as folder:
         if (events / "city-cup-16.toml").exists():
             db = str(Path(folder) / "cup.db")
             subprocess.run(
-                _knockout(
+                knockout_argv(
                     [
                         "event",
                         "new",
@@ -114,8 +135,8 @@ def short_commands(scenario_path: Path, repeats: int, say: Say) -> tuple[Command
         say(f"short commands: {', '.join(name for name, _ in commands)} against import numpy")
         for _ in range(repeats):
             for name, args in commands:
-                baseline = _child_cpu(numpy_argv)
-                pairs[name].append((_child_cpu(_knockout(args), cwd=folder), baseline))
+                baseline = child_cpu(numpy_argv)
+                pairs[name].append((child_cpu(knockout_argv(args), cwd=folder), baseline))
     out = []
     for name, _ in commands:
         # each command against the import timed just before it; the pair of median ratio (the

@@ -32,13 +32,17 @@ TINY = BenchSettings(
     study_steps=2,
     study_runs=2_000,
     estimate_runs=0,
+    beliefs_repeats=1,
+    selfplay_games=0,
 )
 KEYS = [
     "kernel",
+    "kernel_beliefs",
     "processes",
     "never_slower",
     "startup",
     "bracket",
+    "selfplay",
     "short_commands",
     "exact_bracket_cpu",
     "exact_bracket_memory",
@@ -59,7 +63,15 @@ def test_every_goal_has_a_ratio_or_says_why_not() -> None:
     )
     assert [g.key for g in figures.goals] == KEYS
     by_key = {g.key: g for g in figures.goals}
-    for key in ("kernel", "never_slower", "startup", "bracket", "exact_bracket_cpu", "study"):
+    for key in (
+        "kernel",
+        "kernel_beliefs",
+        "never_slower",
+        "startup",
+        "bracket",
+        "exact_bracket_cpu",
+        "study",
+    ):
         assert by_key[key].measured is not None and by_key[key].measured > 0, key
     # A tiny run is not a long run, and Dask was not asked for: said, not guessed.
     assert by_key["processes"].measured is None and by_key["processes"].met is None
@@ -67,6 +79,7 @@ def test_every_goal_has_a_ratio_or_says_why_not() -> None:
     assert by_key["dask"].measured is None
     assert by_key["short_commands"].measured is None  # no scenario file given: not timed
     assert by_key["estimate_simulate"].measured is None  # not asked for
+    assert by_key["selfplay"].measured is None and "not measured" in by_key["selfplay"].figures
     # the seed's final: one integer a match (its cell), and the block's split of the cells that
     # hold cut points (one binomial per exit they can give, but one)
     scenario = load_scenario(FINAL)
