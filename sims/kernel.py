@@ -42,6 +42,7 @@ from knockout.rules.decisions.kinds import (
     Decision,
     Fixed,
     Lot,
+    OtherDecision,
     SealedBids,
     Side,
     decide,
@@ -578,8 +579,9 @@ def _table(
             )
         case CutChoice():
             return _cut_table(pairing, s) if per_match else _stage_table(pairing, s)
-        case Fixed() | Lot() | Choice():
-            # a colour choice is the stage's only decision: its exact marginal is enough
+        case Fixed() | Lot() | Choice() | OtherDecision():
+            # a colour choice (or an added rule's decision) is the stage's only decision: its
+            # exact marginal is enough
             return _stage_table(pairing, s)
         case _:
             assert_never(decision)

@@ -37,7 +37,7 @@ from knockout.game import Colour, Result
 from knockout.io.text import plural
 from knockout.rules.book.bracket import round_name
 from knockout.rules.book.formats import CutChoose, SealedBid
-from knockout.rules.decisions.kinds import Bidding, Choice, CutChoice, SealedBids
+from knockout.rules.decisions.kinds import Bidding, Choice, CutChoice, OtherDecision, SealedBids
 
 __all__ = [
     "LiveEventFile",
@@ -105,8 +105,25 @@ def decision_prompt(event: Event, step: PendingDecision) -> Text:
             return _sealed_prompt(event, step, rule)
         case CutChoice(cut=rule):
             return _cut_prompt(event, step, rule)
+        case OtherDecision():
+            return _added_prompt(event, step)
         case _:
             assert_never(decision)
+
+
+def _added_prompt(event: Event, step: PendingDecision) -> Text:
+    """What the arbiter asks for a decision of a colour rule added to the rule book's own, in
+    the words of its made decision."""
+    a, b = step.players
+    made = step.made
+    text = Text()
+    text.append(f"{step.match} ({a} v {b}), game {step.number}: {made.words}. ", style="bold")
+    text.append(f"The players settle {made.at_words}.")
+    text.append(
+        f"\n  knockout event {made.command} {event.source} {step.match} {made.usage}".rstrip(),
+        style="cyan",
+    )
+    return text
 
 
 def _bid_prompt(event: Event, bid: PendingDecision, rule: Bidding) -> Text:
@@ -250,6 +267,12 @@ def decision_line(event: Event, step: PendingDecision) -> str:
                 f"Next in {m}: game {step.number} ({step.stage}), the cut to record ({cutter}: "
                 f"knockout event cut {event.source} {m} --red-minutes M --colour red|black"
                 f"{'' if step.chooser else ' --cutter NAME'})."
+            )
+        case OtherDecision():
+            made = step.made
+            return (
+                f"Next in {m}: game {step.number} ({step.stage}), the {made.words} to record "
+                f"(knockout event {made.command} {event.source} {m} {made.usage})."
             )
         case _:
             assert_never(decision)

@@ -45,8 +45,10 @@ from knockout.rules.decisions.kinds import (
     Decision,
     Fixed,
     Lot,
+    OtherDecision,
     SealedBids,
     Side,
+    handler_of,
     other,
     p_chooser_from_times,
 )
@@ -104,6 +106,13 @@ def _chooser_name(
     if bid is not None:
         return names[bid[0]]
     return None if choice is None else names[choice[0]]
+
+
+#: The engine's handler of each added colour rule's decision
+#: (:class:`~knockout.rules.decisions.kinds.OtherDecision`): who has Red in the game, drawn with
+#: the engine's random numbers (the recorded decision's, if it is recorded).
+OtherHandler = Callable[[Pairing, MatchState, OtherDecision, np.random.Generator], Side]
+OTHER_DECISIONS: dict[type[OtherDecision], OtherHandler] = {}
 
 
 @dataclass(frozen=True)
@@ -360,6 +369,17 @@ class MatchEngine:
                 return _Setup(red, clocks, probs, sealed=sealed)
             case CutChoice():
                 return self._cut(decision, pairing, state, games, names)
+            case OtherDecision():
+                draw = handler_of(OTHER_DECISIONS, decision, "SimPy engine")
+                red = draw(pairing, state, decision, self.rng)
+                recorded = " (recorded)" if decision.made is not None else ""
+                self._emit(
+                    "bid",
+                    f"{decision.kind}: {names[red]} Red {stage.minutes[0]:g} min v "
+                    f"{names[other(red)]} Black {stage.minutes[1]:g} min{recorded}",
+                    names,
+                )
+                return _Setup(red, stage.minutes, pairing.game(state.stage, red))
             case _:
                 assert_never(decision)
 

@@ -26,7 +26,7 @@ from knockout.event.state import (
     RecordedGame,
 )
 from knockout.game import Colour, Result
-from knockout.rules.decisions.kinds import Bidding, Choice, CutChoice, SealedBids
+from knockout.rules.decisions.kinds import Bidding, Choice, CutChoice, OtherDecision, SealedBids
 
 __all__ = [
     "Decision",
@@ -267,6 +267,8 @@ def _decision(step: PendingDecision) -> Decision:
     match step.decision:
         case SealedBids():
             why = "bids"
+        case OtherDecision():
+            why = ""
         case Choice():
             why = "named" if step.chooser is not None else "lot"
         case Bidding() | CutChoice():

@@ -41,6 +41,7 @@ from knockout.rules.decisions.kinds import (
     Decision,
     Fixed,
     Lot,
+    OtherDecision,
     PlayerDecision,
     SealedBids,
     Side,
@@ -631,7 +632,7 @@ class Event:
             case Lot():
                 side = lot_red(self.seed, m.key, number)
                 return game(*((a, b) if side == 0 else (b, a)), stage.minutes, "lot")
-            case Choice() | Bidding() | SealedBids() | CutChoice():
+            case Choice() | Bidding() | SealedBids() | CutChoice() | OtherDecision():
                 made = m.decisions.get(number) if decision.made is not None else None
                 if made is None:
                     return self._pending(m, number, stage, decision)
@@ -664,8 +665,8 @@ class Event:
                     chooser = {1.0: a, 0.0: b}.get(share)
                 why = "rule" if chooser is not None else "lot"
                 clock = stage.minutes
-            case SealedBids():
-                chooser, why = None, None
+            case SealedBids() | OtherDecision():
+                chooser, why = None, None  # both at once; an added rule's: as the arbiter says
             case _:
                 assert_never(decision)
         rest = None if chooser is None else (b if chooser == a else a)

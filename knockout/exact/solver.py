@@ -14,7 +14,7 @@ gives arrays of shape ``(n,)``, which is how a bracket's match matrix is compute
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
@@ -38,12 +38,15 @@ from knockout.rules.decisions.kinds import (
     CutChoice,
     Fixed,
     Lot,
+    OtherDecision,
     SealedBids,
     Side,
+    handler_of,
     other,
 )
 
 __all__ = [
+    "OTHER_DECISIONS",
     "BidTag",
     "MatchSolution",
     "StageExit",
@@ -64,6 +67,14 @@ _UNTIMED = np.zeros(1)
 #: What happened before the sudden-death game: who was 甲, the announcement, the reply.
 BidTag = Bid
 
+
+#: The exact solver's handler of each added colour rule's decision
+#: (:class:`~knockout.rules.decisions.kinds.OtherDecision`): who has Red in the game, with what
+#: chance (per pair of the pairing), on the stage's clocks.
+OtherHandler = Callable[
+    [Pairing, MatchState, OtherDecision], Sequence[tuple[float | FloatArray, Side]]
+]
+OTHER_DECISIONS: dict[type[OtherDecision], OtherHandler] = {}
 
 #: ``(probability, next state or finished match, bid tag, expected minutes of the game)``.
 Transition = tuple[FloatArray, MatchState | Finished, BidTag | None, FloatArray]
@@ -95,6 +106,9 @@ def transitions(
             yield from _sealed_bid_transitions(pairing, state, decision, timed)
         case CutChoice():
             yield from _cut_transitions(pairing, state, decision, timed)
+        case OtherDecision():
+            reds = handler_of(OTHER_DECISIONS, decision, "exact solver")(pairing, state, decision)
+            yield from _games(pairing, state, reds, timed=timed)
         case _:
             assert_never(decision)
 

@@ -582,7 +582,8 @@ def _slot_options(
     base = next((s for s in scenario.format.stages if s.name == name), None)
     if base is not None and (base.is_decision or base.is_choice):
         base = None  # a decider's clocks are not a slot's
-    default_clock, colours = SLOTS[name]
+    default_clock, own = SLOTS[name]
+    colours: ColourRule | str = own
     if base is not None:
         default_clock = (*base.minutes, base.increment_seconds)
         colours = base.colours

@@ -95,7 +95,7 @@ def rule_of(stage: Stage) -> str:
     if stage.is_sealed_bid:
         assert stage.sealed_bid is not None
         return "sealed-bid" if stage.sealed_bid.price == "first" else "sealed-bid-second-price"
-    return stage.colours.value
+    return str(stage.colours)
 
 
 def _decisive(scenario: Scenario) -> Stage:
@@ -109,7 +109,7 @@ def _decisive(scenario: Scenario) -> Stage:
         raise KnockoutError(
             f"{scenario.source}: equilibrium needs a format whose last stage the players decide "
             f"(bidding, sealed bids, cut-choose or a colour choice); {last.name} is "
-            f"{last.colours.value}"
+            f"{last.colours}"
         )
     return last
 

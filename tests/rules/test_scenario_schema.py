@@ -203,7 +203,7 @@ def test_valid_tables_are_mostly_accepted_without_pydantic() -> None:
         ({"games": 2.0}, "a whole number is an int"),
         ({"games": -1}, "at least 0"),
         ({"gamez": 2}, "unknown key: pydantic names it"),
-        ({"colours": "lots"}, "not one of the rules"),
+        ({"time_class": "lightning"}, "not one of the classes"),
         ({"minutes": 2**60}, "too large to be sure of its float"),
         ("slow", "not a table"),
     ],

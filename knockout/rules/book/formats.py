@@ -54,6 +54,7 @@ from knockout.game import Colour, Reply
 from knockout.rules.model.strength import TimeClass, classify
 
 __all__ = [
+    "ADDED_COLOUR_RULES",
     "CHOOSER_RULES",
     "MAX_STAGES",
     "MAX_STAGE_GAMES",
@@ -64,6 +65,8 @@ __all__ = [
     "Priority",
     "SealedBid",
     "Stage",
+    "colour_rule",
+    "colour_rule_names",
 ]
 
 Priority = Literal["less-time", "lot"]
@@ -105,6 +108,23 @@ class ColourRule(StrEnum):
     SEALED_BID = "sealed-bid"
     CHOICE = "choice"
     CUT_CHOOSE = "cut-choose"
+
+
+#: Colour rules added to the rule book's own, by name
+#: (:func:`knockout.rules.decisions.kinds.add_colour_rule`).
+ADDED_COLOUR_RULES: list[str] = []
+
+
+def colour_rule_names() -> tuple[str, ...]:
+    """Every colour rule a stage may name: the rule book's own, then those added."""
+    return (*(r.value for r in ColourRule), *ADDED_COLOUR_RULES)
+
+
+def colour_rule(name: str) -> ColourRule | str:
+    """The rule book's own colour rule called ``name``, or ``name`` itself (a rule added to the
+    rule book's, or one a stage's checks refuse)."""
+    own = {r.value: r for r in ColourRule}
+    return own.get(name, name)
 
 
 @dataclass(frozen=True)
@@ -232,7 +252,7 @@ class Stage:
     time_class: TimeClass | None
     minutes: Clock = (60.0, 60.0)
     increment_seconds: float = 10.0
-    colours: ColourRule = ColourRule.LOT
+    colours: ColourRule | str = ColourRule.LOT
     draw_winner: Colour | None = None
     repeat: bool = False
     bidding: BiddingMenu | None = None
@@ -320,6 +340,10 @@ class Stage:
 
     def _basic_problems(self) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
+        names = colour_rule_names()
+        if self.colours not in names:
+            listed = ", ".join(repr(n) for n in names[:-1]) + f" or {names[-1]!r}"
+            out.append(("colours", f"expected one of {listed}, got {self.colours!r}"))
         if not STAGE_NAME.match(self.name):
             out.append(("name", f"expected lower-case letters, digits and _, got {self.name!r}"))
         if self.games < 0:

@@ -1,7 +1,7 @@
 """How the next game's colours and clocks are settled: a small closed set of typed decisions.
 
 From where a match stands (:class:`~knockout.rules.chain.match.MatchState`), :func:`decide` says how
-the next game is set up, as one of five decision objects:
+the next game is set up, as one of six decision objects:
 
 =================  ==========================================================================
 :class:`Fixed`      the rules name Red (a later game of a stage, or ``alternate``)
@@ -15,9 +15,12 @@ the next game is set up, as one of five decision objects:
 Each walker has one exhaustive handler over :data:`Decision` (``match`` with
 :func:`typing.assert_never` in the default case, so a kind a walker forgets fails ``mypy``): the
 exact solver sums over a decision's outcomes, the Monte Carlo kernel samples them, the SimPy
-engine draws and narrates one, and organiser mode asks the arbiter for what is still open
-(:attr:`Choice.kind`, :attr:`Bidding.kind`). A new colour rule is a new class here, a case in
-:func:`decide`, and one handler per walker.
+engine draws and narrates one, and organiser mode asks the arbiter for what is still open.
+
+A colour rule can also be added from outside the rule book (:func:`add_colour_rule`): its
+decision is an :class:`OtherDecision`, handled by the handler each walker has registered for its
+class, and its made decision a class of :mod:`knockout.rules.decisions.made`
+(tests/rules/test_added_colour_rule.py adds one from a test module alone).
 
 A decision already taken (recorded in ``[[played]]``: a bid, a colour choice, a cut or sealed
 bids) rides on the decision as ``made``; the walkers then follow it instead of the strategy.
@@ -26,13 +29,22 @@ bids) rides on the decision as ``made``; the walkers then follow it instead of t
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, TypeVar
 
 from knockout.game import Colour, Reply
-from knockout.rules.book.formats import BiddingMenu, ColourRule, CutChoose, SealedBid, Stage
+from knockout.rules.book.formats import (
+    ADDED_COLOUR_RULES,
+    BiddingMenu,
+    ColourRule,
+    CutChoose,
+    SealedBid,
+    Stage,
+)
 
 __all__ = [
+    "COLOUR_RULES",
     "Bid",
     "Bidding",
     "Choice",
@@ -43,14 +55,19 @@ __all__ = [
     "DecisionKind",
     "Fixed",
     "Lot",
+    "OtherDecision",
+    "OtherSettled",
     "PlayerDecision",
     "SealedBids",
     "SealedMade",
     "Settled",
     "Side",
+    "add_colour_rule",
     "decide",
+    "handler_of",
     "other",
     "p_chooser_from_times",
+    "remove_colour_rule",
 ]
 
 Side = Literal[0, 1]
@@ -244,15 +261,88 @@ def p_chooser_from_times(
     return 1.0 if used_a < used_b else 0.0
 
 
+class OtherSettled:
+    """A decision taken under an added colour rule (:class:`OtherDecision`), as the walkers read
+    it (the players as sides of the pairing): the base of its own class."""
+
+    #: Who has Red in the game the decision sets up.
+    red: Side
+
+
+class OtherDecision:
+    """A decision of a colour rule added to the rule book's own (:func:`add_colour_rule`): a
+    rule being tried in a study or a test, settled by the players.
+
+    Each walker handles it by the handler registered for its class (the exact solver's
+    :data:`knockout.exact.solver.OTHER_DECISIONS`, the SimPy engine's
+    :data:`knockout.engine.match.OTHER_DECISIONS`; the Monte Carlo kernel walks the exact stage
+    table, organiser mode asks the arbiter with the words of its made decision), and a walker
+    without a handler for it says so.
+
+    Attributes:
+        kind: Its name in outputs (``next --json``'s ``decisions[].kind``).
+        made: The decision, when it is recorded.
+    """
+
+    kind: ClassVar[str]
+    made: OtherSettled | None = None
+
+
+#: Who has Red for a colour rule added to the rule book's own, by the name a stage's
+#: ``colours`` gives: the decision of the stage's first game (:func:`decide`'s arguments).
+AddedRule = Callable[..., OtherDecision]
+COLOUR_RULES: dict[str, AddedRule] = {}
+
+
+_H = TypeVar("_H")
+
+
+def handler_of(handlers: Mapping[type, _H], decision: OtherDecision, walker: str) -> _H:
+    """The ``walker``'s handler for a decision of an added colour rule.
+
+    Raises:
+        NotImplementedError: The walker has none for the decision's class.
+    """
+    for cls in type(decision).__mro__:
+        if cls in handlers:
+            return handlers[cls]
+    raise NotImplementedError(
+        f"the {walker} has no handler for the added colour rule's decision {decision.kind!r}"
+    )
+
+
+def add_colour_rule(name: str, rule: AddedRule) -> None:
+    """Add a colour rule to the rule book: stages whose ``colours`` is ``name`` get the
+    decision ``rule(stage, last_red=..., p_a_chooses=..., made=..., games_before=...)`` before
+    their first game (also without a previous game, ``last_red`` None: a walker asking which
+    kind of decision the stage has).
+
+    Raises:
+        ValueError: If ``name`` is one of the rule book's own rules.
+    """
+    if name in {r.value for r in ColourRule}:
+        raise ValueError(f"{name!r} is one of the rule book's own colour rules")
+    COLOUR_RULES[name] = rule
+    if name not in ADDED_COLOUR_RULES:
+        ADDED_COLOUR_RULES.append(name)
+
+
+def remove_colour_rule(name: str) -> None:
+    """Take an added colour rule out of the rule book again."""
+    COLOUR_RULES.pop(name, None)
+    if name in ADDED_COLOUR_RULES:
+        ADDED_COLOUR_RULES.remove(name)
+
+
 #: Every way the next game's colours and clocks can be settled.
-Decision = Fixed | Lot | Choice | Bidding | SealedBids | CutChoice
+Decision = Fixed | Lot | Choice | Bidding | SealedBids | CutChoice | OtherDecision
 
 #: The decisions the players take (organiser mode asks the arbiter for them).
-PlayerDecision = Choice | Bidding | SealedBids | CutChoice
+PlayerDecision = Choice | Bidding | SealedBids | CutChoice | OtherDecision
 
 #: A decision the players took, as the walkers read it (the players as sides of the pairing);
 #: its named form, as files and the journal carry it, is :mod:`knockout.rules.decisions.made`.
-Settled = Bid | ChoiceMade | Cut | SealedMade
+Settled = Bid | ChoiceMade | Cut | SealedMade | OtherSettled
 
 
 def decide(
@@ -281,6 +371,26 @@ def decide(
         if last_red is None:
             raise ValueError("a later game of a stage needs the previous game's colours")
         return Fixed(other(last_red))
+    added = COLOUR_RULES.get(stage.colours)
+    if added is not None:
+        return added(
+            stage,
+            last_red=last_red,
+            p_a_chooses=p_a_chooses,
+            made=made,
+            games_before=games_before,
+        )
+    return _first_game(stage, last_red, p_a_chooses, made, games_before)
+
+
+def _first_game(
+    stage: Stage,
+    last_red: Side | None,
+    p_a_chooses: float | None,
+    made: Settled | None,
+    games_before: int | None,
+) -> Decision:
+    """How the first game of a stage (or block) is set up, by the rule book's own rules."""
     match stage.colours:
         case ColourRule.BIDDING:
             if stage.bidding is None:
@@ -304,3 +414,5 @@ def decide(
             return Fixed(other(last_red))
         case ColourRule.ALTERNATE | ColourRule.LOT:
             return Lot()
+        case _:
+            raise ValueError(f"stage {stage.name!r} has no colour rule {stage.colours!r}")

@@ -19,6 +19,7 @@ from knockout.rules.book.formats import (
     Format,
     SealedBid,
     Stage,
+    colour_rule,
 )
 from knockout.rules.book.presets import FORMATS
 from knockout.rules.model.strength import TimeClass
@@ -40,7 +41,7 @@ def _minutes_value(m: tuple[float, float]) -> float | list[float]:
 def _stage_fields(s: Stage) -> dict[str, Any]:
     out: dict[str, Any] = {} if s.time_class is None else {"time_class": s.time_class.value}
     out |= {
-        "colours": s.colours.value,
+        "colours": str(s.colours),
         "draw_winner": "none" if s.draw_winner is None else s.draw_winner.value,
         "repeat": s.repeat,
         "increment_seconds": s.increment_seconds,
@@ -250,7 +251,7 @@ def _apply_stage(stage: Stage, table: _StageIn) -> Stage:
     if table.time_class is not None:
         changes["time_class"] = TimeClass(table.time_class)
     if table.colours is not None:
-        changes["colours"] = ColourRule(table.colours)
+        changes["colours"] = colour_rule(table.colours)
     if table.draw_winner is not None:
         changes["draw_winner"] = None if table.draw_winner == "none" else Colour(table.draw_winner)
     if table.repeat is not None:
@@ -263,7 +264,7 @@ def _apply_stage(stage: Stage, table: _StageIn) -> Stage:
     return replace(stage, **changes)
 
 
-def _decision_fields(stage: Stage, table: _StageIn, colours: ColourRule) -> dict[str, Any]:
+def _decision_fields(stage: Stage, table: _StageIn, colours: ColourRule | str) -> dict[str, Any]:
     """The bidding menu, sealed-bid and cut-and-choose clocks the table gives the stage."""
     found = {
         "bidding": _menu(stage, table, colours),
@@ -273,7 +274,7 @@ def _decision_fields(stage: Stage, table: _StageIn, colours: ColourRule) -> dict
     return {k: v for k, v in found.items() if v is not None}
 
 
-def _menu(stage: Stage, table: _StageIn, colours: ColourRule) -> BiddingMenu | None:
+def _menu(stage: Stage, table: _StageIn, colours: ColourRule | str) -> BiddingMenu | None:
     """The bidding menu with the table's clocks and priority (None: the stage has none)."""
     keys = ("accept", "object_red", "object_black")
     unused = colours is not ColourRule.BIDDING and all(getattr(table, k) is None for k in keys)
@@ -289,7 +290,7 @@ def _menu(stage: Stage, table: _StageIn, colours: ColourRule) -> BiddingMenu | N
     return replace(stage.bidding or BiddingMenu(), **changes)
 
 
-def _sealed_bid(stage: Stage, table: _StageIn, colours: ColourRule) -> SealedBid | None:
+def _sealed_bid(stage: Stage, table: _StageIn, colours: ColourRule | str) -> SealedBid | None:
     """The sealed-bid clocks with the table's values (None: the stage has none)."""
     keys = ("red_minutes", "min_black_minutes")
     if colours is not ColourRule.SEALED_BID and all(
@@ -304,7 +305,7 @@ def _sealed_bid(stage: Stage, table: _StageIn, colours: ColourRule) -> SealedBid
     return replace(stage.sealed_bid or SealedBid(), **changes)
 
 
-def _cut(stage: Stage, table: _StageIn, colours: ColourRule) -> CutChoose | None:
+def _cut(stage: Stage, table: _StageIn, colours: ColourRule | str) -> CutChoose | None:
     """The cut-and-choose clocks with the table's values (None: the stage has none)."""
     keys = ("black_minutes", "min_red_minutes", "max_red_minutes")
     if colours is not ColourRule.CUT_CHOOSE and all(getattr(table, k) is None for k in keys):

@@ -33,7 +33,9 @@ Positive = Annotated[float, Field(strict=True, gt=0)]
 ClockPair = Annotated[list[Positive], Field(min_length=2, max_length=2)]
 DrawWinner = Literal["none", "red", "black"]
 TimeClassName = Literal["classical", "rapid", "blitz"]
-ColourRuleName = Literal["lot", "alternate", "bidding", "sealed-bid", "choice", "cut-choose"]
+#: A stage's colour rule: the rule book's own (lot, alternate, bidding, sealed-bid, choice,
+#: cut-choose) or one added to it; the stage's checks name the rules it may be.
+ColourRuleName = Annotated[str, Field(min_length=1)]
 
 
 class _SpeedIn(Table):
