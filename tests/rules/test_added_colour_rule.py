@@ -118,7 +118,7 @@ def engine_handler(
 
 
 @dataclass(frozen=True)
-class MadePick(Made):
+class MadePick(Made, register=False):  # registered by the fixture, for these tests only
     """The pick, the players named: who picked, and the colour they took."""
 
     picker: str

@@ -104,12 +104,13 @@ class Made(ABC):
     command: ClassVar[str]
     usage: ClassVar[str] = ""
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, *, register: bool = True, **kwargs: Any) -> None:
+        """Register a kind when its class is defined (``register=False``: its caller does)."""
         super().__init_subclass__(**kwargs)
-        if "kind" in cls.__dict__:
+        if "kind" in cls.__dict__ and "command" not in cls.__dict__:
+            cls.command = cls.kind
+        if "kind" in cls.__dict__ and register:
             MADE[cls.kind] = cls
-            if "command" not in cls.__dict__:
-                cls.command = cls.kind
 
     # --- the value and its keys ----------------------------------------------------------
 
@@ -189,7 +190,7 @@ class Made(ABC):
     def claims(cls, entry: Any, fmt: Format) -> bool:
         """Whether a ``[[played]]`` entry (a validated table) records this kind of decision:
         it gives one of the keys only this kind has."""
-        return any(getattr(entry, k) is not None for k in cls.own_keys())
+        return any(getattr(entry, k, None) is not None for k in cls.own_keys())
 
     @classmethod
     def own_keys(cls) -> tuple[str, ...]:
@@ -208,12 +209,12 @@ class Made(ABC):
             for c in MADE.values()
             if c is not cls
             for k in c.keys
-            if k not in cls.keys and getattr(entry, k) is not None
+            if k not in cls.keys and getattr(entry, k, None) is not None
         ]
         out += [
             (f"{key}.{k}", f"expected {k} ({what}), got nothing")
             for k in cls.keys
-            if getattr(entry, k) is None
+            if getattr(entry, k, None) is None
         ]
         stages = [s.name for s in cls.stages(fmt)]
         if entry.stage not in stages:
@@ -234,7 +235,7 @@ class Made(ABC):
     @classmethod
     def from_entry(cls, entry: Any) -> Made:
         """The decision of a checked ``[[played]]`` entry (a validated table)."""
-        return cls.from_fields({k: getattr(entry, k) for k in cls.keys})
+        return cls.from_fields({k: getattr(entry, k, None) for k in cls.keys})
 
     @classmethod
     def recordable_at(cls, stage: Stage) -> str:

@@ -149,7 +149,7 @@ def _claimant(g: _PlayedIn, fmt: Format) -> tuple[type[Made] | None, list[str]]:
     by_keys = [
         c
         for c in order
-        if c is not order[-1] and any(getattr(g, k) is not None for k in c.own_keys())
+        if c is not order[-1] and any(getattr(g, k, None) is not None for k in c.own_keys())
     ]
     kind = next((c for c in order if c.claims(g, fmt)), None)
     return kind, [c.kind for c in by_keys]
