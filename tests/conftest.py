@@ -24,6 +24,17 @@ settings.register_profile(
 settings.load_profile("default")
 
 
+@pytest.fixture(autouse=True)
+def _an_empty_working_directory(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every test starts in a new empty directory, so none reads the repository through the
+    current directory (the suite passes from any directory) or leaves files in it. A test that
+    runs a documented command the way a reader would, from the repository, says so with
+    ``monkeypatch.chdir(ROOT)``."""
+    monkeypatch.chdir(tmp_path_factory.mktemp("cwd"))
+
+
 @pytest.fixture
 def scenarios_dir() -> Path:
     return SCENARIOS

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import run_json
+from conftest import ROOT, run_json
 
 from knockout.answers import BracketOdds, MatchOdds, Simulated
 from knockout.engine.event import play_event
@@ -137,7 +137,7 @@ def test_every_walker_gives_the_exact_answers_keys(walker: str, scenario: str) -
     "scenario", ["final-2600-vs-2550.toml", "open-12-in-progress.toml", "newcomer.toml"]
 )
 def test_simulate_json_has_every_key_of_odds_json(scenario: str) -> None:
-    path = f"scenarios/{scenario}"
+    path = str(ROOT / "scenarios" / scenario)
     odds = run_json("odds", path, "--json")
     sim = run_json("simulate", path, "--runs", "5000", "--seed", "2", "--json")
     assert _schema(odds) <= _schema(sim), sorted(_schema(odds) - _schema(sim))

@@ -4,14 +4,14 @@ numbers, the view, and one line per bad input."""
 from __future__ import annotations
 
 import pytest
-from conftest import run_json
+from conftest import SCENARIOS, run_json
 from typer.testing import CliRunner
 
 from knockout.program import app
 from knockout.rules.decisions.strategies import STRATEGIES
 from knockout.studies.equilibrium import VERIFIED
 
-FINAL = "scenarios/final-2600-vs-2550.toml"
+FINAL = str(SCENARIOS / "final-2600-vs-2550.toml")
 A, B = "王天一", "郑惟桐"
 runner = CliRunner()
 
@@ -69,7 +69,7 @@ def test_the_view_says_verified_from_the_numbers() -> None:
 
 
 def test_a_bracket_or_a_format_nobody_decides_is_one_line() -> None:
-    result = runner.invoke(app, ["equilibrium", "scenarios/national-64.toml"])
+    result = runner.invoke(app, ["equilibrium", str(SCENARIOS / "national-64.toml")])
     assert result.exit_code == 2
     assert "equilibrium needs a match of two players" in result.output
     assert "Traceback" not in result.output

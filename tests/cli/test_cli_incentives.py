@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from conftest import run_json
+from conftest import SCENARIOS, run_json
 from typer.testing import CliRunner
 
 from knockout.cli.incentives import GRID_DEFAULT
 from knockout.program import app
 from knockout.studies.incentives import DEFAULT_GRID
 
-FINAL = "scenarios/final-2600-vs-2550.toml"
+FINAL = str(SCENARIOS / "final-2600-vs-2550.toml")
 A, B = "王天一", "郑惟桐"
 runner = CliRunner()
 
@@ -71,7 +71,7 @@ def test_the_grid_default_is_the_core_one() -> None:
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["scenarios/national-64.toml"], "incentives are per match"),
+        ([str(SCENARIOS / "national-64.toml")], "incentives are per match"),
         ([FINAL, "--set", "format.preset=official-playoff"], "no such incentive"),
         ([FINAL, "--set", "format.preset=armageddon-bid"], "no such incentive"),
         ([FINAL, "--set", "format.sudden_death.priority=lot"], "names 甲 by lot"),

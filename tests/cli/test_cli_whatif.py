@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_json
+from conftest import SCENARIOS, run_json
 from typer.testing import CliRunner
 
 from knockout.program import app
 
-FINAL = "scenarios/final-2600-vs-2550.toml"
+FINAL = str(SCENARIOS / "final-2600-vs-2550.toml")
 runner = CliRunner()
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
-from conftest import run_json, z_tolerance
+from conftest import SCENARIOS, run_json, z_tolerance
 from typer.testing import CliRunner
 
 from knockout.engine.event import play_event
@@ -191,11 +191,11 @@ def test_engine_event_agrees_with_the_dp() -> None:
 
 
 def test_cli_shows_the_odds_with_ratings_exact_beside() -> None:
-    odds = run_json("odds", "scenarios/newcomer.toml", "--json")
-    sim = run_json("simulate", "scenarios/newcomer.toml", "--runs", "5000", "--seed", "1", "--json")
+    odds = run_json("odds", str(SCENARIOS / "newcomer.toml"), "--json")
+    sim = run_json("simulate", str(SCENARIOS / "newcomer.toml"), "--runs", "5000", "--seed", "1", "--json")
     assert sim["win_if_ratings_exact"] == odds["win_if_ratings_exact"]
     assert odds["win"]["Established"] < odds["win_if_ratings_exact"]["Established"]
-    shown = CliRunner().invoke(app, ["odds", "scenarios/newcomer.toml"]).stdout
+    shown = CliRunner().invoke(app, ["odds", str(SCENARIOS / "newcomer.toml")]).stdout
     assert "2450±150" in shown and "If exact" in shown
-    plain = CliRunner().invoke(app, ["odds", "scenarios/final-2600-vs-2550.toml"]).stdout
+    plain = CliRunner().invoke(app, ["odds", str(SCENARIOS / "final-2600-vs-2550.toml")]).stdout
     assert "±" not in plain and "If exact" not in plain

@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 import pytest
-from conftest import run_json, z_tolerance
+from conftest import SCENARIOS, run_json, z_tolerance
 
 from knockout.exact.odds import match_odds
 from knockout.rules.book.presets import FORMATS
@@ -146,13 +146,13 @@ def test_the_handicap_set_makes_the_chooser_take_black() -> None:
 
 
 def test_sudden_death_is_null_without_a_bidding_stage(tmp_path: Any) -> None:
-    data = run_json("odds", "scenarios/official-playoff.toml", "--json")
+    data = run_json("odds", str(SCENARIOS / "official-playoff.toml"), "--json")
     assert data["match"]["sudden_death"] is None  # type: ignore[index]
 
 
 @pytest.mark.slow
 def test_simulate_estimates_the_sudden_death_keys_and_carries_the_exact_values() -> None:
-    path = "scenarios/final-2600-vs-2550.toml"
+    path = str(SCENARIOS / "final-2600-vs-2550.toml")
     exact = run_json("odds", path, "--json")["match"]["sudden_death"]  # type: ignore[index]
     sim = run_json("simulate", path, "--runs", "400000", "--seed", "3", "--json")
     est = sim["match"]["sudden_death"]  # type: ignore[index]

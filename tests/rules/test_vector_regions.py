@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import SCENARIOS
 
 from knockout.io.scenario import load_scenario
 from knockout.rules.decisions.bidding import BiddingGame
@@ -28,7 +29,7 @@ def _draws(path: str, n: int = 32):  # type: ignore[no-untyped-def]
 
 
 def test_bidding_regions_agree_with_the_one_model_rule() -> None:
-    sc, des, vm = _draws("scenarios/final-2600-vs-2550.toml")
+    sc, des, vm = _draws(str(SCENARIOS / "final-2600-vs-2550.toml"))
     stage = sc.format.bidding_stage
     assert stage is not None
     bounds = BiddingGame.from_stage(stage, vm).vector_regions
@@ -42,7 +43,7 @@ def test_bidding_regions_agree_with_the_one_model_rule() -> None:
 
 @pytest.mark.parametrize("kind", ["rational", "naive", "believed"])
 def test_decision_probabilities_agree(kind: str) -> None:
-    sc, des, vm = _draws("scenarios/final-2600-vs-2550.toml")
+    sc, des, vm = _draws(str(SCENARIOS / "final-2600-vs-2550.toml"))
     stage = sc.format.bidding_stage
     assert stage is not None
     strategy = get_strategy(kind, belief_sd=120.0)
@@ -54,7 +55,7 @@ def test_decision_probabilities_agree(kind: str) -> None:
 
 
 def test_colour_choices_agree() -> None:
-    sc, des, vm = _draws("scenarios/official-playoff.toml")
+    sc, des, vm = _draws(str(SCENARIOS / "official-playoff.toml"))
     stage = next(s for s in sc.format.playable if s.is_choice)
     x = np.linspace(-300, 300, des.size)
     for strategy in (Rational(), Naive(), Believed(80.0)):
@@ -65,7 +66,7 @@ def test_colour_choices_agree() -> None:
 
 
 def test_the_rational_sealed_bid_is_solved_per_pair() -> None:
-    sc, des, vm = _draws("scenarios/armageddon-bid.toml")
+    sc, des, vm = _draws(str(SCENARIOS / "armageddon-bid.toml"))
     stage = sc.format.sealed_bid_stage
     assert stage is not None
     x = np.linspace(0, 300, des.size)

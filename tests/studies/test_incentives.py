@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SCENARIOS
 from pace_reference import Match
 from scipy.special import ndtr
 
@@ -18,7 +19,7 @@ from knockout.io.scenario import load_scenario
 from knockout.rules.scenario.aggregate import Scenario
 from knockout.studies.incentives import TOLERANCE, Incentives, incentives
 
-FINAL = "scenarios/final-2600-vs-2550.toml"
+FINAL = str(SCENARIOS / "final-2600-vs-2550.toml")
 A, B = "王天一", "郑惟桐"
 SINGLE = ["format.preset=single-slow"]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import run_json
+from conftest import SCENARIOS, run_json
 from typer.testing import CliRunner
 
 from knockout.engine.match import play_match
@@ -21,7 +21,7 @@ from knockout.rules.model.strength import DEFAULT_RED_ADVANTAGE
 from knockout.rules.scenario.aggregate import parse_scenario
 from knockout.studies.compare import compare_formats, resolve_formats
 
-FINAL = "scenarios/final-2600-vs-2550.toml"
+FINAL = str(SCENARIOS / "final-2600-vs-2550.toml")
 runner = CliRunner()
 
 
@@ -150,7 +150,7 @@ def test_the_scenarios_row_is_a_study_metric() -> None:
             "grid": {"model.draw_nu.rapid": [0.5, 1.0]},
         },
         source="s.toml",
-        folder=Path("scenarios/studies"),
+        folder=Path(str(SCENARIOS / "studies")),
     )
     for point in run_sweep(sweep).points:
         own, preset = (point.values[m][0] for m in sweep.metrics)

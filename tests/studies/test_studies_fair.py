@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import run_json
+from conftest import SCENARIOS, run_json
 from typer.testing import CliRunner
 
 from knockout.io.scenario import load_scenario
@@ -13,7 +13,7 @@ from knockout.program import app
 from knockout.rules.model.strength import DEFAULT_RED_ADVANTAGE
 from knockout.studies.fair import fair_rules
 
-FINAL = "scenarios/final-2600-vs-2550.toml"
+FINAL = str(SCENARIOS / "final-2600-vs-2550.toml")
 runner = CliRunner()
 
 
