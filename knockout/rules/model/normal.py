@@ -4,9 +4,10 @@
 ``numpy.testing``, ``unittest``, ``pydoc`` and more), and the match chain needs only the Normal
 CDF: who is 甲 (time used) and the private-belief decisions. :func:`ndtr` evaluates the same
 rational approximations as scipy's (Cephes, by S. L. Moshier: ``erf`` on ``|x| < 1``, ``erfc``
-from ``exp(-x^2) P(x) / Q(x)`` beyond), in the same order of operations, so it agrees with
-``scipy.special.ndtr`` to the last bit wherever numpy's ``exp`` agrees with the C library's
-(tested on a million points, ``tests/rules/test_normal.py``).
+from ``exp(-x^2) P(x) / Q(x)`` beyond), in the same order of operations. It agrees with
+``scipy.special.ndtr`` within 8 ulps (a relative 1.8e-15), not to the last bit: numpy's
+vectorised ``exp`` and the C library's may round differently in the last place, and which path
+numpy takes depends on the processor (the bound and its reasons: ``tests/rules/test_normal.py``).
 """
 
 from __future__ import annotations
@@ -141,7 +142,8 @@ def ndtr(a: npt.ArrayLike) -> FloatArray:
     """P(Z <= a) for a standard Normal ``Z``, elementwise (``scipy.special.ndtr``).
 
     Large arrays (:data:`SCIPY_FROM` elements or more), or any once scipy is loaded anyway, go
-    to scipy's compiled ``ndtr`` (the same numbers, faster; its import is then a small share).
+    to scipy's compiled ``ndtr`` (the same numbers within 8 ulps, faster; its import is then a
+    small share).
 
     >>> float(ndtr(0.0)), round(float(ndtr(1.959963984540054)), 12)
     (0.5, 0.975)
