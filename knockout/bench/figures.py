@@ -32,9 +32,10 @@ The goals:
   BLAS thread each: at most 2.5 for the slowest), ``exact_bracket_cpu`` /
   ``exact_bracket_memory`` / ``exact_bracket_growth`` (4,096 players: at most 15 s of CPU and
   2 GiB, time growing no faster than n^2.1 from 1,024), ``study`` (a study of a ``simulate.``
-  metric under private beliefs against the per-match kernel for the same matches: at most 1.5)
-  and ``estimate_simulate`` / ``estimate_study`` (the estimate said before a run against the
-  run: off by at most a factor 2).
+  metric under private beliefs against the per-match kernel for the same matches: at most 1.5),
+  ``estimate_simulate`` / ``estimate_study`` (the estimate said before a run against the run:
+  off by at most a factor 2) and ``estimate_pilot`` (the estimate's own wall time before a
+  hundred trillion runs of the match and of the bracket: at most 3 s, the slower).
 
 Start-up ratios are measured on a steady yardstick: numpy's bundled OpenBLAS starts a thread
 per processor at import and they spin, so ``import numpy`` alone costs more CPU, and more
@@ -70,11 +71,13 @@ from knockout.bench.waits import (
     BracketSize,
     CommandTime,
     EstimateCheck,
+    PilotTime,
     StudyCheck,
     bracket_sizes,
     child_cpu,
     estimate_checks,
     knockout_argv,
+    pilot_times,
     short_commands,
     study_check,
 )
@@ -232,6 +235,7 @@ class BenchFigures:
         brackets: Exact bracket odds of large fields, each in a fresh process.
         study: A study of a ``simulate.`` metric against the kernel for the same matches.
         estimates: Estimates said before a run beside the run's time.
+        pilots: The estimate's own time before a very long run.
         goals: The goals, each with its measured ratio.
     """
 
@@ -268,6 +272,7 @@ class BenchFigures:
     beliefs_draws_per_match: float | None = None
     pass_seconds: float | None = None
     selfplay: SelfPlayCheck | str | None = None
+    pilots: tuple[PilotTime, ...] = ()
     goals: tuple[Goal, ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
@@ -438,6 +443,10 @@ class BenchFigures:
         for e in self.estimates:
             said = "none" if e.estimate is None else f"{e.estimate:.2f} s"
             rows.append((f"estimate: {e.workload}", f"said {said}, took {e.actual:.2f} s"))
+        rows += [
+            (f"estimate before {p.runs:,} runs: {p.workload}", f"{p.seconds:.2f} s")
+            for p in self.pilots
+        ]
         return rows
 
     def markdown(self) -> str:
@@ -819,6 +828,7 @@ class BenchSettings:
         beliefs_repeats: Blocks of the believed bidders' kernel and its floor timed (0: not
             timed).
         selfplay_games: Games of each self-play run (0: not played).
+        pilot_runs: Runs of the very long ``simulate`` whose estimate is timed (0: not timed).
     """
 
     repeats: int = 30
@@ -840,6 +850,7 @@ class BenchSettings:
     estimate_runs: int = 10_000_000
     beliefs_repeats: int = 30
     selfplay_games: int = 24  # 8 openings: each run a few dozen seconds on a quiet machine
+    pilot_runs: int = 10**14
 
 
 def run_benchmark(
@@ -908,6 +919,11 @@ def run_benchmark(
     )
     estimates = () if cfg.estimate_runs < 1 else estimate_checks(scenario, cfg.estimate_runs, say)
     selfplay = None if cfg.selfplay_games < 1 else selfplay_check(cfg.selfplay_games, 2, say)
+    pilots = (
+        ()
+        if cfg.pilot_runs < 1
+        else pilot_times([s for s in (scenario, bracket) if s is not None], cfg.pilot_runs, say)
+    )
     figures = BenchFigures(
         scenario=scenario.name,
         cores=cores,
@@ -942,6 +958,7 @@ def run_benchmark(
         beliefs_draws_per_match=None if beliefs is None else beliefs[2],
         pass_seconds=bare,
         selfplay=selfplay,
+        pilots=pilots,
     )
     return replace(figures, goals=goals(figures))
 
@@ -1081,6 +1098,7 @@ BRACKET_MEMORY_TARGET = 2.0  # GiB
 BRACKET_GROWTH_TARGET = 2.1
 STUDY_TARGET = 1.5
 ESTIMATE_TARGET = 2.0
+PILOT_TARGET = 3.0  # seconds: said before a run starts, so a user is not kept waiting for it
 
 
 def _wait_goals(f: BenchFigures) -> list[Goal]:
@@ -1175,4 +1193,18 @@ def _wait_goals(f: BenchFigures) -> list[Goal]:
                 f"took {check.actual:.2f} s",
             )
         )
+    slowest = max(f.pilots, key=lambda p: p.seconds, default=None)
+    out.append(
+        Goal(
+            "estimate_pilot",
+            f"the estimate before {slowest.runs if slowest else 10**14:,} runs, wall seconds, "
+            "the slowest",
+            None if slowest is None else slowest.seconds,
+            PILOT_TARGET,
+            True,
+            "not measured"
+            if slowest is None
+            else ", ".join(f"{p.workload} {p.seconds:.2f} s" for p in f.pilots),
+        )
+    )
     return out

@@ -7,7 +7,8 @@
   the process's peak resident memory, and how the time grows between two field sizes.
 * A ``study`` of a ``simulate.`` metric under private beliefs against the per-match kernel's
   time for the same matches.
-* Estimates before long runs (``simulate`` and ``study``) against the time the run then took.
+* Estimates before long runs (``simulate`` and ``study``) against the time the run then took,
+  and what the estimate itself costs before a very long run (its pilot).
 
 Nothing here asserts a speed: :mod:`knockout.bench.figures` turns the figures into goals.
 """
@@ -42,11 +43,13 @@ __all__ = [
     "BracketSize",
     "CommandTime",
     "EstimateCheck",
+    "PilotTime",
     "StudyCheck",
     "bracket_sizes",
     "child_cpu",
     "estimate_checks",
     "knockout_argv",
+    "pilot_times",
     "short_commands",
     "study_check",
 ]
@@ -343,3 +346,28 @@ def estimate_checks(scenario: Scenario, runs: int, say: Say) -> tuple[EstimateCh
     start = time.perf_counter()
     simulate_match(sc, runs, 1, workers=1)
     return (EstimateCheck(workload, estimate, time.perf_counter() - start),)
+
+
+@dataclass(frozen=True)
+class PilotTime:
+    """The wall seconds ``knockout simulate`` spends estimating a run before it starts (the
+    pilot of :func:`sims.run.run_time_estimate`), for a run far too long to make."""
+
+    workload: str
+    runs: int
+    seconds: float
+
+
+def pilot_times(scenarios: Sequence[Scenario], runs: int, say: Say) -> tuple[PilotTime, ...]:
+    """The estimate's own time before ``runs`` runs of each scenario (a match and a bracket),
+    the best of two calls (a spell of load hits one of them, not the estimate's work)."""
+    out = []
+    for sc in scenarios:
+        say(f"estimate before {runs:,} runs: {sc.name}")
+        best = math.inf
+        for _ in range(2):
+            start = time.perf_counter()
+            run_time_estimate(sc, runs)
+            best = min(best, time.perf_counter() - start)
+        out.append(PilotTime(sc.name, runs, best))
+    return tuple(out)

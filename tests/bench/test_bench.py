@@ -50,6 +50,7 @@ KEYS = [
     "study",
     "estimate_simulate",
     "estimate_study",
+    "estimate_pilot",
     "dask",
 ]
 
@@ -71,8 +72,10 @@ def test_every_goal_has_a_ratio_or_says_why_not() -> None:
         "bracket",
         "exact_bracket_cpu",
         "study",
+        "estimate_pilot",
     ):
         assert by_key[key].measured is not None and by_key[key].measured > 0, key
+    assert [p.workload for p in figures.pilots] == [figures.scenario, figures.bracket_scenario]
     # A tiny run is not a long run, and Dask was not asked for: said, not guessed.
     assert by_key["processes"].measured is None and by_key["processes"].met is None
     assert "not measured" in by_key["processes"].figures

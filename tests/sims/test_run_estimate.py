@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import time
 from pathlib import Path
 
 import pytest
@@ -21,15 +20,12 @@ NATIONAL = ROOT / "scenarios" / "national-64.toml"
 
 
 @pytest.mark.parametrize("path", [FINAL, NATIONAL], ids=["match", "bracket"])
-def test_a_hundred_trillion_runs_are_estimated_in_hours_within_a_second_or_two(
-    path: Path,
-) -> None:
+def test_a_hundred_trillion_runs_are_estimated_in_hours(path: Path) -> None:
     # a hundred trillion: the rational final draws its exit counts per block (about 0.4e-9 s a
-    # run), so ten trillion runs of it on two processes can take under an hour on a quiet machine
-    sc = load_scenario(path)
-    start = time.perf_counter()
-    seconds = run_time_estimate(sc, 10**14)
-    assert time.perf_counter() - start < 3.0
+    # run), so ten trillion runs of it on two processes can take under an hour on a quiet machine.
+    # How long the estimate itself takes is a goal of `knockout bench` (estimate_pilot), not
+    # asserted here: a loaded machine would fail it.
+    seconds = run_time_estimate(load_scenario(path), 10**14)
     assert seconds is not None and seconds > 3600
 
 
