@@ -3,8 +3,10 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 DEMO   ?= scenarios/final-2600-vs-2550.toml
+# Test processes (pytest-xdist): one per CPU unless given, e.g. make test-fast WORKERS=1.
+WORKERS ?= auto
 
-.PHONY: demo test lint typecheck pytest bench schema clean
+.PHONY: demo test test-fast lint typecheck pytest bench schema clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,13 +31,23 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff format --check knockout sims tests benchmarks
 	$(BIN)/lint-imports
 
+# mypy keeps its incremental cache in .mypy_cache/: a second run checks only what changed.
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy knockout sims
 
+# Every test, on every CPU; the 25 slowest are listed at the end of each run.
 pytest: $(VENV)/.installed-dev
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(WORKERS) --durations=25
 
-test: lint typecheck pytest
+# After each change: the tests that take under a second or two and start no process, browser or
+# engine (markers slow and system: docs/contributing.md), on every CPU. About a minute.
+test-fast: $(VENV)/.installed-dev
+	$(BIN)/pytest -q -n $(WORKERS) -m "not slow and not system"
+
+# Before landing (and CI): lint, types and every test, side by side. -k lets each run to its end
+# so that every failure is shown (each one's output together); make still fails if any fails.
+test: $(VENV)/.installed-dev
+	@$(MAKE) --no-print-directory -k -j3 --output-sync=target lint typecheck pytest
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/knockout bench

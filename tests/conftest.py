@@ -13,10 +13,18 @@ import pytest
 from hypothesis import HealthCheck, settings
 from typer.testing import CliRunner
 
-from knockout.program import app
-
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
+
+# One terminal width for the whole run, in every pytest-xdist worker (which starts with COLUMNS=80
+# and LINES=24 in its environment) and every command a test starts, whatever the developer's shell
+# exports: with no terminal attached (pytest captures the output) rich and click wrap at their
+# default, 80 columns. COLUMNS is removed, not set: a rich console built while it is set keeps that
+# width for good (the CLI's consoles are built when knockout.cli is imported, after this file), so
+# a test could not widen it. A test that needs another width passes its own (CliRunner's env=, or
+# a Console's width=).
+os.environ.pop("COLUMNS", None)
+os.environ.pop("LINES", None)
 
 settings.register_profile(
     "default", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow]
@@ -47,6 +55,8 @@ def z_tolerance(p: float, n: int, z: float = 4.0) -> float:
 
 def run_json(*args: str) -> dict[str, object]:
     """Run the CLI, expect exit code 0, and parse its JSON output."""
+    from knockout.program import app
+
     result = CliRunner().invoke(app, list(args))
     assert result.exit_code == 0, result.output
     data: dict[str, object] = json.loads(result.stdout)

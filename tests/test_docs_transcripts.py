@@ -51,6 +51,7 @@ def matches(expected: list[str], actual: list[str]) -> bool:
     return bool(actual) and actual[0] == expected[0] and matches(expected[1:], actual[1:])
 
 
+@pytest.mark.slow
 def test_the_organisers_day_runs_as_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "scenarios").symlink_to(ROOT / "scenarios")
     monkeypatch.chdir(tmp_path)

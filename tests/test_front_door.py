@@ -56,6 +56,7 @@ def test_play_equals_the_play_command(scenario: str) -> None:
     _same(api, run_json("play", str(path), "--seed", "11", "--json"))
 
 
+@pytest.mark.system
 def test_importing_knockout_stays_light() -> None:
     code = "import json, sys, knockout\nprint(json.dumps(sorted(sys.modules)))"
     out = subprocess.run(

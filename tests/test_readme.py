@@ -31,6 +31,7 @@ def test_links_stay_in_the_repository(page: Path) -> None:
         assert path.exists(), f"{page.name} links to a missing file: {target}"
 
 
+@pytest.mark.system
 def test_readme_python_example_runs_as_a_script(tmp_path: Path) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
@@ -84,6 +85,7 @@ def test_the_readme_says_where_the_program_is_before_its_first_command() -> None
     assert ".venv/bin/knockout" in opening and "not onto your PATH" in opening
 
 
+@pytest.mark.system
 def test_make_demo_says_where_the_program_is() -> None:
     """``make demo`` ends by saying how to reach the program it installed."""
     make = shutil.which("make")
@@ -98,6 +100,7 @@ def test_make_demo_says_where_the_program_is() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.system
 def test_every_readme_command_runs_as_written_after_activating(tmp_path: Path) -> None:
     """What a newcomer types after ``make demo`` and ``source .venv/bin/activate``: each command
     runs, in a folder holding the bundled scenarios (so that outputs land there, not in docs/)."""

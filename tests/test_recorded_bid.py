@@ -263,7 +263,7 @@ def bracket(*, sd: float = 0.0) -> Scenario:
     )
 
 
-@pytest.mark.parametrize("sd", [0.0, 80.0])
+@pytest.mark.parametrize("sd", [0.0, pytest.param(80.0, marks=pytest.mark.slow)])
 def test_bracket_odds_start_from_the_recorded_game(sd: float) -> None:
     sc = bracket(sd=sd)
     exact = bracket_odds(sc)

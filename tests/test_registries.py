@@ -66,8 +66,23 @@ def test_the_presets_exercise_every_kind_of_decision() -> None:
     assert reached == every
 
 
-@pytest.mark.parametrize("kind", sorted(STRATEGIES))
-@pytest.mark.parametrize("preset", sorted(FORMATS))
+#: Cells that solve grid equilibria or Bayesian cut tables (seconds each): run by make test only.
+SLOW_CELLS = {
+    ("armageddon-bid", "equilibrium"),
+    ("armageddon-vickrey", "equilibrium"),
+    ("cut-choose", "equilibrium"),
+    ("cut-choose", "bayesian"),
+}
+
+
+@pytest.mark.parametrize(
+    ("preset", "kind"),
+    [
+        pytest.param(p, k, marks=[pytest.mark.slow] if (p, k) in SLOW_CELLS else [])
+        for p in sorted(FORMATS)
+        for k in sorted(STRATEGIES)
+    ],
+)
 def test_every_preset_and_strategy_walks_to_one_answer(preset: str, kind: str) -> None:
     sc = _scenario(preset, kind)
     exact = match_odds(sc)

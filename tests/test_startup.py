@@ -34,12 +34,14 @@ def modules_after(statement: str) -> set[str]:
         "from knockout.program import main",
     ],
 )
+@pytest.mark.system
 def test_importing_the_cli_pulls_in_no_heavy_module(statement: str) -> None:
     loaded = modules_after(statement)
     assert "typer" in loaded  # the check itself works
     assert sorted(loaded & set(HEAVY)) == []
 
 
+@pytest.mark.system
 def test_version_runs_without_the_heavy_modules() -> None:
     code = (
         "import sys\n"
@@ -51,6 +53,7 @@ def test_version_runs_without_the_heavy_modules() -> None:
     assert sorted(loaded & set(HEAVY)) == []
 
 
+@pytest.mark.system
 def test_importing_the_cli_does_not_import_numpy() -> None:
     assert "numpy" not in modules_after("from knockout.cli import main")
 
@@ -123,6 +126,7 @@ def event_file(tmp_path_factory: pytest.TempPathFactory) -> str:
     ],
     ids=lambda a: " ".join(x for x in a if not x.startswith("{")),
 )
+@pytest.mark.system
 def test_short_commands_load_no_simulator_scipy_or_plots(args: list[str], event_file: str) -> None:
     from pathlib import Path
 
@@ -144,6 +148,7 @@ def test_short_commands_load_no_simulator_scipy_or_plots(args: list[str], event_
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
+@pytest.mark.system
 def test_a_short_simulation_with_helpers_allowed_loads_what_one_process_does(
     workers: str,
 ) -> None:
@@ -158,6 +163,7 @@ def test_a_short_simulation_with_helpers_allowed_loads_what_one_process_does(
     assert "numpy.ma" not in loaded
 
 
+@pytest.mark.system
 def test_the_console_script_gives_a_usage_error_in_one_line() -> None:
     """``knockout`` (``knockout.program:main``, what bench times) runs the CLI's main: a usage
     error is one line on stderr and exit code 2, not click's box."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from knockout.bench.figures import BenchSettings, Goal, run_benchmark
@@ -55,6 +56,7 @@ KEYS = [
 ]
 
 
+@pytest.mark.system
 def test_every_goal_has_a_ratio_or_says_why_not() -> None:
     figures = run_benchmark(
         load_scenario(FINAL),

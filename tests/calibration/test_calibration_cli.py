@@ -48,8 +48,10 @@ def test_table_view_shows_estimates_and_notes() -> None:
 
 def test_write_model_gives_a_model_table_a_scenario_accepts(tmp_path: Path) -> None:
     model_file = tmp_path / "fitted.toml"
-    result = runner.invoke(
-        app, ["calibrate", SEED_GAMES, "--write-model", str(model_file), "--json"]
+    result = runner.invoke(  # wide: the line names a temporary path, longer under pytest-xdist
+        app,
+        ["calibrate", SEED_GAMES, "--write-model", str(model_file), "--json"],
+        env={"COLUMNS": "400"},
     )
     assert result.exit_code == 0, result.output
     assert f"wrote {model_file}" in result.stderr

@@ -128,6 +128,7 @@ def test_version() -> None:
     assert result.stdout.strip() == f"knockout {__version__}"
 
 
+@pytest.mark.slow
 def test_every_command_has_help_with_an_example() -> None:
     import typer.main
 

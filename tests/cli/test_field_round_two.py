@@ -130,6 +130,7 @@ def test_study_numbers_must_be_finite(tmp_path: Path, body: str, expected: str) 
     assert expected in line, line
 
 
+@pytest.mark.system
 def test_an_all_undefined_metric_prints_no_numpy_warning(tmp_path: Path) -> None:
     """As a user runs it (a process of its own, warnings shown as Python shows them)."""
     import subprocess

@@ -117,6 +117,7 @@ def test_event_views_cut_no_number(tmp_path: Path) -> None:
         assert_whole(cli("event", *args))
 
 
+@pytest.mark.slow
 def test_a_thousand_players_keep_their_wins_column() -> None:
     sc = parse_scenario(
         {

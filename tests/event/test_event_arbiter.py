@@ -129,6 +129,7 @@ def test_a_correction_inside_a_match_names_the_games_past_the_decision(tmp_path:
     assert load_event(db).find_match("R1-M4").winner == a
 
 
+@pytest.mark.slow
 def test_correction_refusals(tmp_path: Path) -> None:
     db = cup(tmp_path)
     m = game(db, "R1-M1")
@@ -147,6 +148,7 @@ def test_correction_refusals(tmp_path: Path) -> None:
 # --- undo of one match -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_two_arbiters_undo_their_own_match(tmp_path: Path) -> None:
     db = cup(tmp_path)
     ok("record", db, "R1-M3", "1", "1-0")  # arbiter A, wrong
@@ -178,6 +180,7 @@ def test_undo_of_a_match_others_depend_on(tmp_path: Path) -> None:
 # --- results as the slip says them -------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_results_by_name_and_the_line_before_writing(tmp_path: Path) -> None:
     db = cup(tmp_path)
     m = game(db, "R1-M2")
@@ -222,6 +225,7 @@ def test_the_game_that_decides_the_chooser_without_both_times_warns(tmp_path: Pa
 # --- late changes ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_late_changes_before_and_after_the_first_game(tmp_path: Path) -> None:
     db = cup(tmp_path)
     before = run_json("event", "next", db, "--json")["games"]
@@ -246,6 +250,7 @@ def test_late_changes_before_and_after_the_first_game(tmp_path: Path) -> None:
     assert "Chen Hao" in (g5["red"], g5["black"]) and "Chén Hao" not in str(exported)
 
 
+@pytest.mark.slow
 def test_a_no_show_replaced_by_a_reserve(tmp_path: Path) -> None:
     db = cup(tmp_path)
     m8 = game(db, "R1-M8")
@@ -342,6 +347,7 @@ def test_scenario_players_are_checked_too(tmp_path: Path) -> None:
     assert "players[1].rating: expected a rating from 0 to 4000" in lines[1]
 
 
+@pytest.mark.slow
 def test_times_and_moves_typed_in_a_hall(tmp_path: Path) -> None:
     db = cup(tmp_path)
     red = str(game(db, "R1-M1")["red"])

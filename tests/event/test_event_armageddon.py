@@ -96,6 +96,7 @@ def odds_agree(db: str, tmp_path: Path) -> dict[str, float]:
 @pytest.mark.parametrize(
     ("preset", "black_minutes"), [("armageddon-bid", 6.5), ("armageddon-vickrey", 8.25)]
 )
+@pytest.mark.slow
 def test_sealed_bids_are_asked_recorded_and_honoured(
     tmp_path: Path, preset: str, black_minutes: float
 ) -> None:
@@ -181,6 +182,7 @@ def test_bad_sealed_bids_are_one_line(tmp_path: Path, args: list[str], says: str
     refused(db, "sealed", db, "R1-M1", *args, says=says)
 
 
+@pytest.mark.slow
 def test_a_cut_is_asked_recorded_and_honoured(tmp_path: Path) -> None:
     db = at_the_decider(tmp_path, "cut-choose")
     assert next_json(db)["decisions"] == [
@@ -291,6 +293,7 @@ def test_a_cut_on_a_match_not_at_a_cut_stage(tmp_path: Path) -> None:
     refused(db, "cut", db, "R9-M1", "--red-minutes", "20", "--colour", "red", says="match ID")
 
 
+@pytest.mark.slow
 def test_amend_renames_the_bids_and_the_cut(tmp_path: Path) -> None:
     db = at_the_decider(tmp_path, "armageddon-vickrey")
     ok("sealed", db, "R1-M1", "--bid", f"{WANG}=6.5", "--bid", f"{ZHENG}=8.25")
@@ -310,6 +313,7 @@ def test_amend_renames_the_bids_and_the_cut(tmp_path: Path) -> None:
     odds_agree(db, tmp_path)
 
 
+@pytest.mark.slow
 def test_an_event_made_from_an_export_carries_the_decision_on(tmp_path: Path) -> None:
     for preset, args in (
         (
@@ -389,6 +393,7 @@ def _text(page: str) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
+@pytest.mark.slow
 def test_the_bid_forms_page_prints_sealed_slips_and_the_cut_form(tmp_path: Path) -> None:
     """At a sealed-bid decider the print page holds one slip per player (each writes their
     own bid, the range and the rule's price said); at a cut, one form naming the cutter and

@@ -90,6 +90,7 @@ class Arbiter:
         ok(*args)
 
 
+@pytest.mark.slow
 def test_bundled_event_start_to_finish(tmp_path: Path) -> None:
     db = str(tmp_path / "cup.db")
     out = ok("new", db, "--scenario", str(CUP_SCENARIO), "--players", str(CUP_PLAYERS))
@@ -256,6 +257,7 @@ def test_event_odds_match_knockout_odds_mid_event(tmp_path: Path) -> None:
     assert "exact chances per round" in ok("odds", db)
 
 
+@pytest.mark.slow
 def test_pending_bid_is_part_of_the_scenario_export(tmp_path: Path) -> None:
     db = str(tmp_path / "cup.db")
     ok("new", db, "--scenario", str(CUP_SCENARIO), "--players", str(CUP_PLAYERS))
@@ -300,6 +302,7 @@ def test_pending_bid_is_part_of_the_scenario_export(tmp_path: Path) -> None:
     assert run_json("event", "odds", again, "--json")["win"] == after["win"]
 
 
+@pytest.mark.slow
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     db = str(tmp_path / "cup.db")
     bad_csv = tmp_path / "bad.csv"
@@ -350,6 +353,7 @@ def test_log_shows_what_when_and_which_command(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_every_event_command_has_help_with_an_example() -> None:
     import typer.main
 
@@ -383,6 +387,7 @@ def test_export_formats_on_a_new_event(tmp_path: Path, fmt: str) -> None:
         assert run_json("odds", str(path), "--json")["players"]
 
 
+@pytest.mark.slow
 def test_the_official_deciders_colour_choice_is_asked_and_recorded(tmp_path: Path) -> None:
     """The official playoff's decider: a lot decides who chooses the colours; organiser mode
     asks for that choice (it does not hand Red to anyone), records it, and every walker

@@ -18,6 +18,8 @@ from event_helpers import CUP_PLAYERS, CUP_SCENARIO, new_event
 
 from knockout.event.store import load_event, record_game
 
+pytestmark = pytest.mark.system
+
 WRITER = str(Path(__file__).with_name("event_writer.py"))
 
 

@@ -23,6 +23,8 @@ from event_helpers import new_event, write_players, write_scenario
 
 from knockout.event.store import create_event, load_event, record_game
 
+pytestmark = pytest.mark.system
+
 WRITER = str(Path(__file__).with_name("event_writer.py"))
 #: Random kills during a stream of writes.
 KILLS = 20

@@ -24,7 +24,8 @@ def render(renderable: object, width: int = 120) -> str:
 def test_next_view_lists_games_and_the_bid_prompt(tmp_path: Path) -> None:
     path = new_event(tmp_path)
     level_to_sudden_death(path, "R1-M1")
-    text = render(next_view(load_event(path)))
+    # wide enough for the command with its temporary path (longer in a pytest-xdist worker)
+    text = render(next_view(load_event(path)), width=400)
     assert "games to play now" in text and "R1-M2" in text and "by lot" in text
     assert "甲 = Alpha" in text and "Theta accepts or objects" in text
     assert f"knockout event bid {path} R1-M1 --announce red|black" in text

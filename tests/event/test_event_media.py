@@ -122,6 +122,7 @@ def on_read_only_media(folder: Path, *args: str) -> subprocess.CompletedProcess[
 
 
 @pytest.mark.skipif(not _unshare_works(), reason="needs unshare -rm (mount namespaces)")
+@pytest.mark.system
 def test_read_only_media(tmp_path: Path) -> None:
     db = played_cup(tmp_path)
     expected = ok("export", db, "--format", "csv")
@@ -172,6 +173,7 @@ def _can_drop_privileges() -> bool:
     not _can_drop_privileges(),
     reason="needs setpriv and a checkout the unprivileged user 'nobody' can read",
 )
+@pytest.mark.system
 def test_a_read_only_file_and_a_stale_shm(shared_folder: Path) -> None:
     db = played_cup(shared_folder)
     Path(db).chmod(0o444)  # the user may read it, not write it

@@ -27,7 +27,7 @@ from matplotlib.image import imread
 from knockout.event.store import load_event
 
 BINARY, WHY_NOT = find_chromium()
-pytestmark = pytest.mark.skipif(BINARY is None, reason=WHY_NOT)
+pytestmark = [pytest.mark.system, pytest.mark.skipif(BINARY is None, reason=WHY_NOT)]
 
 #: Seconds the page may take to show an entry (it polls every 1.5 s; the rest is slack).
 UPDATE_SECONDS = 30

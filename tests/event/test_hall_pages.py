@@ -125,6 +125,7 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+@pytest.mark.system
 def test_serve_is_live_and_read_only(tmp_path: Path) -> None:
     path = hall_event(tmp_path)
     with serving(path) as url:
@@ -149,6 +150,7 @@ def test_serve_is_live_and_read_only(tmp_path: Path) -> None:
     assert seqs == list(range(1, head + 2))
 
 
+@pytest.mark.system
 def test_serve_never_writes_the_file(tmp_path: Path) -> None:
     path = hall_event(tmp_path)
     with sqlite3.connect(path) as conn:

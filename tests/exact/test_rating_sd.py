@@ -192,7 +192,9 @@ def test_engine_event_agrees_with_the_dp() -> None:
 
 def test_cli_shows_the_odds_with_ratings_exact_beside() -> None:
     odds = run_json("odds", str(SCENARIOS / "newcomer.toml"), "--json")
-    sim = run_json("simulate", str(SCENARIOS / "newcomer.toml"), "--runs", "5000", "--seed", "1", "--json")
+    sim = run_json(
+        "simulate", str(SCENARIOS / "newcomer.toml"), "--runs", "5000", "--seed", "1", "--json"
+    )
     assert sim["win_if_ratings_exact"] == odds["win_if_ratings_exact"]
     assert odds["win"]["Established"] < odds["win_if_ratings_exact"]["Established"]
     shown = CliRunner().invoke(app, ["odds", str(SCENARIOS / "newcomer.toml")]).stdout

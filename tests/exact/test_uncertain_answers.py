@@ -215,6 +215,7 @@ def test_solution_figures_are_the_json_of_every_pair() -> None:
             assert value is not None and abs(figures[path][i] - value) < 1e-15
 
 
+@pytest.mark.slow
 def test_a_strategy_that_needs_one_model_at_a_time_is_solved_draw_by_draw() -> None:
     sc = load_scenario(HOW_SURE, overrides=["strategy.kind=bayesian", "strategy.belief_sd=60",
                                             "model.sd.red_advantage.classical=0"])  # fmt: skip

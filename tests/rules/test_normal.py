@@ -31,7 +31,6 @@ from scipy.special import ndtr as scipy_ndtr
 
 from knockout.rules.model import normal
 
-
 #: How far (in units in the last place) the numpy copy may stand from scipy: the module's docstring.
 ULPS = 8
 
@@ -66,6 +65,7 @@ def test_shapes_and_scalars_like_scipy() -> None:
     np.testing.assert_array_equal(normal.ndtr(big), scipy_ndtr(big))
 
 
+@pytest.mark.system
 def test_small_work_does_not_import_scipy() -> None:
     code = (
         "import sys\nfrom knockout.rules.model.normal import ndtr\nndtr([0.1, 2.0])\n"

@@ -41,6 +41,7 @@ def _scenario_files() -> list[Path]:
     return out
 
 
+@pytest.mark.system
 def test_every_bundled_scenario_loads_without_pydantic() -> None:
     files = [str(p) for p in _scenario_files()]
     assert len(files) >= 10
@@ -178,6 +179,7 @@ def _tables(schema: dict[str, Any], defs: dict[str, Any], depth: int) -> st.Sear
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 @given(data=st.data())
+@pytest.mark.slow
 def test_what_the_check_accepts_pydantic_accepts_alike(name: str, data: st.DataObject) -> None:
     schema = SCHEMAS[name]
     value = data.draw(values(schema, schema.get("$defs", {})))

@@ -102,6 +102,7 @@ def test_the_calibration_rows_are_the_detail_rows(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.slow
 def test_a_sample_of_games_replays_to_its_recorded_ending(path: Path) -> None:
     pytest.importorskip("pyffish", reason="pip install 'knockout[selfplay]' for the rules library")
     from knockout.selfplay import Adjudication, Reason, replay

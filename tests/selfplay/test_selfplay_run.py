@@ -51,6 +51,7 @@ def config(engine: str, games: int = 6, seed: int = 3, jobs: int = 1) -> SelfPla
     )
 
 
+@pytest.mark.system
 def test_a_run_writes_the_calibration_detail_and_provenance_files(
     fake_engine: MakeEngine, tmp_path: Path
 ) -> None:
@@ -87,6 +88,7 @@ def test_a_run_writes_the_calibration_detail_and_provenance_files(
     assert summary.provenance.exists()
 
 
+@pytest.mark.system
 def test_an_interrupted_run_resumes_with_the_missing_games_only(
     fake_engine: MakeEngine, tmp_path: Path
 ) -> None:
@@ -109,6 +111,7 @@ def test_an_interrupted_run_resumes_with_the_missing_games_only(
     assert cells(detail) == cells(detail_path(whole))
 
 
+@pytest.mark.system
 def test_a_ctrl_c_between_a_games_two_rows_keeps_that_game(
     fake_engine: MakeEngine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -136,6 +139,7 @@ def test_a_ctrl_c_between_a_games_two_rows_keeps_that_game(
         assert len(list(csv.DictReader(f))) == 1  # its calibration row too
 
 
+@pytest.mark.system
 def test_the_files_are_the_same_whatever_the_jobs(fake_engine: MakeEngine, tmp_path: Path) -> None:
     """Games in one worker process or three: the same calibration file, and the same detail
     file but for the thinking times (node budgets: a game is a function of its moves)."""
@@ -155,6 +159,7 @@ def test_the_files_are_the_same_whatever_the_jobs(fake_engine: MakeEngine, tmp_p
         assert summary.own_cpu_seconds > 0 and summary.engine_cpu_seconds >= 0
 
 
+@pytest.mark.system
 def test_another_runs_file_is_refused(fake_engine: MakeEngine, tmp_path: Path) -> None:
     out = tmp_path / "games.csv"
     play(config(fake_engine(), games=3), out)
@@ -165,6 +170,7 @@ def test_another_runs_file_is_refused(fake_engine: MakeEngine, tmp_path: Path) -
     assert out.read_text() == before  # nothing lost
 
 
+@pytest.mark.system
 def test_a_crashed_engine_is_one_line_and_the_finished_games_are_kept(
     fake_engine: MakeEngine, tmp_path: Path
 ) -> None:
@@ -177,6 +183,7 @@ def test_a_crashed_engine_is_one_line_and_the_finished_games_are_kept(
     assert len(read_detail(detail_path(out))) == 2  # 12 searches a game: games 0 and 1 finished
 
 
+@pytest.mark.system
 def test_a_silent_engine_is_stopped_at_the_deadline(fake_engine: MakeEngine) -> None:
     # The stand-in never answers, so the search can only end by its deadline: the error proves
     # the deadline fired (how soon after 0.5 s depends on the machine's load: not asserted).
@@ -260,6 +267,7 @@ def _children(pid: int) -> set[int]:
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to list processes")
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "kill"])
+@pytest.mark.system
 def test_ctrl_c_keeps_the_games_and_leaves_no_engine_running(
     fake_engine: MakeEngine, tmp_path: Path, stop: signal.Signals
 ) -> None:

@@ -7,11 +7,14 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from knockout.calibration import COLUMNS, read_games
 from knockout.cli import app
 from knockout.selfplay import Adjudication, Reason, detail_path, read_detail, replay
+
+pytestmark = pytest.mark.system
 
 RULE_ENDINGS = {
     Reason.CHECKMATE,

@@ -199,6 +199,7 @@ LONG_STAGE = {
 }
 
 
+@pytest.mark.slow
 def test_a_stage_with_more_exits_than_int8_holds_agrees_with_exact() -> None:
     sc = parse_scenario(LONG_STAGE)
     exact = match_odds(sc)

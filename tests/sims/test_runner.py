@@ -60,6 +60,7 @@ def test_block_boundaries_are_fixed() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", [FINAL, SPECIALIST], ids=["rational", "believed"])
+@pytest.mark.system
 def test_bit_identical_across_workers_and_dask(path: Path) -> None:
     block = partial(match_block, tables_for(path))
     runs, seed = 60_000, 2024
@@ -71,6 +72,7 @@ def test_bit_identical_across_workers_and_dask(path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.system
 def test_existing_dask_scheduler() -> None:
     from distributed import LocalCluster
 
@@ -152,6 +154,7 @@ def test_simulate_cli_table_and_errors() -> None:
 
 
 @pytest.mark.parametrize("method", ["fork", "spawn"])
+@pytest.mark.system
 def test_helpers_give_bit_identical_counts(method: str) -> None:
     block = partial(match_block, tables_for(SPECIALIST))
     runs, seed = 120_000, 77
@@ -164,6 +167,7 @@ def test_helpers_give_bit_identical_counts(method: str) -> None:
     assert helped.runs == runs and not helped.interrupted
 
 
+@pytest.mark.system
 def test_progress_reaches_the_total_with_helpers() -> None:
     seen: list[tuple[int, int]] = []
     block = partial(match_block, tables_for(FINAL))
@@ -186,6 +190,7 @@ def _dies_in_helpers(parent: int, index: int, size: int, seed: int) -> MatchTall
     return MatchTally(size, (size, 0), ((size, 0),), games={index: 1})
 
 
+@pytest.mark.system
 def test_blocks_of_a_dead_helper_are_computed_here() -> None:
     block = partial(_dies_in_helpers, os.getpid())
     r = run_blocks(block, 40, 0, block_size=2, workers=2, adaptive=False)
@@ -200,6 +205,7 @@ def _fails_in_helpers(parent: int, index: int, size: int, seed: int) -> MatchTal
     return MatchTally(size, (size, 0), ((size, 0),))
 
 
+@pytest.mark.system
 def test_a_helper_error_is_raised_here() -> None:
     block = partial(_fails_in_helpers, os.getpid())
     with pytest.raises(ValueError, match="failed"):
@@ -269,6 +275,7 @@ def _slow_in_helpers(parent: int, index: int, size: int, seed: int) -> MatchTall
     return MatchTally(size, (index, 1), ((index, 1),), games={index % 7: 1})
 
 
+@pytest.mark.system
 def test_helpers_that_do_not_pay_are_stopped_and_counts_stay_the_same(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -280,6 +287,7 @@ def test_helpers_that_do_not_pay_are_stopped_and_counts_stay_the_same(
     assert helped.counts == alone.counts and helped.blocks == tuple(range(400))
 
 
+@pytest.mark.system
 def test_short_runs_start_helpers_only_on_idle_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
     block = partial(_slow_in_helpers, os.getpid())
     monkeypatch.setattr(runner, "_others_running", lambda: 0)

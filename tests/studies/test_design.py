@@ -502,6 +502,7 @@ def test_ctrl_c_keeps_the_finished_formats(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.system
 def test_dask_gives_the_same_answer_as_local(tmp_path: Path) -> None:
     design = load_design(_write(tmp_path / "s.toml", SMALL))
     from knockout.studies.design import design_job

@@ -345,6 +345,7 @@ metrics = ["incentives.manipulation_gain", "incentives.equilibria.0.chooser_adva
                for p in result.points)  # fmt: skip
 
 
+@pytest.mark.slow
 def test_the_bundled_study_agrees_with_the_model_written_out() -> None:
     """docs/studies/incentives: at every point the manipulation gain is the brute-force one, and
     the challenger's equilibrium pace with the favourite's best reply to it is an equilibrium of

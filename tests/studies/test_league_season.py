@@ -51,6 +51,7 @@ def seasons(teams: int, events: int, seed: int, policy: str = "lot", sd: float =
 
 
 @pytest.mark.parametrize("sd", [40.0, 0.0])
+@pytest.mark.slow
 def test_the_ranking_equals_league_table_season_by_season(sd: float) -> None:
     sample = seasons(6, 300, seed=3, sd=sd)
     home, away = double_round_robin(6)
@@ -166,6 +167,7 @@ def test_the_draw_verdict_follows_the_numbers(result: LeagueStudyResult) -> None
     assert verdicts(with_value(result, weak))[2] == "does not hold"
 
 
+@pytest.mark.slow
 def test_outputs_and_plots(tmp_path: Path, result: LeagueStudyResult) -> None:
     files = write_league_outputs(result, tmp_path)
     names = {f.name for f in files}
@@ -230,6 +232,7 @@ def test_a_league_mixed_into_a_swiss_study_is_refused() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_cli_runs_a_league_study(tmp_path: Path) -> None:
     out = tmp_path / "out"
     result = runner.invoke(

@@ -280,6 +280,7 @@ def test_a_shorter_run_is_the_start_of_a_longer_one() -> None:
         assert np.array_equal(a[:4], b)
 
 
+@pytest.mark.system
 def test_workers_do_not_change_the_events() -> None:
     rng = np.random.default_rng(9)
     ratings = draw_ratings(rng, 4, 10, mean=2300, sd=200)

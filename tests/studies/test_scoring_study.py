@@ -260,6 +260,7 @@ def test_outputs(tmp_path: Path) -> None:
     assert len(claims(result)) == 7
 
 
+@pytest.mark.system
 def test_cli_study_json(tmp_path: Path) -> None:
     result = runner.invoke(
         app,

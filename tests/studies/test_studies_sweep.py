@@ -167,6 +167,7 @@ def test_the_summary_follows_the_numbers() -> None:
     assert "Above zero at 1 of 3 points, below zero at 2" in summary_markdown(flipped)
 
 
+@pytest.mark.slow
 def test_cli_writes_every_file(tmp_path: Path) -> None:
     study = tmp_path / "s.toml"
     study.write_text(
@@ -210,6 +211,7 @@ def test_cli_writes_every_file(tmp_path: Path) -> None:
     assert doc["seed"] == 3 and len(doc["points"]) == 6 and doc["interrupted"] is False
 
 
+@pytest.mark.system
 def test_the_scoring_study_runs_on_the_same_runner(tmp_path: Path) -> None:
     # The bundled file with 12 players and 5 Swiss rounds in every event, and 3 Dutch events
     # (its Dutch event of 80 players takes half a minute an event, 50 of them).
