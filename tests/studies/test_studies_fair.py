@@ -96,9 +96,9 @@ def test_a_bracket_file_is_accepted_as_compare_accepts_it() -> None:
     """The split depends on the format and the model, not on who plays: a 64-player bracket
     with a match for third place gives the final's split, its check run on two equal players
     (it once refused with the sub-bracket's "third place needs at least 4 players")."""
-    bracket = run_json("fair", "scenarios/national-64.toml", "--seed", "2", "--json")
+    bracket = run_json("fair", str(SCENARIOS / "national-64.toml"), "--seed", "2", "--json")
     final = run_json("fair", FINAL, "--seed", "2", "--json")
-    assert load_scenario("scenarios/national-64.toml").bracket.third_place
+    assert load_scenario(SCENARIOS / "national-64.toml").bracket.third_place
     assert bracket["armageddon"] == final["armageddon"]
     verified = bracket["verified"]
     assert isinstance(verified, dict)
