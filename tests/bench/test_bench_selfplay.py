@@ -14,6 +14,7 @@ from knockout.bench.selfplay import SelfPlayCheck, selfplay_check
 from knockout.selfplay.uci import EngineError
 
 
+@pytest.mark.system
 def test_the_same_games_with_one_job_and_two(fake_engine: Callable[..., str]) -> None:
     said: list[str] = []
     check = selfplay_check(6, 2, said.append, engine=fake_engine(), max_plies=24)
