@@ -301,7 +301,8 @@ def test_organiser_mode_asks_records_replays_and_undoes_the_pick(tmp_path: Path)
     step = event.next_step(event.find_match("R1-M1"))
     assert isinstance(step, PendingDecision) and step.made is MadePick
     last_red = event.find_match("R1-M1").games[-1].red
-    out = runner.invoke(app, ["event", "next", str(db)])
+    # wide: the command names a temporary path, longer under pytest-xdist
+    out = runner.invoke(app, ["event", "next", str(db)], env={"COLUMNS": "400"})
     assert out.exit_code == 0, out.output
     assert f"knockout event pick {db} R1-M1 red|black" in " ".join(out.output.split())
     data = json.loads(runner.invoke(app, ["event", "next", str(db), "--json"]).output)
