@@ -16,7 +16,7 @@ inside the envelope (``version``, ``seed``, ``scenario``)::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -59,13 +59,28 @@ def simulate(
     workers: int | Literal["auto"] = 1,
     executor: Literal["local", "dask"] = "local",
     scheduler: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    warn: Callable[[str], None] | None = None,
+    long_run: Callable[[float, int], None] | None = None,
 ) -> SimulationRun:
     """Monte Carlo odds with standard errors, beside the exact values (``.estimates``,
-    ``.exact``); bit-identical for a seed whatever ``workers`` or ``executor``."""
+    ``.exact``); bit-identical for a seed whatever ``workers`` or ``executor``.
+
+    ``progress(done, total)`` as blocks finish; ``warn(message)`` for what the run could not do
+    as asked (fewer processes than asked); ``long_run(seconds, processes)`` once before a run
+    estimated at more than a minute (:data:`sims.run.LONG_RUN_SECONDS`)."""
     from sims.run import simulate_scenario
 
     return simulate_scenario(
-        scenario, runs, seed, executor=executor, workers=workers, scheduler=scheduler
+        scenario,
+        runs,
+        seed,
+        executor=executor,
+        workers=workers,
+        scheduler=scheduler,
+        progress=progress,
+        warn=warn,
+        long_run=long_run,
     )
 
 

@@ -18,7 +18,15 @@ from knockout.rules.scenario.aggregate import Scenario
 from sims.bracket import BRACKET_BLOCK, BracketJob, bracket_block, simulate_bracket
 from sims.kernel import MatchTables
 from sims.match import match_job, simulate_match
-from sims.runner import BLOCK_SIZE, Executor, Progress, RunResult, Warn, Workers
+from sims.runner import (
+    BLOCK_SIZE,
+    Executor,
+    Progress,
+    RunResult,
+    Warn,
+    Workers,
+    resolve_workers,
+)
 
 __all__ = ["SimulationRun", "estimates_json", "run_time_estimate", "simulate_scenario"]
 
@@ -81,6 +89,10 @@ class SimulationRun:
         return out
 
 
+#: A run estimated at more than this many seconds is announced before it starts.
+LONG_RUN_SECONDS = 60.0
+
+
 def simulate_scenario(
     scenario: Scenario,
     runs: int,
@@ -94,10 +106,17 @@ def simulate_scenario(
     warn: Warn | None = None,
     draws: int | None = None,
     model_sd: bool = True,
+    long_run: Callable[[float, int], None] | None = None,
 ) -> SimulationRun:
     """Monte Carlo odds of the scenario's match (two players) or bracket (more), and its exact
     odds for comparison (with uncertain constants: over ``draws`` draws of them, unless
-    ``model_sd=False``)."""
+    ``model_sd=False``). ``long_run(seconds, processes)`` is told first when the run is
+    estimated at more than :data:`LONG_RUN_SECONDS`."""
+    if long_run is not None:
+        processes = resolve_workers(workers)
+        seconds = run_time_estimate(scenario, runs, workers=processes)
+        if seconds is not None and seconds > LONG_RUN_SECONDS:
+            long_run(seconds, processes)
     kwargs: dict[str, Any] = {
         "executor": executor,
         "workers": workers,

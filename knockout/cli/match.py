@@ -60,40 +60,22 @@ def odds(
 
         knockout odds scenarios/final-2600-vs-2550.toml --json
     """
+    import knockout
     from knockout.answers import BracketOdds
     from knockout.dashboard.bracket import reach_view
     from knockout.dashboard.match import odds_view
-    from knockout.exact.bracket import bracket_odds
-    from knockout.exact.odds import match_odds
     from knockout.io.envelope import envelope
 
     with user_errors():
         check_export(export, json_out=json_out)
         sc = read_scenario(scenario, encoding, sets)
-        answer = bracket_odds(sc) if sc.is_bracket else match_odds(sc)
+        answer = knockout.odds(sc)
         if json_out:
             emit_json(envelope(answer.to_json(), scenario=sc.to_dict()))
         elif isinstance(answer, BracketOdds):
             show(reach_view(answer, sc), export, title=sc.name)
         else:
             show(odds_view(answer, sc), export, title=sc.name)
-
-
-def _play_bracket(sc: Scenario, seed: int, json_out: bool, log: bool, export: Path | None) -> None:
-    from knockout.dashboard.bracket import event_view
-    from knockout.engine.played import PlayedEvent, play
-    from knockout.io.envelope import envelope
-
-    played = play(sc, seed=seed)
-    assert isinstance(played, PlayedEvent)
-    if json_out:
-        emit_json(envelope(played.to_json(), seed=seed, scenario=sc.to_dict()))
-        return
-    show(event_view(played.record, played.ranking, sc, seed), export, title=sc.name)
-    if log:
-        from knockout.dashboard.match import log_view
-
-        out_console.print(log_view(list(played.log)))
 
 
 def _play_live(sc: Scenario, seed: int, speed: float, export: Path | None) -> None:
@@ -107,17 +89,22 @@ def _play_live(sc: Scenario, seed: int, speed: float, export: Path | None) -> No
     show(event_view(record, ranking, sc, seed), export, title=sc.name)
 
 
-def _play_match(sc: Scenario, seed: int, json_out: bool, log: bool, export: Path | None) -> None:
+def _show_played(sc: Scenario, seed: int, json_out: bool, log: bool, export: Path | None) -> None:
+    """The match or the event the engine played (one call of the front door), shown."""
+    import knockout
+    from knockout.dashboard.bracket import event_view
     from knockout.dashboard.match import log_view, match_record_view
-    from knockout.engine.played import PlayedMatch, play
+    from knockout.engine.played import PlayedEvent
     from knockout.io.envelope import envelope
 
-    played = play(sc, seed=seed)
-    assert isinstance(played, PlayedMatch)
+    played = knockout.play(sc, seed=seed)
     if json_out:
         emit_json(envelope(played.to_json(), seed=seed, scenario=sc.to_dict()))
         return
-    show(match_record_view(played.record, title=f"{sc.name} (seed {seed})"), export)
+    if isinstance(played, PlayedEvent):
+        show(event_view(played.record, played.ranking, sc, seed), export, title=sc.name)
+    else:
+        show(match_record_view(played.record, title=f"{sc.name} (seed {seed})"), export)
     if log:
         out_console.print(log_view(list(played.log)))
 
@@ -173,10 +160,8 @@ def play(
             raise KnockoutError("--live shows a bracket (more than two players), without --json")
         if live:
             _play_live(sc, used_seed, LIVE_SPEED if speed is None else speed, export)
-        elif sc.is_bracket:
-            _play_bracket(sc, used_seed, json_out, log, export)
         else:
-            _play_match(sc, used_seed, json_out, log, export)
+            _show_played(sc, used_seed, json_out, log, export)
 
 
 @app.command()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import typer
 
@@ -66,6 +66,7 @@ def simulate(
 
         knockout simulate scenarios/final-2600-vs-2550.toml --runs 1000000 --seed 1 --workers 2
     """
+    import knockout
     from knockout.dashboard.simulation import (
         estimate_line,
         progress_bar,
@@ -73,28 +74,20 @@ def simulate(
         simulated_view,
     )
     from knockout.io.envelope import envelope
-    from sims.run import run_time_estimate, simulate_scenario
-    from sims.runner import parse_workers, resolve_workers
+    from sims.runner import parse_workers
 
     used_seed = fresh_seed() if seed is None else seed
     with user_errors():
         check_export(export, json_out=json_out)
         sc = read_scenario(scenario, encoding, sets)
+        most = parse_workers(workers)
 
         def warn(message: str) -> None:
             err_console.print(f"warning: {message}", markup=False)
 
-        most = parse_workers(workers)
-        kwargs: dict[str, Any] = {
-            "executor": executor,
-            "workers": most,
-            "scheduler": scheduler,
-            "warn": warn,
-        }
-        count = resolve_workers(most)
-        seconds = run_time_estimate(sc, runs, workers=count)
-        if seconds is not None and seconds > 60:
-            err_console.print(estimate_line(seconds, runs, count), markup=False, soft_wrap=True)
+        def long_run(seconds: float, processes: int) -> None:
+            err_console.print(estimate_line(seconds, runs, processes), markup=False, soft_wrap=True)
+
         # A bar on a terminal; plain lines now and then in a log or a pipe.
         bar, update = (
             progress_bar(err_console, runs)
@@ -102,7 +95,17 @@ def simulate(
             else progress_lines(err_console)
         )
         with bar:
-            sim = simulate_scenario(sc, runs, used_seed, progress=update, **kwargs)
+            sim = knockout.simulate(
+                sc,
+                runs=runs,
+                seed=used_seed,
+                workers=most,
+                executor=executor,
+                scheduler=scheduler,
+                progress=update,
+                warn=warn,
+                long_run=long_run,
+            )
         result = sim.result
         if result.interrupted:
             err_console.print(
