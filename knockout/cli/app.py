@@ -26,6 +26,7 @@ from knockout.version import __version__
 
 if TYPE_CHECKING:
     from knockout.rules.scenario.aggregate import Scenario
+    from knockout.studies.load import StudyRun
 
 __all__ = [
     "EncodingOpt",
@@ -318,3 +319,29 @@ def usage_line(exc: Exception) -> str:
     if ctx is None:
         return message
     return f"{ctx.command_path}: {message} (see {ctx.command_path} --help)"
+
+
+def say_line(text: str) -> None:
+    """A line for the person running a long command (an estimate, a warning), on stderr."""
+    err_console.print(text, markup=False, soft_wrap=True)
+
+
+def step_line(text: str) -> None:
+    """A command's own progress line, dim, on stderr."""
+    err_console.print(text, style="dim", markup=False)
+
+
+def show_study(run: StudyRun, json_out: bool) -> None:
+    """A study's run, shown: its summary (or the JSON), the files written; exit code 130 if
+    it was interrupted."""
+    from rich.markdown import Markdown
+
+    from knockout.io.envelope import envelope
+
+    if json_out:
+        emit_json(envelope(run.body, seed=run.seed))
+    else:
+        out_console.print(Markdown(run.summary))
+        err_console.print("written: " + ", ".join(str(f) for f in run.files), style="dim")
+    if run.interrupted:
+        raise typer.Exit(130)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -14,8 +13,10 @@ from knockout.cli.app import (
     app,
     check_seed,
     emit_json,
-    err_console,
     out_console,
+    say_line,
+    show_study,
+    step_line,
     user_errors,
 )
 from knockout.cli.standings import RULES_HELP, conventions_options
@@ -413,112 +414,18 @@ def scoring_study(
     encoding: EncodingOpt = None,
 ) -> None:
     """Run a scoring-reform study (``knockout scoring-study``)."""
-    run_scoring_study(study_file, out, simulations, seed, json, encoding, workers)
+    from knockout.studies.load import load_study
+    from sims.runner import parse_workers
 
-
-def _say_how_long(study: object, simulations: int | None, workers: int) -> None:
-    """One line on stderr before a scoring study of more than a minute (timed on a pilot)."""
-    from knockout.dashboard.times import duration
-    from knockout.studies.scoring.study import Study, study_time_estimate
-
-    assert isinstance(study, Study)
-    seconds = study_time_estimate(study, simulations=simulations) / max(1, workers)
-    if seconds > 60:
-        err_console.print(
-            f"{study.name}: about {duration(seconds)} on {workers} process"
-            f"{'es' if workers > 1 else ''} (timed on a short pilot); Ctrl-C stops",
-            markup=False,
-            soft_wrap=True,
+    with user_errors():
+        found = load_study(study_file, encoding=encoding)
+        most = parse_workers(str(workers))
+        run = found.run(
+            out,
+            seed=seed,
+            workers=most,
+            simulations=simulations,
+            say=say_line,
+            steps=step_line,
         )
-
-
-def run_scoring_study(
-    study_file: Path,
-    out: Path,
-    simulations: int | None,
-    seed: int | None,
-    json: bool,
-    encoding: str | None,
-    workers: str | int = 1,
-) -> None:
-    """The scoring-reform study, for ``scoring-study`` and ``study`` alike."""
-    # Loaded here: sims pulls in scipy and matplotlib, which the other commands do not need.
-    from rich.markdown import Markdown
-
-    from knockout.io.envelope import envelope
-    from knockout.io.tomlfile import load_toml
-    from knockout.studies.scoring.league_study import is_league_study
-    from knockout.studies.scoring.report import claims, summary_markdown, write_outputs
-    from knockout.studies.scoring.study import load_study, run_study
-    from sims.runner import parse_workers, resolve_workers
-
-    def warn(message: str) -> None:
-        err_console.print(f"warning: {message}", markup=False)
-
-    with user_errors():
-        if is_league_study(load_toml(study_file, encoding=encoding)):
-            _league_study(study_file, out, simulations, seed, json, encoding)
-            return
-        study = load_study(study_file, encoding=encoding)
-        count = resolve_workers(parse_workers(str(workers)), warn)
-    if seed is not None:
-        study = replace(study, seed=seed)
-    _say_how_long(study, simulations, count)
-    result = run_study(
-        study,
-        simulations=simulations,
-        progress=lambda message: err_console.print(message, style="dim", markup=False),
-        workers=count,
-    )
-    files = write_outputs(result, out)
-    if json:
-        body = {
-            "study": str(study_file),
-            "files": [str(f) for f in files],
-            "claims": [vars(c) for c in claims(result)],
-        }
-        emit_json(envelope(body, seed=study.seed))
-        return
-    out_console.print(Markdown(summary_markdown(result)))
-    out_console.print("written: " + ", ".join(str(f) for f in files), style="dim")
-
-
-def _league_study(
-    study_file: Path,
-    out: Path,
-    simulations: int | None,
-    seed: int | None,
-    json: bool,
-    encoding: str | None,
-) -> None:
-    """A study file of ``format = "league"`` events: seed 001's team league over seasons."""
-    from rich.markdown import Markdown
-
-    from knockout.io.envelope import envelope
-    from knockout.studies.scoring.league_report import (
-        league_claims,
-        league_summary,
-        write_league_outputs,
-    )
-    from knockout.studies.scoring.league_study import load_league_study, run_league_study
-
-    with user_errors():
-        study = load_league_study(study_file, encoding=encoding)
-    if seed is not None:
-        study = replace(study, seed=seed)
-    result = run_league_study(
-        study,
-        simulations=simulations,
-        progress=lambda message: err_console.print(message, style="dim", markup=False),
-    )
-    files = write_league_outputs(result, out)
-    if json:
-        body = {
-            "study": str(study_file),
-            "files": [str(f) for f in files],
-            "claims": [vars(c) for c in league_claims(result)],
-        }
-        emit_json(envelope(body, seed=study.seed))
-        return
-    out_console.print(Markdown(league_summary(result)))
-    out_console.print("written: " + ", ".join(str(f) for f in files), style="dim")
+    show_study(run, json)

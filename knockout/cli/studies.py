@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import Annotated, Literal
 
 import typer
 
@@ -18,14 +18,14 @@ from knockout.cli.app import (
     emit_json,
     err_console,
     read_scenario,
+    say_line,
     show,
+    show_study,
+    step_line,
     user_errors,
 )
 from knockout.cli.match import JsonOpt, ScenarioArg
 from knockout.errors import KnockoutError
-
-if TYPE_CHECKING:  # imported where a command needs it: a fast start
-    from knockout.studies.sweep import Sweep
 
 
 def _numbers(text: str, option: str) -> list[float]:
@@ -272,12 +272,20 @@ def study(
             raise KnockoutError(f"--executor: expected local or dask, got {executor!r}")
     folder = out if out is not None else Path("out") / study_file.stem
     with user_errors():
-        from knockout.io.tomlfile import load_toml
+        from knockout.studies.load import load_study
 
-        if "events" in load_toml(study_file, encoding=encoding):
-            _scoring_study(study_file, folder, seed, json_out, encoding, workers)
-            return
-        _sweep_study(study_file, folder, seed, workers, executor, json_out, encoding, yes)
+        found = load_study(study_file, encoding=encoding)
+        run = found.run(
+            folder,
+            seed=seed,
+            workers=workers,
+            executor=executor,
+            yes=yes,
+            say=say_line,
+            steps=step_line,
+            points=_progress(found.name),
+        )
+    show_study(run, json_out)
 
 
 def _progress(total_label: str) -> Callable[[int, int], None]:
@@ -295,105 +303,6 @@ def _progress(total_label: str) -> Callable[[int, int], None]:
             sys.stderr.flush()
 
     return update
-
-
-def _sweep_study(
-    path: Path,
-    folder: Path,
-    seed: int | None,
-    workers: int,
-    executor: str,
-    json_out: bool,
-    encoding: str | None,
-    yes: bool = False,
-) -> None:
-    from dataclasses import replace
-
-    from rich.markdown import Markdown
-
-    from knockout.cli.app import out_console
-    from knockout.io.envelope import envelope
-    from knockout.rules.scenario.aggregate import parse_scenario
-    from knockout.studies.output import write_study
-    from knockout.studies.report import plot_text, sweep_files
-    from knockout.studies.sweep import load_sweep, run_sweep
-
-    sweep = load_sweep(path, encoding=encoding)
-    if seed is not None:
-        sweep = replace(sweep, seed=seed)
-    chosen: Literal["local", "dask"] = "dask" if executor == "dask" else "local"
-    chunk = _check_run_size(sweep, yes, chosen, workers)
-    result = run_sweep(
-        sweep, progress=_progress(sweep.name), executor=chosen, workers=workers, chunk=chunk
-    )
-    scenario = parse_scenario(sweep.base, source=sweep.scenario_path).to_dict()
-    files = write_study(sweep_files(result, scenario), folder)
-    _warn_without_cjk_font([f for f in files if f.suffix == ".png"], plot_text(result))
-    if json_out:
-        emit_json(
-            envelope(
-                {"study": str(path), "files": [str(f) for f in files], "points": len(result.points),
-                 "interrupted": result.interrupted},
-                seed=sweep.seed,
-            )
-        )  # fmt: skip
-    else:
-        out_console.print(Markdown(files[-1].read_text(encoding="utf-8")))
-        err_console.print("written: " + ", ".join(str(f) for f in files), style="dim")
-    if result.interrupted:
-        raise typer.Exit(130)
-
-
-def _warn_without_cjk_font(plots: list[Path], text: str) -> None:
-    """One warning line when plots were drawn with Chinese text and no CJK font was found."""
-    from knockout.studies import plots as drawing
-
-    if plots and drawing.has_cjk(text) and drawing.cjk_font() is None:
-        err_console.print(
-            "warning: no CJK font found: Chinese text in the plots is drawn as boxes (pip "
-            "install noto-cjk-sans-otc, which make installs, or apt-get install fonts-noto-cjk)",
-            markup=False,
-            soft_wrap=True,
-        )
-
-
-def _check_run_size(
-    sweep: Sweep, yes: bool, executor: Literal["local", "dask"], workers: int
-) -> int:
-    """Refuse a run too large to start without --yes; say how long a long one will take.
-    Returns the chunk of points measured between progress lines."""
-    from knockout.dashboard.times import duration
-    from knockout.studies import estimate
-
-    est = estimate.estimate_run(sweep, executor=executor, workers=workers)
-    size = f"{est.points:,} grid points" + (
-        "" if est.runs is None else f" at {est.runs:,} runs a point"
-    )
-    how_long = "" if est.seconds is None else f", about {duration(est.seconds)} ({est.basis})"
-    if estimate.needs_yes(est) and not yes:
-        raise KnockoutError(
-            f"{sweep.source}: {size}{how_long}: a study of more than {estimate.MAX_POINTS:,} "
-            f"points or above {estimate.LONG_RUN_SECONDS / 60:g} minutes runs only with --yes "
-            "(or make the grid smaller" + ("" if est.runs is None else ", or the runs fewer") + ")"
-        )
-    if est.seconds is None or est.seconds < 60:
-        return 256
-    err_console.print(f"{sweep.name}: {size}{how_long}.", markup=False, soft_wrap=True)
-    per_point = est.seconds / max(est.points, 1)
-    return max(1, min(256, int(10 / per_point)))  # a progress line every 10 s or so
-
-
-def _scoring_study(
-    path: Path,
-    folder: Path,
-    seed: int | None,
-    json_out: bool,
-    encoding: str | None,
-    workers: int,
-) -> None:
-    from knockout.cli.scoring import run_scoring_study
-
-    run_scoring_study(path, folder, None, seed, json_out, encoding, workers)
 
 
 @app.command()

@@ -1,6 +1,7 @@
 """How every view writes a length of time: with units, the same way everywhere.
 
-``duration`` is the one convention: hours and minutes from an hour on, minutes and seconds below
+``duration`` (:func:`knockout.io.text.duration`, where the core's messages find it too) is the
+one convention: hours and minutes from an hour on, minutes and seconds below
 (``1 h 05 min``, ``37 h 39 min``, ``4 min 05 s``, ``45 s``), or to the minute where seconds would
 only be noise (``19 h 25 min``, ``4 min``). Simulated time in an event counts from its start with
 play running on, so hours are not folded into days. Clock settings keep the arbiters' notation
@@ -9,34 +10,9 @@ play running on, so hours are not folded into days. Clock settings keep the arbi
 
 from __future__ import annotations
 
-import math
+from knockout.io.text import duration
 
 __all__ = ["duration", "minutes"]
-
-
-def duration(seconds: float, *, to_the_second: bool = False) -> str:
-    """``seconds`` with units.
-
-    To the minute: ``4 min``, ``1 h 05 min``, ``37 h 39 min``. With ``to_the_second``, below an
-    hour: ``45 s``, ``4 min 05 s``, ``59 min 59 s`` (an hour or more stays to the minute). A
-    time not known (NaN) is ``-``.
-
-    >>> duration(19 * 3600 + 25 * 60), duration(4 * 60), duration(37.65 * 3600)
-    ('19 h 25 min', '4 min', '37 h 39 min')
-    >>> duration(245, to_the_second=True), duration(45, to_the_second=True)
-    ('4 min 05 s', '45 s')
-    >>> duration(3 * 3600 + 62, to_the_second=True), duration(float("nan"))
-    ('3 h 01 min', '-')
-    """
-    if math.isnan(seconds):
-        return "-"
-    s = max(0, round(seconds))
-    if to_the_second and s < 3600:
-        m, s = divmod(s, 60)
-        return f"{m} min {s:02d} s" if m else f"{s} s"
-    total = round(s / 60)
-    h, m = divmod(total, 60)
-    return f"{h} h {m:02d} min" if h else f"{m} min"
 
 
 def minutes(value: float) -> str:

@@ -13,11 +13,12 @@ Every command that reads a file reads it through here, so every file is handled 
 from __future__ import annotations
 
 import codecs
+import math
 from pathlib import Path
 
 from knockout.errors import InputError
 
-__all__ = ["ENCODING_HINT", "decode", "plural", "read_text"]
+__all__ = ["ENCODING_HINT", "decode", "duration", "plural", "read_text"]
 
 #: What to try when a file is not UTF-8.
 ENCODING_HINT = (
@@ -115,3 +116,28 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     ('1 game', '2 games', '1,000 events', '2 matches')
     """
     return f"{n:,} {word if n == 1 else (words or word + 's')}"
+
+
+def duration(seconds: float, *, to_the_second: bool = False) -> str:
+    """``seconds`` with units.
+
+    To the minute: ``4 min``, ``1 h 05 min``, ``37 h 39 min``. With ``to_the_second``, below an
+    hour: ``45 s``, ``4 min 05 s``, ``59 min 59 s`` (an hour or more stays to the minute). A
+    time not known (NaN) is ``-``.
+
+    >>> duration(19 * 3600 + 25 * 60), duration(4 * 60), duration(37.65 * 3600)
+    ('19 h 25 min', '4 min', '37 h 39 min')
+    >>> duration(245, to_the_second=True), duration(45, to_the_second=True)
+    ('4 min 05 s', '45 s')
+    >>> duration(3 * 3600 + 62, to_the_second=True), duration(float("nan"))
+    ('3 h 01 min', '-')
+    """
+    if math.isnan(seconds):
+        return "-"
+    s = max(0, round(seconds))
+    if to_the_second and s < 3600:
+        m, s = divmod(s, 60)
+        return f"{m} min {s:02d} s" if m else f"{s} s"
+    total = round(s / 60)
+    h, m = divmod(total, 60)
+    return f"{h} h {m:02d} min" if h else f"{m} min"

@@ -1,0 +1,249 @@
+"""One door for a study file: :func:`load_study` reads which kind of study it describes and
+returns it, and every kind runs the same way (``run``), giving the files it wrote, its summary
+and what ``--json`` prints.
+
+* a sweep (:mod:`knockout.studies.sweep`): a base scenario, a grid of values and metrics;
+* a scoring study (:mod:`knockout.studies.scoring.study`): ``[[events]]`` of Swiss and
+  round-robin tournaments under scoring systems;
+* a league study (:mod:`knockout.studies.scoring.league_study`): ``[[events]]`` whose format is
+  ``league``, seasons of seed 001's team league.
+
+The CLI's ``study`` (and ``scoring-study``) parse their options, make this one call and print.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from knockout.errors import KnockoutError
+from knockout.io.text import duration
+from knockout.io.tomlfile import load_toml
+from knockout.rules.scenario.aggregate import parse_scenario
+from knockout.studies import estimate
+from knockout.studies import plots as drawing
+from knockout.studies.output import write_study
+from knockout.studies.report import plot_text, sweep_files
+from knockout.studies.scoring.league_report import (
+    league_claims,
+    league_summary,
+    write_league_outputs,
+)
+from knockout.studies.scoring.league_study import LeagueStudy as LeagueFile
+from knockout.studies.scoring.league_study import (
+    is_league_study,
+    load_league_study,
+    run_league_study,
+)
+from knockout.studies.scoring.report import claims, summary_markdown, write_outputs
+from knockout.studies.scoring.study import Study as ScoringFile
+from knockout.studies.scoring.study import load_study as load_scoring_study
+from knockout.studies.scoring.study import run_study, study_time_estimate
+from knockout.studies.sweep import Sweep, load_sweep, run_sweep
+from sims.runner import resolve_workers
+
+__all__ = ["LeagueStudy", "ScoringStudy", "StudyRun", "SweepStudy", "load_study"]
+
+#: A line for the person running the study (an estimate of its time, a warning).
+Say = Callable[[str], None]
+#: A study's own progress lines (as each event starts and ends).
+Steps = Callable[[str], None]
+#: A sweep's progress: grid points done, of the points.
+Points = Callable[[int, int], None]
+#: Seconds above which a study says how long it will take before it starts.
+LONG_RUN_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class StudyRun:
+    """What a study run leaves: the files it wrote (the summary last among them for a sweep),
+    its summary (Markdown), what ``--json`` prints (inside the envelope, with ``seed``), and
+    whether it was interrupted (the points finished are kept)."""
+
+    files: tuple[Path, ...]
+    summary: str
+    body: dict[str, Any]
+    seed: int
+    interrupted: bool = False
+
+
+@dataclass(frozen=True)
+class SweepStudy:
+    """A sweep of scenario values over a grid."""
+
+    path: Path
+    sweep: Sweep
+
+    @property
+    def name(self) -> str:
+        """The study's name."""
+        return self.sweep.name
+
+    def run(
+        self,
+        out: Path,
+        *,
+        seed: int | None = None,
+        workers: int | Literal["auto"] = 1,
+        executor: Literal["local", "dask"] = "local",
+        simulations: int | None = None,
+        yes: bool = False,
+        say: Say | None = None,
+        steps: Steps | None = None,
+        points: Points | None = None,
+    ) -> StudyRun:
+        """Measure every metric at every grid point and write the files.
+
+        Raises:
+            KnockoutError: A run of more than a million points, or estimated above ten minutes,
+                without ``yes``.
+        """
+        sweep = self.sweep if seed is None else replace(self.sweep, seed=seed)
+        count = resolve_workers(workers, say) if workers == "auto" else workers
+        chunk = _check_run_size(sweep, yes, executor, count, say)
+        result = run_sweep(sweep, progress=points, executor=executor, workers=count, chunk=chunk)
+        scenario = parse_scenario(sweep.base, source=sweep.scenario_path).to_dict()
+        files = write_study(sweep_files(result, scenario), out)
+        plots = [f for f in files if f.suffix == ".png"]
+        font_missing = drawing.has_cjk(plot_text(result)) and drawing.cjk_font() is None
+        if plots and font_missing and say is not None:
+            say(
+                "warning: no CJK font found: Chinese text in the plots is drawn as boxes (pip "
+                "install noto-cjk-sans-otc, which make installs, or apt-get install "
+                "fonts-noto-cjk)"
+            )
+        body = {
+            "study": str(self.path),
+            "files": [str(f) for f in files],
+            "points": len(result.points),
+            "interrupted": result.interrupted,
+        }
+        summary = files[-1].read_text(encoding="utf-8")
+        return StudyRun(tuple(files), summary, body, sweep.seed, result.interrupted)
+
+
+def _check_run_size(
+    sweep: Sweep, yes: bool, executor: Literal["local", "dask"], workers: int, say: Say | None
+) -> int:
+    """Refuse a run too large to start without ``yes``; say how long a long one will take.
+    Returns the chunk of points measured between progress lines."""
+    est = estimate.estimate_run(sweep, executor=executor, workers=workers)
+    size = f"{est.points:,} grid points" + (
+        "" if est.runs is None else f" at {est.runs:,} runs a point"
+    )
+    how_long = "" if est.seconds is None else f", about {duration(est.seconds)} ({est.basis})"
+    if estimate.needs_yes(est) and not yes:
+        raise KnockoutError(
+            f"{sweep.source}: {size}{how_long}: a study of more than {estimate.MAX_POINTS:,} "
+            f"points or above {estimate.LONG_RUN_SECONDS / 60:g} minutes runs only with --yes "
+            "(or make the grid smaller" + ("" if est.runs is None else ", or the runs fewer") + ")"
+        )
+    if est.seconds is None or est.seconds < LONG_RUN_SECONDS:
+        return 256
+    if say is not None:
+        say(f"{sweep.name}: {size}{how_long}.")
+    per_point = est.seconds / max(est.points, 1)
+    return max(1, min(256, int(10 / per_point)))  # a progress line every 10 s or so
+
+
+@dataclass(frozen=True)
+class ScoringStudy:
+    """Swiss and round-robin tournaments simulated under scoring systems."""
+
+    path: Path
+    study: ScoringFile
+
+    @property
+    def name(self) -> str:
+        """The study's name."""
+        return self.study.name
+
+    def run(
+        self,
+        out: Path,
+        *,
+        seed: int | None = None,
+        workers: int | Literal["auto"] = 1,
+        executor: Literal["local", "dask"] = "local",
+        simulations: int | None = None,
+        yes: bool = False,
+        say: Say | None = None,
+        steps: Steps | None = None,
+        points: Points | None = None,
+    ) -> StudyRun:
+        """Simulate every event under every system, measure everything, write the files."""
+        study = self.study if seed is None else replace(self.study, seed=seed)
+        count = resolve_workers(workers, say)
+        seconds = study_time_estimate(study, simulations=simulations) / max(1, count)
+        if seconds > LONG_RUN_SECONDS and say is not None:
+            say(
+                f"{study.name}: about {duration(seconds)} on {count} process"
+                f"{'es' if count > 1 else ''} (timed on a short pilot); Ctrl-C stops"
+            )
+        result = run_study(study, simulations=simulations, progress=steps, workers=count)
+        files = write_outputs(result, out)
+        body = {
+            "study": str(self.path),
+            "files": [str(f) for f in files],
+            "claims": [vars(c) for c in claims(result)],
+        }
+        return StudyRun(tuple(files), summary_markdown(result), body, study.seed)
+
+
+@dataclass(frozen=True)
+class LeagueStudy:
+    """Seasons of seed 001's team league under its policies."""
+
+    path: Path
+    study: LeagueFile = field(repr=False)
+
+    @property
+    def name(self) -> str:
+        """The study's name."""
+        return self.study.name
+
+    def run(
+        self,
+        out: Path,
+        *,
+        seed: int | None = None,
+        workers: int | Literal["auto"] = 1,
+        executor: Literal["local", "dask"] = "local",
+        simulations: int | None = None,
+        yes: bool = False,
+        say: Say | None = None,
+        steps: Steps | None = None,
+        points: Points | None = None,
+    ) -> StudyRun:
+        """Simulate every league under each of its policies and write the files."""
+        study = self.study if seed is None else replace(self.study, seed=seed)
+        result = run_league_study(study, simulations=simulations, progress=steps)
+        files = write_league_outputs(result, out)
+        body = {
+            "study": str(self.path),
+            "files": [str(f) for f in files],
+            "claims": [vars(c) for c in league_claims(result)],
+        }
+        return StudyRun(tuple(files), league_summary(result), body, study.seed)
+
+
+def load_study(
+    path: str | Path, *, encoding: str | None = None
+) -> SweepStudy | ScoringStudy | LeagueStudy:
+    """The study the file at ``path`` describes, of the kind it is: ``[[events]]`` make a
+    scoring study (a league study when every event's format is ``league``), anything else a
+    sweep.
+
+    Raises:
+        KnockoutError: The file cannot be read or is not a valid study of its kind (one line
+            per problem).
+    """
+    p = Path(path)
+    data = load_toml(p, encoding=encoding)
+    if "events" not in data:
+        return SweepStudy(p, load_sweep(p, encoding=encoding))
+    if is_league_study(data):
+        return LeagueStudy(p, load_league_study(p, encoding=encoding))
+    return ScoringStudy(p, load_scoring_study(p, encoding=encoding))
