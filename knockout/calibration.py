@@ -38,11 +38,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 from scipy.optimize import brentq, minimize
 from scipy.special import logsumexp, ndtri
 from scipy.stats import chi2
 
+from knockout.arrays import FloatArray
 from knockout.errors import InputError, Problem
 from knockout.game import Result
 from knockout.io.csvrows import Row, parse_rows
@@ -67,8 +67,6 @@ __all__ = [
     "scoring_derivation",
     "toml_lines",
 ]
-
-FloatArray = npt.NDArray[np.float64]
 
 COLUMNS = (
     "red_rating",

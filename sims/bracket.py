@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.answers import BracketOdds, BracketTally, Simulated
+from knockout.arrays import BoolArray, FloatArray, IntArray
 from knockout.exact.bracket import all_pairs, progress_solution
 from knockout.exact.solver import solve
 from knockout.rules.book.bracket import Bracket, round_name
@@ -32,10 +33,6 @@ from sims.kernel import MatchTables, simulate
 from sims.runner import Executor, Progress, RunResult, Warn, Workers, block_rng, run_blocks
 
 __all__ = ["BracketJob", "bracket_block", "simulate_bracket"]
-
-IntArray = npt.NDArray[np.intp]
-BoolArray = npt.NDArray[np.bool_]
-FloatArray = npt.NDArray[np.float64]
 
 #: Events per block: brackets are heavier than single matches.
 BRACKET_BLOCK = 4096
@@ -57,7 +54,7 @@ class FixedMatch:
             fix for the next game) and the games played.
     """
 
-    cuts: npt.NDArray[np.float64]
+    cuts: FloatArray
     upper_wins: npt.NDArray[np.bool_]
     games: npt.NDArray[np.int64]
     walkover: bool = False
@@ -85,7 +82,7 @@ class BracketJob:
 
     lines: IntArray
     names: tuple[str, ...]
-    ratings: npt.NDArray[np.float64]
+    ratings: FloatArray
     seeds: IntArray
     withdrawn: npt.NDArray[np.bool_]
     tables: MatchTables
@@ -221,7 +218,7 @@ class RoundPlan:
     byes: IntArray
     played: IntArray | None
     fixed: IntArray
-    fixed_cuts: npt.NDArray[np.float64]
+    fixed_cuts: FloatArray
     fixed_upper: npt.NDArray[np.bool_]
     fixed_games: npt.NDArray[np.int64]
     fixed_counts: npt.NDArray[np.bool_]

@@ -29,6 +29,7 @@ from typing import Any, assert_never
 import numpy as np
 import numpy.typing as npt
 
+from knockout.arrays import BoolArray, FloatArray, IntArray
 from knockout.exact.solver import StageExit, stage_exits
 from knockout.game import Colour
 from knockout.rules.chain.match import MatchState, Position
@@ -67,10 +68,6 @@ __all__ = [
     "count_walk",
     "simulate",
 ]
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.intp]
-BoolArray = npt.NDArray[np.bool_]
 
 #: Cells of the guide table that maps one uniform to a global exit (a power of two).
 GUIDE_CELLS = 1 << 12

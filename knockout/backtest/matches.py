@@ -29,8 +29,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
+from knockout.arrays import FloatArray
 from knockout.backtest.scores import Score
 from knockout.exact.solver import solve
 from knockout.rules.book.formats import Format, Stage
@@ -51,8 +51,6 @@ __all__ = [
     "model_params",
     "score_matches",
 ]
-
-FloatArray = npt.NDArray[np.float64]
 
 #: Words of an event text that mark a knockout stage.
 KNOCKOUT_WORDS = (

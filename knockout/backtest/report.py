@@ -46,9 +46,6 @@ __all__ = [
     "summary_markdown",
 ]
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.intp]
-
 #: ``forecasts.csv``'s columns.
 FORECAST_COLUMNS = (
     "id", "date", "red", "black", "time_class", "p_red", "p_draw", "p_black", "result",

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 from scipy.special import ndtri
+
+from knockout.arrays import FloatArray, IntArray
 
 __all__ = [
     "ECE_BINS",
@@ -39,9 +40,6 @@ __all__ = [
     "reliability",
     "scores",
 ]
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.intp]
 
 #: The outcomes in forecast order.
 OUTCOMES = ("red", "draw", "black")

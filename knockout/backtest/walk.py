@@ -28,8 +28,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
+from knockout.arrays import FloatArray, IntArray
 from knockout.backtest.matches import MatchModel, model_params
 from knockout.errors import InputError
 from knockout.rules.model.strength import ModelParams, PerClass, davidson
@@ -55,8 +55,6 @@ __all__ = [
     "walk_forward",
 ]
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.intp]
 Progress = Callable[[int, int], None]
 
 #: The Elo baseline's K factor.

@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from knockout.allocator import keep_freed_memory
 from knockout.answers import BracketOdds
+from knockout.arrays import FloatArray, IntArray
 from knockout.exact.odds import default_draws, solve_chunked, vectorises
 from knockout.exact.solver import MatchSolution, advance_probabilities
 from knockout.rules.book.bracket import round_name
@@ -40,9 +41,6 @@ __all__ = [
     "roster",
     "upper_pairs",
 ]
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.intp]
 
 #: Match solutions computed at once: the solver's arrays for a chunk (128 KB each) stay within
 #: the processor's cache as a transition's products are formed and summed, so a bracket of 4,096

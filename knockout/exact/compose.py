@@ -26,8 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
+from knockout.arrays import FloatArray, IntArray
 from knockout.exact.solver import Transition, transitions
 from knockout.rules.book.formats import ColourRule, Format, Stage
 from knockout.rules.chain.match import Finished, MatchState
@@ -47,9 +47,6 @@ __all__ = [
     "stage_keys",
     "stage_profile",
 ]
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.intp]
 
 #: Entry rows of a stage: 0 = the match's first stage, 1 = A had Red last, 2 = B had Red last.
 #: Exit columns: 0 = A wins, 1 = B wins, 2 = goes on with A Red last, 3 = with B Red last.

@@ -6,9 +6,9 @@ import math
 from dataclasses import replace
 
 import numpy as np
-import numpy.typing as npt
 
 from knockout.answers import MatchOdds, SuddenDeath
+from knockout.arrays import FloatArray
 from knockout.errors import KnockoutError
 from knockout.exact.solver import MatchSolution, block_average, concatenated, solve
 from knockout.game import Colour, Reply
@@ -29,8 +29,6 @@ from knockout.rules.model.sd import (
 )
 from knockout.rules.model.uncertainty import piecewise_normal_nodes
 from knockout.rules.scenario.aggregate import Scenario
-
-FloatArray = npt.NDArray[np.float64]
 
 __all__ = [
     "certain_odds",

@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from knockout.arrays import FloatArray
 from knockout.errors import KnockoutError
 from knockout.exact.odds import rating_nodes
 from knockout.exact.solver import solve
@@ -26,8 +27,6 @@ from knockout.rules.decisions.pace import deciding_game, no_pace_choice, pace_bo
 from knockout.rules.scenario.aggregate import Scenario
 
 __all__ = ["MAX_PAIRS", "PaceGame", "PaceValues", "pace_game"]
-
-FloatArray = npt.NDArray[np.float64]
 
 #: Pairs (pace pairs times quadrature nodes) per solver call: larger batches are split, so
 #: memory stays bounded (about 40 MB of solver arrays per call).

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import assert_never
 
 import numpy as np
-import numpy.typing as npt
 
+from knockout.arrays import FloatArray
 from knockout.game import Colour, Reply, Result
 from knockout.rules.chain.match import (
     Finished,
@@ -57,9 +57,6 @@ __all__ = [
     "stage_exits",
     "transitions",
 ]
-
-FloatArray = npt.NDArray[np.float64]
-
 
 #: The minutes of a transition in a walk that does not need them.
 _UNTIMED = np.zeros(1)

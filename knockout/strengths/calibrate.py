@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
-import numpy.typing as npt
 
+from knockout.arrays import FloatArray
 from knockout.calibration import Estimate, toml_lines
 from knockout.errors import InputError, Problem
 from knockout.rules.model.strength import TimeClass
@@ -70,7 +70,6 @@ __all__ = [
     "strength_games",
 ]
 
-FloatArray = npt.NDArray[np.float64]
 Progress = Callable[[int, int], None]
 By = Literal["time_class"] | None
 

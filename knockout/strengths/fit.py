@@ -39,12 +39,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
-import numpy.typing as npt
 import scipy.sparse as sp
 from scipy.linalg import solveh_banded
 from scipy.optimize import minimize
 from scipy.sparse.linalg import splu
 
+from knockout.arrays import FloatArray, IntArray
 from knockout.errors import KnockoutError
 from knockout.rules.model.strength import GameProbabilities, davidson
 from knockout.strengths.likelihood import ELO_TO_U, game_terms
@@ -62,8 +62,6 @@ __all__ = [
     "marginal",
 ]
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.intp]
 Progress = Callable[[int, int], None]
 
 #: Gauss-Hermite nodes of the forecasts' average over the strengths' uncertainty.

@@ -25,14 +25,11 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-import numpy.typing as npt
 
+from knockout.arrays import FloatArray, IntArray
 from knockout.rules.model.strength import davidson
 
 __all__ = ["ELO_TO_U", "GameTerms", "game_terms"]
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.intp]
 
 #: ``u = ELO_TO_U * d``: half the natural logarithm of ``g = 10 ** (d / 400)``.
 ELO_TO_U = math.log(10.0) / 800.0

@@ -16,13 +16,11 @@ import io
 from dataclasses import dataclass, field
 
 import numpy as np
-import numpy.typing as npt
 
 from knockout.rules.model.strength import davidson
 
 __all__ = ["SimulatedField", "simulate_field"]
 
-FloatArray = npt.NDArray[np.float64]
 _RESULTS = ("1-0", "1/2-1/2", "0-1")
 _HEADER = (
     "id,event,round,date,year,red,black,red_team,black_team,result,time_class,moves,"

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from knockout.arrays import FloatArray
 from knockout.errors import KnockoutError
 from knockout.exact.odds import default_draws, vectorises
 from knockout.exact.solver import MatchSolution, solve
@@ -44,8 +45,6 @@ from knockout.rules.model.players import Player
 from knockout.rules.model.sd import Design, ModelSd, Spread, design, spread
 from knockout.rules.model.strength import ModelParams, game_probabilities
 from knockout.rules.scenario.aggregate import Scenario
-
-FloatArray = npt.NDArray[np.float64]
 
 __all__ = [
     "DEFAULT_GAPS",

@@ -55,6 +55,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import Field, ValidationError
 
+from knockout.arrays import FloatArray, IntArray
 from knockout.errors import InputError, Problem
 from knockout.exact.compose import (
     StageKey,
@@ -110,8 +111,6 @@ __all__ = [
     "score_formats",
 ]
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.intp]
 Progress = Callable[[int, int], None]
 T = TypeVar("T")
 

@@ -25,9 +25,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import numpy as np
-import numpy.typing as npt
 from scipy.optimize import brentq
 
+from knockout.arrays import FloatArray
 from knockout.errors import KnockoutError
 from knockout.exact.odds import default_draws, vectorises
 from knockout.game import Colour, Reply
@@ -58,8 +58,6 @@ __all__ = [
     "search_cap",
     "seed_edges_and_splits",
 ]
-
-FloatArray = npt.NDArray[np.float64]
 
 #: Black's clock must leave room for the seed-shaped menu's 5-minute shift.
 MIN_BLACK_MINUTES = 5.0

@@ -35,6 +35,7 @@ import numpy.typing as npt
 from scipy import ndimage
 from scipy.optimize import elementwise
 
+from knockout.arrays import FloatArray
 from knockout.errors import KnockoutError
 from knockout.exact.odds import match_odds
 from knockout.exact.pace import PaceGame, pace_game
@@ -55,8 +56,6 @@ __all__ = [
     "Incentives",
     "incentives",
 ]
-
-FloatArray = npt.NDArray[np.float64]
 
 #: Paces per player on the search grid, unless ``--grid`` says otherwise ...
 DEFAULT_GRID = 41

@@ -42,9 +42,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
-import numpy.typing as npt
 from pydantic import Field, ValidationError
 
+from knockout.arrays import FloatArray
 from knockout.errors import InputError, KnockoutError, Problem, ScenarioError
 from knockout.exact.bracket import bracket_odds, bracket_odds_at
 from knockout.exact.odds import (
@@ -88,8 +88,6 @@ __all__ = [
     "measure_block",
     "run_sweep",
 ]
-
-FloatArray = npt.NDArray[np.float64]
 
 #: The outputs a metric can read.
 OUTPUTS = ("odds", "compare", "fair", "incentives", "equilibrium", "simulate")

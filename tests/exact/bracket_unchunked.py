@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.answers import BracketOdds
+from knockout.arrays import FloatArray
 from knockout.exact.solver import MatchSolution, solve
 from knockout.rules.book.bracket import round_name
 from knockout.rules.book.walkover import walkover_sides
@@ -32,8 +33,6 @@ __all__ = [
     "match_matrix",
     "progress_solution",
 ]
-
-FloatArray = npt.NDArray[np.float64]
 
 
 def all_pairs(

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 import pytest
 from conftest import SCENARIOS, run_json, z_tolerance
 from typer.testing import CliRunner
 
+from knockout.arrays import FloatArray
 from knockout.engine.event import play_event
 from knockout.engine.match import play_scenario_match
 from knockout.errors import ScenarioError
@@ -23,8 +23,6 @@ from knockout.rules.model.players import MAX_RATING_SD, Player
 from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 from sims.bracket import simulate_bracket
 from sims.match import simulate_match
-
-FloatArray = npt.NDArray[np.float64]
 
 
 def duel(

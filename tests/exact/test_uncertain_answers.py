@@ -12,10 +12,10 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 import pytest
 from scipy import stats
 
+from knockout.arrays import FloatArray
 from knockout.exact.bracket import bracket_odds
 from knockout.exact.odds import (
     _plain_match_odds,
@@ -32,8 +32,6 @@ from knockout.rules.model.sd import FigureSpread, ModelSd, Spread, design, flatt
 from knockout.rules.model.strength import ModelParams, PerClass
 from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 from tests.conftest import SCENARIOS, run_json
-
-FloatArray = npt.NDArray[np.float64]
 
 
 def brute_constants(sc: Scenario, n: int, seed: int = 7) -> dict[str, FloatArray]:

@@ -12,13 +12,12 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.answers import BracketTally
+from knockout.arrays import IntArray
 from knockout.rules.book.walkover import NO_WALKOVER, walkover_sides
 from knockout.rules.chain.progress import THIRD_PLACE
 from sims.bracket import BracketJob
 from sims.kernel import simulate
 from sims.runner import block_rng
-
-IntArray = npt.NDArray[np.intp]
 
 
 def _play_round(

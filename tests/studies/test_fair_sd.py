@@ -7,7 +7,6 @@ import math
 from dataclasses import replace
 
 import numpy as np
-import numpy.typing as npt
 import pytest
 from scipy.optimize import brentq
 
@@ -19,7 +18,6 @@ from knockout.studies.fair_report import SETTLED, how_sure
 from tests.conftest import SCENARIOS
 from tests.exact.test_uncertain_answers import assert_matches, brute_constants
 
-FloatArray = npt.NDArray[np.float64]
 HOW_SURE = SCENARIOS / "final-how-sure.toml"
 INC = 10.0  # the sudden-death stage's increment (seconds): effective clock = base + 10 min
 

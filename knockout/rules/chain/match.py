@@ -20,9 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-import numpy.typing as npt
-
 from knockout.game import Colour, Result
 from knockout.rules.book.formats import Format, Stage
 from knockout.rules.decisions.kinds import Bid, Decision, Settled, Side, decide, other
@@ -36,8 +33,6 @@ __all__ = [
     "match_points",
     "next_decision",
 ]
-
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, order=True)

@@ -16,9 +16,10 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
+from knockout.arrays import FloatArray
 from knockout.game import Colour
 from knockout.rules.book.formats import Format, Stage
-from knockout.rules.chain.match import FloatArray, MatchState
+from knockout.rules.chain.match import MatchState
 from knockout.rules.decisions.bidding import BiddingGame
 from knockout.rules.decisions.choice import ChoiceGame
 from knockout.rules.decisions.cut import CutChooseGame

@@ -22,13 +22,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from knockout.arrays import BoolArray, FloatArray
 from knockout.game import Colour, Reply
 from knockout.rules.book.formats import BiddingMenu, Stage
 from knockout.rules.decisions.regions import (
     GRID_STEP,
     REGION_SPAN,
-    BoolArray,
-    FloatArray,
     Regions,
     regions_of_cuts,
     regions_where,

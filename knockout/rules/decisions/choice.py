@@ -14,13 +14,12 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
+from knockout.arrays import BoolArray, FloatArray
 from knockout.game import Colour
 from knockout.rules.book.formats import Stage
 from knockout.rules.decisions.regions import (
     GRID_STEP,
     REGION_SPAN,
-    BoolArray,
-    FloatArray,
     Regions,
     regions_where,
     threshold_regions,

@@ -26,15 +26,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from knockout.arrays import BoolArray, FloatArray
 from knockout.game import Colour
 from knockout.rules.book.formats import Stage
 from knockout.rules.model.normal import gauss_hermite, ndtr
 from knockout.rules.model.strength import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
 
 __all__ = ["CUT_GRID", "CutChooseGame"]
-
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
 
 #: Estimates are tabulated over ``[0, SPAN]`` Elo (gaps beyond it use its end).
 SPAN = 3000.0

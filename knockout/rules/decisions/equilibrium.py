@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy.special import log_ndtr, ndtr
 
+from knockout.arrays import FloatArray
 from knockout.game import Colour, Reply
 from knockout.rules.decisions.bidding import BiddingGame, bayesian_regions
 from knockout.rules.decisions.regions import REGION_SPAN, Regions, regions_where
@@ -49,8 +50,6 @@ __all__ = [
     "complement",
     "log_mass",
 ]
-
-FloatArray = npt.NDArray[np.float64]
 
 #: The verification tolerance: no type gains more than this (a fraction of its chance to win
 #: the decisive game) by deviating from a threshold equilibrium.

@@ -40,6 +40,7 @@ import numpy.typing as npt
 from scipy.special import ndtr
 from threadpoolctl import threadpool_limits
 
+from knockout.arrays import FloatArray, IntArray
 from knockout.rules.decisions.cut import CutChooseGame
 from knockout.rules.decisions.sealed import SealedBidGame
 
@@ -63,8 +64,6 @@ __all__ = [
     "spread",
 ]
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.intp]
 Price = Literal["first", "second"]
 
 #: Estimates are read on ``[-SPAN, SPAN]`` Elo.

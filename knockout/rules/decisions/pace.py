@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from knockout.arrays import FloatArray
 from knockout.rules.book.formats import Format
 
 __all__ = [
@@ -37,8 +38,6 @@ __all__ = [
     "pace_bounds",
     "pace_shift",
 ]
-
-FloatArray = npt.NDArray[np.float64]
 
 #: The lowest pace a player may choose unless the scenario says otherwise (``[incentives]``).
 DEFAULT_PACE_MIN = 0.2

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from knockout.arrays import BoolArray, FloatArray
 from knockout.rules.model.normal import gauss_hermite, ndtr
 from knockout.rules.model.strength import (
     ModelParams,
@@ -30,12 +31,6 @@ __all__ = [
     "expect",
     "inside",
 ]
-
-FloatArray = npt.NDArray[np.float64]
-
-
-BoolArray = npt.NDArray[np.bool_]
-
 
 #: Believed differences are searched for thresholds on [-REGION_SPAN, REGION_SPAN] Elo; beyond it
 #: every outcome probability is within 1e-7 of 0 or 1 and decisions are taken as constant.

@@ -16,9 +16,10 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from knockout.arrays import FloatArray
 from knockout.game import Colour
 from knockout.rules.book.formats import Stage
-from knockout.rules.decisions.regions import GRID_STEP, REGION_SPAN, FloatArray, expect
+from knockout.rules.decisions.regions import GRID_STEP, REGION_SPAN, expect
 from knockout.rules.model.normal import ndtr
 from knockout.rules.model.strength import (
     DEFAULT_MODEL,

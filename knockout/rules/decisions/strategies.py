@@ -39,11 +39,10 @@ from knockout.rules.model.normal import ndtr
 
 if TYPE_CHECKING:
     from knockout.rules.decisions.gridgames import MixedBids, MixedCut
+from knockout.arrays import BoolArray, FloatArray
 from knockout.rules.decisions.bidding import BiddingGame, bayesian_regions, rational_regions_of
 from knockout.rules.decisions.choice import ChoiceGame, bayesian_choice_region
 from knockout.rules.decisions.regions import (
-    BoolArray,
-    FloatArray,
     PointRule,
     Region,
     Regions,

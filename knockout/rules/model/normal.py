@@ -18,12 +18,12 @@ import sys
 import numpy as np
 import numpy.typing as npt
 
+from knockout.arrays import FloatArray
+
 __all__ = ["SCIPY_FROM", "gauss_hermite", "ndtr"]
 
 #: Arrays of this many elements or more are computed by scipy's compiled ndtr.
 SCIPY_FROM = 4096
-
-FloatArray = npt.NDArray[np.float64]
 
 _SQRT1_2 = 0.7071067811865476  # 1 / sqrt(2), the closest double
 _MAXLOG = 7.09782712893383996843e2  # log of the largest double

@@ -48,6 +48,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from knockout.arrays import FloatArray
 from knockout.rules.model.strength import ModelParams, PerClass, TimeClass
 
 __all__ = [
@@ -68,8 +69,6 @@ __all__ = [
     "spread",
     "spread_of_values",
 ]
-
-FloatArray = npt.NDArray[np.float64]
 
 #: The model's uncertain-able constants, per time class.
 CONSTANTS = ("red_advantage", "draw_nu", "elo_per_doubling")

@@ -33,6 +33,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from knockout.arrays import FloatArray
 from knockout.game import DEFAULT_MOVES
 from knockout.rules.model.normal import ndtr
 
@@ -55,8 +56,6 @@ __all__ = [
     "p_uses_less_time",
     "strength_difference",
 ]
-
-FloatArray = npt.NDArray[np.float64]
 
 
 class TimeClass(StrEnum):

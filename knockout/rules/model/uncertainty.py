@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from knockout.arrays import FloatArray
 from knockout.rules.model.players import Player
 
 __all__ = [
@@ -24,8 +25,6 @@ __all__ = [
     "normal_nodes",
     "piecewise_normal_nodes",
 ]
-
-FloatArray = npt.NDArray[np.float64]
 
 #: Gauss-Legendre nodes per smooth piece of a match's integral over the difference of the two
 #: draws (the pieces end where a rational decision flips, so each piece is smooth).

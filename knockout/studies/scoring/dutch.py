@@ -52,9 +52,9 @@ from typing import Any
 
 import networkx as nx
 import numpy as np
-import numpy.typing as npt
 from caissify_pairings import generate_pairings
 
+from knockout.arrays import FloatArray, Int64Array
 from knockout.rules.model.strength import DEFAULT_MODEL, ModelParams
 from knockout.studies.scoring.events import EventSample, PointsTable, play_games, score_games
 from sims.runner import run_blocks
@@ -70,8 +70,6 @@ __all__ = [
     "simulate_dutch",
 ]
 
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 #: Called with ``(events done, events in all, seconds so far)``.
 DutchProgress = Callable[[int, int, float], None]
 
@@ -98,10 +96,10 @@ class PlayedEvent:
         rematches: Pairings of players who had met (the engine forbids them; counted anyway).
     """
 
-    red: IntArray
-    black: IntArray
-    results: IntArray
-    bye: IntArray
+    red: Int64Array
+    black: Int64Array
+    results: Int64Array
+    bye: Int64Array
     rematches: int
 
 
@@ -214,7 +212,7 @@ class _Standings:
             for i in range(len(self.units))
         ]
 
-    def record(self, red: IntArray, black: IntArray, results: IntArray, bye: int) -> None:
+    def record(self, red: Int64Array, black: Int64Array, results: Int64Array, bye: int) -> None:
         """Add a round's games and bye."""
         before = list(self.units)
         for r, b, code in zip(red.tolist(), black.tolist(), results.tolist(), strict=True):
@@ -306,7 +304,7 @@ def play_dutch(
     model: ModelParams = DEFAULT_MODEL,
     workers: int = 1,
     progress: DutchProgress | None = None,
-) -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
+) -> tuple[Int64Array, Int64Array, Int64Array, Int64Array, Int64Array]:
     """Play ``E`` Swiss events paired by the Dutch system.
 
     Args:

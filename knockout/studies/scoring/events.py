@@ -24,6 +24,7 @@ from decimal import Decimal
 import numpy as np
 import numpy.typing as npt
 
+from knockout.arrays import FloatArray, Int64Array
 from knockout.game import Result
 from knockout.points import ScoringSystem
 from knockout.rules.model.strength import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
@@ -44,8 +45,6 @@ __all__ = [
     "simulate_swiss",
 ]
 
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 #: Result codes used in the arrays: 0 Red wins, 1 draw, 2 Black wins.
 RESULT_CODES = (Result.RED, Result.DRAW, Result.BLACK)
 
@@ -70,8 +69,8 @@ class PointsTable:
 
     name: str
     scale: int
-    red: IntArray
-    black: IntArray
+    red: Int64Array
+    black: Int64Array
     bye: int = 0
 
     @classmethod
@@ -124,24 +123,24 @@ class EventSample:
     system: str
     scale: int
     ratings: FloatArray
-    points: IntArray
-    progressive: IntArray
-    reds: IntArray
+    points: Int64Array
+    progressive: Int64Array
+    reds: Int64Array
     rounds: int
-    rematches: IntArray
+    rematches: Int64Array
     red_edge: FloatArray
-    byes: IntArray | None = None
+    byes: Int64Array | None = None
     bye_units: int = 0
 
     @property
-    def games(self) -> IntArray:
+    def games(self) -> Int64Array:
         """``(E, n)`` games each player played (rounds less byes)."""
         if self.byes is None:
             return np.full(self.points.shape, self.rounds, dtype=np.int64)
         return np.asarray(self.rounds - self.byes, dtype=np.int64)
 
     @property
-    def game_points(self) -> IntArray:
+    def game_points(self) -> Int64Array:
         """``(E,)`` the points of the event's games (byes left out), in units."""
         bye_total = 0 if self.byes is None else self.byes.sum(axis=1) * self.bye_units
         return np.asarray(self.points.sum(axis=1) - bye_total, dtype=np.int64)
@@ -157,7 +156,7 @@ def draw_ratings(
 
 def play_games(
     red_rating: FloatArray, black_rating: FloatArray, u: FloatArray, model: ModelParams
-) -> IntArray:
+) -> Int64Array:
     """Result codes (0 Red wins, 1 draw, 2 Black wins) of classical games, any shape.
 
     ``u`` holds one Uniform(0, 1) number per game: Red wins below P(Red wins), Black wins above
@@ -169,13 +168,13 @@ def play_games(
 
 def score_games(
     ratings: FloatArray,
-    red: IntArray,
-    black: IntArray,
-    results: IntArray,
+    red: Int64Array,
+    black: Int64Array,
+    results: Int64Array,
     table: PointsTable,
-    rematches: IntArray | None = None,
+    rematches: Int64Array | None = None,
     *,
-    byes: IntArray | None = None,
+    byes: Int64Array | None = None,
 ) -> EventSample:
     """Score played games under ``table``.
 
@@ -258,7 +257,7 @@ def play_swiss(
     u: FloatArray,
     *,
     model: ModelParams = DEFAULT_MODEL,
-) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+) -> tuple[Int64Array, Int64Array, Int64Array, Int64Array]:
     """Play Swiss events paired by :mod:`knockout.studies.scoring.pairings`, score groups by
     ``pairing``'s points.
 

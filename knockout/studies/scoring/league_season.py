@@ -44,8 +44,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
+from knockout.arrays import BoolArray, FloatArray, Int64Array
 from knockout.game import Colour, Result
 from knockout.rules.model.strength import ModelParams, TimeClass
 from knockout.scoring.captains import MAX_CHANGES
@@ -67,9 +67,6 @@ __all__ = [
     "rank_season",
 ]
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
 POLICIES = ("lot", "red", "black", "best")
 #: Powers of three that turn four result codes (0 win, 1 draw, 2 loss) into an outcome index.
 _DIGITS = np.array([27, 9, 3, 1], dtype=np.int64)
@@ -80,7 +77,7 @@ _CHUNK = 20_000
 PAIRINGS: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(3)))
 
 
-def double_round_robin(teams: int) -> tuple[IntArray, IntArray]:
+def double_round_robin(teams: int) -> tuple[Int64Array, Int64Array]:
     """``(home, away)``: every ordered pair of different teams once.
 
     >>> [x.tolist() for x in double_round_robin(3)]
@@ -118,14 +115,14 @@ class SeasonSample:
     policy: str
     scale: int
     strength: FloatArray
-    home: IntArray
-    away: IntArray
+    home: Int64Array
+    away: Int64Array
     captain_red: BoolArray
-    outcome: IntArray
-    match_points: IntArray
-    kind: IntArray
-    totals: IntArray
-    ranks: IntArray
+    outcome: Int64Array
+    match_points: Int64Array
+    kind: Int64Array
+    totals: Int64Array
+    ranks: Int64Array
     reached: BoolArray
     title_reached: BoolArray
 
@@ -146,14 +143,14 @@ class LineUps:
     home: FloatArray
     away: FloatArray
     forfeit: BoolArray
-    changes: IntArray
-    absences: IntArray
+    changes: Int64Array
+    absences: Int64Array
 
 
 def line_ups(
     squads: FloatArray,
     absent: BoolArray,
-    pairing: IntArray,
+    pairing: Int64Array,
     *,
     max_changes: int = MAX_CHANGES,
 ) -> LineUps:
@@ -262,12 +259,12 @@ def rank_season(
 
 def _totals(
     teams: int,
-    home: IntArray,
-    away: IntArray,
-    match_points: IntArray,
-    board_points: IntArray,
-    games: IntArray,
-) -> tuple[IntArray, IntArray]:
+    home: Int64Array,
+    away: Int64Array,
+    match_points: Int64Array,
+    board_points: Int64Array,
+    games: Int64Array,
+) -> tuple[Int64Array, Int64Array]:
     """``(E, N, 7)`` chain values and ``(E, N, N)`` head-to-head match points."""
     events = match_points.shape[0]
     totals = np.zeros((events, teams, len(RANKING_CHAIN)), dtype=np.int64)
@@ -350,7 +347,7 @@ def play_seasons(
     if red_table.scale != black_table.scale:
         raise ValueError("the two captain colours' points need the same scale")
 
-    def pick(name: str) -> IntArray:
+    def pick(name: str) -> Int64Array:
         r, b = getattr(red_table, name)[outcome], getattr(black_table, name)[outcome]
         mask = captain_red.reshape(*captain_red.shape, *([1] * (r.ndim - 2)))
         return np.asarray(np.where(mask, r, b), dtype=np.int64)
@@ -405,13 +402,13 @@ def _forfeits(probs: FloatArray, forfeit: BoolArray) -> FloatArray:
 def _score_forfeits(
     forfeit: BoolArray,
     captain_red: BoolArray,
-    board1: IntArray,
+    board1: Int64Array,
     scale: int,
     rules: LeagueRules,
-    match_points: IntArray,
-    board_points: IntArray,
-    kind: IntArray,
-    games: IntArray,
+    match_points: Int64Array,
+    board_points: Int64Array,
+    kind: Int64Array,
+    games: Int64Array,
 ) -> None:
     """Correct, in place, the matches whose board 1 was forfeited: a forfeit is no game (its
     count in the colour columns is taken off), and where both sides forfeited, the draw that

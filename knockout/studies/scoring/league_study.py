@@ -74,11 +74,11 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import numpy as np
-import numpy.typing as npt
 from pydantic import Field, ValidationError
 from scipy.optimize import brentq
 from scipy.stats import rankdata
 
+from knockout.arrays import FloatArray
 from knockout.errors import InputError, Problem
 from knockout.game import Colour
 from knockout.io.teams import SEED_CLOCKS, BoardClock, ClocksIn, clocks_from
@@ -123,7 +123,6 @@ __all__ = [
     "weaker_team_points",
 ]
 
-FloatArray = npt.NDArray[np.float64]
 Progress = Callable[[str], None]
 LEAGUE_CSV_COLUMNS = (
     "event",
@@ -405,7 +404,7 @@ def season_metrics(sample: SeasonSample, baseline: SeasonSample | None) -> dict[
 
 def draw_teams(
     rng: np.random.Generator, event: LeagueEvent, simulations: int
-) -> npt.NDArray[np.float64]:
+) -> FloatArray:
     """``(E, N, S)`` ratings: team strength plus each player's own Normal, best player first
     (``S`` the squad; the first four drawn as before a squad had reserves, so a four-player
     event's numbers are unchanged)."""

@@ -34,12 +34,10 @@ The number of players must be even (no byes).
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
+
+from knockout.arrays import BoolArray, Int64Array
 
 __all__ = ["berger_table", "first_swiss_round", "swiss_colours", "swiss_round"]
-
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
 
 
 def _check_even(n: int) -> None:
@@ -47,7 +45,7 @@ def _check_even(n: int) -> None:
         raise ValueError(f"expected an even number of players >= 2, got {n}")
 
 
-def berger_table(n: int) -> IntArray:
+def berger_table(n: int) -> Int64Array:
     """The Berger round-robin table for ``n`` players (even).
 
     Returns:
@@ -69,7 +67,7 @@ def berger_table(n: int) -> IntArray:
     return table
 
 
-def first_swiss_round(events: int, n: int) -> IntArray:
+def first_swiss_round(events: int, n: int) -> Int64Array:
     """Round 1 of the simplified Swiss: top half v bottom half, colours alternating by board.
 
     Returns:
@@ -85,8 +83,8 @@ def first_swiss_round(events: int, n: int) -> IntArray:
 
 
 def swiss_colours(
-    pairs: IntArray, position: IntArray, colour_diff: IntArray, last: IntArray
-) -> IntArray:
+    pairs: Int64Array, position: Int64Array, colour_diff: Int64Array, last: Int64Array
+) -> Int64Array:
     """Give each pair its colours by the simplified Swiss colour rule.
 
     Args:
@@ -111,7 +109,7 @@ def swiss_colours(
     return np.stack([np.where(hi_red, hi, lo), np.where(hi_red, lo, hi)], axis=-1)
 
 
-def _repair(pairs: IntArray, met: BoolArray) -> IntArray:
+def _repair(pairs: Int64Array, met: BoolArray) -> Int64Array:
     """Undo rematches by swapping partners with the nearest earlier pair that allows it.
 
     Returns:
@@ -136,8 +134,8 @@ def _repair(pairs: IntArray, met: BoolArray) -> IntArray:
 
 
 def swiss_round(
-    score: IntArray, met: BoolArray, colour_diff: IntArray, last: IntArray
-) -> tuple[IntArray, IntArray]:
+    score: Int64Array, met: BoolArray, colour_diff: Int64Array, last: Int64Array
+) -> tuple[Int64Array, Int64Array]:
     """One later round of the simplified Swiss, for many events at once.
 
     Args:

@@ -66,6 +66,7 @@ import numpy.typing as npt
 from pydantic import Field, ValidationError
 from scipy.stats import rankdata
 
+from knockout.arrays import FloatArray
 from knockout.errors import InputError, Problem
 from knockout.game import Colour, Result
 from knockout.io.tomlfile import load_toml
@@ -102,7 +103,6 @@ __all__ = [
     "sample_metrics",
 ]
 
-FloatArray = npt.NDArray[np.float64]
 EventFormat = Literal["round-robin", "swiss"]
 PairingSystem = Literal["dutch", "simplified"]
 #: Label suffixes of the rows of a Dutch event's simplified twin and of the differential.

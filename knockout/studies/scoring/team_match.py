@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from knockout.arrays import FloatArray, Int64Array
 from knockout.game import Colour
 from knockout.io.teams import BOARDS, TeamMatchFile
 from knockout.rules.model.players import Player
@@ -51,8 +52,6 @@ __all__ = [
     "team_match_odds",
 ]
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 #: The home side's results in the order of the result codes 0, 1, 2.
 RESULTS = (Outcome.WIN, Outcome.DRAW, Outcome.LOSS)
 #: The 81 outcomes of a match (the home side's result on boards 1-4); index ``27a + 9b + 3c + d``.
@@ -86,10 +85,10 @@ class OutcomeTable:
 
     captain: Colour
     scale: int
-    match_points: IntArray
-    board_points: IntArray
-    kind: IntArray
-    games: IntArray
+    match_points: Int64Array
+    board_points: Int64Array
+    kind: Int64Array
+    games: Int64Array
     equal_totals: int
 
 
