@@ -12,7 +12,7 @@ a frame of its new size (the live view draws on the alternate screen, which it r
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from knockout.dashboard.bracket import bracket_tree
-from knockout.dashboard.fit import fitted
+from knockout.dashboard.fit import fit_height, fitted
 from knockout.dashboard.fit import table as fit_table
 from knockout.dashboard.match import clock_text
 from knockout.event.facts import (
@@ -198,29 +198,13 @@ class EventFrame:
 
     def fit(self, console: Console, options: ConsoleOptions) -> FrameLayout:
         """The fullest layout (by :func:`upgrades`) whose frame is no taller than the console."""
-        height = options.height or options.max_height
-        unbounded = options.reset_height()
-        heights: dict[tuple[str, int | bool], int] = {}
 
-        def lines(key: str, value: int | bool) -> int:
-            if (key, value) not in heights:
-                section = self.section(key, value)
-                heights[key, value] = (
-                    0
-                    if section is None
-                    else len(console.render_lines(section, unbounded, pad=False))
-                )
-            return heights[key, value]
+        def shown(layout: FrameLayout) -> list[tuple[str, int | bool]]:
+            return [("header", 0), *(self._shown(layout, k) for k in _SECTIONS)]
 
-        def total(layout: FrameLayout) -> int:
-            return lines("header", 0) + sum(lines(*self._shown(layout, k)) for k in _SECTIONS)
-
-        layout = FrameLayout()
-        for key, value in upgrades(self.sizes()):
-            trial = replace(layout, **{key: value})  # type: ignore[arg-type]
-            if total(trial) <= height:
-                layout = trial
-        return layout
+        return fit_height(
+            console, options, FrameLayout(), upgrades(self.sizes()), shown, self.section
+        )
 
     def layout(self, layout: FrameLayout) -> Group:
         """The frame with ``layout``'s share of each section."""

@@ -15,7 +15,9 @@ output) never shows ``100.…``:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from functools import partial
+from typing import Any, TypeVar
 
 from rich.box import SIMPLE_HEAD, Box
 from rich.cells import cell_len
@@ -24,7 +26,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["Fit", "fit_headers", "fitted", "needed_width", "table"]
+__all__ = ["Fit", "fit_headers", "fit_height", "fitted", "needed_width", "table"]
 
 #: Wide enough that nothing is measured against the console's width.
 _UNBOUNDED = 10_000
@@ -43,6 +45,44 @@ def table(title: str | None = None, *, box: Box | None = SIMPLE_HEAD, **kwargs: 
     }
     settings.update(kwargs)
     return Table(**settings)  # type: ignore[arg-type]
+
+
+_L = TypeVar("_L")
+#: One section of a frame at one size (a number of rows, or shown or not).
+Section = tuple[str, int | bool]
+
+
+def fit_height(
+    console: Console,
+    options: ConsoleOptions,
+    barest: _L,
+    upgrades: Iterable[Section],
+    shown: Callable[[_L], Iterable[Section]],
+    section: Callable[[str, int | bool], RenderableType | None],
+) -> _L:
+    """The fullest layout whose frame is no taller than the console: from ``barest`` (a frozen
+    dataclass of section sizes), each upgrade ``(field, size)`` in turn is kept if the frame
+    still fits. ``shown(layout)`` lists the sections a layout draws, ``section(key, size)``
+    draws one (None: nothing); each section's height is measured once."""
+    height = options.height or options.max_height
+    unbounded = options.reset_height()
+    heights: dict[Section, int] = {}
+
+    def lines(key: str, value: int | bool) -> int:
+        if (key, value) not in heights:
+            drawn = section(key, value)
+            heights[key, value] = (
+                0 if drawn is None else len(console.render_lines(drawn, unbounded, pad=False))
+            )
+        return heights[key, value]
+
+    layout = barest
+    for key, value in upgrades:
+        changes: dict[str, Any] = {key: value}
+        trial = replace(layout, **changes)  # type: ignore[type-var]
+        if sum(lines(k, v) for k, v in shown(trial)) <= height:
+            layout = trial
+    return layout
 
 
 def _width(cell: RenderableType) -> int:

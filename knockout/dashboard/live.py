@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rich.columns import Columns
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -24,7 +24,7 @@ from rich.live import Live
 from rich.text import Text
 
 from knockout.dashboard.bracket import bracket_entrant, bracket_tree, clock
-from knockout.dashboard.fit import fitted, table
+from knockout.dashboard.fit import fit_height, fitted, table
 from knockout.dashboard.times import duration
 from knockout.engine.event import EventRecord, EventRun
 from knockout.engine.match import LiveGame, LogEvent, MatchRecord
@@ -248,29 +248,11 @@ class _Frame:
 
     def fit(self, console: Console, options: ConsoleOptions) -> Layout:
         """The richest layout (by :data:`UPGRADES`) whose frame is no taller than the console."""
-        height = options.height or options.max_height
-        unbounded = options.reset_height()
-        heights: dict[tuple[str, int | bool], int] = {}
 
-        def lines(key: str, value: int | bool) -> int:
-            if (key, value) not in heights:
-                section = self.section(key, value)
-                heights[key, value] = (
-                    0
-                    if section is None
-                    else len(console.render_lines(section, unbounded, pad=False))
-                )
-            return heights[key, value]
+        def shown(layout: Layout) -> list[tuple[str, int | bool]]:
+            return [("header", 0), *((k, getattr(layout, k)) for k in _SECTIONS)]
 
-        def total(layout: Layout) -> int:
-            return lines("header", 0) + sum(lines(k, getattr(layout, k)) for k in _SECTIONS)
-
-        layout = Layout()
-        for key, value in UPGRADES:
-            trial = replace(layout, **{key: value})  # type: ignore[arg-type]
-            if total(trial) <= height:
-                layout = trial
-        return layout
+        return fit_height(console, options, Layout(), UPGRADES, shown, self.section)
 
     def layout(self, layout: Layout) -> Group:
         """The frame with ``layout``'s share of each section."""

@@ -29,13 +29,12 @@ import numpy.typing as npt
 from knockout.arrays import BoolArray, FloatArray
 from knockout.game import Colour
 from knockout.rules.book.formats import Stage
+from knockout.rules.decisions.regions import REGION_SPAN
 from knockout.rules.model.normal import gauss_hermite, ndtr
 from knockout.rules.model.strength import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
 
 __all__ = ["CUT_GRID", "CutChooseGame"]
 
-#: Estimates are tabulated over ``[0, SPAN]`` Elo (gaps beyond it use its end).
-SPAN = 3000.0
 #: Step (minutes) of the tables of a chooser's threshold by cut.
 CUT_GRID = 0.01
 
@@ -123,8 +122,8 @@ class CutChooseGame:
 
     @functools.cached_property
     def _cut_table(self) -> tuple[FloatArray, FloatArray]:
-        """The rational cut on a grid of gaps ``|x|`` = 0, 1, ..., SPAN Elo."""
-        gaps = np.arange(0.0, SPAN + 1.0, 1.0)
+        """The rational cut on a grid of gaps ``|x|`` = 0, 1, ..., REGION_SPAN Elo."""
+        gaps = np.arange(0.0, REGION_SPAN + 1.0, 1.0)
         return gaps, self._indifference(gaps, 0.0)
 
     def _indifference(self, gaps: FloatArray, sd: float) -> FloatArray:
@@ -180,7 +179,7 @@ class CutChooseGame:
     def threshold(self, sd: float) -> FloatArray:
         """The chooser's threshold on :attr:`cut_axis`: a chooser holding the truth to be
         ``Normal(e, sd)`` (``sd = 0``: ``e``) takes Red exactly when ``|e| <= c(r)``
-        (``-inf``: never; ``SPAN``: always, within the table)."""
+        (``-inf``: never; ``REGION_SPAN``: always, within the table)."""
         return _threshold_table(self, sd)
 
     def bayesian_cut(self, e: npt.ArrayLike, sd: float) -> FloatArray:
@@ -199,8 +198,8 @@ class CutChooseGame:
 
 @functools.lru_cache(maxsize=64)
 def _threshold_table(game: CutChooseGame, sd: float) -> FloatArray:
-    """``c(r)`` on the cut axis, by bisection on ``|e|`` in [0, SPAN] (60 steps); -1 where the
-    chooser takes Black even at ``e = 0`` (any negative value means never)."""
+    """``c(r)`` on the cut axis, by bisection on ``|e|`` in [0, REGION_SPAN] (60 steps); -1 where
+    the chooser takes Black even at ``e = 0`` (any negative value means never)."""
     r = game.cut_axis
 
     def gain(e: FloatArray) -> FloatArray:
@@ -210,7 +209,7 @@ def _threshold_table(game: CutChooseGame, sd: float) -> FloatArray:
         return np.asarray(np.sum(game.chooser_gain(z, r[:, None]) * gauss_hermite()[1], axis=-1))
 
     lo = np.zeros_like(r)
-    hi = np.full_like(r, SPAN)
+    hi = np.full_like(r, REGION_SPAN)
     for _ in range(60):
         mid = 0.5 * (lo + hi)
         red = gain(mid) >= 0
@@ -218,7 +217,9 @@ def _threshold_table(game: CutChooseGame, sd: float) -> FloatArray:
         hi = np.where(red, hi, mid)
     c = 0.5 * (lo + hi)
     c = np.where(gain(np.zeros_like(r)) < 0, -1.0, c)
-    return np.asarray(np.where(gain(np.full_like(r, SPAN)) >= 0, SPAN, c), dtype=np.float64)
+    return np.asarray(
+        np.where(gain(np.full_like(r, REGION_SPAN)) >= 0, REGION_SPAN, c), dtype=np.float64
+    )
 
 
 def _expected_cutter(game: CutChooseGame, e: FloatArray, r: FloatArray, sd: float) -> FloatArray:
@@ -235,9 +236,10 @@ def _expected_cutter(game: CutChooseGame, e: FloatArray, r: FloatArray, sd: floa
 
 @functools.lru_cache(maxsize=64)
 def _bayesian_cut_table(game: CutChooseGame, sd: float) -> tuple[FloatArray, FloatArray]:
-    """The Bayesian cut on a 25-Elo grid of estimates over [-SPAN, SPAN] (linear between): the
-    best of a scan in half minutes, refined by golden-section search to 1e-6 minute."""
-    grid = np.arange(-SPAN, SPAN + 25.0, 25.0)
+    """The Bayesian cut on a 25-Elo grid of estimates over [-REGION_SPAN, REGION_SPAN] (linear
+    between): the best of a scan in half minutes, refined by golden-section search to 1e-6
+    minute."""
+    grid = np.arange(-REGION_SPAN, REGION_SPAN + 25.0, 25.0)
     scan = np.arange(game.min_red_minutes, game.max_red_minutes + 0.5, 0.5)
     scan = np.minimum(scan, game.max_red_minutes)
     values = np.stack([_expected_cutter(game, grid, np.full_like(grid, r), sd) for r in scan])

@@ -402,9 +402,7 @@ def season_metrics(sample: SeasonSample, baseline: SeasonSample | None) -> dict[
     return {k: np.asarray(v, dtype=np.float64) for k, v in out.items()}
 
 
-def draw_teams(
-    rng: np.random.Generator, event: LeagueEvent, simulations: int
-) -> FloatArray:
+def draw_teams(rng: np.random.Generator, event: LeagueEvent, simulations: int) -> FloatArray:
     """``(E, N, S)`` ratings: team strength plus each player's own Normal, best player first
     (``S`` the squad; the first four drawn as before a squad had reserves, so a four-player
     event's numbers are unchanged)."""
