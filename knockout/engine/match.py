@@ -97,17 +97,6 @@ EventKind = Literal[
 MOVES_MEAN, MOVES_SD, MIN_MOVES = 55.0, 18.0, 12
 
 
-def _chooser_name(
-    names: tuple[str, str],
-    bid: tuple[Side, Colour, Reply] | None,
-    choice: tuple[Side, Colour] | None,
-) -> str | None:
-    """Who decided the game's colours: 甲 of a bid, or the player who chose them."""
-    if bid is not None:
-        return names[bid[0]]
-    return None if choice is None else names[choice[0]]
-
-
 #: The engine's handler of each added colour rule's decision
 #: (:class:`~knockout.rules.decisions.kinds.OtherDecision`): who has Red in the game, drawn with
 #: the engine's random numbers (the recorded decision's, if it is recorded).

@@ -37,7 +37,6 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, ValidationError
 
 from knockout.errors import InputError, Problem
-from knockout.game import Colour
 from knockout.io.overrides import SOURCE as OVERRIDE_SOURCE
 from knockout.io.overrides import apply_overrides, parse_override
 from knockout.io.text import read_text
@@ -111,10 +110,6 @@ class TeamMatchFile:
     def time_classes(self) -> tuple[TimeClass, ...]:
         """The time class of each board."""
         return tuple(c.time_class(self.model) for c in self.clocks)
-
-    def home_colours(self, captain: Colour) -> tuple[Colour, ...]:
-        """The home side's colour on each board when its captain has ``captain``."""
-        return (captain, *(captain.other for _ in range(BOARDS - 1)))
 
     def to_dict(self) -> dict[str, Any]:
         """The file with every default filled in; it parses back to an equal file."""

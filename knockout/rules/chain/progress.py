@@ -60,11 +60,6 @@ class MatchProgress:
             return self.players[self.replayed.state.winner]
         return None
 
-    @property
-    def in_progress(self) -> bool:
-        """Games have been played but the match is not decided."""
-        return self.winner is None and self.replayed is not None
-
 
 class _Empty(Enum):
     BYE = "bye"

@@ -216,14 +216,6 @@ def _bounds(inside_first: bool, cuts: list[float]) -> list[float]:
     return out
 
 
-def bounds_contains(bounds: FloatArray, y: npt.ArrayLike) -> BoolArray:
-    """Membership (``lo <= y < hi``) in padded bounds ``(n, 2 J)``, ``y`` broadcast to
-    ``(n,)`` (the vectorised :meth:`Regions.contains`)."""
-    v = np.asarray(y, dtype=np.float64)[..., None]
-    lo, hi = bounds[:, 0::2], bounds[:, 1::2]
-    return np.asarray(np.any((lo <= v) & (v < hi), axis=-1), dtype=bool)
-
-
 def bounds_mass(bounds: FloatArray, mean: npt.ArrayLike, sd: float) -> FloatArray:
     """P(Normal(mean, sd) lies in the regions) for padded bounds ``(n, 2 J)`` and ``mean``
     broadcast to ``(n,)`` (the vectorised :meth:`Regions.normal_mass`)."""

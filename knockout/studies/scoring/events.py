@@ -19,10 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 
 import numpy as np
-import numpy.typing as npt
 
 from knockout.arrays import FloatArray, Int64Array
 from knockout.game import Result
@@ -91,14 +89,6 @@ class PointsTable:
         black = np.array([int(b) for _, b in units], dtype=np.int64)
         bye = bye_entry(1, Kind.PAIRING_BYE, scale=point_scale(system)).points * scale
         return cls(system.name, scale, red, black, int(bye))
-
-    def to_points(self, units: npt.ArrayLike) -> FloatArray:
-        """``units`` as points (floats, for statistics only)."""
-        return np.asarray(units, dtype=np.float64) / self.scale
-
-    def decimal(self, units: int) -> Decimal:
-        """``units`` as exact points."""
-        return Decimal(units) / self.scale
 
 
 @dataclass(frozen=True)
