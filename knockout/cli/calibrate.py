@@ -127,6 +127,15 @@ def calibrate(
             show_default=False,
         ),
     ] = None,
+    min_games: Annotated[
+        int,
+        typer.Option(
+            "--min-games",
+            metavar="N",
+            help="With --strengths: measure the constants on the games between two players "
+            "with at least N games in the table (every game still fits the strengths).",
+        ),
+    ] = 0,
     bootstrap: Annotated[
         int,
         typer.Option(
@@ -153,11 +162,15 @@ def calibrate(
 
     with user_errors():
         if strengths:
-            _strengths(games, by, write_model, players, bootstrap, seed, json_out, encoding, export)
+            _strengths(
+                games, by, min_games, write_model, players, bootstrap, seed, json_out, encoding,
+                export,
+            )  # fmt: skip
             return
         for name, given in (
             ("--by", by is not None),
             ("--players", players is not None),
+            ("--min-games", min_games != 0),
             ("--bootstrap", bootstrap != 0),
             ("--seed", seed is not None),
         ):
@@ -177,6 +190,7 @@ def calibrate(
 def _strengths(
     games: Path,
     by: str | None,
+    min_games: int,
     write_model: Path | None,
     players: Path | None,
     bootstrap: int,
@@ -197,6 +211,8 @@ def _strengths(
 
     if by not in (None, "time_class"):
         raise InputError.single("--by", "", f"expected time_class, got {by!r}")
+    if min_games < 0:
+        raise InputError.single("--min-games", "", f"expected a whole number >= 0, got {min_games}")
     if bootstrap < 0:
         raise InputError.single("--bootstrap", "", f"expected a whole number >= 0, got {bootstrap}")
     if seed is not None and bootstrap == 0:
@@ -215,9 +231,14 @@ def _strengths(
             bootstrap=bootstrap,
             rng=None if used_seed is None else np.random.default_rng(used_seed),
             progress=update,
+            min_games=min_games,
         )
     if write_model is not None:
-        command = f"knockout calibrate {games} --strengths" + (" --by time_class" if by else "")
+        command = (
+            f"knockout calibrate {games} --strengths"
+            + (" --by time_class" if by else "")
+            + (f" --min-games {min_games}" if min_games else "")
+        )
         _write(write_model, cal.model_toml(command + f" --write-model {write_model}"))
     if players is not None:
         _write_players(players, cal)

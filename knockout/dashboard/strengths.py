@@ -80,7 +80,8 @@ def strengths_view(cal: StrengthCalibration) -> RenderableType:
     parts: list[RenderableType] = [table, *(Text(n, style="dim") for n in notes)]
     parts.append(
         Text(
-            f"{cal.main.games:,} master games fitted (left out: {left}); unknown-class games "
+            f"{cal.fitted:,} master games fitted (left out: {left}); constants measured on "
+            f"{cal.main.games:,}{cal._between()}; unknown-class games "
             f"fitted as classical. Strengths: one a player and year, {len(cal.players):,} "
             f"players, drift {h.drift:.1f} Elo a year, newcomers' spread {h.spread:.0f} Elo "
             f"(both by the marginal likelihood). Constants: the Laplace-approximate marginal "

@@ -82,6 +82,8 @@ MIN_CLASS_GAMES = 100
 REGULAR_GAMES = 20
 #: The pooled group's name (``by=None``).
 POOLED = "all"
+#: The group of the games below ``min_games`` (their own constants, not reported as a class's).
+OTHERS = "others"
 
 
 def class_of(tc: TableClass) -> TimeClass | None:
@@ -217,13 +219,16 @@ class ConstantsFit:
 
     def correlations(self) -> list[tuple[str, str, float]]:
         """The correlation of each pair of estimated constants (``red_advantage`` and ``log
-        draw_nu``: the coordinates ``[model.sd]`` draws in), named ``NAME.CLASS``."""
+        draw_nu``: the coordinates ``[model.sd]`` draws in), named ``NAME.CLASS`` (the group of
+        the games below ``min_games`` left out)."""
         names = self._paths()
         sd = np.sqrt(np.diag(self.cov))
         out = []
         for i, (a, ca) in enumerate(names):
             for j in range(i + 1, len(names)):
                 b, cb = names[j]
+                if OTHERS in (ca, cb):
+                    continue
                 out.append((f"{a}.{ca}", f"{b}.{cb}", float(self.cov[i, j] / (sd[i] * sd[j]))))
         return out
 
@@ -231,8 +236,8 @@ class ConstantsFit:
         """``(constant, class)`` of each entry of :attr:`constants`, a pooled group named by
         its first class."""
         classes = {c.group: c.time_class.value for c in reversed(self.classes) if c.group}
-        return [("red_advantage", classes[g]) for g in self.groups] + [
-            ("draw_nu", classes[g]) for g in self.groups
+        return [("red_advantage", classes.get(g, g)) for g in self.groups] + [
+            ("draw_nu", classes.get(g, g)) for g in self.groups
         ]
 
 
@@ -278,6 +283,9 @@ class StrengthCalibration:
         anchor: The shift applied to the strengths (Elo): the regulars' mean last strength.
         regulars: How many regular players.
         bootstrap: ``{"replicates", "events", "stderr": {PATH: sd}}`` if a bootstrap was asked.
+        min_games: The constants' games are between players with at least this many (0: all).
+        established: How many players have ``min_games`` (0 without it).
+        fitted: Games fitted (strengths), all of them, whatever ``min_games``.
     """
 
     source: str
@@ -291,6 +299,9 @@ class StrengthCalibration:
     anchor: float
     regulars: int
     bootstrap: dict[str, Any] | None = field(default=None)
+    min_games: int = 0
+    established: int = 0
+    fitted: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The public contract: ``classical``, ``rapid`` and ``blitz`` always, each ``{"games",
@@ -315,7 +326,12 @@ class StrengthCalibration:
             "regulars": self.regulars,
             "anchor": "0 is the mean of the regular players' strengths in their last year",
         }
-        out["games"] = {"used": self.main.games, "left_out": self.left_out}
+        out["games"] = {
+            "fitted": self.fitted,
+            "measured": self.main.games,
+            "left_out": self.left_out,
+        }
+        out["min_games"] = {"games": self.min_games, "players": self.established}
         out["by_source"] = {
             name: {
                 "games": fit.games,
@@ -326,6 +342,15 @@ class StrengthCalibration:
         if self.bootstrap is not None:
             out["bootstrap"] = self.bootstrap
         return out
+
+    def _between(self) -> str:
+        """How the constants' games were chosen, for a sentence."""
+        if self.min_games <= 0:
+            return ""
+        return (
+            f" (between two of the {self.established:,} players with {self.min_games} games or "
+            f"more; all {self.fitted:,} games fitted)"
+        )
 
     def model_toml(self, command: str) -> str:
         """The scenario ``[model]`` and ``[model.sd]`` tables of the fit, ``command`` in the
@@ -347,7 +372,7 @@ class StrengthCalibration:
         lines = [
             "# Written by: " + " ".join(command.splitlines()),
             f"# Red's advantage and draw_nu fitted to {self.main.games:,} master games of "
-            f"{self.source} with players' strengths",
+            f"{self.source}{self._between()} with players' strengths",
             f"# drifting over the years (drift {self.hyper.drift:.1f} Elo a year, newcomers' "
             f"spread {self.hyper.spread:.0f} Elo), by the Laplace-approximate",
             "# marginal likelihood; [model.sd] holds their standard errors and correlation the "
@@ -443,9 +468,25 @@ def _constants_fit(
     hyper: Hyper | None,
     tick: Callable[[], None] | None,
     progress: Progress | None = None,
+    established: frozenset[str] | None = None,
 ) -> ConstantsFit:
-    """Fit ``games`` (drift and spread by the evidence if ``hyper`` is None)."""
-    groups, group_of, reasons = constant_groups(games, by)
+    """Fit ``games`` (drift and spread by the evidence if ``hyper`` is None). With
+    ``established``, the classes' constants come from the games between two of those players;
+    the other games inform the strengths with constants of their own (one pooled group)."""
+    measured = (
+        list(games)
+        if established is None
+        else [g for g in games if g.red in established and g.black in established]
+    )
+    groups, class_group, reasons = constant_groups(measured, by)
+    if len(measured) < len(games):
+        groups = [*groups, OTHERS]
+
+    def group_of(g: GameRow) -> str:
+        if established is not None and not (g.red in established and g.black in established):
+            return OTHERS
+        return class_group(g)
+
     data = strength_games(games, groups, group_of)
     fit = fit_strengths(data, hyper=hyper, progress=progress)
     if tick is not None:
@@ -454,7 +495,7 @@ def _constants_fit(
     constants = np.r_[fit.red_advantage, fit.log_nu]
     classes = []
     for tc in TimeClass:
-        rows = [g for g in games if class_of(g.time_class) is tc]
+        rows = [g for g in measured if class_of(g.time_class) is tc]
         if not rows:
             missing = Estimate(None, None, f"no {tc.value} games")
             classes.append(ClassConstants(tc, 0, (0, 0, 0), missing, missing, None, None))
@@ -471,7 +512,7 @@ def _constants_fit(
         classes.append(ClassConstants(tc, len(rows), _results(rows), a, nu, group))
     return ConstantsFit(
         label,
-        len(games),
+        len(measured),
         tuple(classes),
         fit.map_constants,
         constants,
@@ -540,6 +581,8 @@ def _bootstrap(
     spread = np.std(np.array(draws), axis=0, ddof=1)
     out: dict[str, float] = {}
     for i, (name, cls) in enumerate(fit._paths()):
+        if cls == OTHERS:
+            continue
         value = spread[i]
         if name == "draw_nu":
             value *= math.exp(fit.constants[i])  # the sd of nu (delta method), as stderr
@@ -554,36 +597,29 @@ def calibrate_strengths(
     bootstrap: int = 0,
     rng: np.random.Generator | None = None,
     progress: Progress | None = None,
+    min_games: int = 0,
 ) -> StrengthCalibration:
     """Fit ``table`` (see the module docstring).
 
     Args:
         table: The games.
         by: ``"time_class"``: constants per class; None: one set for every class.
+        min_games: Measure the constants on the games between two players with at least this
+            many games in the fit (the table's established players); every game still informs
+            the strengths, the others with constants of their own.
         bootstrap: Resamples of whole events to check the standard errors (0: none).
         rng: The bootstrap's random numbers (needed when ``bootstrap`` > 0).
         progress: Called with (steps done, steps planned).
 
     Raises:
         InputError: If fewer than :data:`MIN_CLASS_GAMES` games are usable, or no class
-            has a Red win, a draw and a Black win.
+            has a Red win, a draw and a Black win (with ``min_games``: among the games
+            between established players).
     """
     selection = select_games(table)
     games = selection.games
-    r, d, b = _results(games)
-    if len(games) < MIN_CLASS_GAMES or not (r and d and b):
-        left = ", ".join(f"{n} {why}" for why, n in selection.left_out.items()) or "none"
-        raise InputError(
-            [
-                Problem(
-                    table.source,
-                    "",
-                    f"expected at least {MIN_CLASS_GAMES} master games with a result and a "
-                    f"year, with Red wins, draws and Black wins among them, got {len(games)} "
-                    f"({r} Red wins, {d} draws, {b} Black wins; left out: {left})",
-                )
-            ]
-        )
+    _check_enough(table, selection)
+    established = _established(table, games, min_games)
     folders = sorted({f for g in games for f in g.folders if f})
     unknown = by is not None and any(g.time_class is TableClass.UNKNOWN for g in games)
     per_fit = 1
@@ -600,19 +636,19 @@ def calibrate_strengths(
         if progress is not None:
             progress(min(done[0], planned), planned)
 
-    main = _constants_fit("all games", games, by, None, tick, hyper_progress)
+    main = _constants_fit("all games", games, by, None, tick, hyper_progress, established)
     done[0] = 40 + per_fit
     assert main.fit is not None
     hyper = main.fit.hyper
     without = None
     if unknown:
         rest = [g for g in games if g.time_class is not TableClass.UNKNOWN]
-        without = _without_unknown(rest, by, hyper, tick)
+        without = _without_unknown(rest, by, hyper, tick, established)
     by_source = {}
     for folder in folders:
         mine = [g for g in games if folder in g.folders]
         if len(mine) >= MIN_CLASS_GAMES and all(_results(mine)):
-            by_source[folder] = _constants_fit(folder, mine, by, hyper, tick)
+            by_source[folder] = _constants_fit(folder, mine, by, hyper, tick, None, established)
     players, anchor, regulars = _players(main.fit)
     boot = None
     if bootstrap > 0:
@@ -633,17 +669,72 @@ def calibrate_strengths(
         anchor,
         regulars,
         boot,
+        min_games,
+        0 if established is None else len(established),
+        len(games),
     )
 
 
-def _without_unknown(
-    games: Sequence[GameRow], by: By, hyper: Hyper, tick: Callable[[], None]
-) -> ConstantsFit:
-    """The fit without the ``unknown`` games (every class saying so if too few are left)."""
+def _check_enough(table: GameTable, selection: Selection) -> None:
+    """Refuse a table with too few usable games for any fit."""
+    games = selection.games
     r, d, b = _results(games)
     if len(games) < MIN_CLASS_GAMES or not (r and d and b):
-        return _empty_fit(games, by)
-    return _constants_fit("without unknown", games, by, hyper, tick)
+        left = ", ".join(f"{n} {why}" for why, n in selection.left_out.items()) or "none"
+        raise InputError(
+            [
+                Problem(
+                    table.source,
+                    "",
+                    f"expected at least {MIN_CLASS_GAMES} master games with a result and a "
+                    f"year, with Red wins, draws and Black wins among them, got {len(games)} "
+                    f"({r} Red wins, {d} draws, {b} Black wins; left out: {left})",
+                )
+            ]
+        )
+
+
+def _established(
+    table: GameTable, games: Sequence[GameRow], min_games: int
+) -> frozenset[str] | None:
+    """The players with at least ``min_games`` games (None for 0), refused if fewer than
+    :data:`MIN_CLASS_GAMES` games are between two of them."""
+    if min_games <= 0:
+        return None
+    played: Counter[str] = Counter(g.red for g in games)
+    played.update(g.black for g in games)
+    established = frozenset(p for p, n in played.items() if n >= min_games)
+    between = [g for g in games if g.red in established and g.black in established]
+    r, d, b = _results(between)
+    if len(between) < MIN_CLASS_GAMES or not (r and d and b):
+        raise InputError.single(
+            table.source,
+            "--min-games",
+            f"expected at least {MIN_CLASS_GAMES} games between two players with "
+            f"{min_games} games or more, with Red wins, draws and Black wins among them, got "
+            f"{len(between)} ({r} Red wins, {d} draws, {b} Black wins; {len(established)} "
+            "such players)",
+        )
+    return established
+
+
+def _without_unknown(
+    games: Sequence[GameRow],
+    by: By,
+    hyper: Hyper,
+    tick: Callable[[], None],
+    established: frozenset[str] | None,
+) -> ConstantsFit:
+    """The fit without the ``unknown`` games (every class saying so if too few are left)."""
+    measured = (
+        list(games)
+        if established is None
+        else [g for g in games if g.red in established and g.black in established]
+    )
+    r, d, b = _results(measured)
+    if len(measured) < MIN_CLASS_GAMES or not (r and d and b):
+        return _empty_fit(measured, by)
+    return _constants_fit("without unknown", games, by, hyper, tick, None, established)
 
 
 def _empty_fit(games: Sequence[GameRow], by: By) -> ConstantsFit:

@@ -76,7 +76,9 @@ def test_the_json_contract_and_the_blitz_fallback(table: GameTable, per_class) -
     assert set(data["by_source"]) == {"以賽事分類", "以棋手分類"}
     assert data["strengths"]["players"] == 50 and data["strengths"]["drift"] > 0
     used = sum(data[tc]["games"] for tc in ("classical", "rapid", "blitz"))
-    assert used == data["games"]["used"] == len(select_games(table).games)
+    assert used == data["games"]["measured"] == data["games"]["fitted"]
+    assert used == len(select_games(table).games)
+    assert data["min_games"] == {"games": 0, "players": 0}
 
 
 def test_one_set_for_every_class(table: GameTable) -> None:
@@ -84,6 +86,29 @@ def test_one_set_for_every_class(table: GameTable) -> None:
     assert pooled["by"] is None
     values = {pooled[tc]["draw_nu"]["estimate"] for tc in ("classical", "rapid", "blitz")}
     assert len(values) == 1 and next(iter(values)) > 0
+
+
+def test_constants_measured_between_established_players(table: GameTable) -> None:
+    """With min_games, the classes count only the games between two players with that many
+    games; the strengths still use every game."""
+    games = select_games(table).games
+    played: dict[str, int] = {}
+    for g in games:
+        for p in (g.red, g.black):
+            played[p] = played.get(p, 0) + 1
+    cut = sorted(played.values())[len(played) // 2]
+    between = [g for g in games if played[g.red] >= cut and played[g.black] >= cut]
+    data = calibrate_strengths(table, by="time_class", min_games=cut).to_json()
+    assert data["games"] == {
+        "fitted": len(games),
+        "measured": len(between),
+        "left_out": select_games(table).left_out,
+    }
+    assert data["min_games"] == {"games": cut, "players": sum(n >= cut for n in played.values())}
+    assert sum(data[tc]["games"] for tc in ("classical", "rapid", "blitz")) == len(between)
+    assert all("others" not in pair[0] + pair[1] for pair in data["correlation"])
+    with pytest.raises(InputError, match="--min-games: expected at least 100 games between two"):
+        calibrate_strengths(table, min_games=10_000)
 
 
 def test_the_model_file_is_a_scenario_model_with_its_uncertainty(
