@@ -132,6 +132,8 @@ def find_matches(games: Sequence[GameRow], start: int) -> tuple[list[Match], dic
     for g in games:
         if g.kind != "master" or g.result is Outcome.UNKNOWN or g.year is None:
             continue
+        if not (g.red and g.black):
+            continue
         year, event = event_of(g)
         if year is None or year < start or not event:
             continue

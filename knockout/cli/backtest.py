@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from knockout.cli.app import EncodingOpt, ExportOpt, app, emit_json, err_console, show, user_errors
+from knockout.cli.calibrate import left_out_note
 from knockout.errors import InputError, KnockoutError
 
 __all__ = ["backtest"]
@@ -96,6 +97,7 @@ def backtest(
                 table, start=first, by="time_class" if by else None, progress=update
             )
         report = backtest_report(forecasts, table.games)
+        left_out_note(forecasts.left_out)
         if out is not None:
             command = (
                 f"knockout backtest {games} --from {first}"

@@ -24,7 +24,7 @@ from knockout.game import DEFAULT_MOVES
 if TYPE_CHECKING:  # imported where a command needs it: a fast start
     from knockout.strengths.calibrate import StrengthCalibration
 
-__all__ = ["calibrate"]
+__all__ = ["calibrate", "left_out_note"]
 
 _HELP = (
     "Fit the model's red_advantage, draw_nu and elo_per_doubling per time class to recorded "
@@ -233,6 +233,7 @@ def _strengths(
             progress=update,
             min_games=min_games,
         )
+    left_out_note(cal.left_out)
     if write_model is not None:
         command = (
             f"knockout calibrate {games} --strengths"
@@ -261,3 +262,20 @@ def _write_players(path: Path, cal: StrengthCalibration) -> None:
     except OSError as exc:
         raise KnockoutError(f"--players: cannot write {path}: {exc.strerror}") from None
     err_console.print(f"wrote {path}", markup=False, soft_wrap=True)
+
+
+#: How each reason a game is left out reads in the note.
+_LEFT_OUT_WORDS = {
+    "no player's name": "games with no player's name",
+    "result not known (*)": "games with no result (*)",
+    "no year": "games with no year",
+    "tie-break games (clocks not stated)": "tie-break games (clocks not stated)",
+    "engine games": "engine games",
+}
+
+
+def left_out_note(left_out: dict[str, int]) -> None:
+    """One line on stderr: the games of the table the fit left out, by reason."""
+    if left_out:
+        parts = ", ".join(f"{n:,} {_LEFT_OUT_WORDS.get(why, why)}" for why, n in left_out.items())
+        err_console.print(f"note: left out {parts}", markup=False, soft_wrap=True)

@@ -9,15 +9,15 @@ from rich.table import Table
 from rich.text import Text
 
 from knockout.calibration import Estimate
-from knockout.strengths.calibrate import ConstantsFit, StrengthCalibration
+from knockout.strengths.calibrate import MIN_CLASS_GAMES, ConstantsFit, StrengthCalibration
 
 __all__ = ["strengths_view"]
 
 #: What a source folder of the corpus holds, for the view.
 FOLDER_WORDS = {
-    "以棋手分類": "by player",
-    "以賽事分類": "by tournament",
-    "以開局分類": "by opening",
+    "以棋手分類": "player",
+    "以賽事分類": "tournament",
+    "以開局分類": "opening",
 }
 
 
@@ -34,7 +34,10 @@ def _rows(table: Table, label: str, fit: ConstantsFit, notes: list[str]) -> None
             continue
         mark = ""
         if c.reason is not None:
-            notes.append(f"[{len(notes) + 1}] {label}, {c.time_class}: {c.reason}.")
+            notes.append(
+                f"[{len(notes) + 1}] {label}, {c.time_class}: {c.games} games, fewer than "
+                f"{MIN_CLASS_GAMES} or a result missing: fitted with the {c.group} constants."
+            )
             mark = f"[{len(notes)}]"
         r, d, b = c.results
         table.add_row(
@@ -60,7 +63,7 @@ def strengths_view(cal: StrengthCalibration) -> RenderableType:
         pad_edge=False,
     )
     for name, right in (
-        ("games", False),
+        ("fit", False),
         ("class", False),
         ("n", True),
         ("R/D/B", True),
@@ -87,7 +90,8 @@ def strengths_view(cal: StrengthCalibration) -> RenderableType:
             f"(both by the marginal likelihood). Constants: the Laplace-approximate marginal "
             f"likelihood's maximum, ± one standard error (strengths profiled out). R/D/B: Red "
             f"wins, draws, Black wins; red_advantage in Elo. The rows after 'all' refit a subset "
-            f"with the same drift and spread. See docs/validation.md.",
+            f"with the same drift and spread: no unknown (without unknown-class games), and the "
+            f"games filed by player, by tournament, by opening. See docs/validation.md.",
             style="dim",
         )
     )

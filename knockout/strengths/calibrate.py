@@ -4,8 +4,9 @@ From a games table (:mod:`knockout.strengths.table`) this fits the players' drif
 and Red's advantage and the draw parameter (:mod:`knockout.strengths.fit`), per time class
 (``by="time_class"``) or one set for every class (``by=None``), with:
 
-* **Which games.** Master games with a result and a year. Engine games are another population;
-  a result of ``*`` is unknown; a game without a year cannot be placed on the strengths'
+* **Which games.** Master games with both players' names, a result and a year. Engine games
+  are another population; a game without a name cannot be given to a player; a result of ``*``
+  is unknown; a game without a year cannot be placed on the strengths'
   time line; a ``tiebreak`` game (加賽) has unstated clocks (a rapid, blitz or Armageddon game
   with draw odds, the event text does not say which), so no class's constants can claim it.
   Each is counted by reason and left out.
@@ -109,12 +110,15 @@ class Selection:
 
 
 def select_games(table: GameTable) -> Selection:
-    """Master games with a result and a year, not tie-breaks (see the module docstring)."""
+    """Master games with both names, a result and a year, not tie-breaks (see the module
+    docstring)."""
     used: list[GameRow] = []
     left: Counter[str] = Counter()
     for g in table.games:
         if g.kind != "master":
             left["engine games"] += 1
+        elif not (g.red and g.black):
+            left["no player's name"] += 1
         elif g.result is Outcome.UNKNOWN:
             left["result not known (*)"] += 1
         elif g.year is None:

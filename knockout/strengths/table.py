@@ -7,11 +7,11 @@ year, red, black, result, time_class, kind, sources``); the rest may be present.
 ``.xz``, ``.gz`` or ``.bz2`` is decompressed first; comment lines (``#``) before the header, which
 carry a table's attribution, are skipped.
 
-Every bad cell is one problem naming the file, the line and the column: a game without a
-player's name, with no result cell, a result other than ``1-0``, ``1/2-1/2``, ``0-1`` or ``*``,
-a time class or kind the table does not define, a year that is not a whole number. ``*`` (the
-result is not known) and an empty year are values, not errors: such games are counted and left
-out of the fit, never guessed.
+Every bad cell is one problem naming the file, the line and the column: a result other than
+``1-0``, ``1/2-1/2``, ``0-1`` or ``*`` (an empty one included), a time class or kind the table
+does not define, a year that is not a whole number, a game without an id. A missing player's
+name, ``*`` (the result is not known) and an empty year are what a collection holds, not errors:
+such games are counted and left out of the fit (``select_games``), never guessed.
 """
 
 from __future__ import annotations
@@ -95,8 +95,8 @@ class GameRow:
         event: The event text.
         date: The date as written (may be partial or empty).
         year: The year, None where the table has none.
-        red: Red's name.
-        black: Black's name.
+        red: Red's name ("" where the record gives none).
+        black: Black's name ("" where the record gives none).
         result: The result.
         time_class: The time class as the table writes it.
         kind: ``master`` or ``engine``.
@@ -238,9 +238,6 @@ def _game(row: Row, source: str, problems: list[Problem]) -> GameRow | None:
     """The game of one line, or None after adding one problem per bad cell."""
     before = len(problems)
     cells = row.cells
-    for side in ("red", "black"):
-        if not cells[side]:
-            problems.append(Problem(source, row.where(side), "expected a player's name, got none"))
     result = _choice(row, "result", [o.value for o in Outcome], source, problems)
     tc = _choice(row, "time_class", [t.value for t in TableClass], source, problems)
     kind = _choice(row, "kind", _KINDS, source, problems)

@@ -97,9 +97,25 @@ def test_a_table_with_bad_rows_is_refused(tmp_path: Path, games: Path) -> None:
         result = runner.invoke(app, command)
         assert result.exit_code == 2
         assert result.stderr.splitlines() == [
-            f"error: {bad}: line 4, red: expected a player's name, got none",
             f"error: {bad}: line 4, result: expected one of 1-0, 1/2-1/2, 0-1, *, got ''",
         ]
+
+
+def test_games_without_names_are_left_out_in_one_line(tmp_path: Path, games: Path) -> None:
+    lines = games.read_text(encoding="utf-8").splitlines()
+    rows = []
+    for k, line in enumerate(lines[1:]):
+        cells = line.split(",")
+        if k % 10 == 0:
+            cells[5] = ""  # no Red player
+        rows.append(",".join(cells))
+    nameless = tmp_path / "nameless.csv"
+    nameless.write_text("\n".join([lines[0], *rows]) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["backtest", str(nameless), "--from", "2008", "--json"])
+    assert result.exit_code == 0, result.output
+    left = (len(lines) - 1 + 9) // 10
+    assert f"note: left out {left:,} games with no player's name" in result.stderr.splitlines()
+    assert json.loads(result.stdout)["left_out"] == {"no player's name": left}
 
 
 def test_calibrate_strengths_json_players_and_model(games: Path, tmp_path: Path) -> None:

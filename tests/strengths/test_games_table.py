@@ -50,7 +50,7 @@ def test_every_bad_cell_is_one_line() -> None:
         "# attribution\n"
         + HEADER
         + "\n"
-        + _row(red="")
+        + _row(red="", result="")
         + "\n"
         + _row(result="1-1", time_class="fast")
         + "\n"
@@ -60,7 +60,7 @@ def test_every_bad_cell_is_one_line() -> None:
     with pytest.raises(InputError) as info:
         parse_table(text, source="t.csv")
     assert info.value.lines() == [
-        "t.csv: line 3, red: expected a player's name, got none",
+        "t.csv: line 3, result: expected one of 1-0, 1/2-1/2, 0-1, *, got ''",
         "t.csv: line 4, result: expected one of 1-0, 1/2-1/2, 0-1, *, got '1-1'",
         "t.csv: line 4, time_class: expected one of classical, rapid, blitz, tiebreak, "
         "unknown, got 'fast'",
