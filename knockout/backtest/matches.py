@@ -23,7 +23,6 @@ forecast of who goes through, scored against who did.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -38,14 +37,13 @@ from knockout.rules.chain.pairing import Pairing
 from knockout.rules.decisions.strategies import get_strategy
 from knockout.rules.model.players import Player
 from knockout.rules.model.strength import ModelParams, PerClass, TimeClass
-from knockout.strengths.table import GameRow, Outcome, TableClass
+from knockout.strengths.table import GameRow, Outcome, TableClass, event_of
 
 __all__ = [
     "KNOCKOUT_WORDS",
     "Match",
     "MatchModel",
     "MatchScores",
-    "event_of",
     "find_matches",
     "match_forecasts",
     "model_params",
@@ -64,33 +62,7 @@ KNOCKOUT_WORDS = (
     "加賽",
     "加赛",
 )
-_ROUND = re.compile(
-    r"第\s*[0-9０-９一二三四五六七八九十百]+\s*[輪轮局]|決賽|决赛|半決賽|半决赛|四分之一|八分之一|"
-    r"加賽|加赛|超快棋|快棋|[(（]"
-)
 _NODES, _WEIGHTS = np.polynomial.hermite.hermgauss(16)
-
-
-def event_of(game: GameRow) -> tuple[int | None, str]:
-    """The event a game belongs to: its year and its event text up to the first round marker or
-    player's name (see the module docstring).
-
-    >>> from knockout.strengths.table import GameRow, Outcome, TableClass
-    >>> g = GameRow("1", "2004年全國象棋甲級聯賽第八輪 廣東 許銀川 先和 湖北 汪洋", "", 2004,
-    ...             "許銀川", "汪洋", Outcome.DRAW, TableClass.UNKNOWN, "master", ())
-    >>> event_of(g)
-    (2004, '2004年全國象棋甲級聯賽')
-    """
-    text = game.event
-    cut = len(text)
-    found = _ROUND.search(text)
-    if found is not None:
-        cut = found.start()
-    for name in (game.red, game.black):
-        at = text.find(name)
-        if at >= 0:
-            cut = min(cut, at)
-    return game.year, text[:cut].strip(" \t\u3000,，:：-—")
 
 
 @dataclass(frozen=True)

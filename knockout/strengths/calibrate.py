@@ -32,6 +32,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import textwrap
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -51,7 +52,7 @@ from knockout.strengths.fit import (
     fit_strengths,
     marginal,
 )
-from knockout.strengths.table import GameRow, GameTable, Outcome, TableClass
+from knockout.strengths.table import GameRow, GameTable, Outcome, TableClass, event_of
 
 __all__ = [
     "MIN_CLASS_GAMES",
@@ -236,6 +237,22 @@ class ConstantsFit:
                 out.append((f"{a}.{ca}", f"{b}.{cb}", float(self.cov[i, j] / (sd[i] * sd[j]))))
         return out
 
+    def joint_maximum(self) -> dict[str, dict[str, float]]:
+        """The joint maximum a posteriori's constants per class with constants of its own (the
+        marginal likelihood's, :attr:`constants`, are reported): how far integrating the
+        strengths out moved them."""
+        out: dict[str, dict[str, float]] = {}
+        g = len(self.groups)
+        for c in self.classes:
+            if c.group is None or c.reason is not None or c.red_advantage.estimate is None:
+                continue
+            i = self.groups.index(c.group)
+            out[c.time_class.value] = {
+                "red_advantage": float(self.map_constants[i]),
+                "draw_nu": float(math.exp(self.map_constants[g + i])),
+            }
+        return out
+
     def _paths(self) -> list[tuple[str, str]]:
         """``(constant, class)`` of each entry of :attr:`constants`, a pooled group named by
         its first class."""
@@ -320,6 +337,7 @@ class StrengthCalibration:
                 entry["without_unknown"] = without[tc.value].to_json()
             out[tc.value] = entry
         out["correlation"] = [list(c) for c in self.main.correlations()]
+        out["joint_maximum"] = self.main.joint_maximum()
         out["strengths"] = {
             "period": "year",
             "drift": self.hyper.drift,
@@ -364,7 +382,7 @@ class StrengthCalibration:
         notes = []
         for c in self.main.classes:
             if c.reason is not None:
-                notes.append(f"#   {c.time_class}: {c.reason}")
+                notes += _comment(f"{c.time_class}: {c.reason}")
             if c.reason is not None or c.red_advantage.estimate is None:
                 continue
             for name, est in (("red_advantage", c.red_advantage), ("draw_nu", c.draw_nu)):
@@ -373,16 +391,18 @@ class StrengthCalibration:
                 sd.setdefault(name, {})[c.time_class.value] = est.stderr
         written = {(n, tc) for n, table in model.items() for tc in table}
         pairs = _expanded_correlations(self.main, written)
+        about = (
+            f"Red's advantage and draw_nu fitted to {self.main.games:,} master games of "
+            f"{self.source}{self._between()} with players' strengths drifting over the years "
+            f"(drift {self.hyper.drift:.1f} Elo a year, newcomers' spread "
+            f"{self.hyper.spread:.0f} Elo), by the Laplace-approximate marginal likelihood; "
+            "[model.sd] holds their standard errors and correlation the correlations of the "
+            "estimates (docs/validation.md). elo_per_doubling is not measured: the games "
+            "record no clocks."
+        )
         lines = [
-            "# Written by: " + " ".join(command.splitlines()),
-            f"# Red's advantage and draw_nu fitted to {self.main.games:,} master games of "
-            f"{self.source}{self._between()} with players' strengths",
-            f"# drifting over the years (drift {self.hyper.drift:.1f} Elo a year, newcomers' "
-            f"spread {self.hyper.spread:.0f} Elo), by the Laplace-approximate",
-            "# marginal likelihood; [model.sd] holds their standard errors and correlation the "
-            "correlations of the",
-            "# estimates (docs/validation.md). elo_per_doubling is not measured: the games "
-            "record no clocks.",
+            *_comment("Written by: " + " ".join(command.splitlines())),
+            *_comment(about),
             *notes,
             "[model]",
             *toml_lines(model),
@@ -392,6 +412,12 @@ class StrengthCalibration:
             lines.append(f"correlation = [{cells}]")
         lines += ["[model.sd]", *toml_lines(sd)]
         return "\n".join(lines) + "\n"
+
+
+def _comment(text: str, width: int = 98) -> list[str]:
+    """``text`` as ``#`` comment lines of at most ``width`` characters (a long word, such as a
+    path, on a line of its own)."""
+    return ["# " + line for line in textwrap.wrap(text, width - 2, break_long_words=False)]
 
 
 def _expanded_correlations(
@@ -566,9 +592,9 @@ def _bootstrap(
     rng: np.random.Generator,
     tick: Callable[[], None] | None,
 ) -> dict[str, Any]:
-    """The spread of the constants over resamples of whole events (an event: its year and
-    event text), refitted with the same drift and spread."""
-    events = [(g.year, g.event) for g in games]
+    """The spread of the constants over resamples of whole events (:func:`event_of`: a year
+    and the event text up to its round or players), refitted with the same drift and spread."""
+    events = [event_of(g) for g in games]
     ids = {e: i for i, e in enumerate(dict.fromkeys(events))}
     cluster = np.array([ids[e] for e in events])
     base = fit.fit

@@ -19,6 +19,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import lzma
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -35,6 +36,7 @@ __all__ = [
     "GameTable",
     "Outcome",
     "TableClass",
+    "event_of",
     "parse_table",
     "read_table",
     "source_folder",
@@ -129,6 +131,12 @@ class GameTable:
     games: tuple[GameRow, ...]
 
 
+_ROUND = re.compile(
+    r"第\s*[0-9０-９一二三四五六七八九十百]+\s*[輪轮局]|決賽|决赛|半決賽|半决赛|四分之一|八分之一|"
+    r"加賽|加赛|超快棋|快棋|[(（]"
+)
+
+
 def source_folder(path: str) -> str:
     """The folder of a source path that says how the collection filed the game: the component
     after the kind's folder (``大師對局/以棋手分類/呂欽/1.pgn`` is ``以棋手分類``, filed by player),
@@ -145,6 +153,27 @@ def source_folder(path: str) -> str:
             at = parts.index(marker)
             return parts[at + 1] if at + 2 < len(parts) else ""
     return parts[0] if len(parts) > 1 else ""
+
+
+def event_of(game: GameRow) -> tuple[int | None, str]:
+    """The event a game belongs to: its year and its event text up to the first round marker or
+    player's name (see the module docstring).
+
+    >>> g = GameRow("1", "2004年全國象棋甲級聯賽第八輪 廣東 許銀川 先和 湖北 汪洋", "", 2004,
+    ...             "許銀川", "汪洋", Outcome.DRAW, TableClass.UNKNOWN, "master", ())
+    >>> event_of(g)
+    (2004, '2004年全國象棋甲級聯賽')
+    """
+    text = game.event
+    cut = len(text)
+    found = _ROUND.search(text)
+    if found is not None:
+        cut = found.start()
+    for name in (game.red, game.black):
+        at = text.find(name)
+        if at >= 0:
+            cut = min(cut, at)
+    return game.year, text[:cut].strip(" \t\u3000,，:：-—")
 
 
 def _split_sources(cell: str) -> tuple[str, ...]:

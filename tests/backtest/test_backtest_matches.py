@@ -10,7 +10,6 @@ import pytest
 from knockout.backtest.matches import (
     MatchModel,
     _format,
-    event_of,
     find_matches,
     match_forecasts,
     model_params,
@@ -19,7 +18,7 @@ from knockout.exact.solver import solve
 from knockout.rules.chain.pairing import Pairing
 from knockout.rules.decisions.strategies import get_strategy
 from knockout.rules.model.players import Player
-from knockout.strengths.table import GameRow, Outcome, TableClass
+from knockout.strengths.table import GameRow, Outcome, TableClass, event_of
 
 R, D, B = Outcome.RED, Outcome.DRAW, Outcome.BLACK
 
