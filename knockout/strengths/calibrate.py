@@ -593,8 +593,9 @@ def _bootstrap(
     tick: Callable[[], None] | None,
 ) -> dict[str, Any]:
     """The spread of the constants over resamples of whole events (:func:`event_of`: a year
-    and the event text up to its round or players), refitted with the same drift and spread."""
-    events = [event_of(g) for g in games]
+    and the event text up to its round or players; where that leaves nothing, the whole
+    text), refitted with the same drift and spread."""
+    events = [(g.year, event_of(g)[1] or g.event) for g in games]
     ids = {e: i for i, e in enumerate(dict.fromkeys(events))}
     cluster = np.array([ids[e] for e in events])
     base = fit.fit
