@@ -106,6 +106,9 @@ class BacktestReport:
         by_class: Scores per time class (classes with games).
         reliability: The model's reliability diagram per outcome (Red win, draw, Black win).
         matches: The knockout matches' forecasts and scores.
+        by_experience: The model's draws against the players' experience
+            (:data:`EXPERIENCE_BANDS`): ``(band, games, mean forecast P(draw), observed draw
+            share, its standard error)``.
     """
 
     forecasts: Forecasts
@@ -113,6 +116,7 @@ class BacktestReport:
     by_class: dict[str, GroupScores]
     reliability: tuple[Reliability, ...]
     matches: MatchScores
+    by_experience: tuple[tuple[str, int, float, float, float], ...]
 
     @property
     def last_year(self) -> int:
@@ -134,6 +138,10 @@ class BacktestReport:
             "by_time_class": {k: v.to_json() for k, v in self.by_class.items()},
             "reliability": [r.to_json() for r in self.reliability],
             "matches": self.matches.to_json(),
+            "draws_by_experience": [
+                {"earlier_games": band, "n": n, "forecast": p, "observed": o, "observed_se": se}
+                for band, n, p, o, se in self.by_experience
+            ],
             "source": f.source,
             "from": f.start,
             "to": self.last_year,
@@ -166,7 +174,33 @@ def backtest_report(f: Forecasts, table_games: Sequence[GameRow]) -> BacktestRep
         by_class,
         tuple(reliability(f.model, f.outcome, k) for k in range(3)),
         _score_matches(f, table_games),
+        _by_experience(f),
     )
+
+
+#: Bands of a game's experience: the fewer of its two players' games in earlier years.
+EXPERIENCE_BANDS = ((0, 20), (20, 100), (100, None))
+
+
+def _by_experience(f: Forecasts) -> tuple[tuple[str, int, float, float, float], ...]:
+    out = []
+    drawn = (f.outcome == 1).astype(np.float64)
+    for lo, hi in EXPERIENCE_BANDS:
+        mine = (f.experience >= lo) & (f.experience < (hi if hi is not None else np.inf))
+        n = int(mine.sum())
+        if n == 0:
+            continue
+        o = float(drawn[mine].mean())
+        out.append(
+            (
+                f"{lo}-{hi - 1}" if hi is not None else f"{lo}+",
+                n,
+                float(f.model[mine, 1].mean()),
+                o,
+                float(np.sqrt(o * (1 - o) / n)),
+            )
+        )
+    return tuple(out)
 
 
 def _score_matches(f: Forecasts, games: Sequence[GameRow]) -> MatchScores:
@@ -295,6 +329,7 @@ def summary_markdown(report: BacktestReport, command: str) -> str:
                 f"| {r.forecast[b]:.3f} | {r.observed[b]:.3f} | {r.low[b]:.3f}-{r.high[b]:.3f} |"
             )
     lines += ["", f"Plots: {', '.join(f'reliability-{k}.png' for k in OUTCOMES)}.", ""]
+    lines += _experience_lines(report)
     if len(report.by_class) > 1 or f.by is not None:
         lines += ["## By time class", ""]
         for name, group in report.by_class.items():
@@ -345,4 +380,29 @@ def _match_lines(m: MatchScores) -> list[str]:
     left = ", ".join(f"{n} {why}" for why, n in m.left_out.items())
     if left:
         lines.append(f"- Pairings left out: {left}.")
+    return [*lines, ""]
+
+
+def _experience_lines(report: BacktestReport) -> list[str]:
+    """Draws forecast and seen, by the players' experience: where one draw parameter misses."""
+    lines = [
+        "## Draws by the players' experience",
+        "",
+        "A game's experience is the fewer of its two players' games in earlier years of the "
+        "table (famous players fill a collection, so it also stands for their level).",
+        "",
+        "| earlier games | games | mean forecast P(draw) | observed draw share | "
+        "observed minus forecast |",
+        "|---|---|---|---|---|",
+    ]
+    for band, n, p, o, se in report.by_experience:
+        z = (o - p) / se if se > 0 else 0.0
+        verdict = (
+            "more draws than forecast" if z > SETTLED_Z
+            else "fewer draws than forecast" if z < -SETTLED_Z
+            else "within 1.96 standard errors"
+        )  # fmt: skip
+        lines.append(
+            f"| {band} | {n:,} | {p:.3f} | {o:.3f} ± {se:.3f} | {o - p:+.3f} ({verdict}) |"
+        )
     return [*lines, ""]

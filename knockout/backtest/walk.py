@@ -24,6 +24,7 @@ The baselines see the same earlier games:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -97,6 +98,7 @@ class Forecasts:
         left_out: Games of the table left out, by reason.
         match_models: Per year forecast, what the model knew (for the match forecasts).
         elo_models: The same for the Elo baseline.
+        experience: Per game forecast, the fewer of its two players' games in earlier years.
     """
 
     source: str
@@ -111,6 +113,7 @@ class Forecasts:
     left_out: dict[str, int]
     match_models: dict[int, MatchModel]
     elo_models: dict[int, MatchModel]
+    experience: IntArray
 
 
 def _base_rates(earlier: Sequence[GameRow]) -> FloatArray:
@@ -147,6 +150,41 @@ def elo_forecasts(
     diff = np.array([rating.get(g.red, 0.0) - rating.get(g.black, 0.0) for g in forecast])
     p = davidson(diff, elo_draw_nu(draw_share))
     return np.column_stack([p.red, p.draw, p.black])
+
+
+def _baselines(earlier: Sequence[GameRow], now: Sequence[GameRow]) -> dict[str, FloatArray]:
+    """Each baseline's forecasts of the games ``now`` from the games ``earlier``."""
+    rates = _base_rates(earlier)
+    return {
+        "uniform": np.full((len(now), 3), 1.0 / 3.0),
+        "colour base rates": np.tile(rates, (len(now), 1)),
+        "elo": elo_forecasts(earlier, now, float(rates[1])),
+    }
+
+
+def _model_knowledge(fit: StrengthFit, players: Sequence[str], year: int) -> MatchModel:
+    """What the fit knows in ``year``: its constants and every player's strength."""
+    groups = fit.groups
+    mean, var = fit.player_state(year)
+    return MatchModel(
+        model_params(
+            dict(zip(groups, map(float, fit.red_advantage), strict=True)),
+            dict(zip(groups, map(float, np.exp(fit.log_nu)), strict=True)),
+        ),
+        {name: (float(mean[i]), float(var[i])) for i, name in enumerate(players)},
+        (0.0, fit.hyper.spread**2),
+    )
+
+
+def _elo_knowledge(earlier: Sequence[GameRow]) -> MatchModel:
+    """What the Elo baseline knows after the games ``earlier``: no Red advantage, draws at
+    their share, its ratings taken as exact."""
+    nu = elo_draw_nu(float(_base_rates(earlier)[1]))
+    return MatchModel(
+        ModelParams(red_advantage=PerClass(0.0, 0.0, 0.0), draw_nu=PerClass(nu, nu, nu)),
+        {name: (r, 0.0) for name, r in elo_ratings(earlier).items()},
+        (0.0, 0.0),
+    )
 
 
 def _check(table: GameTable, games: Sequence[GameRow], start: int) -> None:
@@ -214,6 +252,7 @@ def walk_forward(
     model_rows: list[FloatArray] = []
     base: dict[str, list[FloatArray]] = {name: [] for name in BASELINES}
     fits: list[YearFit] = []
+    experience: list[int] = []
     match_models: dict[int, MatchModel] = {}
     elo_models: dict[int, MatchModel] = {}
     previous: StrengthFit | None = None
@@ -231,30 +270,13 @@ def walk_forward(
         group = np.array([groups.index(group_of(g)) for g in now], dtype=np.intp)
         p = fit.forecast(red, black, year, group)
         model_rows.append(np.column_stack([p.red, p.draw, p.black]))
-        rates = _base_rates(earlier)
-        base["uniform"].append(np.full((len(now), 3), 1.0 / 3.0))
-        base["colour base rates"].append(np.tile(rates, (len(now), 1)))
-        ratings = elo_ratings(earlier)
-        diff = np.array([ratings.get(g.red, 0.0) - ratings.get(g.black, 0.0) for g in now])
-        q = davidson(diff, elo_draw_nu(float(rates[1])))
-        base["elo"].append(np.column_stack([q.red, q.draw, q.black]))
-        mean, var = fit.player_state(year)
-        match_models[year] = MatchModel(
-            model_params(
-                dict(zip(groups, map(float, fit.red_advantage), strict=True)),
-                dict(zip(groups, map(float, np.exp(fit.log_nu)), strict=True)),
-            ),
-            {name: (float(mean[i]), float(var[i])) for i, name in enumerate(data.players)},
-            (0.0, hyper.spread**2),
-        )
-        nu_elo = elo_draw_nu(float(rates[1]))
-        elo_models[year] = MatchModel(
-            ModelParams(
-                red_advantage=PerClass(0.0, 0.0, 0.0), draw_nu=PerClass(nu_elo, nu_elo, nu_elo)
-            ),
-            {name: (r, 0.0) for name, r in ratings.items()},
-            (0.0, 0.0),
-        )
+        for name, forecast in _baselines(earlier, now).items():
+            base[name].append(forecast)
+        match_models[year] = _model_knowledge(fit, data.players, year)
+        elo_models[year] = _elo_knowledge(earlier)
+        played = Counter(g.red for g in earlier)
+        played.update(g.black for g in earlier)
+        experience += [min(played[g.red], played[g.black]) for g in now]
         forecast_games += now
         fits.append(
             YearFit(
@@ -280,6 +302,7 @@ def walk_forward(
         selection.left_out,
         match_models,
         elo_models,
+        np.array(experience, dtype=np.intp),
     )
 
 

@@ -417,7 +417,8 @@ class StrengthCalibration:
 def _comment(text: str, width: int = 98) -> list[str]:
     """``text`` as ``#`` comment lines of at most ``width`` characters (a long word, such as a
     path, on a line of its own)."""
-    return ["# " + line for line in textwrap.wrap(text, width - 2, break_long_words=False)]
+    lines = textwrap.wrap(text, width - 2, break_long_words=False, break_on_hyphens=False)
+    return ["# " + line for line in lines]
 
 
 def _expanded_correlations(

@@ -133,10 +133,12 @@ def test_calibrate_strengths_json_players_and_model(games: Path, tmp_path: Path)
         assert {"games", "red_advantage", "draw_nu"} <= set(data[tc])
     assert data["blitz"]["games"] == 0 and data["blitz"]["red_advantage"]["estimate"] is None
     text = model.read_text(encoding="utf-8")
-    assert text.startswith(
-        f"# Written by: knockout calibrate {games} --strengths --by time_class --write-model "
+    header = " ".join(line[2:] for line in text.splitlines() if line.startswith("# "))
+    assert header.startswith(
+        f"Written by: knockout calibrate {games} --strengths --by time_class --write-model "
         f"{model}"
     )
+    assert all(len(line) <= 100 for line in text.splitlines() if line.startswith("#"))
     assert players.read_text(encoding="utf-8").startswith("player,games,")
     assert f"wrote {model}" in result.stderr
 
