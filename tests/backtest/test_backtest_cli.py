@@ -135,8 +135,7 @@ def test_calibrate_strengths_json_players_and_model(games: Path, tmp_path: Path)
     text = model.read_text(encoding="utf-8")
     header = " ".join(line[2:] for line in text.splitlines() if line.startswith("# "))
     assert header.startswith(
-        f"Written by: knockout calibrate {games} --strengths --by time_class --write-model "
-        f"{model}"
+        f"Written by: knockout calibrate {games} --strengths --by time_class --write-model {model}"
     )
     assert all(len(line) <= 100 for line in text.splitlines() if line.startswith("#"))
     assert players.read_text(encoding="utf-8").startswith("player,games,")
