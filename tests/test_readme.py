@@ -50,12 +50,12 @@ def test_readme_python_example_runs_as_a_script(tmp_path: Path) -> None:
     assert "王天一" in result.stdout
 
 
-def test_readme_scenario_example_loads(tmp_path: Path) -> None:
-    """The README's scenario reference is a valid scenario as printed."""
+def test_the_scenario_reference_loads(tmp_path: Path) -> None:
+    """The scenario reference (docs/scenarios.md) is a valid scenario as printed."""
     from knockout.io.scenario import load_scenario
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    (block,) = re.findall(r'```toml\n(name = "Example".*?)```', readme, re.S)
+    page = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r'```toml\n(name = "Example".*?)```', page, re.S)
     path = tmp_path / "example.toml"
     path.write_text(block, encoding="utf-8")
     scenario = load_scenario(path)
@@ -63,11 +63,20 @@ def test_readme_scenario_example_loads(tmp_path: Path) -> None:
     assert len(scenario.played) == 1
 
 
+#: The pages whose shell blocks a newcomer types as written: the README and the pages its
+#: examples moved to.
+COMMAND_PAGES = [
+    ROOT / "README.md",
+    ROOT / "docs" / "commands.md",
+    ROOT / "docs" / "rule-designers.md",
+]
+
+
 def _readme_commands() -> list[str]:
-    """Every ``knockout`` command of the README's shell blocks, as a reader would type it."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """Every ``knockout`` command of those pages' shell blocks, as a reader would type it."""
+    text = "\n".join(p.read_text(encoding="utf-8") for p in COMMAND_PAGES)
     commands = []
-    for kind, block in re.findall(r"```(sh|console)\n(.*?)```", readme, re.S):
+    for kind, block in re.findall(r"```(sh|console)\n(.*?)```", text, re.S):
         for line in block.splitlines():
             text = line.removeprefix("$ ") if kind == "console" else line
             if kind == "console" and not line.startswith("$ "):
@@ -75,6 +84,20 @@ def _readme_commands() -> list[str]:
             if text.startswith("knockout "):
                 commands.append(text.split("  #", 1)[0].strip())
     return commands
+
+
+def test_the_readme_is_short_and_says_how_to_start_in_chinese_on_its_first_screen() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 200
+    first_screen = "\n".join(readme.splitlines()[:24])
+    assert "中文" in first_screen and "make demo" in first_screen
+
+
+def test_the_docs_index_lists_every_page() -> None:
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    listed = set(LINK.findall(index))
+    pages = {p.name for p in (ROOT / "docs").glob("*.md") if p.name != "index.md"}
+    assert pages <= listed, sorted(pages - listed)
 
 
 def test_the_readme_says_where_the_program_is_before_its_first_command() -> None:
@@ -124,7 +147,10 @@ def test_every_readme_command_runs_as_written_after_activating(tmp_path: Path) -
         )
         return command, done
 
-    slowest_first = sorted(commands, key=lambda c: "--live" not in c)  # --live mostly waits
+    # an organiser's commands build on each other (one event file): one job, in order
+    events = [c for c in commands if c.startswith("knockout event ")]
+    jobs = [c for c in commands if c not in events] + [" && ".join(events)] * bool(events)
+    slowest_first = sorted(jobs, key=lambda c: "--live" not in c)  # --live mostly waits
     with ThreadPoolExecutor(max_workers=2) as pool:
         for command, done in pool.map(run, slowest_first):
             assert done.returncode == 0, f"{command}: {done.stderr[-2000:]}"
