@@ -6,11 +6,16 @@ DEMO   ?= scenarios/final-2600-vs-2550.toml
 # Test processes (pytest-xdist): one per CPU unless given, e.g. make test-fast WORKERS=1.
 WORKERS ?= auto
 
-.PHONY: demo test test-fast lint typecheck pytest bench schema clean
+.PHONY: demo test test-fast lint typecheck pytest bench schema catalogues clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
+
+# The compiled message catalogues: made by the install (hatch_build.py) and again here when a
+# .po changes after it.
+PO := $(wildcard knockout/i18n/locale/*/LC_MESSAGES/knockout.po)
+MO := $(PO:.po=.mo)
 
 $(VENV)/.installed: $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install -q -e .
@@ -27,21 +32,24 @@ demo: $(VENV)/.installed
 	@echo "the README's commands as written (once per new shell), or call $(BIN)/knockout."
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check knockout sims tests benchmarks
-	$(BIN)/ruff format --check knockout sims tests benchmarks
+	$(BIN)/ruff check knockout sims tests benchmarks tools hatch_build.py
+	$(BIN)/ruff format --check knockout sims tests benchmarks tools hatch_build.py
 	$(BIN)/lint-imports
 
 # mypy keeps its incremental cache in .mypy_cache/: a second run checks only what changed.
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy knockout sims
 
+%.mo: %.po $(VENV)/.installed-dev
+	$(BIN)/python tools/catalogues.py compile
+
 # Every test, on every CPU; the 25 slowest are listed at the end of each run.
-pytest: $(VENV)/.installed-dev
+pytest: $(VENV)/.installed-dev $(MO)
 	$(BIN)/pytest -q -n $(WORKERS) --durations=25
 
 # After each change: the tests that take under a second or two and start no process, browser or
 # engine (markers slow and system: docs/contributing.md), on every CPU. About a minute.
-test-fast: $(VENV)/.installed-dev
+test-fast: $(VENV)/.installed-dev $(MO)
 	$(BIN)/pytest -q -n $(WORKERS) -m "not slow and not system"
 
 # Before landing (and CI): lint, types and every test, side by side. -k lets each run to its end
@@ -56,6 +64,11 @@ bench: $(VENV)/.installed-dev
 # schema the fast check reads (tests/rules/test_scenario_schema.py fails until this is run).
 schema: $(VENV)/.installed-dev
 	$(BIN)/python -m knockout.rules.scenario.models
+
+# After marking new strings or changing a command's help: extract them into the template,
+# update every catalogue (tests/i18n fails until the new ones are translated) and compile.
+catalogues: $(VENV)/.installed-dev
+	$(BIN)/python tools/catalogues.py update
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -11,6 +11,7 @@ import copy
 import inspect
 import io
 import json
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -22,6 +23,7 @@ from rich.console import Console, RenderableType
 from typer.core import TyperOption
 
 from knockout.errors import InputError, KnockoutError
+from knockout.i18n import _, choose_language, parse_language, set_language
 from knockout.version import __version__
 
 if TYPE_CHECKING:
@@ -40,6 +42,7 @@ __all__ = [
     "fresh_seed",
     "main",
     "out_console",
+    "prepared",
     "read_scenario",
     "reflow_help",
     "show",
@@ -86,8 +89,23 @@ def _root(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
     ),
+    lang: str | None = typer.Option(
+        None,
+        "--lang",
+        metavar="zh|zh_TW|en",
+        help="The language to speak: zh (Simplified Chinese), zh_TW (Traditional) or en. "
+        "Accepted before or after the command. Without it: KNOCKOUT_LANG, else an event's own "
+        "language (organiser commands), else the locale (LC_ALL, LC_MESSAGES, LANG), else "
+        "English.",
+        show_default=False,
+    ),
 ) -> None:
     """Xiangqi knockout matches with time-bidding sudden death."""
+    if lang is not None:  # the command was run without main() taking --lang out (a test)
+        try:
+            set_language(parse_language(lang))
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc)) from None
 
 
 @contextmanager
@@ -97,10 +115,12 @@ def user_errors() -> Iterator[None]:
         yield
     except InputError as exc:
         for line in exc.lines():
-            err_console.print(f"error: {line}", markup=False, soft_wrap=True)
+            err_console.print(
+                _("error: {problem}").format(problem=line), markup=False, soft_wrap=True
+            )
         raise typer.Exit(2) from None
     except KnockoutError as exc:
-        err_console.print(f"error: {exc}", markup=False, soft_wrap=True)
+        err_console.print(_("error: {problem}").format(problem=exc), markup=False, soft_wrap=True)
         raise typer.Exit(2) from None
 
 
@@ -109,7 +129,11 @@ def check_seed(value: int | None) -> int | None:
     else is one line on stderr and exit code 2."""
     if value is not None and value < 0:
         err_console.print(
-            f"error: --seed: expected a whole number 0 or more, got {value}",
+            _("error: {problem}").format(
+                problem=_("--seed: expected a whole number 0 or more, got {value}").format(
+                    value=value
+                )
+            ),
             markup=False,
             soft_wrap=True,
         )
@@ -256,6 +280,26 @@ def _click_exceptions() -> Any:
         return importlib.import_module("click.exceptions")
 
 
+def prepared(argv: Sequence[str]) -> tuple[Any, list[str]]:
+    """The click command to run for ``argv`` and the arguments it parses, in the language the
+    run asks for (``--lang``, taken out of ``argv``; else the environment: see
+    :func:`knockout.i18n.choose_language`), set before the command is built, so that its
+    ``--help`` speaks that language.
+
+    Raises:
+        ValueError: For a ``--lang`` or ``KNOCKOUT_LANG`` that names no language spoken.
+    """
+    from typer.main import get_command
+
+    from knockout.cli.localise import install_cjk_line_breaking, localised, split_lang
+
+    install_cjk_line_breaking()
+    flag, args = split_lang(argv)
+    choice = choose_language(flag, os.environ)
+    set_language(choice.language, explicit=choice.explicit)
+    return localised(get_command(invoked_only(app, args))), args
+
+
 def main() -> None:
     """Console-script entry point.
 
@@ -265,14 +309,21 @@ def main() -> None:
     errors = _click_exceptions()
     no_args = getattr(errors, "NoArgsIsHelpError", ())
     try:
-        code = invoked_only(app, sys.argv[1:])(standalone_mode=False)
+        command, args = prepared(sys.argv[1:])
+    except ValueError as exc:
+        err_console.print(_("error: {problem}").format(problem=exc), markup=False, soft_wrap=True)
+        sys.exit(2)
+    try:
+        code = command.main(args=args, prog_name="knockout", standalone_mode=False)
     except no_args:  # the help, printed as the error is made; exit 2 as click does
         sys.exit(2)
     except errors.ClickException as exc:
-        err_console.print(f"error: {usage_line(exc)}", markup=False, soft_wrap=True)
+        err_console.print(
+            _("error: {problem}").format(problem=usage_line(exc)), markup=False, soft_wrap=True
+        )
         sys.exit(exc.exit_code)
     except (typer.Abort, getattr(errors, "Abort", typer.Abort)):
-        err_console.print("Aborted.", markup=False)
+        err_console.print(_("Aborted."), markup=False)
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
 
@@ -313,12 +364,17 @@ def invoked_only(program: typer.Typer, args: Sequence[str]) -> typer.Typer:
 
 def usage_line(exc: Exception) -> str:
     """A click error as one line: the command, what is wrong, where the help is."""
+    from knockout.cli.localise import localised_click_error
+
     format_message = getattr(exc, "format_message", None)
     message = " ".join((format_message() if callable(format_message) else str(exc)).split())
+    message = localised_click_error(message)
     ctx = getattr(exc, "ctx", None)
     if ctx is None:
         return message
-    return f"{ctx.command_path}: {message} (see {ctx.command_path} --help)"
+    return _("{command}: {message} (see {command} --help)").format(
+        command=ctx.command_path, message=message
+    )
 
 
 def say_line(text: str) -> None:
@@ -342,6 +398,7 @@ def show_study(run: StudyRun, json_out: bool) -> None:
         emit_json(envelope(run.body, seed=run.seed))
     else:
         out_console.print(Markdown(run.summary))
-        err_console.print("written: " + ", ".join(str(f) for f in run.files), style="dim")
+        written = _("written: {files}").format(files=_(", ").join(map(str, run.files)))
+        err_console.print(written, style="dim")
     if run.interrupted:
         raise typer.Exit(130)
