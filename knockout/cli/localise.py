@@ -171,7 +171,8 @@ def _localise_command(
         _localise_command(sub, contexts, translate)
 
 
-_localised_before = False
+#: Whether this process has translated a command tree (into any language) before.
+_localised_before: set[bool] = set()
 
 
 def set_typer_words(translate: Callable[[str], str]) -> None:
@@ -193,12 +194,11 @@ def localised(command: Any, translate: Callable[[str], str] | None = None) -> An
     to format help: they are set as help is formatted, so that a command that prints no help
     does not import it.
     """
-    global _localised_before
     if translate is None:
         if language() == "en" and not _localised_before:
             return command
         translate = _
-    _localised_before = True
+    _localised_before.add(True)
     _localise_command(command, {}, translate)
     return command
 

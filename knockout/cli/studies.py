@@ -26,6 +26,7 @@ from knockout.cli.app import (
 )
 from knockout.cli.match import JsonOpt, ScenarioArg
 from knockout.errors import KnockoutError
+from knockout.i18n import _, ngettext
 
 
 def _numbers(text: str, option: str) -> list[float]:
@@ -106,11 +107,13 @@ def compare(
             return
         from knockout.dashboard.studies import comparison_view
 
-        view = comparison_view(result, f"{sc.name}: formats compared (exact)")
+        view = comparison_view(
+            result, _("{scenario}: formats compared (exact)").format(scenario=sc.name)
+        )
         if export is not None and export.suffix.lower() == ".png":
             show(view, None)
             _compare_plot(result, export)
-            err_console.print(f"saved {export}")
+            err_console.print(_("saved {file}").format(file=export))
         else:
             show(view, export, title=sc.name)
 
@@ -138,9 +141,11 @@ def _compare_plot(result: object, path: Path) -> None:
         list(result.gaps),
         {r.format: [r.stronger_advances[g] for g in result.gaps] for r in result.rows},
         bands=bands,
-        title=f"P(the player rated {result.base:g} beats one rated {result.base:g} - gap)",
-        xlabel="rating gap (Elo)",
-        ylabel="P(stronger player advances)",
+        title=_("P(the player rated {base:g} beats one rated {base:g} - gap)").format(
+            base=result.base
+        ),
+        xlabel=_("rating gap (Elo)"),
+        ylabel=_("P(stronger player advances)"),
     )
 
 
@@ -199,7 +204,11 @@ def fair(
             return
         from knockout.dashboard.studies import fair_view
 
-        show(fair_view(result, f"{sc.name}: fair rules"), export, title=sc.name)
+        show(
+            fair_view(result, _("{scenario}: fair rules").format(scenario=sc.name)),
+            export,
+            title=sc.name,
+        )
 
 
 @app.command()
@@ -299,7 +308,10 @@ def _progress(total_label: str) -> Callable[[int, int], None]:
         if sys.stderr.isatty() or tenth != last[0] or done == total:
             last[0] = tenth
             end = "\n" if done == total or not sys.stderr.isatty() else "\r"
-            sys.stderr.write(f"{total_label}: {done}/{total} points{end}")
+            line = _("{label}: {done}/{total} points").format(
+                label=total_label, done=done, total=total
+            )
+            sys.stderr.write(line + end)
             sys.stderr.flush()
 
     return update
@@ -374,9 +386,10 @@ def design(
         count = len(plan.candidates)
         if estimate > 10:
             err_console.print(
-                f"{count:,} formats under {len(plan.models)} model(s) will take about "
-                f"{duration(estimate)} on one process (timed on a pilot); Ctrl-C stops and "
-                "keeps the formats finished",
+                _(
+                    "{count:,} formats under {models} model(s) will take about {duration} on one "
+                    "process (timed on a pilot); Ctrl-C stops and keeps the formats finished"
+                ).format(count=count, models=len(plan.models), duration=duration(estimate)),
                 markup=False,
                 soft_wrap=True,
             )
@@ -396,8 +409,9 @@ def design(
             )
         if result.interrupted:
             err_console.print(
-                f"interrupted: {result.evaluated:,} of {count:,} formats finished; the "
-                "outputs use those"
+                _(
+                    "interrupted: {done:,} of {count:,} formats finished; the outputs use those"
+                ).format(done=result.evaluated, count=count)
             )
         files = write_design(result, folder) if result.scored else []
         if json_out:
@@ -405,10 +419,19 @@ def design(
         else:
             out_console.print(Markdown(files[-1].read_text(encoding="utf-8")))
             err_console.print(
-                f"evaluated {result.evaluated:,} formats x {len(plan.models)} model(s) in "
-                f"{result.seconds:.1f} s on {result.processes} process(es)",
+                _(
+                    "evaluated {done:,} formats x {models} model(s) in {seconds:.1f} s on "
+                    "{processes} process(es)"
+                ).format(
+                    done=result.evaluated,
+                    models=len(plan.models),
+                    seconds=result.seconds,
+                    processes=result.processes,
+                ),
                 style="dim",
             )
-            err_console.print("written: " + ", ".join(str(f) for f in files), style="dim")
+            err_console.print(
+                _("written: {files}").format(files=_(", ").join(map(str, files))), style="dim"
+            )
     if result.interrupted:
         raise typer.Exit(130)

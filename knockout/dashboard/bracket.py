@@ -16,6 +16,7 @@ from knockout.dashboard.fit import Fit, fitted, table
 from knockout.dashboard.match import bar, pct, rating_text
 from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration
+from knockout.i18n import N_
 from knockout.io.text import plural
 from knockout.rules.book.bracket import Bracket, round_name
 from knockout.rules.model.sd import Spread
@@ -94,7 +95,7 @@ class _Reach:
                 "rating exact."
             )
         if self.spread is not None:
-            caption += " " + interval_caption(self.spread, "95 %", "the exact P(wins)")
+            caption += " " + interval_caption(self.spread, "95 %", N_("the exact P(wins)"))
         return caption
 
     def _cells(self, name: str, skip: int) -> list[str]:

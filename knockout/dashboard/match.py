@@ -15,7 +15,8 @@ from knockout.dashboard.fit import Fit, fit_headers, fitted, table
 from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration, minutes
 from knockout.game import Result
-from knockout.io.text import plural
+from knockout.i18n import N_, _, ngettext
+from knockout.i18n.terms import colour_label, reply_label, stage_label
 from knockout.rules.model.players import Player
 from knockout.rules.model.sd import Spread
 from knockout.rules.model.strength import TimeClass
@@ -67,7 +68,7 @@ def clock_text(clocks: tuple[float, float], increment: float) -> str:
 
 
 #: Said wherever clocks are shown in the arbiters' notation.
-CLOCK_NOTE = "clocks: base minutes (Red/Black when unequal) + seconds added a move"
+CLOCK_NOTE = N_("clocks: base minutes (Red/Black when unequal) + seconds added a move")
 
 
 def _points(p: Decimal) -> str:
@@ -86,18 +87,21 @@ def odds_view(odds: MatchOdds, scenario: Scenario) -> RenderableType:
         caption = (
             None
             if if_exact is None
-            else "Rating±sd: the true strength is uncertain by that sd (Elo, at every time "
-            "control); Advances averages over it. If exact: the chance if every rating were exact."
+            else _(
+                "Rating±sd: the true strength is uncertain by that sd (Elo, at every time "
+                "control); Advances averages over it. If exact: the chance if every rating were "
+                "exact."
+            )
         )
-        t = table(f"{scenario.name} - exact odds", caption=caption)
-        t.add_column("Player", overflow="fold")
+        t = table(_("{scenario} - exact odds").format(scenario=scenario.name), caption=caption)
+        t.add_column(_("Player"), overflow="fold")
         headers = (
-            "Rating",
-            "Rapid",
-            "Blitz",
-            "Advances",
+            _("Rating"),
+            _("Rapid"),
+            _("Blitz"),
+            _("Advances"),
             *(() if spread is None else ("95 %",)),
-            *(() if if_exact is None else ("If exact",)),
+            *(() if if_exact is None else (_("If exact"),)),
         )
         for header in headers:
             t.add_column(header, justify="right", no_wrap=True)
@@ -117,18 +121,18 @@ def odds_view(odds: MatchOdds, scenario: Scenario) -> RenderableType:
         return fitted(t)
 
     stages = table(
-        "Where the match is decided",
-        caption="Decided: P(decided in that stage); by name: P(that player wins it there)",
+        _("Where the match is decided"),
+        caption=_("Decided: P(decided in that stage); by name: P(that player wins it there)"),
     )
-    stages.add_column("Stage", overflow="fold")
-    stages.add_column("Decided", justify="right", no_wrap=True)
+    stages.add_column(_("Stage"), overflow="fold")
+    stages.add_column(_("Decided"), justify="right", no_wrap=True)
     if spread is not None:
         stages.add_column("95 %", justify="right", no_wrap=True)
     stages.add_column(a, justify="right", no_wrap=True)
     stages.add_column(b, justify="right", no_wrap=True)
     for name, p in odds.decided.items():
         stages.add_row(
-            name,
+            stage_label(name),
             pct(p, 2),
             *([] if spread is None else [percent_interval(spread, f"match.decided.{name}")]),
             pct(odds.decided_by[name][a], 2),
@@ -141,18 +145,26 @@ def odds_view(odds: MatchOdds, scenario: Scenario) -> RenderableType:
     if odds.sudden_death is not None:
         parts.append(sudden_death_view(odds.sudden_death, spread))
     if odds.chooser is not None:
-        sd = table("Sudden-death choice (given it is reached)")
-        sd.add_column("Quantity", overflow="fold")
-        sd.add_column("Probability", justify="right", no_wrap=True)
+        sd = table(_("Sudden-death choice (given it is reached)"))
+        sd.add_column(_("Quantity"), overflow="fold")
+        sd.add_column(_("Probability"), justify="right", no_wrap=True)
         if spread is not None:
             sd.add_column("95 %", justify="right", no_wrap=True)
         rows = [
-            ("sudden death reached", odds.sudden_death_reached, "match.sudden_death_reached"),
-            (f"{a} is 甲 (chooser)", odds.chooser[a], f"match.sudden_death.chooser.{a}"),
-            (f"{b} is 甲 (chooser)", odds.chooser[b], f"match.sudden_death.chooser.{b}"),
-            ("甲 announces Red", odds.announce_red, "match.bidding.announce_red"),
-            ("乙 objects", odds.objects, "match.bidding.object"),
-            ("甲 advances", odds.chooser_advances, "match.chooser_advances"),
+            (_("sudden death reached"), odds.sudden_death_reached, "match.sudden_death_reached"),
+            (
+                _("{name} is 甲 (chooser)").format(name=a),
+                odds.chooser[a],
+                f"match.sudden_death.chooser.{a}",
+            ),
+            (
+                _("{name} is 甲 (chooser)").format(name=b),
+                odds.chooser[b],
+                f"match.sudden_death.chooser.{b}",
+            ),
+            (_("甲 announces Red"), odds.announce_red, "match.bidding.announce_red"),
+            (_("乙 objects"), odds.objects, "match.bidding.object"),
+            (_("甲 advances"), odds.chooser_advances, "match.chooser_advances"),
         ]
         for label, value, path in rows:
             extra = [] if spread is None else [percent_interval(spread, path, 2)]
@@ -172,18 +184,18 @@ def _games_table(
 ) -> RenderableType:
     """P(the match has k games): ``columns`` columns, the last one ``>k`` if some are left;
     with uncertain constants each number's interval under it."""
-    t = table("Games played")
+    t = table(_("Games played"))
     if columns >= len(shown):
         head, rest = shown, None
     else:
-        head, rest = shown[: columns - 1], sum(p for _, p in shown[columns - 1 :])
-    for k, _ in head:
+        head, rest = shown[: columns - 1], sum(p for _k, p in shown[columns - 1 :])
+    for k, _p in head:
         t.add_column(str(k), justify="right", no_wrap=True)
     if rest is not None:
         t.add_column(f">{head[-1][0]}", justify="right", no_wrap=True)
-    t.add_row(*[pct(p) for _, p in head], *([] if rest is None else [pct(rest)]))
+    t.add_row(*[pct(p) for _k, p in head], *([] if rest is None else [pct(rest)]))
     if spread is not None:
-        cells = [percent_interval(spread, f"match.games.{k}", 0) for k, _ in head]
+        cells = [percent_interval(spread, f"match.games.{k}", 0) for k, _p in head]
         t.add_row(*cells, *([] if rest is None else [""]))
     return fitted(t)
 
@@ -212,11 +224,12 @@ def sudden_death_view(sd: SuddenDeath, spread: Spread | None = None) -> Renderab
         where = f"match.sudden_death.as_chooser.{name}"
         band = percent_interval(spread, f"{where}.advances")
         t = table(
-            f"{name} as 甲: advances {pct(values['advances'], 2)}" + (f" {band}" if band else "")
+            _("{name} as 甲: advances {share}").format(name=name, share=pct(values["advances"], 2))
+            + (f" {band}" if band else "")
         )
-        t.add_column("甲 announces", overflow="fold")
-        t.add_column("乙 accepts", justify="right", no_wrap=True)
-        t.add_column("乙 objects", justify="right", no_wrap=True)
+        t.add_column(_("甲 announces"), overflow="fold")
+        t.add_column(_("乙 accepts"), justify="right", no_wrap=True)
+        t.add_column(_("乙 objects"), justify="right", no_wrap=True)
         for colour, p_announce, p_object in (("Red", red, obj_red), ("Black", 1 - red, obj_black)):
             cells: list[Text] = []
             for reply, p_reply in (("accept", 1 - p_object), ("object", p_object)):
@@ -226,14 +239,19 @@ def sudden_death_view(sd: SuddenDeath, spread: Spread | None = None) -> Renderab
                 band = percent_interval(spread, f"{where}.{key}")
                 if band:
                     cell.append(f"{band}\n")
-                cell.append(f"Red {minutes(r_clock)} v {minutes(b_clock)}", style="dim")
+                cell.append(
+                    _("Red {red} v {black}").format(red=minutes(r_clock), black=minutes(b_clock)),
+                    style="dim",
+                )
                 cells.append(cell)
-            t.add_row(f"{colour}{_mark(p_announce)}", *cells)
+            t.add_row(f"{colour_label(colour)}{_mark(p_announce)}", *cells)
         tables.append(fitted(t))
     caption = Text(
-        f"The sudden-death game ({sd.time_class}). Each cell: P(甲 advances) if that branch were "
-        "played, and its effective clocks in minutes (base + 60 moves of increment); ◀ marks "
-        "what 甲 announces and how 乙 replies under the strategy.",
+        _(
+            "The sudden-death game ({time_class}). Each cell: P(甲 advances) if that branch were "
+            "played, and its effective clocks in minutes (base + 60 moves of increment); ◀ marks "
+            "what 甲 announces and how 乙 replies under the strategy."
+        ).format(time_class=stage_label(str(sd.time_class))),
         style="dim",
     )
     return Group(*tables, caption)
@@ -253,24 +271,26 @@ def match_record_view(record: MatchRecord, *, title: str | None = None) -> Rende
     """
     a, b = record.players
     t = table(
-        title or f"{a} v {b}",
-        caption="Red first: 1-0 Red won, ½-½ draw, 0-1 Black won, F flag fall; Pts: per-game "
-        f"points, Red-Black; {CLOCK_NOTE}",
+        title or _("{red} v {black}").format(red=a, black=b),
+        caption=_(
+            "Red first: 1-0 Red won, ½-½ draw, 0-1 Black won, F flag fall; Pts: per-game "
+            "points, Red-Black; {clocks}"
+        ).format(clocks=_(CLOCK_NOTE)),
     )
     t.add_column("#", justify="right", no_wrap=True)
-    t.add_column("Stage", no_wrap=True)
-    t.add_column("Red", style="red", overflow="fold")
-    t.add_column("Black", overflow="fold")
-    t.add_column("Clock", no_wrap=True)
-    t.add_column("Result", no_wrap=True)
-    t.add_column("Red used", justify="right", no_wrap=True)
-    t.add_column("Black used", justify="right", no_wrap=True)
-    t.add_column("Pts", justify="right", no_wrap=True)
+    t.add_column(_("Stage"), no_wrap=True)
+    t.add_column(colour_label("Red"), style="red", overflow="fold")
+    t.add_column(colour_label("Black"), overflow="fold")
+    t.add_column(_("Clock"), no_wrap=True)
+    t.add_column(_("Result"), no_wrap=True)
+    t.add_column(_("Red used"), justify="right", no_wrap=True)
+    t.add_column(_("Black used"), justify="right", no_wrap=True)
+    t.add_column(_("Pts"), justify="right", no_wrap=True)
     notes: list[RenderableType] = []
     for g in record.games:
         t.add_row(
             str(g.number),
-            g.stage,
+            stage_label(g.stage),
             g.red,
             g.black,
             clock_text(g.clock, g.increment_seconds),
@@ -280,36 +300,80 @@ def match_record_view(record: MatchRecord, *, title: str | None = None) -> Rende
             f"{_points(g.points[g.red])}-{_points(g.points[g.black])}",
         )
         if g.bids is not None:
-            bids = ", ".join(f"{name} {minutes(m)} min" for name, m in g.bids.items())
+            bids = _(", ").join(
+                _("{name} {minutes} min").format(name=name, minutes=minutes(m))
+                for name, m in g.bids.items()
+            )
             notes.append(
                 Text(
-                    f"Game {g.number}: sealed bids {bids}: {g.black} Black on "
-                    f"{minutes(g.clock[1])} min v {g.red} Red on {minutes(g.clock[0])} min"
+                    _(
+                        "Game {game}: sealed bids {bids}: {black} Black on {black_minutes} min v "
+                        "{red} Red on {red_minutes} min"
+                    ).format(
+                        game=g.number,
+                        bids=bids,
+                        black=g.black,
+                        black_minutes=minutes(g.clock[1]),
+                        red=g.red,
+                        red_minutes=minutes(g.clock[0]),
+                    )
                 )
             )
         if g.chooser is not None and g.colour is not None:
             notes.append(
                 Text(
-                    f"Game {g.number}: {g.chooser} chose {g.colour.value}: {g.red} Red "
-                    f"{minutes(g.clock[0])} min v {g.black} Black {minutes(g.clock[1])} min"
+                    _(
+                        "Game {game}: {chooser} chose {colour}: {red} Red {red_minutes} min v "
+                        "{black} Black {black_minutes} min"
+                    ).format(
+                        game=g.number,
+                        chooser=g.chooser,
+                        colour=colour_label(g.colour.value),
+                        red=g.red,
+                        red_minutes=minutes(g.clock[0]),
+                        black=g.black,
+                        black_minutes=minutes(g.clock[1]),
+                    )
                 )
             )
         elif g.chooser is not None:
             bidder = b if g.chooser == a else a
             notes.append(
                 Text(
-                    f"Game {g.number}: 甲 (chooser) = {g.chooser}"
-                    f"{_why_chooser(record, g.number, g.chooser, bidder)}; announced "
-                    f"{g.announce}; 乙 = {bidder} {g.reply}ed: "
-                    f"{g.red} Red {minutes(g.clock[0])} min v {g.black} Black "
-                    f"{minutes(g.clock[1])} min"
+                    _(
+                        "Game {game}: 甲 (chooser) = {chooser}{why}; announced {announce}; "
+                        "乙 = {bidder} {reply}: {red} Red {red_minutes} min v {black} Black "
+                        "{black_minutes} min"
+                    ).format(
+                        game=g.number,
+                        chooser=g.chooser,
+                        why=_why_chooser(record, g.number, g.chooser, bidder),
+                        announce=colour_label(str(g.announce)),
+                        bidder=bidder,
+                        reply=reply_label(str(g.reply)),
+                        red=g.red,
+                        red_minutes=minutes(g.clock[0]),
+                        black=g.black,
+                        black_minutes=minutes(g.clock[1]),
+                    )
                 )
             )
     totals = record.points()
+    games = len(record.games)
     summary = Text.assemble(
         (record.winner, "bold green"),
-        f" advances (decided in {record.decided_in}, {plural(len(record.games), 'game')}; points "
-        f"{a} {_points(totals[a])}, {b} {_points(totals[b])})",
+        ngettext(
+            " advances (decided in {stage}, {n:,} game; points {a} {a_points}, {b} {b_points})",
+            " advances (decided in {stage}, {n:,} games; points {a} {a_points}, {b} {b_points})",
+            games,
+        ).format(
+            stage=stage_label(record.decided_in),
+            n=games,
+            a=a,
+            a_points=_points(totals[a]),
+            b=b,
+            b_points=_points(totals[b]),
+        ),
     )
     return Group(fitted(t), *notes, summary)
 
@@ -321,14 +385,14 @@ def _why_chooser(record: MatchRecord, number: int, chooser: str, bidder: str) ->
         return ""
     used = record.games[number - 2].time_used
     mine, theirs = used.get(chooser, math.nan), used.get(bidder, math.nan)
-    return f", who used less time in game {number - 1}" if mine < theirs else ""
+    return _(", who used less time in game {game}").format(game=number - 1) if mine < theirs else ""
 
 
 def log_view(log: Sequence[LogEvent]) -> RenderableType:
     """The event log: simulated time from the start and what happened."""
-    t = table("Event log (simulated time from the start)")
-    t.add_column("Time", justify="right", style="dim", no_wrap=True)
-    t.add_column("Event", overflow="fold")
+    t = table(_("Event log (simulated time from the start)"))
+    t.add_column(_("Time"), justify="right", style="dim", no_wrap=True)
+    t.add_column(_("Event"), overflow="fold")
     for e in log:
         t.add_row(duration(e.time, to_the_second=True), e.text)
     return fitted(t)

@@ -16,6 +16,7 @@ from knockout.dashboard.fit import fit_headers, table
 from knockout.dashboard.match import pct
 from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration
+from knockout.i18n import N_
 from knockout.io.text import plural
 from knockout.rules.model.sd import Spread
 from knockout.rules.scenario.aggregate import Scenario
@@ -104,7 +105,7 @@ def _caption(caption: str, exact: MatchOdds | None, spread: Spread | None) -> st
             + "."
         )
     if spread is not None:
-        caption = f"{caption}. " + interval_caption(spread, "exact 95 %", "the exact value")
+        caption = f"{caption}. " + interval_caption(spread, N_("exact 95 %"), N_("the exact value"))
     return caption
 
 

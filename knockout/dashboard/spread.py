@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from knockout.i18n import N_, _
 from knockout.rules.model.precision import decimals
 from knockout.rules.model.sd import Spread
 
@@ -46,13 +47,26 @@ def points_interval(spread: Spread | None, path: str) -> str:
     return _measured(spread, path, 100.0, 2, "+")
 
 
-def interval_caption(spread: Spread | None, label: str = "[a, b]", of: str = "the figure") -> str:
+#: The defaults of :func:`interval_caption`'s label and figure.
+INTERVAL_LABEL = N_("[a, b]")
+THE_FIGURE = N_("the figure")
+
+
+def interval_caption(
+    spread: Spread | None, label: str = INTERVAL_LABEL, of: str = THE_FIGURE
+) -> str:
     """What the intervals are (``""`` without uncertain constants): ``label``, the central
-    95 % of ``of`` over the constants."""
+    95 % of ``of`` over the constants (both messages of the catalogue, translated here)."""
     if spread is None:
         return ""
-    constants = ", ".join(spread.constants)
-    return (
-        f"{label}: the central 95 % of {of} over the uncertain constants ({constants}; "
-        f"{spread.draws} draws, {spread.method}); the value beside it is at their central values."
+    constants = _(", ").join(spread.constants)
+    return _(
+        "{label}: the central 95 % of {of} over the uncertain constants ({constants}; "
+        "{draws} draws, {method}); the value beside it is at their central values."
+    ).format(
+        label=_(label),
+        of=_(of),
+        constants=constants,
+        draws=spread.draws,
+        method=spread.method,
     )

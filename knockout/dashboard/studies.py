@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from knockout.dashboard.match import pct
 from knockout.dashboard.spread import interval_caption, points_interval
+from knockout.i18n import N_, _, pgettext
+from knockout.i18n.terms import stage_label
 from knockout.rules.model.sd import Spread
 from knockout.studies.compare import Comparison
 from knockout.studies.equilibrium import EquilibriumReport
@@ -17,10 +20,17 @@ from knockout.studies.fair_report import clock_interval, how_sure
 
 __all__ = ["comparison_view", "equilibrium_view", "fair_view"]
 
+#: Labels of the interval captions (translated where shown).
+UNDER_EACH_NUMBER = N_("Under each number")
+UNDER_A_NUMBER = N_("Under a number, or in [a, b]")
+IT = N_("it")
+#: The menus a fair-rules study compares.
+MENU_NAMES = {"seed_menu": N_("seed menu"), "fair_menu": N_("fair menu")}
+
 
 def _ends(intervals: list[list[float | None]]) -> str:
     if not intervals:
-        return "never"
+        return _("never")
     parts = []
     for lo, hi in intervals:
         left = "-inf" if lo is None else f"{lo:.1f}"
@@ -33,44 +43,57 @@ def equilibrium_view(r: EquilibriumReport) -> RenderableType:
     """The equilibria (thresholds or tables), P(advance) under each kind, exploitability."""
     names = [p.name for p in r.scenario.players]
     parts: list[RenderableType] = [
-        Text(f"{r.scenario.name}: {r.rule}, belief_sd {r.scenario.belief_sd:g} Elo", style="bold")
+        Text(
+            _("{scenario}: {rule}, belief_sd {belief_sd:g} Elo").format(
+                scenario=r.scenario.name, rule=r.rule, belief_sd=r.scenario.belief_sd
+            ),
+            style="bold",
+        )
     ]
     for i, eq in enumerate(r.equilibria, 1):
         st = eq["strategies"]
-        t = Table(title=f"equilibrium {i}", title_justify="left", box=box.SIMPLE_HEAD)
+        t = Table(
+            title=_("equilibrium {number}").format(number=i),
+            title_justify="left",
+            box=box.SIMPLE_HEAD,
+        )
         if "estimate" in st:
             key = "bid" if "bid" in st else "cut"
-            t.add_column("own estimate (Elo)", justify="right")
-            t.add_column(f"{key} (min)", justify="right")
+            t.add_column(_("own estimate (Elo)"), justify="right")
+            t.add_column(_("bid (min)") if key == "bid" else _("cut (min)"), justify="right")
             for e, v in zip(st["estimate"], st[key], strict=True):
                 t.add_row(f"{e:+.0f}", f"{v:.2f}")
         else:
-            t.add_column("decision")
-            t.add_column("where (the decider's estimate, Elo)")
+            t.add_column(_("decision"))
+            t.add_column(_("where (the decider's estimate, Elo)"))
             for key, intervals in st.items():
                 t.add_row(key, _ends(intervals))
         parts.append(t)
         ca = eq["chooser_advances"]
-        line = ", ".join(f"{n} {pct(eq['win'][n], 2)}" for n in names)
+        line = _(", ").join(f"{n} {pct(eq['win'][n], 2)}" for n in names)
         parts.append(
             Text(
-                f"P(advance): {line}"
-                + ("" if ca is None else f"; P(甲 advances | reached) {pct(ca, 2)}")
+                _("P(advance): {line}").format(line=line)
+                + (
+                    ""
+                    if ca is None
+                    else _("; P(甲 advances | reached) {share}").format(share=pct(ca, 2))
+                )
             )
         )
-    t = Table(title="each way of playing", title_justify="left", box=box.SIMPLE_HEAD)
-    t.add_column("strategy")
+    t = Table(title=_("each way of playing"), title_justify="left", box=box.SIMPLE_HEAD)
+    t.add_column(_("strategy"))
     for n in names:
         t.add_column(f"P({n})", justify="right")
-    t.add_column("exploitable by", justify="right")
-    t.add_column("gain", justify="right")
+    t.add_column(_("exploitable by"), justify="right")
+    t.add_column(_("gain"), justify="right")
     for kind, gain in r.exploitability.items():
         win = r.win_by_kind[kind]
         t.add_row(kind, *(pct(win[n], 2) for n in names), gain["by"] or "-", f"{gain['gain']:.2e}")
     parts.append(t)
-    parts.append(Text("gains: fractions of the whole match's P(advance)"))
+    parts.append(Text(_("gains: fractions of the whole match's P(advance)")))
     parts += [Text(n) for n in r.notes]
-    parts.append(Text(f"solved in {r.seconds:.1f} s"))
+    parts.append(Text(_("solved in {seconds:.1f} s").format(seconds=r.seconds)))
     return Group(*parts)
 
 
@@ -114,7 +137,14 @@ def comparison_view(c: Comparison, title: str) -> RenderableType:
         ]  # fmt: skip
 
     rows = [cells(i) for i in range(len(c.rows))]
-    headers = ["Format", *(f"Δ{g:g}" for g in c.gaps), "edge", "reached", "games", "min"]
+    headers = [
+        _("Format"),
+        *(f"Δ{g:g}" for g in c.gaps),
+        _("edge"),
+        _("reached"),
+        pgettext("column", "games"),
+        _("min"),
+    ]
     table = Table(
         title=title,
         title_justify="left",
@@ -124,18 +154,20 @@ def comparison_view(c: Comparison, title: str) -> RenderableType:
     )
     table.add_column(headers[0], overflow="fold")  # names wrap; numbers never do
     for j, header in enumerate(headers[1:], start=1):
-        width = max(len(header), *(len(line) for row in rows for line in row[j].split("\n")))
+        width = max(cell_len(header), *(len(line) for row in rows for line in row[j].split("\n")))
         table.add_column(header, justify="right", no_wrap=True, min_width=width)
     for row in rows:
         table.add_row(*row)
     note = Text(
-        f"Δ columns: P(the player rated {c.base:g} beats one rated {c.base:g} - Δ). The rest are "
-        "for equal players. edge: what the last stage's decision is worth to the side it "
-        "favours (甲 for the bidding, the chooser for a colour choice, the cutter for "
-        "cut-and-choose, Red for a lot or sealed bids), in percentage points over 50 (- where "
-        "the last stage is not one decisive game); reached: P(the last stage is played); min: "
-        "expected playing time in minutes (effective clocks times mean speeds)."
-        + ("" if u is None else " " + interval_caption(u, "Under each number", "it")),
+        _(
+            "Δ columns: P(the player rated {base:g} beats one rated {base:g} - Δ). The rest are "
+            "for equal players. edge: what the last stage's decision is worth to the side it "
+            "favours (甲 for the bidding, the chooser for a colour choice, the cutter for "
+            "cut-and-choose, Red for a lot or sealed bids), in percentage points over 50 (- "
+            "where the last stage is not one decisive game); reached: P(the last stage is "
+            "played); min: expected playing time in minutes (effective clocks times mean speeds)."
+        ).format(base=c.base)
+        + ("" if u is None else " " + interval_caption(u, UNDER_EACH_NUMBER, IT)),
         style="dim",
     )
     return Group(table, note)
@@ -150,24 +182,30 @@ def fair_view(f: FairRules, title: str) -> RenderableType:
     parts: list[RenderableType] = []
     u = f.model_uncertainty
     if f.red is None:
-        parts.append(Text(f"{title}\nNo fair split: {f.reason}."))
+        no_split = _("{title}\nNo fair split: {reason}.")
+        parts.append(Text(no_split.format(title=title, reason=f.reason)))
     else:
         band = clock_interval(f)
         red = None if u is None else u.get("armageddon.red")
         without = red.share_without_fair_clock if isinstance(red, FairClockSpread) else 0.0
         parts.append(
             Text(
-                f"{title}\nFair Armageddon split ({f.time_class.value} game, the stage's "
-                f"increment and draw rule): Red {f.red:.2f} min"
-                + (f" {band}" if band else "")
-                + f" v Black {f.black:g} min"
-                + (
-                    f" (no fair clock up to {f.max_minutes:g} min in {100 * without:.1f} % of "
-                    "the draws)"
+                _(
+                    "{title}
+Fair Armageddon split ({time_class} game, the stage's increment "
+                    "and draw rule): Red {red:.2f} min{band} v Black {black:g} min{without}."
+                ).format(
+                    title=title,
+                    time_class=stage_label(f.time_class.value),
+                    red=f.red,
+                    band=f" {band}" if band else "",
+                    black=f.black,
+                    without=_(
+                        " (no fair clock up to {cap:g} min in {share:.1f} % of the draws)"
+                    ).format(cap=f.max_minutes, share=100 * without)
                     if without > 0
-                    else ""
+                    else "",
                 )
-                + "."
             )
         )
     menus = _menus_table(f, u)
@@ -175,18 +213,18 @@ def fair_view(f: FairRules, title: str) -> RenderableType:
     gaps = Table(
         box=box.SIMPLE_HEAD,
         pad_edge=False,
-        title="P(甲 advances), % when 甲 is the stronger / the weaker by the gap",
+        title=_("P(甲 advances), % when 甲 is the stronger / the weaker by the gap"),
         title_justify="left",
     )
-    gaps.add_column("gap", justify="right", no_wrap=True)
+    gaps.add_column(_("gap"), justify="right", no_wrap=True)
     columns = [
         (menu, kind, rows)
         for menu, strategies in f.by_gap.items()
         for kind, rows in strategies.items()
     ]
-    for menu, kind, _ in columns:
-        gaps.add_column(f"{menu.split('_')[0]} menu\n{kind}", justify="right", no_wrap=True,
-                        min_width=11)  # fmt: skip
+    for menu, kind, _rows in columns:
+        gaps.add_column(_(MENU_NAMES.get(menu, menu)) + f"\n{kind}", justify="right",
+                        no_wrap=True, min_width=11)  # fmt: skip
     for g in columns[0][2]:
         gaps.add_row(
             f"{g:g}",
@@ -204,45 +242,49 @@ def fair_view(f: FairRules, title: str) -> RenderableType:
         z = (p - 0.5) / se if se > 0 else 0.0
         parts.append(
             Text(
-                f"Monte Carlo check of the split: {runs:,} games (seed {f.seed}), P(Red advances) "
-                f"{100 * p:.2f} % ± {100 * se:.2f} (z = {z:+.1f} against 50 %)."
+                _(
+                    "Monte Carlo check of the split: {runs:,} games (seed {seed}), P(Red "
+                    "advances) {share:.2f} % ± {se:.2f} (z = {z:+.1f} against 50 %)."
+                ).format(runs=runs, seed=f.seed, share=100 * p, se=100 * se, z=z)
             )
         )
     parts.append(
         Text(
-            "Edge: P(甲 advances | sudden death) - 50 %, in percentage points, under the "
-            "scenario's strategy."
+            _(
+                "Edge: P(甲 advances | sudden death) - 50 %, in percentage points, under the "
+                "scenario's strategy."
+            )
             + (
                 ""
                 if u is None
                 else " "
-                + interval_caption(u, "Under a number, or in [a, b]", "it")
-                + " The split is found again at each draw; the menus are as printed."
+                + interval_caption(u, UNDER_A_NUMBER, IT)
+                + _(" The split is found again at each draw; the menus are as printed.")
             ),
             style="dim",
         )
     )
     sentences = how_sure(f)
     if sentences:
-        parts.append(Text("How sure: " + " ".join(sentences)))
+        parts.append(Text(_("How sure: ") + " ".join(sentences)))
     return Group(*parts)
 
 
 def _menus_table(f: FairRules, u: Spread | None) -> Table:
     """The seed's menu and the fair one side by side, with the chooser's edge under each."""
-    menus = Table(box=box.SIMPLE_HEAD, pad_edge=False, title="Menus (Red / Black base minutes)",
-                  title_justify="left")  # fmt: skip
-    menus.add_column("branch")
-    menus.add_column("seed's menu", justify="right", no_wrap=True)
+    menus = Table(box=box.SIMPLE_HEAD, pad_edge=False,
+                  title=_("Menus (Red / Black base minutes)"), title_justify="left")  # fmt: skip
+    menus.add_column(_("branch"))
+    menus.add_column(_("seed's menu"), justify="right", no_wrap=True)
     if f.fair_menu is not None:
-        menus.add_column("fair menu", justify="right", no_wrap=True)
+        menus.add_column(_("fair menu"), justify="right", no_wrap=True)
     for key in ("accept", "object_red", "object_black"):
         row = [key, _clock_pair(getattr(f.seed_menu, key))]
         if f.fair_menu is not None:
             row.append(_clock_pair(getattr(f.fair_menu, key)))
         menus.add_row(*row)
     adv = [
-        "甲's edge, equal players",
+        _("甲's edge, equal players"),
         _with_band(_signed(f.advantage["seed_menu"]),
                    points_interval(u, "chooser_advantage.seed_menu")),
     ]  # fmt: skip
@@ -252,7 +294,7 @@ def _menus_table(f: FairRules, u: Spread | None) -> Table:
                        points_interval(u, "chooser_advantage.fair_menu"))
         )  # fmt: skip
     menus.add_row(*adv)
-    for key, label in (("seed_menu", "P(edge > 0)"),):
+    for key, label in (("seed_menu", _("P(edge > 0)")),):
         found = None if u is None else u.get(f"chooser_advantage.{key}")
         if found is not None and found.p_above_zero is not None:
             row = [label, f"{found.p_above_zero:.2f}"]

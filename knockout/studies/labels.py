@@ -19,6 +19,9 @@ from __future__ import annotations
 
 import re
 
+from knockout.i18n import N_, _
+from knockout.i18n.terms import stage_label
+
 __all__ = ["LABELS", "label"]
 
 _TC = r"(classical|rapid|blitz)"
@@ -27,90 +30,102 @@ _NAME = r"([^.]+)"
 #: (pattern of a whole key, its label): the first that matches is used.
 LABELS: tuple[tuple[str, str], ...] = (
     # scenario values a grid sweeps
-    (rf"model\.elo_per_doubling\.{_TC}", "Elo per doubling of thinking time, {1}"),
-    (rf"model\.draw_nu\.{_TC}", "draw parameter ν, {1} (no unit; more ν, more draws)"),
-    (rf"model\.red_advantage\.{_TC}", "Red's first-move advantage, {1} (Elo)"),
-    (r"model\.moves", "moves a side per game (for the effective clock)"),
-    (rf"players\.{_NAME}\.rating", "{1}'s rating (Elo)"),
-    (rf"players\.{_NAME}\.rating_{_TC}", "{1}'s {2} rating (Elo)"),
-    (rf"players\.{_NAME}\.rating_sd", "uncertainty of {1}'s rating (Elo, one sd)"),
-    (rf"players\.{_NAME}\.speed\.mean", "{1}'s speed (share of the clock used, mean)"),
-    (rf"players\.{_NAME}\.speed\.sd", "{1}'s speed (share of the clock used, sd)"),
-    (r"strategy\.belief_sd", "noise of each player's estimate of the gap (Elo, one sd)"),
-    (r"strategy\.kind", "how the players bid"),
-    (r"incentives\.pace_min", "the fastest pace a player may choose (clock share)"),
-    (r"format\.preset", "format"),
-    (r"format\.increment_seconds", "increment (seconds a move)"),
-    (r"format\.(\w+)_minutes", "{1} games' base minutes"),
-    (r"format\.(\w+)_games", "{1} games"),
-    (r"format\.sudden_death\.(accept|object_red|object_black)", "{1} clocks [Red, Black] (min)"),
+    (rf"model\.elo_per_doubling\.{_TC}", N_("Elo per doubling of thinking time, {1}")),
+    (rf"model\.draw_nu\.{_TC}", N_("draw parameter ν, {1} (no unit; more ν, more draws)")),
+    (rf"model\.red_advantage\.{_TC}", N_("Red's first-move advantage, {1} (Elo)")),
+    (r"model\.moves", N_("moves a side per game (for the effective clock)")),
+    (rf"players\.{_NAME}\.rating", N_("{1}'s rating (Elo)")),
+    (rf"players\.{_NAME}\.rating_{_TC}", N_("{1}'s {2} rating (Elo)")),
+    (rf"players\.{_NAME}\.rating_sd", N_("uncertainty of {1}'s rating (Elo, one sd)")),
+    (rf"players\.{_NAME}\.speed\.mean", N_("{1}'s speed (share of the clock used, mean)")),
+    (rf"players\.{_NAME}\.speed\.sd", N_("{1}'s speed (share of the clock used, sd)")),
+    (r"strategy\.belief_sd", N_("noise of each player's estimate of the gap (Elo, one sd)")),
+    (r"strategy\.kind", N_("how the players bid")),
+    (r"incentives\.pace_min", N_("the fastest pace a player may choose (clock share)")),
+    (r"format\.preset", N_("format")),
+    (r"format\.increment_seconds", N_("increment (seconds a move)")),
+    (r"format\.(\w+)_minutes", N_("{1} games' base minutes")),
+    (r"format\.(\w+)_games", N_("{1} games")),
+    (
+        r"format\.sudden_death\.(accept|object_red|object_black)",
+        N_("{1} clocks [Red, Black] (min)"),
+    ),
     # metrics
-    (r"odds\.win\.(.+)", "P({1} advances)"),
-    (r"odds\.match\.chooser_advances", "P(甲 advances | the sudden death is reached)"),
-    (r"odds\.match\.decided\.(\w+)", "P(the match is decided in the {1} stage)"),
-    (r"odds\.match\.games\.(\d+)", "P(the match takes {1} games)"),
-    (r"odds\.match\.sudden_death(?:_reached|\.reached)", "P(the sudden death is reached)"),
-    (r"odds\.match\.bidding\.announce_red", "P(甲 announces Red | sudden death)"),
-    (r"odds\.match\.bidding\.object", "P(乙 objects | sudden death)"),
-    (r"fair\.chooser_advantage\.seed_menu", "P(甲 advances) - 1/2, equal players, the seed's menu"),
-    (r"fair\.chooser_advantage\.fair_menu", "P(甲 advances) - 1/2, equal players, the fair menu"),
-    (r"fair\.armageddon\.red", "fair Red minutes against Black's fixed clock (min)"),
-    (r"fair\.armageddon\.black", "Black's minutes of the split (min)"),
-    (r"fair\.menu\.(\w+)\.0", "fair menu, {1}: Red's minutes"),
-    (r"fair\.menu\.(\w+)\.1", "fair menu, {1}: Black's minutes"),
-    (r"fair\.verified\.red_advances", "P(Red advances) on the fair split, Monte Carlo"),
-    (r"compare\.rows\.(.+)\.stronger_advances\.(.+)", "P(the stronger advances), {1}, gap {2} Elo"),
+    (r"odds\.win\.(.+)", N_("P({1} advances)")),
+    (r"odds\.match\.chooser_advances", N_("P(甲 advances | the sudden death is reached)")),
+    (r"odds\.match\.decided\.(\w+)", N_("P(the match is decided in the {1} stage)")),
+    (r"odds\.match\.games\.(\d+)", N_("P(the match takes {1} games)")),
+    (r"odds\.match\.sudden_death(?:_reached|\.reached)", N_("P(the sudden death is reached)")),
+    (r"odds\.match\.bidding\.announce_red", N_("P(甲 announces Red | sudden death)")),
+    (r"odds\.match\.bidding\.object", N_("P(乙 objects | sudden death)")),
+    (
+        r"fair\.chooser_advantage\.seed_menu",
+        N_("P(甲 advances) - 1/2, equal players, the seed's menu"),
+    ),
+    (
+        r"fair\.chooser_advantage\.fair_menu",
+        N_("P(甲 advances) - 1/2, equal players, the fair menu"),
+    ),
+    (r"fair\.armageddon\.red", N_("fair Red minutes against Black's fixed clock (min)")),
+    (r"fair\.armageddon\.black", N_("Black's minutes of the split (min)")),
+    (r"fair\.menu\.(\w+)\.0", N_("fair menu, {1}: Red's minutes")),
+    (r"fair\.menu\.(\w+)\.1", N_("fair menu, {1}: Black's minutes")),
+    (r"fair\.verified\.red_advances", N_("P(Red advances) on the fair split, Monte Carlo")),
+    (
+        r"compare\.rows\.(.+)\.stronger_advances\.(.+)",
+        N_("P(the stronger advances), {1}, gap {2} Elo"),
+    ),
     (
         r"compare\.rows\.0\.decider_edge",
-        "the decider's edge, equal players (P - 1/2)",
+        N_("the decider's edge, equal players (P - 1/2)"),
     ),
-    (r"compare\.rows\.(.+)\.decider_edge", "the decider's edge, {1} (P - 1/2, equal players)"),
-    (r"compare\.rows\.(.+)\.decider_reached", "P(the decider is reached), {1}, equal players"),
-    (r"compare\.rows\.(.+)\.expected_games", "expected games, {1}, equal players"),
-    (r"compare\.rows\.(.+)\.expected_minutes", "expected playing time, {1} (min)"),
+    (r"compare\.rows\.(.+)\.decider_edge", N_("the decider's edge, {1} (P - 1/2, equal players)")),
+    (r"compare\.rows\.(.+)\.decider_reached", N_("P(the decider is reached), {1}, equal players")),
+    (r"compare\.rows\.(.+)\.expected_games", N_("expected games, {1}, equal players")),
+    (r"compare\.rows\.(.+)\.expected_minutes", N_("expected playing time, {1} (min)")),
     (
         r"incentives\.manipulation_gain",
-        "the most either player gains by choosing a pace (P(advance))",
+        N_("the most either player gains by choosing a pace (P(advance))"),
     ),
-    (r"incentives\.best_response\.(.+)\.gain", "{1}'s gain from the best pace v natural play"),
-    (r"incentives\.best_response\.(.+)\.pace", "{1}'s best pace v natural play (clock share)"),
+    (r"incentives\.best_response\.(.+)\.gain", N_("{1}'s gain from the best pace v natural play")),
+    (r"incentives\.best_response\.(.+)\.pace", N_("{1}'s best pace v natural play (clock share)")),
     (
         r"incentives\.equilibria\.0\.chooser_advances",
-        "P(甲 advances | sudden death), pace-game equilibrium",
+        N_("P(甲 advances | sudden death), pace-game equilibrium"),
     ),
     (
         r"incentives\.equilibria\.0\.pace\.(.+)",
-        "{1}'s pace in the pace-game equilibrium (clock share)",
+        N_("{1}'s pace in the pace-game equilibrium (clock share)"),
     ),
-    (r"incentives\.equilibria\.0\.win\.(.+)", "P({1} advances), pace-game equilibrium"),
+    (r"incentives\.equilibria\.0\.win\.(.+)", N_("P({1} advances), pace-game equilibrium")),
     (
         r"incentives\.equilibria\.(\d+)\.chooser_advances",
-        "P(甲 advances | sudden death), pace-game equilibrium no. {1} (from 0)",
+        N_("P(甲 advances | sudden death), pace-game equilibrium no. {1} (from 0)"),
     ),
     (
         r"incentives\.equilibria\.(\d+)\.pace\.(.+)",
-        "{2}'s pace, pace-game equilibrium no. {1} (from 0; clock share)",
+        N_("{2}'s pace, pace-game equilibrium no. {1} (from 0; clock share)"),
     ),
     (
         r"incentives\.sequential_fairness\.distance",
-        "equal players in equilibrium: |P(甲 advances) - 1/2|",
+        N_("equal players in equilibrium: |P(甲 advances) - 1/2|"),
     ),
     (
         r"equilibrium\.max_deviation_gain",
-        "best-response gain v equilibrium (P(advance))",
+        N_("best-response gain v equilibrium (P(advance))"),
     ),
     (
         r"equilibrium\.exploitability\.(\w+)\.gain",
-        "best-response gain v {1} play (P(advance))",
+        N_("best-response gain v {1} play (P(advance))"),
     ),
     (
         r"equilibrium\.equilibria\.0\.chooser_advances",
-        "P(甲 advances | the decisive game is reached), equilibrium play",
+        N_("P(甲 advances | the decisive game is reached), equilibrium play"),
     ),
-    (r"equilibrium\.equilibria\.0\.win\.(.+)", "P({1} advances), equilibrium play"),
+    (r"equilibrium\.equilibria\.0\.win\.(.+)", N_("P({1} advances), equilibrium play")),
     (
         r"equilibrium\.equilibria\.(\d+)\.chooser_advances",
-        "P(甲 advances | the decisive game is reached), equilibrium no. {1} (from 0)",
+        N_("P(甲 advances | the decisive game is reached), equilibrium no. {1} (from 0)"),
     ),
 )
 
@@ -121,9 +136,9 @@ def label(key: str) -> str:
     """The readable label of a scenario path or a metric; the key itself if none is known."""
     if key.startswith("simulate."):
         inner = label("odds." + key.removeprefix("simulate."))
-        return key if inner.startswith("odds.") else f"{inner}, Monte Carlo"
+        return key if inner.startswith("odds.") else _("{label}, Monte Carlo").format(label=inner)
     for pattern, text in _COMPILED:
         match = pattern.match(key)
         if match:
-            return text.format(None, *match.groups())
+            return _(text).format(None, *(stage_label(g) for g in match.groups()))
     return key

@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from knockout.i18n import _
+
 __all__ = [
     "CJK_FONT_FILES",
     "cjk_font",
@@ -188,7 +190,11 @@ def line_figure(
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 4.8))
     for names, ys in _merged(lines):
-        name = names[0] if len(names) == 1 else f"{', '.join(names)} (identical)"
+        name = (
+            names[0]
+            if len(names) == 1
+            else _("{names} (identical)").format(names=_(", ").join(names))
+        )
         err = None if errors is None else errors.get(names[0])
         if err is not None and any(e > 0 for e in err):
             drawn = ax.errorbar(x, ys, yerr=[2 * e for e in err], marker="o", markersize=3,
@@ -197,10 +203,11 @@ def line_figure(
             (drawn,) = ax.plot(x, ys, marker="o", markersize=3, label=name)
         band = None if bands is None else bands.get(names[0])
         if band is not None:
+            spread = _("{name}: 95 % over the constants").format(name=names[0])
             ax.fill_between(x, band[0], band[1], color=drawn.get_color(), alpha=0.2,
-                            linewidth=0, label=f"{names[0]}: 95 % over the constants")  # fmt: skip
+                            linewidth=0, label=spread)  # fmt: skip
     if mark is not None:
-        ax.axvline(mark, color="grey", linestyle=":", linewidth=1, label="the scenario's value")
+        ax.axvline(mark, color="grey", linestyle=":", linewidth=1, label=_("the scenario's value"))
     if _descending(x):
         ax.invert_xaxis()
     _style_axis(ax.xaxis, x)
@@ -295,7 +302,7 @@ def heat_figure(
             ax.contour(xs, ys, values, levels=[centre], colors="black", linewidths=1.6)
     if mark is not None:
         ax.plot(*mark, marker="*", markersize=14, color="red", markeredgecolor="black",
-                linestyle="none", label="the scenario's values")  # fmt: skip
+                linestyle="none", label=_("the scenario's values"))  # fmt: skip
         ax.legend(fontsize=8, loc="upper right")
     if flip_x:
         ax.invert_xaxis()
@@ -367,7 +374,7 @@ def _heat_with_bounds(
             xs = ordered[0][0]
         else:
             ys = ordered[0][0]
-    lo, _, hi = grids
+    lo, hi = grids[0], grids[2]
     stack = np.concatenate([g.ravel() for g in grids])
     kwargs: dict[str, Any] = {"shading": "nearest", "cmap": "viridis"}
     if centre is not None:
@@ -376,7 +383,11 @@ def _heat_with_bounds(
     else:
         kwargs |= {"vmin": float(np.nanmin(stack)), "vmax": float(np.nanmax(stack))}
     fig, axes = plt.subplots(1, 3, figsize=(15, 5.4), sharey=True, layout="constrained")
-    names = ("2.5 % over the constants", "at the central constants", "97.5 % over the constants")
+    names = (
+        _("2.5 % over the constants"),
+        _("at the central constants"),
+        _("97.5 % over the constants"),
+    )
     mesh = None
     for ax, grid, name in zip(axes, grids, names, strict=True):
         mesh = ax.pcolormesh(xs, ys, grid, **kwargs)
@@ -418,10 +429,11 @@ def _decorate_middle(
         if unsettled.any() and len(xs) > 1 and len(ys) > 1:
             middle.contourf(xs, ys, unsettled, levels=[0.5, 1.5], colors="none",
                             hatches=["///"])  # fmt: skip
-        middle.text(0.01, 0.01, f"hatched: the 95 % interval contains {centre:g}",
+        hatched = _("hatched: the 95 % interval contains {centre:g}").format(centre=centre)
+        middle.text(0.01, 0.01, hatched,
                     transform=middle.transAxes, fontsize=8, color="black",
                     bbox={"facecolor": "white", "alpha": 0.7, "linewidth": 0})  # fmt: skip
     if mark is not None:
         middle.plot(*mark, marker="*", markersize=14, color="red", markeredgecolor="black",
-                    linestyle="none", label="the scenario's values")  # fmt: skip
+                    linestyle="none", label=_("the scenario's values"))  # fmt: skip
         middle.legend(fontsize=8, loc="upper right")

@@ -26,7 +26,7 @@ TEMPLATE = LOCALE_DIR / "knockout.pot"
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
 #: A str.format field: a name (with attribute or index), a conversion, a format spec; or {}.
-FIELD = re.compile(r"\{(?:[A-Za-z_]\w*(?:\.\w+|\[\w+\])*(?:![rsa])?(?::[^{}]*)?)?\}")
+FIELD = re.compile(r"\{(?:\w+(?:\.\w+|\[\w+\])*(?:![rsa])?(?::[^{}]*)?)?\}")
 #: rich markup tags (an escaped \[ is not one).
 MARKUP = re.compile(r"(?<!\\)\[(/?(?:bold|italic|dim|underline|red|green|blue|yellow|cyan)?)\]")
 

@@ -66,6 +66,7 @@ def _without_code(text: str) -> str:
     """``text`` without what is typed as it is (commands, keys, examples, code spans)."""
     text = re.sub(r"`[^`]*`|\"[^\"]*\"", " ", text)  # code spans, quoted keys
     text = re.sub(r"\w+(?:,[\w-]+)+", " ", text)  # CSV headers
+    text = re.sub(r"\{[^{}]*\}", " ", text)  # placeholders
     text = re.sub(r"\S*/\S*", " ", text)  # paths
     text = re.sub(r"(?m)^ {4}.*$", " ", text)  # indented examples
     text = re.sub(r"knockout [a-z-]+( [a-z-]+)?", " ", text)  # command names
