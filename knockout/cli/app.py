@@ -7,6 +7,7 @@ result to the dashboard (rich) or to :func:`emit_json`. Errors the user caused
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import inspect
 import io
@@ -297,7 +298,24 @@ def prepared(argv: Sequence[str]) -> tuple[Any, list[str]]:
     flag, args = split_lang(argv)
     choice = choose_language(flag, os.environ)
     set_language(choice.language, explicit=choice.explicit)
+    if not choice.explicit and args[:1] == ["event"]:
+        _speak_the_events_language(args[2:])
     return localised(get_command(invoked_only(app, args))), args
+
+
+def _speak_the_events_language(args: Sequence[str]) -> None:
+    """An organiser command speaks its event's own language (``event new --lang``): the event
+    file is the command's first argument that names an existing file."""
+    from knockout.event.language import read_language
+    from knockout.i18n import parse_language, use_event_language
+
+    for arg in args:
+        if not arg.startswith("-") and Path(arg).is_file():
+            stored = read_language(arg)
+            if stored is not None:
+                with contextlib.suppress(ValueError):  # a language this version does not speak
+                    use_event_language(parse_language(stored))
+            return
 
 
 def main() -> None:

@@ -216,13 +216,17 @@ def new(
     Seeds the bracket by the scenario's \\[bracket] rule (rating, given seeds, or a random draw
     whose seed is recorded), records the event's seed for colour lots, and lists the first games.
     Games already played and withdrawals in the scenario become the first journal entries.
+    With --lang (or KNOCKOUT_LANG) the event keeps that language as its own: every organiser
+    command on the file speaks it unless the run names another.
 
     Example:
 
-        knockout event new cup.db --scenario cup.toml --players players.csv --seed 2026
+        knockout event new cup.db --scenario cup.toml --players players.csv --seed 2026 --lang zh
     """
     from knockout.dashboard.event import next_view
+    from knockout.event.language import write_language
     from knockout.event.store import create_event
+    from knockout.i18n import language_asked
     from knockout.io.text import plural
 
     parts = [str(event), "--scenario", str(scenario)]
@@ -238,6 +242,9 @@ def new(
             command=_command("new", *parts),
             seed=seed,
         )
+        asked = language_asked()
+        if asked is not None:
+            write_language(event, asked)
         bracket = ev.scenario.bracket
         draw = f"{bracket.seeding} seeding"
         if bracket.seeding == "random":

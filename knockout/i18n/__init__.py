@@ -35,6 +35,7 @@ __all__ = [
     "catalogue_missing",
     "choose_language",
     "language",
+    "language_asked",
     "language_from_locale",
     "ngettext",
     "parse_language",
@@ -171,6 +172,12 @@ def set_language(lang: str, *, explicit: bool = True) -> None:
         raise ValueError(f"expected one of {', '.join(LANGUAGES)}, got {lang!r}")
     _language.set(lang)
     _explicit.set(explicit)
+
+
+def language_asked() -> str | None:
+    """The language the user named for this run (``--lang``, ``KNOCKOUT_LANG``), or None when
+    it came from the locale or the default: what ``event new`` stores as the event's own."""
+    return _language.get() if _explicit.get() else None
 
 
 def use_event_language(lang: str | None) -> None:
