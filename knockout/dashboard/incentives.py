@@ -7,6 +7,8 @@ from rich.text import Text
 
 from knockout.dashboard.fit import fit_headers, table
 from knockout.dashboard.match import pct
+from knockout.i18n import _
+from knockout.i18n.terms import stage_label
 from knockout.studies.incentives import TOLERANCE, Incentives
 
 __all__ = ["incentives_view"]
@@ -20,15 +22,17 @@ def incentives_view(result: Incentives, title: str) -> RenderableType:
     """One row per player (natural play and best response to the other's natural pace), one
     row per equilibrium, then the summary's sentences."""
     stage, tc = result.deciding_stage
+    in_class = "" if tc == stage else f" ({stage_label(str(tc))})"
     head = Text(
-        f"{title}\nTime use as a choice in the {stage} game{'' if tc == stage else f' ({tc})'}, "
-        "whose times decide 甲: "
-        f"exact, on a grid of {result.grid} paces a player, refined.\n"
+        _(
+            "{title}\nTime use as a choice in the {stage} game{time_class}, whose times decide "
+            "甲: exact, on a grid of {grid} paces a player, refined.\n"
+        ).format(title=title, stage=stage_label(stage), time_class=in_class, grid=result.grid)
     )
-    players = table("Natural play, and the best reply to the other's natural pace")
-    players.add_column("player", overflow="fold")
-    for header in ("paces", "natural pace", "P(advance)", "best reply pace", "P(advance)",
-                   "gain (points)"):  # fmt: skip
+    players = table(_("Natural play, and the best reply to the other's natural pace"))
+    players.add_column(_("player"), overflow="fold")
+    for header in (_("paces"), _("natural pace"), _("P(advance)"), _("best reply pace"),
+                   _("P(advance)"), _("gain (points)")):  # fmt: skip
         players.add_column(header, justify="right", no_wrap=True)
     for k, name in enumerate(result.names):
         br = result.best_response[k]
@@ -46,12 +50,15 @@ def incentives_view(result: Incentives, title: str) -> RenderableType:
     if result.equilibria:
         a, b = result.names
         eq = table(
-            f"Pure-strategy equilibria (neither player gains more than {100 * TOLERANCE:.4f} "
-            "points by any deviation)"
+            _(
+                "Pure-strategy equilibria (neither player gains more than {points:.4f} points by "
+                "any deviation)"
+            ).format(points=100 * TOLERANCE)
         )
         eq.add_column("#", justify="right", no_wrap=True)
-        for header in (f"{a} pace", f"{b} pace", f"{a} P(adv)", f"{b} P(adv)",
-                       "P(甲 adv | SD)"):  # fmt: skip
+        for header in (_("{name} pace").format(name=a), _("{name} pace").format(name=b),
+                       _("{name} P(adv)").format(name=a), _("{name} P(adv)").format(name=b),
+                       _("P(甲 adv | SD)")):  # fmt: skip
             eq.add_column(header, justify="right", no_wrap=True)
         for i, e in enumerate(result.equilibria, start=1):
             eq.add_row(
@@ -66,9 +73,11 @@ def incentives_view(result: Incentives, title: str) -> RenderableType:
     parts.append(Text("\n" + "\n".join(result.sentences()) + "\n"))
     parts.append(
         Text(
-            "Pace: the fraction of the effective clock a player aims to use in the game that "
-            "decides 甲; below the natural pace it costs strength in that game, above it only "
-            "clock. P(advance) is for the whole match; gains in percentage points.",
+            _(
+                "Pace: the fraction of the effective clock a player aims to use in the game that "
+                "decides 甲; below the natural pace it costs strength in that game, above it only "
+                "clock. P(advance) is for the whole match; gains in percentage points."
+            ),
             style="dim",
         )
     )

@@ -39,6 +39,7 @@ from knockout.arrays import FloatArray
 from knockout.errors import KnockoutError
 from knockout.exact.odds import match_odds
 from knockout.exact.pace import PaceGame, pace_game
+from knockout.i18n import _, ngettext
 from knockout.rules.model.players import Player, Speed
 from knockout.rules.model.strength import TimeClass
 from knockout.rules.scenario.aggregate import Scenario
@@ -216,10 +217,16 @@ class Incentives:
             if as_chooser is None or as_other is None:
                 continue
             rather = "甲" if as_chooser > as_other else "乙" if as_other > as_chooser else None
-            wish = f"would rather be {rather}" if rather else "does not mind which"
+            wish = (
+                _("would rather be {role}").format(role=rather)
+                if rather
+                else _("does not mind which")
+            )
             out.append(
-                f"At the sudden death {name} advances {_pct(as_chooser)} as 甲 and "
-                f"{_pct(as_other)} as 乙: {wish}."
+                _(
+                    "At the sudden death {name} advances {as_chooser} as 甲 and {as_other} as 乙: "
+                    "{wish}."
+                ).format(name=name, as_chooser=_pct(as_chooser), as_other=_pct(as_other), wish=wish)
             )
         return out
 
@@ -227,84 +234,138 @@ class Incentives:
         name, other = self.names[k], self.names[1 - k]
         br, natural = self.best_response[k], self.natural_pace[k]
         if br.pace == natural:
-            return (
-                f"{name}'s best response to {other}'s natural pace is their own natural pace "
-                f"{natural:.3g}: no other pace does better."
+            return _(
+                "{name}'s best response to {other}'s natural pace is their own natural pace "
+                "{natural:.3g}: no other pace does better."
+            ).format(name=name, other=other, natural=natural)
+        message = (
+            _(
+                "{name}'s best response to {other}'s natural pace: hurry to pace {pace:.3f} "
+                "(natural {natural:.3g}), advancing {win} instead of {before}: +{gain} points."
             )
-        how = "hurry to" if br.pace < natural else "stall to"
-        return (
-            f"{name}'s best response to {other}'s natural pace: {how} pace {br.pace:.3f} "
-            f"(natural {natural:.3g}), advancing {_pct(br.win)} instead of "
-            f"{_pct(br.win - br.gain)}: +{_points(br.gain, 3)} points."
+            if br.pace < natural
+            else _(
+                "{name}'s best response to {other}'s natural pace: stall to pace {pace:.3f} "
+                "(natural {natural:.3g}), advancing {win} instead of {before}: +{gain} points."
+            )
+        )
+        return message.format(
+            name=name,
+            other=other,
+            pace=br.pace,
+            natural=natural,
+            win=_pct(br.win),
+            before=_pct(br.win - br.gain),
+            gain=_points(br.gain, 3),
         )
 
     def _manipulation_sentence(self) -> str:
         gain = self.manipulation_gain
         k = 0 if self.best_response[0].gain >= self.best_response[1].gain else 1
-        within = f"within {_points(STRATEGY_PROOF, 1)} points"
+        within = _points(STRATEGY_PROOF, 1)
         if self.strategy_proof:
-            return (
-                f"Manipulation gain {_points(gain, 3)} points: the rule is strategy-proof {within} "
-                "(no player gains that much over natural play by choosing a pace)."
-            )
+            return _(
+                "Manipulation gain {gain} points: the rule is strategy-proof within {within} "
+                "points (no player gains that much over natural play by choosing a pace)."
+            ).format(gain=_points(gain, 3), within=within)
         br, natural = self.best_response[k], self.natural_pace[k]
-        how = "hurrying" if br.pace < natural else "stalling"
-        return (
-            f"Manipulation gain {_points(gain, 3)} points ({self.names[k]}, by {how}): the rule is "
-            f"not strategy-proof {within}."
+        message = (
+            _(
+                "Manipulation gain {gain} points ({name}, by hurrying): the rule is not "
+                "strategy-proof within {within} points."
+            )
+            if br.pace < natural
+            else _(
+                "Manipulation gain {gain} points ({name}, by stalling): the rule is not "
+                "strategy-proof within {within} points."
+            )
         )
+        return message.format(gain=_points(gain, 3), name=self.names[k], within=within)
 
     def _equilibrium_sentence(self) -> str:
-        verified = f"neither player gains more than {_points(TOLERANCE, 4)} points by any deviation"
+        verified = _("neither player gains more than {points} points by any deviation").format(
+            points=_points(TOLERANCE, 4)
+        )
         if not self.equilibria:
             (a, b), regret = self.least_regret
-            return (
-                f"No pure-strategy equilibrium: no pace pair on the {self.grid} x {self.grid} "
-                f"grid, refined, is one from which {verified} ({self.candidates} candidates "
-                f"tried); the least regret on the grid is {_points(regret, 3)} points, at "
-                f"{self.names[0]} {a:.3f}, {self.names[1]} {b:.3f}."
+            return _(
+                "No pure-strategy equilibrium: no pace pair on the {grid} x {grid} grid, refined, "
+                "is one from which {verified} ({candidates} candidates tried); the least regret "
+                "on the grid is {regret} points, at {a_name} {a:.3f}, {b_name} {b:.3f}."
+            ).format(
+                grid=self.grid,
+                verified=verified,
+                candidates=self.candidates,
+                regret=_points(regret, 3),
+                a_name=self.names[0],
+                a=a,
+                b_name=self.names[1],
+                b=b,
             )
         count = len(self.equilibria)
-        head = (
-            "One pure-strategy equilibrium"
-            if count == 1
-            else f"Several pure-strategy equilibria ({count})"
-        )
+        head = ngettext(
+            "One pure-strategy equilibrium", "Several pure-strategy equilibria ({n})", count
+        ).format(n=count)
         parts = []
         for eq in self.equilibria:
-            paces = ", ".join(
-                f"{n} at pace {p:.3f}" for n, p in zip(self.names, eq.pace, strict=True)
+            paces = _(", ").join(
+                _("{name} at pace {pace:.3f}").format(name=n, pace=p)
+                for n, p in zip(self.names, eq.pace, strict=True)
             )
-            wins = ", ".join(f"{n} {_pct(w)}" for n, w in zip(self.names, eq.win, strict=True))
+            wins = _(", ").join(f"{n} {_pct(w)}" for n, w in zip(self.names, eq.win, strict=True))
             chooser = (
                 ""
                 if eq.chooser_advances is None
-                else f", 甲 advancing {_pct(eq.chooser_advances)} of sudden deaths"
+                else _(", 甲 advancing {share} of sudden deaths").format(
+                    share=_pct(eq.chooser_advances)
+                )
             )
             region = (
                 ""
                 if eq.grid_cells == 1
-                else f"; the pair nearest natural play of a region of {eq.grid_cells} grid "
-                "cells across which the players are indifferent"
+                else _(
+                    "; the pair nearest natural play of a region of {cells} grid cells across "
+                    "which the players are indifferent"
+                ).format(cells=eq.grid_cells)
             )
-            parts.append(f"{paces} ({wins}{chooser}{region})")
-        where = "" if self.on_grid else " (found between the grid's cells)"
-        return f"{head}{where}, verified ({verified}): " + "; ".join(parts) + "."
+            parts.append(
+                _("{paces} ({wins}{chooser}{region})").format(
+                    paces=paces, wins=wins, chooser=chooser, region=region
+                )
+            )
+        where = "" if self.on_grid else _(" (found between the grid's cells)")
+        return _("{head}{where}, verified ({verified}): {parts}.").format(
+            head=head, where=where, verified=verified, parts=_("; ").join(parts)
+        )
 
     def _fairness_sentences(self) -> list[str]:
         f = self.fairness
         if f is None:
             return []
-        who = "The scenario's equal players" if f.own else "Equal players (the pair's average)"
+        who = (
+            _("The scenario's equal players") if f.own else _("Equal players (the pair's average)")
+        )
         if f.chooser_advances is None or f.distance is None:
-            return [f"{who}: no equilibrium of their pace game, so no sequential-fairness figure."]
+            return [
+                _(
+                    "{who}: no equilibrium of their pace game, so no sequential-fairness figure."
+                ).format(who=who)
+            ]
         fair = f.distance < FAIR_WITHIN
-        verdict = "fair" if fair else "not fair"
+        verdict = _("fair") if fair else _("not fair")
         return [
-            f"{who} in equilibrium: at the sudden death 甲 advances {_pct(f.chooser_advances)} "
-            f"and 乙 {_pct(1 - f.chooser_advances)}, {_points(f.distance)} points from the 50 % "
-            f"a sequentially fair rule gives (Anbarci, Sun and Ünver): {verdict} within "
-            f"{_points(FAIR_WITHIN, 1)} points."
+            _(
+                "{who} in equilibrium: at the sudden death 甲 advances {chooser} and 乙 {other}, "
+                "{distance} points from the 50 % a sequentially fair rule gives (Anbarci, Sun and "
+                "Ünver): {verdict} within {within} points."
+            ).format(
+                who=who,
+                chooser=_pct(f.chooser_advances),
+                other=_pct(1 - f.chooser_advances),
+                distance=_points(f.distance),
+                verdict=verdict,
+                within=_points(FAIR_WITHIN, 1),
+            )
         ]
 
     def to_json(self) -> dict[str, Any]:
@@ -571,7 +632,7 @@ def _solve(game: PaceGame, grid: int) -> _Solved:
     equilibria: list[Equilibrium] = []
     responses: tuple[BestResponse, BestResponse] | None = None
     pending = list(zip(centres, sizes, strict=True))
-    for _ in range(POLISH_ROUNDS):
+    for _round in range(POLISH_ROUNDS):
         sides = [0, 1] + [s for _ in pending for s in (0, 1)]
         others = [game.natural[1], game.natural[0]] + [o for (a, b), _ in pending for o in (b, a)]
         found = search.best_responses(sides, others)

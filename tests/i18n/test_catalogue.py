@@ -37,9 +37,12 @@ def read(path: Path) -> Catalog:
 
 
 def forms(message: Message) -> list[tuple[str, str]]:
-    """(message id, translation) for each form of ``message``."""
+    """(message id, translation) for each form of ``message``: a language with one form (as
+    Chinese) says every count with it, so it is held to the plural id's placeholders."""
     ids = message.id if isinstance(message.id, tuple) else (message.id,)
     strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    if len(strings) == 1:
+        return [(ids[-1], strings[0])]
     return [(ids[min(i, len(ids) - 1)], s) for i, s in enumerate(strings)]
 
 

@@ -58,7 +58,8 @@ def translations() -> list[tuple[str, str]]:
             continue
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        pairs += [(ids[min(i, len(ids) - 1)], s) for i, s in enumerate(strings)]
+        pairs += [(ids[-1] if len(strings) == 1 else ids[min(i, len(ids) - 1)], s)
+                  for i, s in enumerate(strings)]  # fmt: skip
     return pairs
 
 
