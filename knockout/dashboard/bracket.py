@@ -16,7 +16,8 @@ from knockout.dashboard.fit import Fit, fitted, table
 from knockout.dashboard.match import bar, pct, rating_text
 from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration
-from knockout.i18n import N_
+from knockout.i18n import N_, _, ngettext
+from knockout.i18n.terms import round_short
 from knockout.io.text import plural
 from knockout.rules.book.bracket import Bracket, round_name
 from knockout.rules.model.sd import Spread
@@ -44,12 +45,6 @@ __all__ = [
 def clock(seconds: float) -> str:
     """Simulated time from the start of the event, with units (``19 h 25 min``)."""
     return duration(seconds)
-
-
-def _short(name: str) -> str:
-    return {"final": "F", "semi-final": "SF", "quarter-final": "QF"}.get(
-        name, name.replace("round ", "R")
-    )
 
 
 @dataclass(frozen=True)
@@ -85,12 +80,14 @@ class _Reach:
 
     def caption(self, shown: Sequence[str], skip: int) -> str:
         """What the columns mean, which rounds are left out, and the uncertain ratings."""
-        caption = "Columns: P(still in at the start of that round; a bye counts as in), P(wins)."
+        caption = _("Columns: P(still in at the start of that round; a bye counts as in), P(wins).")
         if skip:
             left_out = shown[0] if skip == 1 else f"{shown[0]}-{shown[skip - 1]}"
-            caption += f" {left_out} left out at this width (--json has every round)."
+            caption += _(" {rounds} left out at this width (--json has every round).").format(
+                rounds=left_out
+            )
         if self.if_exact is not None:
-            caption += (
+            caption += _(
                 " Rating±sd: an uncertain rating, averaged over; if exact: P(wins) were every "
                 "rating exact."
             )
@@ -115,31 +112,31 @@ class _Reach:
 
     def table(self, *, with_bar: bool, with_rating: bool, skip: int) -> Table:
         """The table with or without its bar and rating columns, ``skip`` rounds left out."""
-        shown = [_short(name) for name in self.round_names[1:]]
+        shown = [round_short(name) for name in self.round_names[1:]]
         t = table(self.title, caption=self.caption(shown, skip))
         t.add_column("#", justify="right", no_wrap=True)
-        t.add_column("Player", overflow="fold")
+        t.add_column(_("Player"), overflow="fold")
         with_rating = with_rating and self.stderr is None
         if with_rating:
-            t.add_column("Rating", justify="right", no_wrap=True)
+            t.add_column(_("Rating"), justify="right", no_wrap=True)
         for name in shown[skip:]:
             t.add_column(name, justify="right", no_wrap=True)
-        t.add_column("Wins", justify="right", no_wrap=True)
+        t.add_column(_("Wins"), justify="right", no_wrap=True)
         if self.stderr is not None:
-            t.add_column("±s.e.", justify="right", no_wrap=True)
+            t.add_column(_("±s.e."), justify="right", no_wrap=True)
         if self.exact is not None:
-            t.add_column("exact", justify="right", no_wrap=True)
+            t.add_column(_("exact"), justify="right", no_wrap=True)
         if self.spread is not None:
             t.add_column("95 %", justify="right", no_wrap=True)
         if self.if_exact is not None:
-            t.add_column("if exact", justify="right", no_wrap=True)
+            t.add_column(_("if exact"), justify="right", no_wrap=True)
         if with_bar:
             t.add_column("", no_wrap=True)
         bracket = self.bracket
         for p in sorted(self.scenario.players, key=lambda p: bracket.seeds[p.name]):
             cells = self._cells(p.name, skip)
-            label = p.name + (" (bye)" if bracket.has_bye(p.name) else "")
-            label += " (withdrawn)" if p.withdrawn else ""
+            label = p.name + (_(" (bye)") if bracket.has_bye(p.name) else "")
+            label += _(" (withdrawn)") if p.withdrawn else ""
             rating = [rating_text(p)] if with_rating else []
             decoration = [bar(self.reach[p.name][-1], 10)] if with_bar else []
             t.add_row(str(bracket.seeds[p.name]), label, *rating, *cells, *decoration)
@@ -149,7 +146,11 @@ class _Reach:
 def reach_view(odds: BracketOdds, scenario: Scenario) -> RenderableType:
     """Exact P(still in at the start of each round) and P(wins), with bars where they fit."""
     reach = _Reach(
-        f"{scenario.name} - exact chances per round ({plural(len(scenario.players), 'player')})",
+        ngettext(
+            "{scenario} - exact chances per round ({n:,} player)",
+            "{scenario} - exact chances per round ({n:,} players)",
+            len(scenario.players),
+        ).format(scenario=scenario.name, n=len(scenario.players)),
         scenario,
         odds.bracket,
         odds.round_names,
@@ -167,7 +168,11 @@ def simulated_reach_view(
     value in brackets; then the event figures."""
     value, stderr = est.value, est.stderr
     reach = _Reach(
-        f"{scenario.name} - Monte Carlo, {plural(est.runs, 'event')} (seed {est.seed})",
+        ngettext(
+            "{scenario} - Monte Carlo, {n:,} event (seed {seed})",
+            "{scenario} - Monte Carlo, {n:,} events (seed {seed})",
+            est.runs,
+        ).format(scenario=scenario.name, n=est.runs, seed=est.seed),
         scenario,
         value.bracket,
         value.round_names,
@@ -182,14 +187,17 @@ def simulated_reach_view(
     figures.add_column("", overflow="fold")
     figures.add_column("", justify="right", no_wrap=True)
     figures.add_row(
-        "a highest-rated player wins",
+        _("a highest-rated player wins"),
         f"{pct(value.event.top_rated_wins, 2)} ± {100 * stderr.event.top_rated_wins:.2f}",
     )
-    figures.add_row("expected upsets", f"{value.event.upsets:.3f} ± {stderr.event.upsets:.3f}")
+    figures.add_row(_("expected upsets"), f"{value.event.upsets:.3f} ± {stderr.event.upsets:.3f}")
     games = value.event.games
     mean_games = sum(g * p for g, p in games.items())
     lo, hi = min(games), max(games)
-    figures.add_row("games per event", f"mean {mean_games:.1f} (from {lo} to {hi})")
+    figures.add_row(
+        _("games per event"),
+        _("mean {mean:.1f} (from {lo} to {hi})").format(mean=mean_games, lo=lo, hi=hi),
+    )
     return Group(Fit(*reach.layouts()), Text(""), fitted(figures))
 
 

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from knockout.i18n import N_, _, pgettext
 
-__all__ = ["STAGE_NAMES", "colour_label", "reply_label", "stage_label"]
+__all__ = [
+    "STAGE_NAMES",
+    "colour_label",
+    "reply_label",
+    "round_label",
+    "round_short",
+    "stage_label",
+]
 
 #: The presets' stage names and how a person says them (the glossary's terms in Chinese).
 STAGE_NAMES = {
@@ -40,3 +47,27 @@ def colour_label(colour: str) -> str:
 def reply_label(reply: str) -> str:
     """乙's reply as a verb in the past: accepted, objected (接受, 反对)."""
     return {"accept": _("accepted"), "object": _("objected")}.get(reply, reply)
+
+
+#: A bracket's rounds as the rules name them, and their short column heads.
+ROUND_NAMES = {
+    "final": (N_("final"), N_("F")),
+    "semi-final": (N_("semi-final"), N_("SF")),
+    "quarter-final": (N_("quarter-final"), N_("QF")),
+}
+
+
+def round_label(name: str) -> str:
+    """A round as a person says it: ``round 2`` is 第 2 轮, ``final`` is 决赛."""
+    if name in ROUND_NAMES:
+        return _(ROUND_NAMES[name][0])
+    number = name.removeprefix("round ")
+    return _("round {n}").format(n=number) if number.isdigit() else name
+
+
+def round_short(name: str) -> str:
+    """A round's short column head: F, SF, QF, R1 (决赛, 半决, 1/4, 第1轮)."""
+    if name in ROUND_NAMES:
+        return _(ROUND_NAMES[name][1])
+    number = name.removeprefix("round ")
+    return _("R{n}").format(n=number) if number.isdigit() else name
