@@ -212,7 +212,7 @@ CLICK_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^Missing option '(?P<name>[^']*)'\.$", N_("Missing option '{name}'.")),
         (
             r"^No such option: (?P<name>\S+) \(Possible options: (?P<options>.*)\)$",
-            N_("No such option: {name} (possible options: {options})"),
+            N_("No such option: {name} (Possible options: {options})"),
         ),
         (r"^No such option: (?P<name>\S+)$", N_("No such option: {name}")),
         (r"^No such command '(?P<name>.*)'\.$", N_("No such command '{name}'.")),

@@ -16,7 +16,7 @@ from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration, minutes
 from knockout.game import Result
 from knockout.i18n import N_, _, ngettext
-from knockout.i18n.terms import colour_label, reply_label, stage_label
+from knockout.i18n.terms import colour_label, colour_word, reply_label, stage_label
 from knockout.rules.model.players import Player
 from knockout.rules.model.sd import Spread
 from knockout.rules.model.strength import TimeClass
@@ -328,7 +328,7 @@ def match_record_view(record: MatchRecord, *, title: str | None = None) -> Rende
                     ).format(
                         game=g.number,
                         chooser=g.chooser,
-                        colour=colour_label(g.colour.value),
+                        colour=colour_word(g.colour.value),
                         red=g.red,
                         red_minutes=minutes(g.clock[0]),
                         black=g.black,
@@ -348,7 +348,7 @@ def match_record_view(record: MatchRecord, *, title: str | None = None) -> Rende
                         game=g.number,
                         chooser=g.chooser,
                         why=_why_chooser(record, g.number, g.chooser, bidder),
-                        announce=colour_label(str(g.announce)),
+                        announce=colour_word(str(g.announce)),
                         bidder=bidder,
                         reply=reply_label(str(g.reply)),
                         red=g.red,

@@ -191,8 +191,7 @@ def fair_view(f: FairRules, title: str) -> RenderableType:
         parts.append(
             Text(
                 _(
-                    "{title}
-Fair Armageddon split ({time_class} game, the stage's increment "
+                    "{title}\nFair Armageddon split ({time_class} game, the stage's increment "
                     "and draw rule): Red {red:.2f} min{band} v Black {black:g} min{without}."
                 ).format(
                     title=title,

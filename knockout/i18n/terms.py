@@ -12,27 +12,29 @@ from knockout.i18n import N_, _, pgettext
 __all__ = [
     "STAGE_NAMES",
     "colour_label",
+    "colour_word",
     "reply_label",
     "round_label",
     "round_short",
     "stage_label",
 ]
 
-#: The presets' stage names and how a person says them (the glossary's terms in Chinese).
+#: The presets' stage names: in English a view shows the name itself (it is what scenarios and
+#: JSON say); the catalogue says it in the glossary's terms (sudden_death: 突然死亡局).
 STAGE_NAMES = {
     "slow": N_("slow"),
     "classical": N_("classical"),
     "rapid": N_("rapid"),
-    "super_rapid": N_("super-rapid"),
+    "super_rapid": N_("super_rapid"),
     "blitz": N_("blitz"),
     "decider": N_("decider"),
-    "sudden_death": N_("sudden death"),
-    "armageddon": N_("Armageddon"),
+    "sudden_death": N_("sudden_death"),
+    "armageddon": N_("armageddon"),
 }
 
 
 def stage_label(name: str) -> str:
-    """A stage as a person says it: ``sudden_death`` is ``sudden death`` (突然死亡局)."""
+    """A stage as a person says it: ``sudden_death`` (突然死亡局)."""
     message = STAGE_NAMES.get(name)
     return name if message is None else _(message)
 
@@ -40,6 +42,13 @@ def stage_label(name: str) -> str:
 def colour_label(colour: str) -> str:
     """``red`` or ``black`` (any case) as a side is named: Red, Black (红方, 黑方)."""
     return {"red": pgettext("side", "Red"), "black": pgettext("side", "Black")}.get(
+        colour.lower(), colour
+    )
+
+
+def colour_word(colour: str) -> str:
+    """A colour as a word in a sentence: red, black (红, 黑)."""
+    return {"red": pgettext("colour", "red"), "black": pgettext("colour", "black")}.get(
         colour.lower(), colour
     )
 
@@ -71,3 +80,13 @@ def round_short(name: str) -> str:
         return _(ROUND_NAMES[name][1])
     number = name.removeprefix("round ")
     return _("R{n}").format(n=number) if number.isdigit() else name
+
+
+#: The shared verdict words (knockout.studies.verdicts; English keys in JSON), for the
+#: catalogue: a sentence says a verdict with ``_(verdict)``.
+VERDICT_WORDS = (
+    N_("holds"),
+    N_("does not hold"),
+    N_("cannot be settled by these data"),
+    N_("too few events"),
+)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+from knockout.i18n import _
 from knockout.rules.model.precision import fixed
 from knockout.rules.model.sd import FigureSpread, Spread
 from knockout.studies.fair import FairClockSpread, FairRules
@@ -65,26 +66,40 @@ def how_sure(f: FairRules) -> list[str]:
     err = spread.stderr.get("chooser_advantage.seed_menu")
     p = edge.p_above_zero
     lines = [
-        f"Under the stated uncertainty of the model's constants ({', '.join(spread.constants)}; "
-        f"{spread.draws} draws): the seed's menu gives 甲 an edge of {_pts(central)} points "
-        f"between equal players at the central constants; over the constants it is "
-        f"{_pts(edge.mean, _se(err, 'mean'))} on average, between "
-        f"{_pts(edge.q025, _se(err, 'q025'))} and {_pts(edge.q975, _se(err, 'q975'))} points "
-        f"in 95 % of the draws, and above zero with probability {p:.2f}."
+        _(
+            "Under the stated uncertainty of the model's constants ({constants}; {draws} draws): "
+            "the seed's menu gives 甲 an edge of {central} points between equal players at the "
+            "central constants; over the constants it is {mean} on average, between {low} and "
+            "{high} points in 95 % of the draws, and above zero with probability {p:.2f}."
+        ).format(
+            constants=_(", ").join(spread.constants),
+            draws=spread.draws,
+            central=_pts(central),
+            mean=_pts(edge.mean, _se(err, "mean")),
+            low=_pts(edge.q025, _se(err, "q025")),
+            high=_pts(edge.q975, _se(err, "q975")),
+            p=p,
+        )
     ]
     if p >= SETTLED:
         lines.append(
-            f"So the seed's rule favours 甲 with probability {p:.2f} (at least {SETTLED:.0%})."
+            _(
+                "So the seed's rule favours 甲 with probability {p:.2f} (at least {line:.0%})."
+            ).format(p=p, line=SETTLED)
         )
     elif p <= 1 - SETTLED:
         lines.append(
-            f"So the seed's rule favours 乙, the player who replies, with probability "
-            f"{1 - p:.2f} (at least {SETTLED:.0%})."
+            _(
+                "So the seed's rule favours 乙, the player who replies, with probability {p:.2f} "
+                "(at least {line:.0%})."
+            ).format(p=1 - p, line=SETTLED)
         )
     else:
         lines.append(
-            f"So whether the seed's rule favours 甲 {CANNOT_SETTLE}: "
-            f"P(edge > 0) = {p:.2f} lies between {1 - SETTLED:.0%} and {SETTLED:.0%}."
+            _(
+                "So whether the seed's rule favours 甲 {cannot_settle}: P(edge > 0) = {p:.2f} lies "
+                "between {low:.0%} and {high:.0%}."
+            ).format(cannot_settle=_(CANNOT_SETTLE), p=p, low=1 - SETTLED, high=SETTLED)
         )
     lines += _split_lines(f, spread)
     lines += _contributor_lines(spread)
@@ -102,36 +117,47 @@ def _split_lines(f: FairRules, spread: Spread) -> list[str]:
     err = spread.stderr.get("armageddon.red")
     without = red.share_without_fair_clock if isinstance(red, FairClockSpread) else 0.0
     seed_red = f.seed_menu.accept[0]
-    where = "inside" if red.contains(seed_red) else "outside"
     lo = _end(red.q025, _se(err, "q025"), f.max_minutes)
     hi = (
-        f"more than {f.max_minutes:g}"
+        _("more than {cap:g}").format(cap=f.max_minutes)
         if red.q975 == math.inf
         else _end(red.q975, _se(err, "q975"), f.max_minutes)
     )
-    text = (
-        f"The fair Red clock against Black's {f.black:g} minutes is {f.red:.2f} minutes at the "
-        f"central constants; over the constants it lies between {lo} and {hi} minutes in 95 % "
+    text = _(
+        "The fair Red clock against Black's {black:g} minutes is {red:.2f} minutes at the "
+        "central constants; over the constants it lies between {low} and {high} minutes in 95 % "
         "of the draws"
-    )
+    ).format(black=f.black, red=f.red, low=lo, high=hi)
     if without > 0:
-        text += (
-            f": in {100 * without:.1f} % of them no Red clock up to {f.max_minutes:g} minutes "
-            "is fair"
+        text += _(": in {share:.1f} % of them no Red clock up to {cap:g} minutes is fair").format(
+            share=100 * without, cap=f.max_minutes
         )
         if red.q975 == math.inf:
-            text += " (more than the 2.5 % the interval leaves above its end), so it is open-ended"
-    text += f"; the seed's {seed_red:g} minutes lies {where} that interval."
+            text += _(
+                " (more than the 2.5 % the interval leaves above its end), so it is open-ended"
+            )
+    text += (
+        _("; the seed's {minutes:g} minutes lies inside that interval.")
+        if red.contains(seed_red)
+        else _("; the seed's {minutes:g} minutes lies outside that interval.")
+    ).format(minutes=seed_red)
     out = [text]
     fair_edge = spread.get("chooser_advantage.fair_menu")
     fair_err = spread.stderr.get("chooser_advantage.fair_menu")
     if fair_edge is not None and fair_edge.p_above_zero is not None:
         out.append(
-            f"The fair menu built on {f.red:.2f} / {f.black:g} leaves 甲 "
-            f"{_pts(fair_edge.mean, _se(fair_err, 'mean'))} points on average over the "
-            f"constants, between {_pts(fair_edge.q025, _se(fair_err, 'q025'))} and "
-            f"{_pts(fair_edge.q975, _se(fair_err, 'q975'))} in 95 % of the draws (above zero "
-            f"with probability {fair_edge.p_above_zero:.2f})."
+            _(
+                "The fair menu built on {red:.2f} / {black:g} leaves 甲 {mean} points on average "
+                "over the constants, between {low} and {high} in 95 % of the draws (above zero "
+                "with probability {p:.2f})."
+            ).format(
+                red=f.red,
+                black=f.black,
+                mean=_pts(fair_edge.mean, _se(fair_err, "mean")),
+                low=_pts(fair_edge.q025, _se(fair_err, "q025")),
+                high=_pts(fair_edge.q975, _se(fair_err, "q975")),
+                p=fair_edge.p_above_zero,
+            )
         )
     return out
 
@@ -145,11 +171,12 @@ def _contributor_lines(spread: Spread) -> list[str]:
         return []
     ranked = sorted(cuts, key=lambda k: -cuts[k])
     best = ranked[0]
-    text = (
-        f"The constant whose uncertainty contributes most to the spread of the seed menu's edge "
-        f"is {best}: knowing it exactly would remove {max(cuts[best], 0.0):.0%} of the edge's "
-        "variance"
-    )
+    text = _(
+        "The constant whose uncertainty contributes most to the spread of the seed menu's edge "
+        "is {best}: knowing it exactly would remove {cut:.0%} of the edge's variance"
+    ).format(best=best, cut=max(cuts[best], 0.0))
     if len(ranked) > 1:
-        text += f" (next: {ranked[1]}, {max(cuts[ranked[1]], 0.0):.0%})"
-    return [text + "."]
+        text += _(" (next: {name}, {cut:.0%})").format(
+            name=ranked[1], cut=max(cuts[ranked[1]], 0.0)
+        )
+    return [text + _(".")]

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from knockout.i18n import N_, _, ngettext
 from knockout.rules.model.sd import FigureSpread
 from knockout.studies.fair import search_cap
 from knockout.studies.labels import label
@@ -140,27 +141,37 @@ def _own_line(result: SweepResult, metric: str) -> str | None:
     at = next((pr for pr in result.points if pr.point == own.nearest), None)
     if at is None:
         return None
-    v, se, _ = at.values[metric]
+    v, se, _method = at.values[metric]
     value = f"{_fmt(v)}" + (f" ± {_fmt(se)}" if se > 0 else "")
     if metric in at.spread:
         s = at.spread[metric][0]
-        value += f" (95 % over the constants not swept: {_fmt(s.q025)} to {_fmt(s.q975)})"
+        value += _(" (95 % over the constants not swept: {low} to {high})").format(
+            low=_fmt(s.q025), high=_fmt(s.q975)
+        )
     if own.outside:
-        ranges = "; ".join(
-            f"{a.path}: {_value(min(a.values))} to {_value(max(a.values))}"
+        ranges = _("; ").join(
+            _("{path}: {low} to {high}").format(
+                path=a.path, low=_value(min(a.values)), high=_value(max(a.values))
+            )
             for a in result.sweep.axes
             if a.path in own.outside
         )
-        return (
-            f"The scenario's own values ({_where(paths, own.values)}) lie outside the grid "
-            f"({ranges}); at the nearest grid point ({_where(paths, own.nearest)}): {value}."
+        return _(
+            "The scenario's own values ({own}) lie outside the grid ({ranges}); at the nearest "
+            "grid point ({nearest}): {value}."
+        ).format(
+            own=_where(paths, own.values),
+            ranges=ranges,
+            nearest=_where(paths, own.nearest),
+            value=value,
         )
     if own.on_grid:
-        return f"At the scenario's own values ({_where(paths, own.values)}): {value}."
-    return (
-        f"At the grid point nearest the scenario's own values ({_where(paths, own.values)}), "
-        f"{_where(paths, own.nearest)}: {value}."
-    )
+        return _("At the scenario's own values ({own}): {value}.").format(
+            own=_where(paths, own.values), value=value
+        )
+    return _(
+        "At the grid point nearest the scenario's own values ({own}), {nearest}: {value}."
+    ).format(own=_where(paths, own.values), nearest=_where(paths, own.nearest), value=value)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -171,21 +182,26 @@ def _why_words(result: SweepResult, code: str) -> str:
     sweep = result.sweep
     if code == "above_cap":
         cap = search_cap(sweep.black_minutes, sweep.max_minutes)
-        return f"the fair split lies above the {cap:g}-minute cap (raise max_minutes)"
+        return _("the fair split lies above the {cap:g}-minute cap (raise max_minutes)").format(
+            cap=cap
+        )
     if code == "time_worth_nothing":
-        return "the clocks do not change the odds, so no split is fair at any clock"
+        return _("the clocks do not change the odds, so no split is fair at any clock")
     if code == "red_ahead_without_time":
-        return "Red is ahead even with almost no time, so no split is fair"
+        return _("Red is ahead even with almost no time, so no split is fair")
     if code == "no_equilibrium":
-        return "the pace game has no such pure-strategy equilibrium"
+        return _("the pace game has no such pure-strategy equilibrium")
     return code
 
 
+#: How a metric was measured (the CSV's method column), in words.
+METHODS = {"exact": N_("exact"), "monte-carlo": N_("monte-carlo")}
+
 _SHORT = {
-    "time_worth_nothing": "no split at any clock",
-    "red_ahead_without_time": "Red ahead without time",
-    "no_equilibrium": "no pure equilibrium",
-    "": "no value",
+    "time_worth_nothing": N_("no split at any clock"),
+    "red_ahead_without_time": N_("Red ahead without time"),
+    "no_equilibrium": N_("no pure equilibrium"),
+    "": N_("no value"),
 }
 
 
@@ -195,8 +211,14 @@ def _blank_words(result: SweepResult, metric: str) -> str:
         pr.why.get(metric, "") for pr in result.points if math.isnan(pr.values[metric][0])
     )
     cap = search_cap(result.sweep.black_minutes, result.sweep.max_minutes)
-    short = _SHORT | {"above_cap": f"above the {cap:g}-minute cap"}
-    return "; ".join(f"{short.get(code, code)} ({n} points)" for code, n in counts.most_common())
+    short = {code: _(words) for code, words in _SHORT.items()}
+    short["above_cap"] = _("above the {cap:g}-minute cap").format(cap=cap)
+    return _("; ").join(
+        ngettext("{words} ({n} point)", "{words} ({n} points)", n).format(
+            words=short.get(code, code), n=n
+        )
+        for code, n in counts.most_common()
+    )
 
 
 def _undefined_words(result: SweepResult, metric: str) -> str:
@@ -207,10 +229,12 @@ def _undefined_words(result: SweepResult, metric: str) -> str:
         if math.isnan(pr.values[metric][0])
     )  # fmt: skip
     parts = [
-        f"{n} where {_why_words(result, code)}" if code else f"{n} where the output has no value"
+        _("{n} where {why}").format(n=n, why=_why_words(result, code))
+        if code
+        else _("{n} where the output has no value").format(n=n)
         for code, n in counts.most_common()
     ]
-    return "; ".join(parts)
+    return _("; ").join(parts)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -230,25 +254,43 @@ def _metric_lines(result: SweepResult, metric: str) -> list[str]:
     if not measured:
         return [
             *lines,
-            f"Undefined at every point measured ({_undefined_words(result, metric)}).",
+            _("Undefined at every point measured ({why}).").format(
+                why=_undefined_words(result, metric)
+            ),
             "",
         ]
-    method = measured[0].values[metric][2]
-    missing = f" Undefined at {undefined} points: {_undefined_words(result, metric)}."
+    method = _(METHODS.get(measured[0].values[metric][2], measured[0].values[metric][2]))
+    missing = _(" Undefined at {n} points: {why}.").format(
+        n=undefined, why=_undefined_words(result, metric)
+    )
     constant = _constant([pr.values[metric][0] for pr in measured])
     if constant is not None:
         least = min(pr.values[metric][0] for pr in measured)
         lines.append(
-            f"Constant over the {len(measured)} points measured ({method}): {_fmt(constant)} "
-            f"(max - min = {constant - least:.2g}, within the line of {CONSTANT:g} that counts as "
-            "no change)." + (missing if undefined else "")
+            _(
+                "Constant over the {n} points measured ({method}): {value} (max - min = "
+                "{spread:.2g}, within the line of {line:g} that counts as no change)."
+            ).format(
+                n=len(measured),
+                method=method,
+                value=_fmt(constant),
+                spread=constant - least,
+                line=CONSTANT,
+            )
+            + (missing if undefined else "")
         )
         return [*lines, ""]
     lo = min(measured, key=lambda pr: pr.values[metric][0])
     hi = max(measured, key=lambda pr: pr.values[metric][0])
     lines.append(
-        f"Over {len(result.points)} points ({method}), from {_fmt(lo.values[metric][0])} at "
-        f"{_where(paths, lo.point)} to {_fmt(hi.values[metric][0])} at {_where(paths, hi.point)}."
+        _("Over {n} points ({method}), from {low} at {low_at} to {high} at {high_at}.").format(
+            n=len(result.points),
+            method=method,
+            low=_fmt(lo.values[metric][0]),
+            low_at=_where(paths, lo.point),
+            high=_fmt(hi.values[metric][0]),
+            high_at=_where(paths, hi.point),
+        )
         + (missing if undefined else "")
     )
     own_line = _own_line(result, metric)
@@ -267,10 +309,16 @@ def _sign_lines(measured: Sequence[Any], metric: str) -> list[str]:
     pos, neg = int(np.sum(values > margin)), int(np.sum(values < -margin))
     if not neg and pos == len(measured):  # the sign is news only where the metric reaches zero
         return []
-    near = "±" + format(ZERO, "g") if not ses.any() else f"{SIGNIFICANT_SE:g} standard errors"
+    near = (
+        "±" + format(ZERO, "g")
+        if not ses.any()
+        else _("{n:g} standard errors").format(n=SIGNIFICANT_SE)
+    )
     return [
-        f"Above zero at {pos} of {len(measured)} points, below zero at {neg}, and within "
-        f"{near} of zero at {len(measured) - pos - neg}."
+        _(
+            "Above zero at {pos} of {n} points, below zero at {neg}, and within {near} of zero at "
+            "{rest}."
+        ).format(pos=pos, n=len(measured), neg=neg, near=near, rest=len(measured) - pos - neg)
     ]
 
 
@@ -280,23 +328,29 @@ def _spread_lines(result: SweepResult, metric: str) -> list[str]:
     if not spread:
         return []
     sweep = result.sweep
-    held = ", ".join(f"`{p.removeprefix('model.sd.')}`" for p in sweep.held_constants)
+    held = _(", ").join(f"`{p.removeprefix('model.sd.')}`" for p in sweep.held_constants)
     widest_pr, widest = max(spread, key=lambda x: x[1].q975 - x[1].q025)
     lines = [
-        f"Over the uncertainty of the constants the grid does not sweep ({sweep.model_draws} "
-        "draws a point"
-        + (f"; {held} held at each point's value" if held else "")
-        + f"), the central 95 % interval is widest at {_where(sweep.paths, widest_pr.point)}: "
-        f"{_fmt(widest.q025)} to {_fmt(widest.q975)}."
+        _(
+            "Over the uncertainty of the constants the grid does not sweep ({draws} draws a "
+            "point{held}), the central 95 % interval is widest at {where}: {low} to {high}."
+        ).format(
+            draws=sweep.model_draws,
+            held=_("; {held} held at each point's value").format(held=held) if held else "",
+            where=_where(sweep.paths, widest_pr.point),
+            low=_fmt(widest.q025),
+            high=_fmt(widest.q975),
+        )
     ]
     signed = [(pr, s) for pr, s in spread if s.p_above_zero is not None]
     if signed:
-        above = sum(1 for _, s in signed if s.q025 > 0)
-        below = sum(1 for _, s in signed if s.q975 < 0)
+        above = sum(1 for _pr, s in signed if s.q025 > 0)
+        below = sum(1 for _pr, s in signed if s.q975 < 0)
         lines.append(
-            f"The interval lies above zero at {above} of {len(signed)} points, below zero at "
-            f"{below}, and contains zero at {len(signed) - above - below} (the sign is not "
-            "settled there)."
+            _(
+                "The interval lies above zero at {above} of {n} points, below zero at {below}, "
+                "and contains zero at {rest} (the sign is not settled there)."
+            ).format(above=above, n=len(signed), below=below, rest=len(signed) - above - below)
         )
     return lines
 
@@ -305,21 +359,25 @@ def _base_lines(base: BaseSpread) -> list[str]:
     """The metrics at the scenario's own constants over all of their uncertainty."""
     if not base.values:
         return []
-    constants = ", ".join(
+    constants = _(", ").join(
         f"`{path}` {c['value']:.4g} ± {c['sd']:.4g} ({c['distribution']})"
         for path, c in base.constants.items()
     )
     lines = [
-        "## How sure, at the scenario's own constants",
+        _("## How sure, at the scenario's own constants"),
         "",
-        f"Every metric at the base scenario, integrated over the uncertainty of its constants: "
-        f"{constants}; {base.draws} draws (randomised quasi-Monte Carlo: scrambled Sobol' "
-        f"replicates), {base.seconds:.1f} s. ± is the standard error of the mean from the "
-        'replicates; "most variance from": the constant whose knowledge would cut the '
-        "metric's variance most (held at its value, the others drawn given it).",
+        _(
+            "Every metric at the base scenario, integrated over the uncertainty of its "
+            "constants: {constants}; {draws} draws (randomised quasi-Monte Carlo: scrambled "
+            "Sobol' replicates), {seconds:.1f} s. ± is the standard error of the mean from the "
+            'replicates; "most variance from": the constant whose knowledge would cut the '
+            "metric's variance most (held at its value, the others drawn given it)."
+        ).format(constants=constants, draws=base.draws, seconds=base.seconds),
         "",
-        "| metric | at the central constants | mean over the constants | 95 % interval | "
-        "P(> 0) | most variance from |",
+        _(
+            "| metric | at the central constants | mean over the constants | 95 % interval | "
+            "P(> 0) | most variance from |"
+        ),
         "|---|---|---|---|---|---|",
     ]
     for metric, value in base.values.items():
@@ -335,15 +393,21 @@ def _base_lines(base: BaseSpread) -> list[str]:
             best = max(cuts, key=lambda k: cuts[k]["variance_cut"])
             main = f"`{best}` ({max(cuts[best]['variance_cut'], 0.0):.0%})"
         undefined = base.undefined.get(metric)
-        note = "" if not undefined else f" (undefined in {undefined:.1%} of draws)"
+        note = (
+            ""
+            if not undefined
+            else _(" (undefined in {share:.1%} of draws)").format(share=undefined)
+        )
         mean = "-" if math.isnan(s.mean) else f"{_fmt(s.mean)} ± {_fmt(se)}"
+        span = _("{low} to {high}").format(low=_fmt(s.q025), high=_fmt(s.q975))
         if math.isinf(s.q975) or math.isinf(s.q025):  # over every draw, open-ended
-            note = "" if not undefined else f" (none in {undefined:.1%} of draws)"
-            span = f"{_fmt(s.q025)} to {_fmt(s.q975)}"
+            note = (
+                ""
+                if not undefined
+                else _(" (none in {share:.1%} of draws)").format(share=undefined)
+            )
             if s.q975 == math.inf:
-                span = f"{_fmt(s.q025)} and above (open-ended)"
-        else:
-            span = f"{_fmt(s.q025)} to {_fmt(s.q975)}"
+                span = _("{low} and above (open-ended)").format(low=_fmt(s.q025))
         lines.append(f"| `{metric}` | {_fmt(value)} | {mean} | {span}{note} | {above} | {main} |")
     if base.how_sure:
         lines += ["", *base.how_sure]
@@ -369,27 +433,30 @@ def _sensitivity_lines(result: SweepResult, metric: str) -> list[str]:
         return []
     size = float(np.nanmax(np.abs(grid)))
     parts = [
-        f"{path}: {_fmt(r)}" + (" (no change)" if _spread_is_noise(r, size) else "")
+        f"{path}: {_fmt(r)}" + (_(" (no change)") if _spread_is_noise(r, size) else "")
         for path, r in ranges.items()
     ]
-    text = (
+    text = _(
         "How far it moves across each swept value, the others held fixed (mean over the other "
-        f"values of max - min): {'; '.join(parts)}."
-    )
+        "values of max - min): {parts}."
+    ).format(parts=_("; ").join(parts))
     biggest = max(ranges, key=lambda p: ranges[p])
     if len(ranges) > 1 and not _spread_is_noise(ranges[biggest], size):
-        text += f" It depends most on {biggest}."
+        text += _(" It depends most on {path}.").format(path=biggest)
     return [text]
 
 
 def _axis_values(axis: Axis) -> str:
     if axis.numeric and len(axis.values) > 4:
-        return (
-            f"{_fmt(min(axis.values))} to {_fmt(max(axis.values))} ({len(axis.values)} values"
-            + (", listed from the largest" if axis.values[0] > axis.values[-1] else "")
-            + ")"
+        message = (
+            _("{low} to {high} ({n} values, listed from the largest)")
+            if axis.values[0] > axis.values[-1]
+            else _("{low} to {high} ({n} values)")
         )
-    return ", ".join(str(v) for v in axis.values)
+        return message.format(
+            low=_fmt(min(axis.values)), high=_fmt(max(axis.values)), n=len(axis.values)
+        )
+    return _(", ").join(str(v) for v in axis.values)
 
 
 def summary_markdown(result: SweepResult) -> str:
@@ -400,38 +467,51 @@ def summary_markdown(result: SweepResult) -> str:
     lines = [
         f"# {sweep.name}",
         "",
-        f"Study file `{sweep.source}`; base scenario `{sweep.scenario_path}`. "
-        f"{len(result.points)} of {len(sweep.points)} grid points measured in "
-        f"{result.seconds:.1f} s"
-        + (
-            " (interrupted: the summary covers the points finished)." if result.interrupted else "."
+        (
+            _(
+                "Study file `{source}`; base scenario `{scenario}`. {done} of {points} grid points "
+                "measured in {seconds:.1f} s (interrupted: the summary covers the points finished)."
+            )
+            if result.interrupted
+            else _(
+                "Study file `{source}`; base scenario `{scenario}`. {done} of {points} grid points "
+                "measured in {seconds:.1f} s."
+            )
+        ).format(
+            source=sweep.source,
+            scenario=sweep.scenario_path,
+            done=len(result.points),
+            points=len(sweep.points),
+            seconds=result.seconds,
         ),
         "",
-        "| swept path | in words | values |",
+        _("| swept path | in words | values |"),
         "|---|---|---|",
     ]
     for axis in sweep.axes:
         lines.append(f"| `{axis.path}` | {label(axis.path)} | {_axis_values(axis)} |")
-    lines += ["", "## Metrics", ""]
+    lines += ["", _("## Metrics"), ""]
     if any(m.startswith("simulate.") for m in sweep.metrics):
         lines += [
-            f"Monte Carlo metrics: {sweep.runs:,} runs a point with seed {sweep.seed} at every "
-            "point (common random numbers), ± one standard error.",
+            _(
+                "Monte Carlo metrics: {runs:,} runs a point with seed {seed} at every point "
+                "(common random numbers), ± one standard error."
+            ).format(runs=sweep.runs, seed=sweep.seed),
             "",
         ]
     for metric in sweep.metrics:
         lines += _metric_lines(result, metric)
     if result.base is not None:
         lines += _base_lines(result.base)
-    lines += ["## Plots", ""]
+    lines += [_("## Plots"), ""]
     plots, general = plan_plots(result)
     if general is not None:
-        lines.append(f"No plots: {general}.")
+        lines.append(_("No plots: {why}.").format(why=general))
     for p in plots:
         if p.file is not None:
             lines.append(f"- `{p.file}`: `{p.metric}`, {label(p.metric)}")
         else:
-            lines.append(f"- no plot of `{p.metric}`: {p.reason}")
+            lines.append(_("- no plot of `{metric}`: {why}").format(metric=p.metric, why=p.reason))
     return "\n".join(lines) + "\n"
 
 
