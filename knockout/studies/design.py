@@ -66,6 +66,7 @@ from knockout.exact.compose import (
     stage_keys,
     stage_profile,
 )
+from knockout.i18n import _
 from knockout.io.scenario import load_scenario
 from knockout.io.tomlfile import load_toml
 from knockout.rules.book.formats import (
@@ -281,13 +282,15 @@ class Objective:
     def describe(self) -> str:
         """The objective in words."""
         if self.kind == "stronger_advances":
-            gaps = ", ".join(f"{g:g}" for g in self.gaps)
-            mean = " (the mean over the gaps)" if len(self.gaps) > 1 else ""
-            return f"P(the stronger player advances), {gaps} Elo apart{mean}"
+            gaps = _(", ").join(f"{g:g}" for g in self.gaps)
+            mean = _(" (the mean over the gaps)") if len(self.gaps) > 1 else ""
+            return _("P(the stronger player advances), {gaps} Elo apart{mean}").format(
+                gaps=gaps, mean=mean
+            )
         return {
-            "top_seed_wins": "P(the top seed wins the event)",
-            "champion_rating": "the champion's expected rating",
-            "champion_seed": "the champion's expected seed (lower is better)",
+            "top_seed_wins": _("P(the top seed wins the event)"),
+            "champion_rating": _("the champion's expected rating"),
+            "champion_seed": _("the champion's expected seed (lower is better)"),
         }[self.kind]
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from knockout.event.toml import dumps
+from knockout.i18n import _, ngettext
 from knockout.rules.scenario.format_tables import format_to_dict
 from knockout.studies.design import Design, DesignResult, Scored, score_formats
 from knockout.studies.output import StudyFiles, write_study
@@ -187,7 +188,7 @@ def _document(result: DesignResult) -> dict[str, Any]:
 
 def _points(p: float) -> str:
     """A probability in points (1 point = 0.01)."""
-    return f"{100 * p:g} point" + ("" if 100 * p == 1 else "s")
+    return ngettext("{n:g} point", "{n:g} points", 1 if 100 * p == 1 else 2).format(n=100 * p)
 
 
 def _pct(p: float) -> str:
@@ -203,16 +204,20 @@ def _value(design: Design, x: float) -> str:
 
 def _gain(design: Design, gain: float) -> str:
     if design.objective.kind in ("stronger_advances", "top_seed_wins"):
-        return f"{100 * gain:+.2f} points"
+        return _("{points:+.2f} points").format(points=100 * gain)
     return f"{gain:+.3f}"
 
 
 def _edge(edge: float | None) -> str:
-    return "none (no single deciding game)" if edge is None else f"{100 * edge:+.2f} points"
+    if edge is None:
+        return _("none (no single deciding game)")
+    return _("{points:+.2f} points").format(points=100 * edge)
 
 
 def _minutes(x: float) -> str:
-    return "unbounded (a stage repeats until won)" if not math.isfinite(x) else f"{x:.0f} min"
+    if not math.isfinite(x):
+        return _("unbounded (a stage repeats until won)")
+    return _("{minutes:.0f} min").format(minutes=x)
 
 
 def _constraint_lines(result: DesignResult) -> list[str]:
@@ -221,22 +226,40 @@ def _constraint_lines(result: DesignResult) -> list[str]:
     scored = result.scored
     lines = []
     bounds: list[tuple[str, float | None, Callable[[float], str]]] = [
-        ("decider_edge", c.decider_edge, lambda b: f"|decider edge| <= {_points(b)}"),
-        ("max_minutes", c.max_minutes, lambda b: f"longest match <= {b:g} min"),
-        ("p99_minutes", c.p99_minutes, lambda b: f"99th percentile of its length <= {b:g} min"),
-        ("decider_reached", c.decider_reached, lambda b: f"P(decider reached) <= {_pct(b)}"),
+        (
+            "decider_edge",
+            c.decider_edge,
+            lambda b: _("|decider edge| <= {points}").format(points=_points(b)),
+        ),
+        ("max_minutes", c.max_minutes, lambda b: _("longest match <= {b:g} min").format(b=b)),
+        (
+            "p99_minutes",
+            c.p99_minutes,
+            lambda b: _("99th percentile of its length <= {b:g} min").format(b=b),
+        ),
+        (
+            "decider_reached",
+            c.decider_reached,
+            lambda b: _("P(decider reached) <= {share}").format(share=_pct(b)),
+        ),
     ]
     for name, bound, words in bounds:
         if bound is None:
             continue
         failing = sum(name in s.fails for s in scored)
-        lines.append(f"- {words(bound)}: {failing} of {len(scored)} formats fail it.")
+        lines.append(
+            _("- {bound}: {failing} of {n} formats fail it.").format(
+                bound=words(bound), failing=failing, n=len(scored)
+            )
+        )
     for budget in c.budgets:
         over = sum(s.expected_minutes > budget for s in scored)
         lines.append(
-            f"- expected minutes <= {budget:g}: {over} of {len(scored)} formats need more."
+            _("- expected minutes <= {budget:g}: {over} of {n} formats need more.").format(
+                budget=budget, over=over, n=len(scored)
+            )
         )
-    return lines or ["- none besides the space itself."]
+    return lines or [_("- none besides the space itself.")]
 
 
 def _best_lines(result: DesignResult, reference: Scored | None) -> list[str]:
@@ -245,63 +268,106 @@ def _best_lines(result: DesignResult, reference: Scored | None) -> list[str]:
     lines = []
     for budget, i in result.best:
         s = result.scored[i]
-        within = "overall" if budget is None else f"within {budget:g} expected minutes"
+        within = (
+            _("overall")
+            if budget is None
+            else _("within {budget:g} expected minutes").format(budget=budget)
+        )
         lines.append(
-            f"- **Best {within}: {design.candidates[s.index].label}**: "
-            f"{_value(design, s.objective)}, {s.expected_minutes:.1f} expected minutes, "
-            f"decider edge {_edge(s.decider_edge)}, longest match {_minutes(s.max_minutes)} "
-            f"(99 % of matches within {_minutes(s.p99_minutes)}, every game on full clocks); "
-            f"written to `{scenario_name(budget)}`."
+            _(
+                "- **Best {within}: {label}**: {value}, {minutes:.1f} expected minutes, decider "
+                "edge {edge}, longest match {longest} (99 % of matches within {p99}, every game "
+                "on full clocks); written to `{file}`."
+            ).format(
+                within=within,
+                label=design.candidates[s.index].label,
+                value=_value(design, s.objective),
+                minutes=s.expected_minutes,
+                edge=_edge(s.decider_edge),
+                longest=_minutes(s.max_minutes),
+                p99=_minutes(s.p99_minutes),
+                file=scenario_name(budget),
+            )
         )
         if reference is not None:
             gain = (s.objective - reference.objective) * (1 if maximise else -1)
             extra = s.expected_minutes - reference.expected_minutes
-            lines.append(f"  {_against(design, gain)}, for {extra:+.1f} minutes.")
+            lines.append(
+                _("  {against}, for {extra:+.1f} minutes.").format(
+                    against=_against(design, gain), extra=extra
+                )
+            )
     return lines
 
 
 def _against(design: Design, gain: float) -> str:
     """The best format against the scenario's own, judged by :data:`MEANINGFUL_GAIN`."""
     probability = design.objective.kind in ("stronger_advances", "top_seed_wins")
-    line = f"{100 * MEANINGFUL_GAIN:g} points" if probability else f"{MEANINGFUL_GAIN:g}"
+    line = (
+        _("{points:g} points").format(points=100 * MEANINGFUL_GAIN)
+        if probability
+        else f"{MEANINGFUL_GAIN:g}"
+    )
     size = _gain(design, abs(gain)).lstrip("+")
     if gain >= MEANINGFUL_GAIN:
-        return f"Against the scenario's own format it gains {size} (at least the {line} line)"
+        return _(
+            "Against the scenario's own format it gains {size} (at least the {line} line)"
+        ).format(size=size, line=line)
     if gain <= -MEANINGFUL_GAIN:
-        return f"It falls {size} short of the scenario's own format"
-    return f"It is within {line} of the scenario's own format (no meaningful difference)"
+        return _("It falls {size} short of the scenario's own format").format(size=size)
+    return _("It is within {line} of the scenario's own format (no meaningful difference)").format(
+        line=line
+    )
 
 
 def _front_lines(result: DesignResult) -> list[str]:
     design = result.design
     front = [result.scored[i] for i in result.front]
     if not front:
-        return ["No format meets the constraints other than the budget."]
+        return [_("No format meets the constraints other than the budget.")]
     first, last = front[0], front[-1]
     lines = [
-        f"The front has {len(front)} formats, from {first.expected_minutes:.0f} minutes "
-        f"({_value(design, first.objective)}) to {last.expected_minutes:.0f} minutes "
-        f"({_value(design, last.objective)})."
+        _(
+            "The front has {n} formats, from {first:.0f} minutes ({first_value}) to {last:.0f} "
+            "minutes ({last_value})."
+        ).format(
+            n=len(front),
+            first=first.expected_minutes,
+            first_value=_value(design, first.objective),
+            last=last.expected_minutes,
+            last_value=_value(design, last.objective),
+        )
         if len(front) > 1
-        else f"The front is one format: {first.expected_minutes:.0f} minutes "
-        f"({_value(design, first.objective)}); no other is as good in as few minutes."
+        else _(
+            "The front is one format: {first:.0f} minutes ({first_value}); no other is as good "
+            "in as few minutes."
+        ).format(first=first.expected_minutes, first_value=_value(design, first.objective))
     ]
     if len(front) > 1 and last.expected_minutes > first.expected_minutes:
         per_hour = (last.objective - first.objective) / (
             (last.expected_minutes - first.expected_minutes) / 60
         )
-        lines.append(f"Along it an hour more buys {_gain(design, per_hour)} on average.")
+        lines.append(
+            _("Along it an hour more buys {gain} on average.").format(gain=_gain(design, per_hour))
+        )
     bests = [(b, result.scored[i]) for b, i in result.best if b is not None]
     for (b0, s0), (b1, s1) in itertools.pairwise(bests):
         extra = s1.expected_minutes - s0.expected_minutes
         if extra > 0:
             lines.append(
-                f"From the best within {b0:g} minutes to the best within {b1:g}, "
-                f"{extra:.1f} more minutes buy {_gain(design, s1.objective - s0.objective)} "
-                f"({_gain(design, (s1.objective - s0.objective) / (extra / 60))} an hour)."
+                _(
+                    "From the best within {b0:g} minutes to the best within {b1:g}, {extra:.1f} "
+                    "more minutes buy {gain} ({per_hour} an hour)."
+                ).format(
+                    b0=b0,
+                    b1=b1,
+                    extra=extra,
+                    gain=_gain(design, s1.objective - s0.objective),
+                    per_hour=_gain(design, (s1.objective - s0.objective) / (extra / 60)),
+                )
             )
     rows = [
-        "| expected minutes | objective | decider edge | longest | format |",
+        _("| expected minutes | objective | decider edge | longest | format |"),
         "|---|---|---|---|---|",
     ]
     for s in front:
@@ -316,7 +382,7 @@ def _robust_lines(result: DesignResult) -> list[str]:
     design = result.design
     if len(design.models) < 2 or not result.best:
         return []
-    _, i = result.best[0]
+    _budget, i = result.best[0]
     s = result.scored[i]
     values = {name: f["objective"] for name, f in s.per_model.items()}
     low = min(values, key=values.__getitem__)
@@ -331,13 +397,29 @@ def _robust_lines(result: DesignResult) -> list[str]:
         agree += own.index == s.index
     return [
         "",
-        "## Across the models",
+        _("## Across the models"),
         "",
-        f"Ranked by the {'worst case' if design.rank == 'worst' else 'mean'} over "
-        f"{len(values)} models ({', '.join(values)}). The first best format's objective runs "
-        f"from {_value(design, values[low])} ({low}) to {_value(design, values[high])} "
-        f"({high}); it is also the best (without the budget) under {agree} of the "
-        f"{len(values)} models taken one at a time.",
+        (
+            _(
+                "Ranked by the worst case over {n} models ({names}). The first best format's "
+                "objective runs from {low_value} ({low}) to {high_value} ({high}); it is also the "
+                "best (without the budget) under {agree} of the {n} models taken one at a time."
+            )
+            if design.rank == "worst"
+            else _(
+                "Ranked by the mean over {n} models ({names}). The first best format's objective "
+                "runs from {low_value} ({low}) to {high_value} ({high}); it is also the best "
+                "(without the budget) under {agree} of the {n} models taken one at a time."
+            )
+        ).format(
+            n=len(values),
+            names=_(", ").join(values),
+            low_value=_value(design, values[low]),
+            low=low,
+            high_value=_value(design, values[high]),
+            high=high,
+            agree=agree,
+        ),
     ]
 
 
@@ -346,8 +428,8 @@ def _most_refused(design: Design) -> str:
     if not design.refused:
         return ""
     reason, count = max(design.refused.items(), key=lambda kv: kv[1])
-    share = "all" if count == sum(design.refused.values()) else f"{count}"
-    return f" ({share} of them: {reason})"
+    share = _("all") if count == sum(design.refused.values()) else f"{count}"
+    return _(" ({share} of them: {reason})").format(share=share, reason=reason)
 
 
 def summary_markdown(result: DesignResult, reference: Scored | None) -> str:
@@ -357,55 +439,85 @@ def summary_markdown(result: DesignResult, reference: Scored | None) -> str:
     refused = sum(design.refused.values())
     duplicates = design.combinations - refused - len(design.candidates)
     interrupted = (
-        f" **Interrupted**: {result.evaluated} of {len(design.candidates)} formats finished."
+        _(" **Interrupted**: {done} of {n} formats finished.").format(
+            done=result.evaluated, n=len(design.candidates)
+        )
         if result.interrupted
         else ""
     )
     head = [
         f"# {design.name}",
         "",
-        f"Objective: {design.objective.describe()}, under the strategy and model of "
-        f"`{design.scenario_path}`. {design.combinations} combinations of the space: "
-        f"{refused} not playable{_most_refused(design)}, {duplicates} duplicates; "
-        f"{len(design.candidates)} formats, "
-        f"{result.evaluated} evaluated under {models} model{'s' if models > 1 else ''} in "
-        f"{result.seconds:.1f} s; {result.feasible} meet every constraint.{interrupted}",
+        ngettext(
+            "Objective: {objective}, under the strategy and model of `{scenario}`. "
+            "{combinations} combinations of the space: {refused} not playable{why}, "
+            "{duplicates} duplicates; {formats} formats, {evaluated} evaluated under {models} "
+            "model in {seconds:.1f} s; {feasible} meet every constraint.{interrupted}",
+            "Objective: {objective}, under the strategy and model of `{scenario}`. "
+            "{combinations} combinations of the space: {refused} not playable{why}, "
+            "{duplicates} duplicates; {formats} formats, {evaluated} evaluated under {models} "
+            "models in {seconds:.1f} s; {feasible} meet every constraint.{interrupted}",
+            models,
+        ).format(
+            objective=design.objective.describe(),
+            scenario=design.scenario_path,
+            combinations=design.combinations,
+            refused=refused,
+            why=_most_refused(design),
+            duplicates=duplicates,
+            formats=len(design.candidates),
+            evaluated=result.evaluated,
+            models=models,
+            seconds=result.seconds,
+            feasible=result.feasible,
+            interrupted=interrupted,
+        ),
     ]
     if reference is not None:
-        how = (
-            f" ({'worst case' if design.rank == 'worst' else 'mean'} over the {models} models)"
-            if models > 1
-            else ""
-        )
+        how = ""
+        if models > 1:
+            how = (
+                _(" (worst case over the {n} models)")
+                if design.rank == "worst"
+                else _(" (mean over the {n} models)")
+            ).format(n=models)
         head += [
             "",
-            f"The scenario's own format{how}: {_value(design, reference.objective)}, "
-            f"{reference.expected_minutes:.1f} expected minutes, decider edge "
-            f"{_edge(reference.decider_edge)}.",
+            _(
+                "The scenario's own format{how}: {value}, {minutes:.1f} expected minutes, decider "
+                "edge {edge}."
+            ).format(
+                how=how,
+                value=_value(design, reference.objective),
+                minutes=reference.expected_minutes,
+                edge=_edge(reference.decider_edge),
+            ),
         ]
     return (
         "\n".join(
             [
                 *head,
                 "",
-                "## Constraints",
+                _("## Constraints"),
                 "",
                 *_constraint_lines(result),
                 "",
-                "## Best formats",
+                _("## Best formats"),
                 "",
-                *(_best_lines(result, reference) or ["No format finished."]),
+                *(_best_lines(result, reference) or [_("No format finished.")]),
                 "",
-                "## The front (objective against expected minutes)",
+                _("## The front (objective against expected minutes)"),
                 "",
                 *_front_lines(result),
                 *_robust_lines(result),
                 "",
-                "## Plots",
+                _("## Plots"),
                 "",
-                "- `front.png`: every format's objective against its expected minutes; the "
-                "front as a line, formats failing a constraint other than the budget in grey, "
-                "each budget a dashed line, the best format within it a star.",
+                _(
+                    "- `front.png`: every format's objective against its expected minutes; the "
+                    "front as a line, formats failing a constraint other than the budget in grey, "
+                    "each budget a dashed line, the best format within it a star."
+                ),
             ]
         )
         + "\n"
@@ -415,12 +527,12 @@ def summary_markdown(result: DesignResult, reference: Scored | None) -> str:
 def _axis_label(design: Design) -> str:
     """The objective as a plot's axis says it."""
     if design.objective.kind == "stronger_advances":
-        gaps = ", ".join(f"{g:g}" for g in design.objective.gaps)
-        return f"P(stronger advances), {gaps} Elo apart"
+        gaps = _(", ").join(f"{g:g}" for g in design.objective.gaps)
+        return _("P(stronger advances), {gaps} Elo apart").format(gaps=gaps)
     return {
-        "top_seed_wins": "P(top seed wins)",
-        "champion_rating": "champion's expected rating",
-        "champion_seed": "champion's expected seed",
+        "top_seed_wins": _("P(top seed wins)"),
+        "champion_rating": _("champion's expected rating"),
+        "champion_seed": _("champion's expected seed"),
     }[design.objective.kind]
 
 
@@ -428,12 +540,16 @@ def _failing_words(design: Design, names: Sequence[str]) -> str:
     """The constraints other than the budget, as a legend says them."""
     c = design.constraints
     words = {
-        "decider_edge": lambda: f"|decider edge| <= {_points(c.decider_edge or 0.0)}",
-        "max_minutes": lambda: f"longest match <= {c.max_minutes:g} min",
-        "p99_minutes": lambda: f"99th percentile <= {c.p99_minutes:g} min",
-        "decider_reached": lambda: f"P(decider reached) <= {_pct(c.decider_reached or 0.0)}",
+        "decider_edge": lambda: _("|decider edge| <= {points}").format(
+            points=_points(c.decider_edge or 0.0)
+        ),
+        "max_minutes": lambda: _("longest match <= {b:g} min").format(b=c.max_minutes),
+        "p99_minutes": lambda: _("99th percentile <= {b:g} min").format(b=c.p99_minutes),
+        "decider_reached": lambda: _("P(decider reached) <= {share}").format(
+            share=_pct(c.decider_reached or 0.0)
+        ),
     }
-    return "fails " + " or ".join(words[n]() for n in names)
+    return _("fails {constraints}").format(constraints=_(" or ").join(words[n]() for n in names))
 
 
 def _front_plot(result: DesignResult, path: Path) -> Path:
@@ -460,7 +576,7 @@ def _front_plot(result: DesignResult, path: Path) -> Path:
         s=10,
         color="tab:blue",
         alpha=0.5,
-        label="meets them" if bad else "every format",
+        label=_("meets them") if bad else _("every format"),
     )
     front = [result.scored[i] for i in result.front]
     ax.step(
@@ -469,7 +585,7 @@ def _front_plot(result: DesignResult, path: Path) -> Path:
         where="post",
         color="tab:red",
         linewidth=1.4,
-        label="the front",
+        label=_("the front"),
     )
     notes = []
     for k, (budget, i) in enumerate(result.best):
@@ -478,7 +594,7 @@ def _front_plot(result: DesignResult, path: Path) -> Path:
         if budget is not None:
             ax.axvline(budget, color="black", linestyle="--", linewidth=0.9)
             ax.annotate(
-                f"{budget:g} min",
+                _("{budget:g} min").format(budget=budget),
                 (budget, 1.0),
                 xycoords=("data", "axes fraction"),
                 xytext=(3, -12),
@@ -502,14 +618,23 @@ def _front_plot(result: DesignResult, path: Path) -> Path:
             ha="right",
             fontsize=9,
         )
-        within = "best" if budget is None else f"best within {budget:g} min"
+        within = (
+            _("best") if budget is None else _("best within {budget:g} min").format(budget=budget)
+        )
         notes.append(f"{mark} ({within}): {design.candidates[s.index].label}")
     unit = " (%)" if scale == 100 else ""
-    ax.set_xlabel("expected playing minutes, equal players")
+    ax.set_xlabel(_("expected playing minutes, equal players"))
     ax.set_ylabel(f"{_axis_label(design)}{unit}")
-    rank = "worst case" if design.rank == "worst" else "mean"
-    models = f", {rank} over {len(design.models)} models" if len(design.models) > 1 else ""
-    title = f"{design.name}\n{result.evaluated} formats{models}"
+    models = ""
+    if len(design.models) > 1:
+        models = (
+            _(", worst case over {n} models")
+            if design.rank == "worst"
+            else _(", mean over {n} models")
+        ).format(n=len(design.models))
+    title = _("{name}\n{n} formats{models}").format(
+        name=design.name, n=result.evaluated, models=models
+    )
     ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="lower right")
