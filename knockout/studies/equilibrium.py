@@ -31,6 +31,7 @@ import numpy.typing as npt
 from knockout.errors import KnockoutError
 from knockout.exact.odds import match_odds
 from knockout.exact.solver import solve
+from knockout.i18n import _
 from knockout.rules.book.formats import Stage
 from knockout.rules.chain.match import MatchState
 from knockout.rules.chain.pairing import Pairing
@@ -133,15 +134,19 @@ class _Fixed(Equilibrium):
 
 def _bidding_equilibria(game: BiddingGame, sd: float) -> tuple[list[dict[str, Regions]], list[str]]:
     if sd == 0:
-        return [dict(game.regions)], ["belief_sd = 0: the rational rule is the equilibrium"]
+        return [dict(game.regions)], [_("belief_sd = 0: the rational rule is the equilibrium")]
     from knockout.rules.decisions.equilibrium import bidding_equilibria  # noqa: PLC0415
 
     found = bidding_equilibria(game, sd)
     notes = [
-        f"{len(found)} equilibrium found from 4 starting rules"
-        if len(found) == 1
-        else f"{len(found)} distinct equilibria found from 4 starting rules: not unique",
-        f"largest interim gain of any type: {max(e.interim_gain for e in found):.1e}",
+        (
+            _("{n} equilibrium found from 4 starting rules")
+            if len(found) == 1
+            else _("{n} distinct equilibria found from 4 starting rules: not unique")
+        ).format(n=len(found)),
+        _("largest interim gain of any type: {gain:.1e}").format(
+            gain=max(e.interim_gain for e in found)
+        ),
     ]
     return [dict(e.regions) for e in found], notes
 
@@ -281,24 +286,26 @@ def verdict(gain: float, tolerance: float, solver: tuple[float, float, int] | No
     (the most a type gains on the solver's grid, in the decisive game; the solver's target;
     its rounds), or None where there are none."""
     if gain <= tolerance:
-        return (
-            f"verified: no role gains more than {tolerance:g} of the match by a best response "
-            f"(the most is {gain:.1e})"
-        )
-    head = f"not verified: a best response gains {gain:.2g} of the match (tolerance {tolerance:g})"
+        return _(
+            "verified: no role gains more than {tolerance:g} of the match by a best response "
+            "(the most is {gain:.1e})"
+        ).format(tolerance=tolerance, gain=gain)
+    head = _(
+        "not verified: a best response gains {gain:.2g} of the match (tolerance {tolerance:g})"
+    ).format(gain=gain, tolerance=tolerance)
     if solver is None:
         return head
     own, target, rounds = solver
     if own > target:
-        return (
-            f"{head}; the solver stopped short of its target: after {rounds} rounds a type on "
-            f"its grid still gains {own:.1e} of the decisive game (target {target:g})"
-        )
-    return (
-        f"{head}, although no type on the solver's grid gains more than {own:.1e} of the "
-        f"decisive game (target {target:g}): the gain lies between the grid's points, so the "
+        return _(
+            "{head}; the solver stopped short of its target: after {rounds} rounds a type on "
+            "its grid still gains {own:.1e} of the decisive game (target {target:g})"
+        ).format(head=head, rounds=rounds, own=own, target=target)
+    return _(
+        "{head}, although no type on the solver's grid gains more than {own:.1e} of the "
+        "decisive game (target {target:g}): the gain lies between the grid's points, so the "
         "grid is too coarse here"
-    )
+    ).format(head=head, own=own, target=target)
 
 
 def _solver_figures(
@@ -353,10 +360,12 @@ def equilibrium_report(scenario: Scenario) -> EquilibriumReport:
     if "pure" in first and sd > 0:
         widest = max(first.get("cells_mixed", [1]))
         notes.append(
-            "pure up to the grid: each type within two neighbouring cells"
+            _("pure up to the grid: each type within two neighbouring cells")
             if first["pure"]
-            else f"mixed: some type spreads over {widest} neighbouring clock cells or replies "
-            "with both colours (no pure equilibrium on the grid)"
+            else _(
+                "mixed: some type spreads over {cells} neighbouring clock cells or replies with "
+                "both colours (no pure equilibrium on the grid)"
+            ).format(cells=widest)
         )
     exploit = {
         kind: _exploitability(scenario, stage, get_strategy(kind, belief_sd=sd))
