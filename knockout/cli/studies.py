@@ -26,7 +26,7 @@ from knockout.cli.app import (
 )
 from knockout.cli.match import JsonOpt, ScenarioArg
 from knockout.errors import KnockoutError
-from knockout.i18n import _, ngettext
+from knockout.i18n import N_, _, ngettext
 
 
 def _numbers(text: str, option: str) -> list[float]:
@@ -394,9 +394,9 @@ def design(
                 soft_wrap=True,
             )
         bar, update = (
-            progress_bar(err_console, job.n_units, label="evaluating")
+            progress_bar(err_console, job.n_units, label=N_("evaluating"))
             if err_console.is_terminal
-            else progress_lines(err_console, done_word="evaluated", unit="units")
+            else progress_lines(err_console, done_word=N_("evaluated"), unit=N_("units"))
         )
         with bar:
             result = run_design(

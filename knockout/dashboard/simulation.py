@@ -16,8 +16,8 @@ from knockout.dashboard.fit import fit_headers, table
 from knockout.dashboard.match import pct
 from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration
-from knockout.i18n import N_
-from knockout.io.text import plural
+from knockout.i18n import N_, _, ngettext
+from knockout.i18n.terms import stage_label
 from knockout.rules.model.sd import Spread
 from knockout.rules.scenario.aggregate import Scenario
 from sims.run import SimulationRun
@@ -36,7 +36,7 @@ def _z(value: float, stderr: float, exact: float | None) -> Text:
         return Text("")
     if stderr == 0:
         ok = abs(value - exact) < 1e-12
-        return Text("exact" if ok else "differs", style="green" if ok else "red")
+        return Text(_("exact") if ok else _("differs"), style="green" if ok else "red")
     z = (value - exact) / stderr
     return Text(f"{z:+.1f}", style="green" if abs(z) < 3 else "red")
 
@@ -44,16 +44,20 @@ def _z(value: float, stderr: float, exact: float | None) -> Text:
 def simulation_view(est: Simulated[MatchOdds], exact: MatchOdds | None) -> RenderableType:
     """Estimates, standard errors and (where available) exact values with the z-score."""
     t = table(
-        f"Monte Carlo: {plural(est.runs, 'match', 'matches')} (seed {est.seed})",
-        caption="z = (estimate - exact) / standard error",
+        ngettext(
+            "Monte Carlo: {n:,} match (seed {seed})",
+            "Monte Carlo: {n:,} matches (seed {seed})",
+            est.runs,
+        ).format(n=est.runs, seed=est.seed),
+        caption=_("z = (estimate - exact) / standard error"),
     )
-    t.add_column("Quantity", overflow="fold")
-    t.add_column("Estimate", justify="right", no_wrap=True)
-    t.add_column("Std. error", justify="right", no_wrap=True)
-    t.add_column("Exact", justify="right", no_wrap=True)
+    t.add_column(_("Quantity"), overflow="fold")
+    t.add_column(_("Estimate"), justify="right", no_wrap=True)
+    t.add_column(_("Std. error"), justify="right", no_wrap=True)
+    t.add_column(_("Exact"), justify="right", no_wrap=True)
     spread = None if exact is None else exact.model_uncertainty
     if spread is not None:
-        t.add_column("exact 95 %", justify="right", no_wrap=True)
+        t.add_column(_("exact 95 %"), justify="right", no_wrap=True)
     t.add_column("z", justify="right", no_wrap=True)
 
     def row(label: str, pick: Callable[[MatchOdds], float | None], path: str) -> None:
@@ -81,16 +85,24 @@ def simulation_view(est: Simulated[MatchOdds], exact: MatchOdds | None) -> Rende
         return lambda o: o.games.get(k, 0.0)
 
     for name in est.value.win:
-        row(f"{name} advances", win(name), f"win.{name}")
+        row(_("{name} advances").format(name=name), win(name), f"win.{name}")
     for stage in est.value.decided:
-        row(f"decided in {stage}", decided(stage), f"match.decided.{stage}")
+        row(
+            _("decided in {stage}").format(stage=stage_label(stage)),
+            decided(stage),
+            f"match.decided.{stage}",
+        )
     if est.value.sudden_death_reached > 0 or (exact is not None and exact.sudden_death_reached > 0):
-        row("sudden death reached", lambda o: o.sudden_death_reached, "match.sudden_death_reached")
-    row("甲 advances | reached", lambda o: o.chooser_advances, "match.chooser_advances")
-    row("甲 announces Red | reached", lambda o: o.announce_red, "match.bidding.announce_red")
-    row("乙 objects | reached", lambda o: o.objects, "match.bidding.object")
+        row(
+            _("sudden death reached"),
+            lambda o: o.sudden_death_reached,
+            "match.sudden_death_reached",
+        )
+    row(_("甲 advances | reached"), lambda o: o.chooser_advances, "match.chooser_advances")
+    row(_("甲 announces Red | reached"), lambda o: o.announce_red, "match.bidding.announce_red")
+    row(_("乙 objects | reached"), lambda o: o.objects, "match.bidding.object")
     for k in list(est.value.games)[:12]:
-        row(plural(k, "game"), games(k), f"match.games.{k}")
+        row(ngettext("{n:,} game", "{n:,} games", k).format(n=k), games(k), f"match.games.{k}")
     t.caption = _caption(str(t.caption), exact, spread)
     return fit_headers(t)
 
@@ -98,11 +110,12 @@ def simulation_view(est: Simulated[MatchOdds], exact: MatchOdds | None) -> Rende
 def _caption(caption: str, exact: MatchOdds | None, spread: Spread | None) -> str:
     """The caption, with the exact chances were every rating exact, and the intervals."""
     if exact is not None and exact.win_if_ratings_exact is not None:
-        caption = (
-            f"{caption}. Uncertain ratings (rating_sd) are drawn once per match; were "
-            "every rating exact, the exact chances would be "
-            + ", ".join(f"{n} {pct(p, 3)}" for n, p in exact.win_if_ratings_exact.items())
-            + "."
+        caption = _(
+            "{caption}. Uncertain ratings (rating_sd) are drawn once per match; were every "
+            "rating exact, the exact chances would be {chances}."
+        ).format(
+            caption=caption,
+            chances=_(", ").join(f"{n} {pct(p, 3)}" for n, p in exact.win_if_ratings_exact.items()),
         )
     if spread is not None:
         caption = f"{caption}. " + interval_caption(spread, N_("exact 95 %"), N_("the exact value"))
@@ -121,11 +134,12 @@ def simulated_view(sim: SimulationRun, scenario: Scenario) -> RenderableType:
 
 
 def progress_bar(
-    console: Console, total: int, *, label: str = "simulating"
+    console: Console, total: int, *, label: str = N_("simulating")
 ) -> tuple[AbstractContextManager[Progress], Callable[[int, int], None]]:
-    """A rich progress bar and the callback that advances it (runs done, runs requested)."""
+    """A rich progress bar and the callback that advances it (runs done, runs requested);
+    ``label`` a catalogue message."""
     bar = Progress(
-        TextColumn(label),
+        TextColumn(_(label)),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -145,8 +159,8 @@ def progress_lines(
     every: float = 30.0,
     clock: Callable[[], float] = time.monotonic,
     *,
-    done_word: str = "simulated",
-    unit: str = "runs",
+    done_word: str = N_("simulated"),
+    unit: str = N_("runs"),
 ) -> tuple[AbstractContextManager[None], Callable[[int, int], None]]:
     """Progress as plain lines, for a console that is not a terminal (a log file, a pipe): at
     most one line every ``every`` seconds, with the share done and the time left at the rate so
@@ -162,8 +176,16 @@ def progress_lines(
         last = now
         left = (now - start) * (requested - done) / done
         console.print(
-            f"{done_word} {done:,} of {requested:,} {unit} ({100 * done / requested:.1f}%), "
-            f"about {duration(left)} left",
+            _(
+                "{done_word} {done:,} of {requested:,} {unit} ({share:.1f}%), about {left} left"
+            ).format(
+                done_word=_(done_word),
+                done=done,
+                requested=requested,
+                unit=_(unit),
+                share=100 * done / requested,
+                left=duration(left),
+            ),
             markup=False,
             highlight=False,
             soft_wrap=True,
@@ -174,8 +196,21 @@ def progress_lines(
 
 def estimate_line(seconds: float, runs: int, workers: int) -> str:
     """What the user is starting: ``runs`` will take about ``seconds`` (from a timed pilot)."""
-    on = "one process" if workers <= 1 else f"{workers} processes"
-    return (
-        f"{plural(runs, 'run')} on {on} will take about {duration(seconds)} "
-        "(timed on a short pilot); Ctrl-C stops and keeps the blocks done"
+    message = (
+        ngettext(
+            "{n:,} run on one process will take about {duration} (timed on a short pilot); "
+            "Ctrl-C stops and keeps the blocks done",
+            "{n:,} runs on one process will take about {duration} (timed on a short pilot); "
+            "Ctrl-C stops and keeps the blocks done",
+            runs,
+        )
+        if workers <= 1
+        else ngettext(
+            "{n:,} run on {workers} processes will take about {duration} (timed on a short "
+            "pilot); Ctrl-C stops and keeps the blocks done",
+            "{n:,} runs on {workers} processes will take about {duration} (timed on a short "
+            "pilot); Ctrl-C stops and keeps the blocks done",
+            runs,
+        )
     )
+    return message.format(n=runs, workers=workers, duration=duration(seconds))
