@@ -17,8 +17,7 @@ from knockout.dashboard.match import bar, pct, rating_text
 from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration
 from knockout.i18n import N_, _, ngettext
-from knockout.i18n.terms import round_short
-from knockout.io.text import plural
+from knockout.i18n.terms import round_label, round_short, stage_label
 from knockout.rules.book.bracket import Bracket, round_name
 from knockout.rules.model.sd import Spread
 from knockout.rules.scenario.aggregate import Scenario
@@ -203,14 +202,15 @@ def simulated_reach_view(
 
 def _match_label(m: MatchRecord | None, players: tuple[str | None, str | None]) -> Text:
     up, down = players
-    names = f"{up or '?'} v {down or '?'}"
+    names = _("{red} v {black}").format(red=up or "?", black=down or "?")
     if m is None:
         return Text(names, style="dim")
     if m.decided_in == "walkover":
-        return Text.assemble(names, "  ", (m.winner, "bold green"), " (walkover)")
-    return Text.assemble(
-        names, "  ", (m.winner, "bold green"), f" ({m.decided_in}, {plural(len(m.games), 'game')})"
+        return Text.assemble(names, "  ", (m.winner, "bold green"), _(" (walkover)"))
+    games = ngettext(" ({stage}, {n:,} game)", " ({stage}, {n:,} games)", len(m.games)).format(
+        stage=stage_label(m.decided_in), n=len(m.games)
     )
+    return Text.assemble(names, "  ", (m.winner, "bold green"), games)
 
 
 def bracket_entrant(
@@ -256,10 +256,10 @@ def bracket_tree(
             return
         up, down = entrant(k, 2 * m), entrant(k, 2 * m + 1)
         if k == 1 and (up is None or down is None):
-            parent.add(Text(f"{up or down} (bye)", style="dim"))
+            parent.add(Text(f"{up or down}" + _(" (bye)"), style="dim"))
             return
-        label = round_name(k, rounds).capitalize()
-        text = Text(f"{label}: ")
+        label = round_label(round_name(k, rounds))
+        text = Text(_("{round}: ").format(round=label[:1].upper() + label[1:]))
         if live is not None and (k, m) in live:
             text.append_text(live[(k, m)])
         else:
@@ -271,7 +271,7 @@ def bracket_tree(
 
     final = results.get((rounds, 0))
     root = Tree(
-        Text.assemble(title, "  ", ("champion: " + final.winner, "bold yellow"))
+        Text.assemble(title, "  ", (_("champion: {name}").format(name=final.winner), "bold yellow"))
         if final is not None
         else Text(title)
     )
@@ -298,13 +298,18 @@ def results_by_slot(record: EventRecord) -> dict[tuple[int, int], MatchRecord]:
     return out
 
 
-def ranking_view(ranking: Sequence[KnockoutStanding], title: str = "Final ranking") -> Table:
-    """Rank, player, what they reached, per-game points and tie-breaks."""
-    t = table(title)
-    t.add_column("Rank", justify="right", no_wrap=True)
-    t.add_column("Player", overflow="fold")
-    t.add_column("Reached", no_wrap=True)
-    t.add_column("Points", justify="right", no_wrap=True)
+#: The title of a ranking table, unless one is given.
+FINAL_RANKING = N_("Final ranking")
+
+
+def ranking_view(ranking: Sequence[KnockoutStanding], title: str = FINAL_RANKING) -> Table:
+    """Rank, player, what they reached, per-game points and tie-breaks (``title`` a catalogue
+    message)."""
+    t = table(_(title))
+    t.add_column(_("Rank"), justify="right", no_wrap=True)
+    t.add_column(_("Player"), overflow="fold")
+    t.add_column(_("Reached"), no_wrap=True)
+    t.add_column(_("Points"), justify="right", no_wrap=True)
     codes = list(ranking[0].tiebreaks) if ranking else []
     for code in codes:
         t.add_column(code, justify="right", no_wrap=True)
@@ -312,7 +317,7 @@ def ranking_view(ranking: Sequence[KnockoutStanding], title: str = "Final rankin
         t.add_row(
             str(s.rank),
             s.name,
-            s.reached,
+            round_label(s.reached),
             f"{s.points.normalize():f}",
             *("-" if v is None else f"{v.normalize():f}" for v in s.tiebreaks.values()),
         )
@@ -324,17 +329,19 @@ def event_view(
 ) -> RenderableType:
     """A played event: the bracket tree, when each round ended, and the final ranking."""
     tree = bracket_tree(
-        record.bracket, results_by_slot(record), title=f"{scenario.name} (seed {seed})"
+        record.bracket,
+        results_by_slot(record),
+        title=_("{scenario} (seed {seed})").format(scenario=scenario.name, seed=seed),
     )
-    timing = table("Schedule (simulated time from the start)")
-    timing.add_column("Round", no_wrap=True)
-    timing.add_column("Starts", justify="right", no_wrap=True)
-    timing.add_column("Ends", justify="right", no_wrap=True)
-    timing.add_column("Matches", justify="right", no_wrap=True)
-    timing.add_column("Games", justify="right", no_wrap=True)
+    timing = table(_("Schedule (simulated time from the start)"))
+    timing.add_column(_("Round"), no_wrap=True)
+    timing.add_column(_("Starts"), justify="right", no_wrap=True)
+    timing.add_column(_("Ends"), justify="right", no_wrap=True)
+    timing.add_column(_("Matches"), justify="right", no_wrap=True)
+    timing.add_column(_("Games"), justify="right", no_wrap=True)
     for r in record.rounds:
         timing.add_row(
-            r.name,
+            round_label(r.name),
             clock(r.start),
             clock(r.end),
             str(len(r.matches)),
@@ -342,30 +349,41 @@ def event_view(
         )
     if record.third_place is not None:
         timing.add_row(
-            "third place",
+            round_label("third place"),
             clock(record.third_place.start),
             clock(record.third_place.end),
             "1",
             str(len(record.third_place.games)),
         )
     summary = Text(
-        f"Event duration {clock(record.duration)} on {scenario.schedule.boards} boards; "
-        f"champion {record.champion}."
+        _("Event duration {duration} on {boards} boards; champion {champion}.").format(
+            duration=clock(record.duration),
+            boards=scenario.schedule.boards,
+            champion=record.champion,
+        )
     )
     return Group(tree, fitted(timing), summary, ranking_view(ranking))
 
 
-_SCHEDULE_COLUMNS = ("Mean", "± s.e.", "SD", "5%", "Median", "95%", "Max")
+_SCHEDULE_COLUMNS = (N_("Mean"), N_("± s.e."), N_("SD"), "5%", N_("Median"), "95%", N_("Max"))
 
 
 def schedule_view(summary: ScheduleSummary, scenario: Scenario) -> RenderableType:
     """When each round and the event end, over many played events: one table where it fits,
     else the spread (mean, error, SD) and the quantiles one under the other."""
     last = summary.seed + summary.runs - 1
-    title = (
-        f"{scenario.name}: when each round ends, simulated time from the start "
-        f"({plural(summary.runs, 'event')}, {scenario.schedule.boards} boards, "
-        f"seeds {summary.seed}..{last})"
+    title = ngettext(
+        "{scenario}: when each round ends, simulated time from the start ({n:,} event, "
+        "{boards} boards, seeds {first}..{last})",
+        "{scenario}: when each round ends, simulated time from the start ({n:,} events, "
+        "{boards} boards, seeds {first}..{last})",
+        summary.runs,
+    ).format(
+        scenario=scenario.name,
+        n=summary.runs,
+        boards=scenario.schedule.boards,
+        first=summary.seed,
+        last=last,
     )
     rows = {
         name: (
@@ -382,11 +400,11 @@ def schedule_view(summary: ScheduleSummary, scenario: Scenario) -> RenderableTyp
 
     def part(heading: str | None, columns: range) -> Table:
         t = table(heading)
-        t.add_column("Round", overflow="fold")
+        t.add_column(_("Round"), overflow="fold")
         for j in columns:
-            t.add_column(_SCHEDULE_COLUMNS[j], justify="right", no_wrap=True)
+            t.add_column(_(_SCHEDULE_COLUMNS[j]), justify="right", no_wrap=True)
         for name, cells in rows.items():
-            t.add_row(name, *(cells[j] for j in columns))
+            t.add_row(round_label(name), *(cells[j] for j in columns))
         return fitted(t)
 
     return Fit(

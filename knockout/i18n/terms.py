@@ -63,6 +63,7 @@ ROUND_NAMES = {
     "final": (N_("final"), N_("F")),
     "semi-final": (N_("semi-final"), N_("SF")),
     "quarter-final": (N_("quarter-final"), N_("QF")),
+    "third place": (N_("third place"), N_("3rd")),
 }
 
 
