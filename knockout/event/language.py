@@ -10,7 +10,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from knockout.event.database import APPLICATION_ID
+from knockout.errors import KnockoutError
+from knockout.event.database import connect
 
 __all__ = ["read_language", "write_language"]
 
@@ -19,22 +20,16 @@ _TABLE = "CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT 
 
 def read_language(path: str | Path) -> str | None:
     """The language stored in the event file at ``path``; None when it stores none, or when
-    ``path`` is not a readable event file (the command itself then says what is wrong)."""
-    p = Path(path)
-    if not p.is_file():
+    ``path`` is not a readable event file (the command itself then says what is wrong). The
+    file is opened as every reading command opens it (:func:`~knockout.event.database.connect`:
+    read-only media read-only, leaving nothing beside the file)."""
+    if not Path(path).is_file():
         return None
     try:
-        conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error:
+        with connect(path, write=False, migrate=False) as conn:
+            row = conn.execute("SELECT value FROM settings WHERE key = 'language'").fetchone()
+    except (KnockoutError, sqlite3.Error, OSError):
         return None
-    try:
-        if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
-            return None
-        row = conn.execute("SELECT value FROM settings WHERE key = 'language'").fetchone()
-    except sqlite3.Error:
-        return None
-    finally:
-        conn.close()
     return None if row is None else str(row[0])
 
 
