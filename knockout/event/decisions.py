@@ -21,6 +21,7 @@ from knockout.event.errors import refused
 from knockout.event.journal import Entry
 from knockout.event.state import Event, NextGame, PendingDecision
 from knockout.game import Colour, Reply
+from knockout.i18n.typed import half_width, typed_colour, typed_reply, typed_text
 from knockout.rules.decisions.kinds import Choice, CutChoice, SealedBids
 from knockout.rules.decisions.made import Made, MadeBid, MadeChoice, MadeCut, MadeSealed
 
@@ -189,7 +190,7 @@ def _sealed_bids(
     number from ``low`` to ``high``, both players."""
     out: dict[str, float] = {}
     for item in bids:
-        name_text, sep, value_text = item.rpartition("=")
+        name_text, sep, value_text = half_width(item).rpartition("=")
         if not sep or not name_text.strip():
             raise refused(
                 event.source, "--bid", f"expected NAME=MINUTES (Black's minutes), found {item!r}"
@@ -295,7 +296,7 @@ def _decider(event: Event, step: PendingDecision, given: str | None) -> tuple[st
 
 
 def _choice(event: Event, key: str, text: str, options: Mapping[str, _T]) -> _T:
-    found = options.get(text.strip().lower())
+    found = options.get(typed_colour(typed_reply(text)).lower())
     if found is None:
         raise refused(event.source, key, f"expected {' or '.join(options)}, found {text!r}")
     return found
@@ -305,7 +306,7 @@ def _minutes(event: Event, key: str, text: str, item: str | None = None) -> floa
     """A number of minutes as typed (a real number, kept as given: not rounded)."""
     shown = repr(item if item is not None else text)
     try:
-        value = float(text.strip())
+        value = float(typed_text(text))
     except ValueError:
         value = math.nan
     if not math.isfinite(value):

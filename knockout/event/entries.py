@@ -32,6 +32,7 @@ from knockout.event.state import (
     time_limit,
 )
 from knockout.game import Result
+from knockout.i18n.typed import half_width, typed_result
 from knockout.rules.chain.replay import PlayedGame
 from knockout.rules.decisions.made import MADE, MadeBid, MadeSealed, made_of_fields
 
@@ -72,12 +73,13 @@ _RESULTS: Mapping[str, Result] = {
 
 
 def parse_result(text: str, source: str) -> Result:
-    """``1-0``/``red``, ``1/2``/``draw`` (also ``½``), ``0-1``/``black``.
+    """``1-0``/``red``, ``1/2``/``draw`` (also ``½``), ``0-1``/``black``; the Chinese forms too
+    (红胜, 和, 黑胜; full-width ``１－０``: :mod:`knockout.i18n.typed`).
 
     >>> parse_result("1-0", "ev.db"), parse_result("Draw", "ev.db")
     (<Result.RED: 'red'>, <Result.DRAW: 'draw'>)
     """
-    found = _RESULTS.get(text.strip().lower())
+    found = _RESULTS.get(typed_result(text).lower())
     if found is None:
         raise refused(
             source, "result", f"expected 1-0, 0-1, 1/2 (or red, draw, black), found {text!r}"
@@ -94,7 +96,7 @@ def _time_items(event: Event, items: Sequence[str]) -> dict[str, float]:
     """``NAME=SECONDS`` items, each player once, names checked against the event."""
     out: dict[str, float] = {}
     for item in items:
-        name_text, sep, value_text = item.rpartition("=")
+        name_text, sep, value_text = half_width(item).rpartition("=")
         seconds = parse_seconds(value_text) if sep else None
         if not name_text.strip() or seconds is None:
             why = seconds_problem(value_text) if sep and name_text.strip() else None
