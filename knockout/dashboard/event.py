@@ -34,6 +34,8 @@ from knockout.event.state import (
     RecordedGame,
 )
 from knockout.game import Colour, Result
+from knockout.i18n import N_, _
+from knockout.i18n.terms import colour_label, round_label, stage_label
 from knockout.io.text import plural
 from knockout.rules.book.bracket import round_name
 from knockout.rules.book.formats import CutChoose, SealedBid
@@ -55,6 +57,16 @@ __all__ = [
 #: Results listed on the dashboard (the latest first).
 RECENT_RESULTS = 12
 
+#: How a next game's colours are settled, as the games table says it.
+COLOURS_BY = {
+    "lot": N_("by lot"),
+    "rule": N_("alternate"),
+    "bid": N_("by the bid"),
+    "choice": N_("chosen"),
+    "sealed": N_("sealed bids"),
+    "cut": N_("cut and chosen"),
+}
+
 
 def local_time(at: str) -> str:
     """A journal time (UTC) as local ``YYYY-MM-DD HH:MM:SS``."""
@@ -62,32 +74,25 @@ def local_time(at: str) -> str:
 
 
 def _games_table(event: Event, title: str) -> Table:
-    table = fit_table(title, caption=CLOCK_NOTE)
-    table.add_column("Board", justify="right", no_wrap=True)
-    table.add_column("Match", no_wrap=True)
-    table.add_column("Game", justify="right", no_wrap=True)
-    table.add_column("Stage", no_wrap=True)
-    table.add_column("Red", style="red", overflow="fold")
-    table.add_column("Black", overflow="fold")
-    table.add_column("Clock", no_wrap=True)
-    table.add_column("Colours", style="dim", overflow="fold")
+    table = fit_table(title, caption=_(CLOCK_NOTE))
+    table.add_column(_("Board"), justify="right", no_wrap=True)
+    table.add_column(_("Match"), no_wrap=True)
+    table.add_column(_("Game"), justify="right", no_wrap=True)
+    table.add_column(_("Stage"), no_wrap=True)
+    table.add_column(colour_label("red"), style="red", overflow="fold")
+    table.add_column(colour_label("black"), overflow="fold")
+    table.add_column(_("Clock"), no_wrap=True)
+    table.add_column(_("Colours"), style="dim", overflow="fold")
     for g in event.next_games():
         table.add_row(
             "-" if g.board is None else str(g.board),
             g.match,
             str(g.number),
-            g.stage,
+            stage_label(g.stage),
             g.red,
             g.black,
             clock_text(g.clock, g.increment_seconds),
-            {
-                "lot": "by lot",
-                "rule": "alternate",
-                "bid": "by the bid",
-                "choice": "chosen",
-                "sealed": "sealed bids",
-                "cut": "cut and chosen",
-            }[g.colours],
+            _(COLOURS_BY[g.colours]),
         )
     return fitted(table)
 
@@ -131,32 +136,53 @@ def _bid_prompt(event: Event, bid: PendingDecision, rule: Bidding) -> Text:
     a, b = bid.players
     menu = rule.menu
     text = Text()
-    text.append(f"{bid.match} ({a} v {b}), game {bid.number}: sudden death. ", style="bold")
-    times = " v ".join(f"{n} {duration(s, to_the_second=True)}" for n, s in bid.times.items())
+    text.append(
+        _("{match} ({a} v {b}), game {game}: sudden death. ").format(
+            match=bid.match, a=a, b=b, game=bid.number
+        ),
+        style="bold",
+    )
+    times = _(" v ").join(f"{n} {duration(s, to_the_second=True)}" for n, s in bid.times.items())
+    previous = bid.number - 1
     if bid.chooser is not None:
-        text.append(f"甲 = {bid.chooser} (used less time in game {bid.number - 1}: {times}). ")
-        who = f"{bid.chooser} announces Red or Black; then {bid.other} accepts or objects"
+        text.append(
+            _("甲 = {chooser} (used less time in game {game}: {times}). ").format(
+                chooser=bid.chooser, game=previous, times=times
+            )
+        )
+        who = _("{chooser} announces Red or Black; then {other} accepts or objects").format(
+            chooser=bid.chooser, other=bid.other
+        )
         chooser_opt = ""
     else:
         why = {
-            "tie": f"equal times in game {bid.number - 1} ({times})",
-            "lot": "the rule is a lot",
-            "unknown": f"game {bid.number - 1}'s times were not recorded",
+            "tie": _("equal times in game {game} ({times})").format(game=previous, times=times),
+            "lot": _("the rule is a lot"),
+            "unknown": _("game {game}'s times were not recorded").format(game=previous),
         }.get(bid.why or "", "")
-        text.append(f"甲 is drawn by lot ({why}). ", style="yellow")
-        who = "甲 announces Red or Black; then 乙 accepts or objects"
-        chooser_opt = " --chooser NAME"
-    text.append(who + ".")
+        text.append(_("甲 is drawn by lot ({why}). ").format(why=why), style="yellow")
+        who = _("甲 announces Red or Black; then 乙 accepts or objects")
+        chooser_opt = _(" --chooser NAME")
+    text.append(who + _("."))
     text.append(
-        f" Accept: 甲 plays the colour announced, Red {menu.accept[0]:g} v Black "
-        f"{menu.accept[1]:g} min; object to Red: 乙 Red {menu.object_red[0]:g} v "
-        f"{menu.object_red[1]:g}; object to Black: 甲 Red {menu.object_black[0]:g} v "
-        f"{menu.object_black[1]:g}.",
+        _(
+            " Accept: 甲 plays the colour announced, Red {accept_red:g} v Black {accept_black:g} "
+            "min; object to Red: 乙 Red {object_red_red:g} v {object_red_black:g}; object to "
+            "Black: 甲 Red {object_black_red:g} v {object_black_black:g}."
+        ).format(
+            accept_red=menu.accept[0],
+            accept_black=menu.accept[1],
+            object_red_red=menu.object_red[0],
+            object_red_black=menu.object_red[1],
+            object_black_red=menu.object_black[0],
+            object_black_black=menu.object_black[1],
+        ),
         style="dim",
     )
+    colours, replies = _("red|black"), _("accept|object")
     text.append(
-        f"\n  knockout event bid {event.source} {bid.match} --announce red|black "
-        f"--reply accept|object{chooser_opt}",
+        f"\n  knockout event bid {event.source} {bid.match} --announce {colours} "
+        f"--reply {replies}{chooser_opt}",
         style="cyan",
     )
     return text
@@ -246,8 +272,10 @@ def decision_line(event: Event, step: PendingDecision) -> str:
     m, decision = step.match, step.decision
     match decision:
         case Bidding():
-            chooser = f"甲 = {step.chooser}" if step.chooser else "甲 by lot (--chooser)"
-            return f"Next in {m}: the sudden-death bid ({chooser}); see knockout event next."
+            chooser = f"甲 = {step.chooser}" if step.chooser else _("甲 by lot (--chooser)")
+            return _(
+                "Next in {match}: the sudden-death bid ({chooser}); see knockout event next."
+            ).format(match=m, chooser=chooser)
         case Choice():
             chooser = f"{step.chooser} chooses" if step.chooser else "the lot's winner chooses"
             return (
@@ -282,19 +310,31 @@ def next_view(event: Event) -> RenderableType:
     """The games that can be played now, and the sudden-death choices to ask for."""
     parts: list[RenderableType] = []
     if event.finished:
-        parts.append(Text(f"The event is over: champion {event.champion}.", style="bold yellow"))
+        parts.append(
+            Text(
+                _("The event is over: champion {champion}.").format(champion=event.champion),
+                style="bold yellow",
+            )
+        )
         return Group(*parts)
     games = event.next_games()
     if games:
-        parts.append(_games_table(event, f"{event.name}: games to play now"))
+        parts.append(_games_table(event, _("{event}: games to play now").format(event=event.name)))
     parts += [decision_prompt(event, step) for step in event.pending_decisions()]
     if not games and not event.pending_decisions():
-        parts.append(Text("No game can be played now.", style="dim"))
+        parts.append(Text(_("No game can be played now."), style="dim"))
     byes = waiting_byes(event)
     if byes:
-        listed = ", ".join(f"{name} (waits in {m})" for name, m in byes)
+        listed = _(", ").join(
+            _("{name} (waits in {match})").format(name=name, match=m) for name, m in byes
+        )
         parts.append(
-            Text(f"Byes, straight to {round_name(2, event.rounds)}: {listed}", style="dim")
+            Text(
+                _("Byes, straight to {round}: {players}").format(
+                    round=round_label(round_name(2, event.rounds)), players=listed
+                ),
+                style="dim",
+            )
         )
     return Group(*parts)
 
