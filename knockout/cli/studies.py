@@ -26,7 +26,7 @@ from knockout.cli.app import (
 )
 from knockout.cli.match import JsonOpt, ScenarioArg
 from knockout.errors import KnockoutError
-from knockout.i18n import N_, _, ngettext
+from knockout.i18n import N_, _
 
 
 def _numbers(text: str, option: str) -> list[float]:

@@ -17,6 +17,7 @@ import math
 from pathlib import Path
 
 from knockout.errors import InputError
+from knockout.i18n import _
 
 __all__ = ["ENCODING_HINT", "decode", "duration", "plural", "read_text"]
 
@@ -137,7 +138,7 @@ def duration(seconds: float, *, to_the_second: bool = False) -> str:
     s = max(0, round(seconds))
     if to_the_second and s < 3600:
         m, s = divmod(s, 60)
-        return f"{m} min {s:02d} s" if m else f"{s} s"
+        return _("{m} min {s:02d} s").format(m=m, s=s) if m else _("{s} s").format(s=s)
     total = round(s / 60)
     h, m = divmod(total, 60)
-    return f"{h} h {m:02d} min" if h else f"{m} min"
+    return _("{h} h {m:02d} min").format(h=h, m=m) if h else _("{m} min").format(m=m)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from knockout.errors import KnockoutError
+from knockout.i18n import _, ngettext
 from knockout.io.text import duration
 from knockout.io.tomlfile import load_toml
 from knockout.rules.scenario.aggregate import parse_scenario
@@ -110,9 +111,11 @@ class SweepStudy:
         font_missing = drawing.has_cjk(plot_text(result)) and drawing.cjk_font() is None
         if plots and font_missing and say is not None:
             say(
-                "warning: no CJK font found: Chinese text in the plots is drawn as boxes (pip "
-                "install noto-cjk-sans-otc, which make installs, or apt-get install "
-                "fonts-noto-cjk)"
+                _(
+                    "warning: no CJK font found: Chinese text in the plots is drawn as boxes (pip "
+                    "install noto-cjk-sans-otc, which make installs, or apt-get install "
+                    "fonts-noto-cjk)"
+                )
             )
         body = {
             "study": str(self.path),
@@ -130,15 +133,34 @@ def _check_run_size(
     """Refuse a run too large to start without ``yes``; say how long a long one will take.
     Returns the chunk of points measured between progress lines."""
     est = estimate.estimate_run(sweep, executor=executor, workers=workers)
-    size = f"{est.points:,} grid points" + (
-        "" if est.runs is None else f" at {est.runs:,} runs a point"
+    size = ngettext("{n:,} grid point", "{n:,} grid points", est.points).format(n=est.points)
+    if est.runs is not None:
+        size += _(" at {runs:,} runs a point").format(runs=est.runs)
+    how_long = (
+        ""
+        if est.seconds is None
+        else _(", about {duration} ({basis})").format(
+            duration=duration(est.seconds), basis=est.basis
+        )
     )
-    how_long = "" if est.seconds is None else f", about {duration(est.seconds)} ({est.basis})"
     if estimate.needs_yes(est) and not yes:
+        smaller = (
+            _("or make the grid smaller")
+            if est.runs is None
+            else _("or make the grid smaller, or the runs fewer")
+        )
         raise KnockoutError(
-            f"{sweep.source}: {size}{how_long}: a study of more than {estimate.MAX_POINTS:,} "
-            f"points or above {estimate.LONG_RUN_SECONDS / 60:g} minutes runs only with --yes "
-            "(or make the grid smaller" + ("" if est.runs is None else ", or the runs fewer") + ")"
+            _(
+                "{source}: {size}{how_long}: a study of more than {max_points:,} points or above "
+                "{minutes:g} minutes runs only with --yes ({smaller})"
+            ).format(
+                source=sweep.source,
+                size=size,
+                how_long=how_long,
+                max_points=estimate.MAX_POINTS,
+                minutes=estimate.LONG_RUN_SECONDS / 60,
+                smaller=smaller,
+            )
         )
     if est.seconds is None or est.seconds < LONG_RUN_SECONDS:
         return 256
@@ -179,8 +201,13 @@ class ScoringStudy:
         seconds = study_time_estimate(study, simulations=simulations) / max(1, count)
         if seconds > LONG_RUN_SECONDS and say is not None:
             say(
-                f"{study.name}: about {duration(seconds)} on {count} process"
-                f"{'es' if count > 1 else ''} (timed on a short pilot); Ctrl-C stops"
+                ngettext(
+                    "{name}: about {duration} on {n} process (timed on a short pilot); Ctrl-C "
+                    "stops",
+                    "{name}: about {duration} on {n} processes (timed on a short pilot); Ctrl-C "
+                    "stops",
+                    count,
+                ).format(name=study.name, duration=duration(seconds), n=count)
             )
         result = run_study(study, simulations=simulations, progress=steps, workers=count)
         files = write_outputs(result, out)
