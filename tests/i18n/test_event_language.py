@@ -11,6 +11,8 @@ from knockout.cli.app import prepared
 from knockout.event.language import read_language
 from knockout.i18n import language, set_language
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 CUP = ROOT / "scenarios" / "events"
 

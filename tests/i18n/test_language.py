@@ -147,6 +147,7 @@ def test_every_commands_help_is_in_chinese(
         assert first_words not in text, f"untranslated help: {english[:60]!r}"
 
 
+@pytest.mark.system
 def test_lang_is_accepted_after_the_command_and_in_the_environment() -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES")}
     run = [sys.executable, "-c", "from knockout.program import main; main()"]

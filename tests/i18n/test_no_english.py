@@ -18,6 +18,8 @@ from babel.messages.pofile import read_po
 
 from knockout.i18n import LOCALE_DIR, set_language
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 FINAL = str(ROOT / "scenarios" / "final-2600-vs-2550.toml")
 HOW_SURE = str(ROOT / "scenarios" / "final-how-sure.toml")

@@ -10,6 +10,8 @@ import pytest
 from knockout.cli.app import prepared
 from knockout.i18n import set_language
 
+pytestmark = pytest.mark.slow
+
 CUP = Path(__file__).resolve().parents[2] / "scenarios" / "events"
 
 

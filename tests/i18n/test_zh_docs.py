@@ -14,6 +14,8 @@ import pytest
 
 from knockout.i18n import set_language
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = sorted((ROOT / "docs" / "zh").glob("*.md"))
 
