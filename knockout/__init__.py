@@ -9,13 +9,15 @@ the sibling package ``sims``; the command line is ``knockout.cli``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from knockout.version import __version__
 
 __all__ = ["__version__", "load", "odds", "play", "simulate"]
 
+#: ``typing.TYPE_CHECKING`` without importing typing (a third of a bare ``knockout --version``).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from knockout.api import load, odds, play, simulate
 
 

@@ -2,30 +2,63 @@
 
 The benchmark times the CLI (start-up in fresh processes, the Monte Carlo it drives), so it
 sits above :mod:`knockout.cli` in the layers; this module, the console-script entry point,
-assembles the two.
+assembles the two (on first use of :data:`app`, or in :func:`main`).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 
-from knockout.bench import command as command  # registers `knockout bench`
-from knockout.cli import app
-from knockout.cli import main as cli_main
-from knockout.cli.app import reflow_help
+from knockout.version import __version__
 
-reflow_help(app)
+TYPE_CHECKING = False  # typing's, without importing typing (see knockout/__init__.py)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from knockout.cli import app
 
 __all__ = ["app", "main"]
+
+_assembled = False
+
+
+def _app() -> Any:
+    """The CLI's app with ``knockout bench`` registered and every command's help reflowed."""
+    global _assembled  # noqa: PLW0603  (once per process)
+    from knockout.bench import command as _command  # noqa: F401, PLC0415  (registers `bench`)
+    from knockout.cli import app  # noqa: PLC0415
+    from knockout.cli.app import reflow_help  # noqa: PLC0415
+
+    if not _assembled:
+        reflow_help(app)
+        _assembled = True
+    return app
+
+
+def __getattr__(name: str) -> Any:
+    if name == "app":
+        return _app()
+    raise AttributeError(f"module 'knockout.program' has no attribute {name!r}")
 
 
 def main() -> None:
     """Console-script entry point: the CLI's :func:`~knockout.cli.app.main` (a usage error is
     one line and exit code 2), with ``knockout bench`` registered.
 
+    ``knockout --version`` alone is answered before the command line is built (the line
+    typer's eager ``--version`` prints, exit code 0): typer, rich and the command modules are
+    most of any other command's start-up.
+
     The program's pydantic models are its own input tables, so pydantic's plugins (hooks found
     by scanning every installed package's entry points: about 0.1 s of every short command)
     are not loaded, unless ``PYDANTIC_DISABLE_PLUGINS`` is set otherwise.
     """
+    if sys.argv[1:] == ["--version"]:
+        sys.stdout.write(f"knockout {__version__}\n")
+        return
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "1")
+    _app()
+    from knockout.cli import main as cli_main  # noqa: PLC0415
+
     cli_main()
