@@ -1,6 +1,5 @@
-"""What a new organiser and a new rule designer hit in their first hour (the field-test issue):
-bad input gets one line and exit code 2, options that do nothing are refused, and the words of
-every message and help text come out whole."""
+"""The CLI's messages and help: bad input gets one line and exit code 2, options that do nothing
+are refused, and the words of every message and help text come out whole at 80 columns."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""What a new rule designer hit in their first hour, round two (the second field-test issue):
-options and study files that gave a traceback, a table of nan % or a misattributed message now
-get one line each and exit code 2."""
+"""Bad numbers and study files: options and study files that could give a traceback, a table of
+nan % or a misattributed message get one line each and exit code 2."""
 
 from __future__ import annotations
 
