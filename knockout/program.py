@@ -27,8 +27,8 @@ def _app() -> Any:
     """The CLI's app with ``knockout bench`` registered and every command's help reflowed."""
     global _assembled  # noqa: PLW0603  (once per process)
     from knockout.bench import command as _command  # noqa: F401, PLC0415  (registers `bench`)
-    from knockout.cli import app  # noqa: PLC0415
-    from knockout.cli.app import reflow_help  # noqa: PLC0415
+    from knockout.cli import app  # noqa: PLC0415 (start-up: the CLI, not for --version)
+    from knockout.cli.app import reflow_help  # noqa: PLC0415 (start-up: the CLI, not for --version)
 
     if not _assembled:
         reflow_help(app)
@@ -59,6 +59,6 @@ def main() -> None:
         return
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "1")
     _app()
-    from knockout.cli import main as cli_main  # noqa: PLC0415
+    from knockout.cli import main as cli_main  # noqa: PLC0415 (start-up: the CLI, not for --version)
 
     cli_main()

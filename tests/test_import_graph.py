@@ -8,6 +8,9 @@ not yet named (STYLE.md). An import kept inside a function for start-up says so 
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import grimp
 
 
@@ -49,3 +52,17 @@ def test_the_cycle_finder_finds_a_circle_and_only_one() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
     # a module that only imports into a circle is not part of it
     assert _cycle({"x": {"y"}, "y": {"z"}, "z": {"y"}}) == ["y", "z", "y"]
+
+
+def test_an_import_inside_a_function_says_why_on_its_line() -> None:
+    """``# noqa: PLC0415`` (an import inside a function) is followed by its reason in
+    parentheses, e.g. ``(start-up: scipy, for the equilibria)``."""
+    root = Path(__file__).resolve().parent.parent
+    silent = [
+        f"{path.relative_to(root)}:{n}"
+        for folder in ("knockout", "sims")
+        for path in sorted((root / folder).rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if "noqa: PLC0415" in line and not re.search(r"noqa: PLC0415[^\n]*\(", line)
+    ]
+    assert not silent, "imports inside functions without a reason: " + ", ".join(silent)

@@ -67,8 +67,8 @@ def selfplay_check(
         pairings,
         play,
     )
-    from knockout.selfplay.run import Progress  # noqa: PLC0415
-    from knockout.selfplay.uci import find_engine  # noqa: PLC0415
+    from knockout.selfplay.run import Progress  # noqa: PLC0415 (start-up: the self-play row only)
+    from knockout.selfplay.uci import find_engine  # noqa: PLC0415 (start-up: the self-play row only)
 
     try:
         engine = find_engine(engine)

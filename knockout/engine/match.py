@@ -77,7 +77,7 @@ if TYPE_CHECKING:
 def _simpy() -> Any:
     """SimPy, imported when the engine first runs: the organiser's short commands rank events
     with the engine's records and never start it."""
-    import simpy  # noqa: PLC0415
+    import simpy  # noqa: PLC0415 (start-up: simpy, loaded when the engine plays)
 
     return simpy
 

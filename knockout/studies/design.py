@@ -536,7 +536,7 @@ def _models(
                 problem(p.key, p.message)
             continue
         fields = {k: v for k, v in table.model_dump().items() if k != "name"}
-        from knockout.rules.model.table import ModelIn  # noqa: PLC0415
+        from knockout.rules.model.table import ModelIn  # noqa: PLC0415 (start-up: pydantic, for a model table)
 
         base = ModelIn.model_validate({**fields, "moves": scenario.model.moves})
         out.append((table.name, _apply_model(base, scenario.model)))

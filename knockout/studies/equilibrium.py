@@ -135,7 +135,7 @@ class _Fixed(Equilibrium):
 def _bidding_equilibria(game: BiddingGame, sd: float) -> tuple[list[dict[str, Regions]], list[str]]:
     if sd == 0:
         return [dict(game.regions)], [_("belief_sd = 0: the rational rule is the equilibrium")]
-    from knockout.rules.decisions.equilibrium import bidding_equilibria  # noqa: PLC0415
+    from knockout.rules.decisions.equilibrium import bidding_equilibria  # noqa: PLC0415 (start-up: scipy, for the equilibria)
 
     found = bidding_equilibria(game, sd)
     notes = [
@@ -228,7 +228,7 @@ def _strategies_json(
         red = choice.red_region if sd == 0 else bayesian_choice_region(choice, sd)
         return {"choose_red": _intervals(red)}
     at = np.array(TABLE_AT)
-    from knockout.rules.decisions.gridgames import cut_equilibrium, sealed_equilibrium  # noqa: PLC0415
+    from knockout.rules.decisions.gridgames import cut_equilibrium, sealed_equilibrium  # noqa: PLC0415 (start-up: scipy, for the equilibria)
 
     if stage.is_sealed_bid:
         game = pairing.sealed_bid_game
@@ -268,7 +268,7 @@ def _grid_table(
 ) -> dict[str, Any]:
     """A grid equilibrium's table: each shown estimate's cell, its mean clock and how many
     neighbouring clock cells it spreads over."""
-    from knockout.rules.decisions.gridgames import spread  # noqa: PLC0415
+    from knockout.rules.decisions.gridgames import spread  # noqa: PLC0415 (start-up: scipy, for the equilibria)
 
     cells = lattice.cell_of(np.array(TABLE_AT))
     spreads = spread(np.asarray(table, dtype=np.float64))[cells]
@@ -314,7 +314,7 @@ def _solver_figures(
     """The solver's own verification figures for :func:`verdict`."""
     if sd == 0 or not (stage.is_sealed_bid or stage.is_cut):
         return None
-    from knockout.rules.decisions.gridgames import TARGET  # noqa: PLC0415
+    from knockout.rules.decisions.gridgames import TARGET  # noqa: PLC0415 (start-up: scipy, for the equilibria)
 
     own = first["interim_gain"] if stage.is_sealed_bid else first["cutter_interim_gain"]
     return float(own), TARGET, int(first["rounds"])

@@ -14,9 +14,13 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import textwrap
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from knockout.i18n import _
 
@@ -61,7 +65,7 @@ def _font_files() -> list[Path]:
 @functools.cache
 def _cjk_family() -> tuple[str, str] | None:
     """(family, file) of the CJK font registered with matplotlib, or None."""
-    from matplotlib import font_manager  # noqa: PLC0415
+    from matplotlib import font_manager  # noqa: PLC0415 (start-up: matplotlib, loaded to plot)
 
     manager = font_manager.fontManager
     for path in _font_files():
@@ -97,12 +101,11 @@ def has_cjk(text: str) -> bool:
 
 def pyplot() -> Any:
     """matplotlib's pyplot on the file-only Agg backend, with the CJK font as the fallback."""
-    import warnings  # noqa: PLC0415
 
     import matplotlib  # noqa: PLC0415  (heavy: loaded only to plot)
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt  # noqa: PLC0415 (start-up: matplotlib, loaded to plot)
 
     found = _cjk_family()
     plt.rcParams["font.family"] = [LATIN_FONT] + ([] if found is None else [found[0]])
@@ -113,7 +116,6 @@ def pyplot() -> Any:
 
 def _wrap(title: str, width: int = 70) -> str:
     """A long title over several lines (its own line breaks kept)."""
-    import textwrap  # noqa: PLC0415
 
     return "\n".join(textwrap.fill(part, width) for part in title.split("\n"))
 
@@ -136,7 +138,7 @@ def _descending(values: Sequence[float]) -> bool:
 
 def _style_axis(axis: Any, values: Sequence[float]) -> None:
     """Whole-number ticks on a grid of whole numbers."""
-    from matplotlib.ticker import MaxNLocator  # noqa: PLC0415
+    from matplotlib.ticker import MaxNLocator  # noqa: PLC0415 (start-up: matplotlib, loaded to plot)
 
     if values and _integer(values):
         axis.set_major_locator(MaxNLocator(integer=True))
@@ -248,7 +250,6 @@ def line_plot(
 def _ascending(values: Sequence[float], z: Any, axis: int) -> tuple[Any, Any, bool]:
     """Values and ``z`` put in ascending order along ``axis`` (and whether they were
     descending)."""
-    import numpy as np  # noqa: PLC0415
 
     if _descending(values):
         return np.asarray(values[::-1], dtype=float), np.flip(z, axis=axis), True
@@ -274,7 +275,6 @@ def heat_figure(
     the title says why). ``bounds``: the 2.5 % and 97.5 % ends of each cell's spread over
     uncertain constants, drawn as two more panels on the same colour scale
     (:func:`_heat_with_bounds`)."""
-    import numpy as np  # noqa: PLC0415
 
     if bounds is not None:
         return _heat_with_bounds(x, y, z, bounds, title=title, xlabel=xlabel, ylabel=ylabel,
@@ -360,7 +360,6 @@ def _heat_with_bounds(
     """The heat map between its 2.5 % and 97.5 % ends over uncertain constants: three panels
     on one colour scale, the line where each crosses ``centre``, and on the middle one the
     cells whose interval contains ``centre`` hatched."""
-    import numpy as np  # noqa: PLC0415
 
     plt = pyplot()
     grids = [np.asarray(g, dtype=float) for g in (bounds[0], z, bounds[1])]

@@ -33,8 +33,10 @@ constants and ratings become arrays); other points are solved one by one.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import os
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -422,8 +424,6 @@ def parse_sweep(data: Mapping[str, Any], *, source: str, folder: Path) -> Sweep:
 def _base_tables(path: str, fixed: Mapping[str, Any], source: str) -> dict[str, Any]:
     """The base scenario's tables with the study's fixed ``[set]`` overrides applied."""
     if path.lower().endswith(".json"):
-        import json  # noqa: PLC0415
-
         document = json.loads(read_text(path))
         data = document.get("scenario", document) if isinstance(document, dict) else {}
     else:
@@ -744,7 +744,7 @@ def _fair_key(sc: Scenario) -> tuple[Any, ...] | None:
 def _fair_draws(scenarios: Sequence[Scenario], sweep: Sweep, paths: Sequence[str]) -> Draws:
     """The ``fair`` metric paths at each draw, per point: the split and the seed menu's edge
     of a group of points in one vectorised pass; other figures point by point."""
-    from knockout.studies.fair import fair_at, fair_rules, seed_edges_and_splits  # noqa: PLC0415
+    from knockout.studies.fair import fair_at, fair_rules, seed_edges_and_splits  # noqa: PLC0415 (start-up: a metric's study, loaded when a grid asks for it)
 
     out: Draws = [None] * len(scenarios)
     fast = all(p in _FAIR_FAST for p in paths)
@@ -778,7 +778,7 @@ def _fair_documents(scenarios: Sequence[Scenario], sweep: Sweep) -> list[dict[st
     """The ``fair`` figures a sweep reads in one vectorised pass per group of points (the
     seed menu's edge and the split, this by bisection to 1e-12 minute), at the central
     constants; points that cannot be grouped get ``knockout fair --json``'s own."""
-    from knockout.studies.fair import seed_edges_and_splits  # noqa: PLC0415
+    from knockout.studies.fair import seed_edges_and_splits  # noqa: PLC0415 (start-up: a metric's study, loaded when a grid asks for it)
 
     out: list[dict[str, Any] | None] = [None] * len(scenarios)
     groups: dict[Any, list[int]] = {}
@@ -808,7 +808,7 @@ def _fair_documents(scenarios: Sequence[Scenario], sweep: Sweep) -> list[dict[st
 
 def _compare_draws(scenarios: Sequence[Scenario], sweep: Sweep, paths: Sequence[str]) -> Draws:
     """The ``compare`` metric paths at each draw, per point."""
-    from knockout.studies.compare import compare_at, resolve_formats  # noqa: PLC0415
+    from knockout.studies.compare import compare_at, resolve_formats  # noqa: PLC0415 (start-up: a metric's study, loaded when a grid asks for it)
 
     out: Draws = [None] * len(scenarios)
     for i, sc in enumerate(scenarios):
@@ -830,17 +830,17 @@ def _other_document(
 ) -> dict[str, Any]:
     """The output at the point's central constants (their spread is measured apart)."""
     if output == "compare":
-        from knockout.studies.compare import compare_formats, resolve_formats  # noqa: PLC0415
+        from knockout.studies.compare import compare_formats, resolve_formats  # noqa: PLC0415 (start-up: a metric's study, loaded when a grid asks for it)
 
         return compare_formats(
             sc, resolve_formats(sc, None), gaps=sweep.gaps, base=sweep.base_rating, model_sd=False
         ).to_json()
     if output == "equilibrium":
-        from knockout.studies.equilibrium import equilibrium_report  # noqa: PLC0415
+        from knockout.studies.equilibrium import equilibrium_report  # noqa: PLC0415 (start-up: a metric's study, loaded when a grid asks for it)
 
         return equilibrium_report(sc).to_json()
     if output == "fair":
-        from knockout.studies.fair import fair_rules  # noqa: PLC0415
+        from knockout.studies.fair import fair_rules  # noqa: PLC0415 (start-up: a metric's study, loaded when a grid asks for it)
 
         rules = fair_rules(
             sc,
@@ -852,11 +852,11 @@ def _other_document(
         )
         return rules.to_json()
     if output == "incentives":
-        from knockout.studies.incentives import incentives  # noqa: PLC0415
+        from knockout.studies.incentives import incentives  # noqa: PLC0415 (start-up: a metric's study, loaded when a grid asks for it)
 
         fairness = any(m.startswith("incentives.sequential_fairness") for m in sweep.metrics)
         return incentives(sc, grid=sweep.pace_grid, fairness=fairness).to_json()
-    from sims.run import estimates_json  # noqa: PLC0415
+    from sims.run import estimates_json  # noqa: PLC0415 (start-up: the Monte Carlo, for simulate. metrics)
 
     # the estimates alone: a study measures no path of simulate's exact companion (those
     # are odds. metrics), which would cost as much as the runs
@@ -879,8 +879,8 @@ def _simulate_documents(
     """``simulate --json``'s estimates at each point (:func:`_other_document`'s), the kernel
     tables of a group of points built together (:meth:`sims.kernel.MatchTables.for_points`:
     the tables each point builds alone, value for value), so only the runs are per point."""
-    from sims.kernel import MatchTables  # noqa: PLC0415
-    from sims.run import estimates_json  # noqa: PLC0415
+    from sims.kernel import MatchTables  # noqa: PLC0415 (start-up: the Monte Carlo, for simulate. metrics)
+    from sims.run import estimates_json  # noqa: PLC0415 (start-up: the Monte Carlo, for simulate. metrics)
 
     tables: list[MatchTables | None] = [None] * len(scenarios)
     groups: dict[Any, list[int]] = {}
@@ -995,7 +995,6 @@ def run_sweep(
     Raises:
         KnockoutError: A metric path that is not in its output, or not a number.
     """
-    import time  # noqa: PLC0415
 
     start = time.perf_counter()
     points = sweep.points
@@ -1020,7 +1019,6 @@ def base_spread(sweep: Sweep) -> BaseSpread | None:
     gives an sd (None when it gives none): ``odds`` and ``fair`` metrics with their variance
     decomposition, ``compare`` metrics with their spread; ``simulate`` metrics are Monte Carlo
     estimates at the central constants and have none."""
-    import time  # noqa: PLC0415
 
     start = time.perf_counter()
     sc = parse_scenario(sweep.base, source=sweep.scenario_path)
@@ -1039,8 +1037,8 @@ def base_spread(sweep: Sweep) -> BaseSpread | None:
             spread = match_spread(sc, plain, decompose=tuple(by_output["odds"]))
             docs["odds"] = replace(plain, model_uncertainty=spread).to_json()
     if "fair" in by_output:
-        from knockout.studies.fair import fair_rules  # noqa: PLC0415
-        from knockout.studies.fair_report import how_sure  # noqa: PLC0415
+        from knockout.studies.fair import fair_rules  # noqa: PLC0415 (start-up: a metric's study, loaded when a grid asks for it)
+        from knockout.studies.fair_report import how_sure  # noqa: PLC0415 (start-up: a metric's study, loaded when a grid asks for it)
 
         rules = fair_rules(
             sc,
@@ -1052,7 +1050,7 @@ def base_spread(sweep: Sweep) -> BaseSpread | None:
         docs["fair"] = rules.to_json()
         sentences = how_sure(rules)
     if "compare" in by_output:
-        from knockout.studies.compare import compare_formats, resolve_formats  # noqa: PLC0415
+        from knockout.studies.compare import compare_formats, resolve_formats  # noqa: PLC0415 (start-up: a metric's study, loaded when a grid asks for it)
 
         docs["compare"] = compare_formats(
             sc, resolve_formats(sc, None), gaps=sweep.gaps, base=sweep.base_rating

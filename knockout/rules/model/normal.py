@@ -164,7 +164,7 @@ def gauss_hermite(n: int = 48) -> tuple[FloatArray, FloatArray]:
     ``Z ~ Normal(0, 1)`` (probabilists' Gauss-Hermite; 48 nodes integrate polynomials of
     degree 95 exactly). Computed on first use: ``numpy.polynomial`` is slow to import, and a
     short command that decides nothing on private beliefs never needs it."""
-    from numpy.polynomial.hermite_e import hermegauss  # noqa: PLC0415
+    from numpy.polynomial.hermite_e import hermegauss  # noqa: PLC0415 (start-up: numpy.polynomial, once per process)
 
     z, w = hermegauss(n)
     z.setflags(write=False)

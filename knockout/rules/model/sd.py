@@ -293,7 +293,7 @@ def _normals(d: int, draws: int, replicates: int, seed: int) -> FloatArray:
     """``(draws, d)`` standard Normals from ``replicates`` scrambled Sobol' sets, replicate after
     replicate (the same for every answer with as many uncertain constants; read-only)."""
     from scipy.special import ndtri  # noqa: PLC0415  (loaded only when constants are uncertain)
-    from scipy.stats import qmc  # noqa: PLC0415
+    from scipy.stats import qmc  # noqa: PLC0415 (start-up: scipy.stats, with uncertain constants only)
 
     m = draws // replicates
     k = m.bit_length() - 1

@@ -638,7 +638,7 @@ def write_league_plots(result: LeagueStudyResult, out: Path) -> list[Path]:
     import matplotlib  # noqa: PLC0415  (loaded only to plot)
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt  # noqa: PLC0415 (start-up: matplotlib, loaded to plot)
 
     drawn = [
         _captain_plot(plt, result, out / "league-captain-colour.png"),
