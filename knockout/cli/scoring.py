@@ -414,18 +414,14 @@ def scoring_study(
     encoding: EncodingOpt = None,
 ) -> None:
     """Run a scoring-reform study (``knockout scoring-study``)."""
-    from knockout.studies.load import load_study
+    from knockout.studies.load import RunOptions, load_study
     from sims.runner import parse_workers
 
     with user_errors():
         found = load_study(study_file, encoding=encoding)
-        most = parse_workers(str(workers))
-        run = found.run(
-            out,
-            seed=seed,
-            workers=most,
-            simulations=simulations,
-            say=say_line,
+        options = RunOptions(
+            seed, parse_workers(str(workers)), simulations=simulations, say=say_line,
             steps=step_line,
-        )
+        )  # fmt: skip
+        run = found.run(out, options)
     show_study(run, json)

@@ -281,19 +281,14 @@ def study(
             raise KnockoutError(f"--executor: expected local or dask, got {executor!r}")
     folder = out if out is not None else Path("out") / study_file.stem
     with user_errors():
-        from knockout.studies.load import load_study
+        from knockout.studies.load import RunOptions, load_study
 
         found = load_study(study_file, encoding=encoding)
-        run = found.run(
-            folder,
-            seed=seed,
-            workers=workers,
-            executor=executor,
-            yes=yes,
-            say=say_line,
-            steps=step_line,
+        options = RunOptions(
+            seed, workers, executor, yes=yes, say=say_line, steps=step_line,
             points=_progress(found.name),
-        )
+        )  # fmt: skip
+        run = found.run(folder, options)
     show_study(run, json_out)
 
 

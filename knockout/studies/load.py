@@ -45,7 +45,7 @@ from knockout.studies.scoring.study import run_study, study_time_estimate
 from knockout.studies.sweep import Sweep, load_sweep, run_sweep
 from sims.runner import resolve_workers
 
-__all__ = ["LeagueStudy", "ScoringStudy", "StudyRun", "SweepStudy", "load_study"]
+__all__ = ["LeagueStudy", "RunOptions", "ScoringStudy", "StudyRun", "SweepStudy", "load_study"]
 
 #: A line for the person running the study (an estimate of its time, a warning).
 Say = Callable[[str], None]
@@ -71,6 +71,31 @@ class StudyRun:
 
 
 @dataclass(frozen=True)
+class RunOptions:
+    """How a study runs, whatever its kind (each kind uses those it has).
+
+    Attributes:
+        seed: Overrides the study file's seed.
+        workers: Most processes (``auto``: every CPU).
+        executor: A sweep's: ``local`` or ``dask``.
+        simulations: A scoring or league study's: overrides every event's simulations.
+        yes: A sweep's: run even a study of more than a million points or ten minutes.
+        say: Lines for the person running it (an estimate, a warning).
+        steps: A scoring or league study's progress lines.
+        points: A sweep's progress (points done, points).
+    """
+
+    seed: int | None = None
+    workers: int | Literal["auto"] = 1
+    executor: Literal["local", "dask"] = "local"
+    simulations: int | None = None
+    yes: bool = False
+    say: Say | None = None
+    steps: Steps | None = None
+    points: Points | None = None
+
+
+@dataclass(frozen=True)
 class SweepStudy:
     """A sweep of scenario values over a grid."""
 
@@ -82,29 +107,20 @@ class SweepStudy:
         """The study's name."""
         return self.sweep.name
 
-    def run(
-        self,
-        out: Path,
-        *,
-        seed: int | None = None,
-        workers: int | Literal["auto"] = 1,
-        executor: Literal["local", "dask"] = "local",
-        simulations: int | None = None,
-        yes: bool = False,
-        say: Say | None = None,
-        steps: Steps | None = None,
-        points: Points | None = None,
-    ) -> StudyRun:
+    def run(self, out: Path, options: RunOptions = RunOptions()) -> StudyRun:
         """Measure every metric at every grid point and write the files.
 
         Raises:
             KnockoutError: A run of more than a million points, or estimated above ten minutes,
                 without ``yes``.
         """
-        sweep = self.sweep if seed is None else replace(self.sweep, seed=seed)
-        count = resolve_workers(workers, say) if workers == "auto" else workers
-        chunk = _check_run_size(sweep, yes, executor, count, say)
-        result = run_sweep(sweep, progress=points, executor=executor, workers=count, chunk=chunk)
+        o, say = options, options.say
+        sweep = self.sweep if o.seed is None else replace(self.sweep, seed=o.seed)
+        count = resolve_workers(o.workers, say) if o.workers == "auto" else o.workers
+        chunk = _check_run_size(sweep, o.yes, o.executor, count, say)
+        result = run_sweep(
+            sweep, progress=o.points, executor=o.executor, workers=count, chunk=chunk
+        )
         scenario = parse_scenario(sweep.base, source=sweep.scenario_path).to_dict()
         files = write_study(sweep_files(result, scenario), out)
         plots = [f for f in files if f.suffix == ".png"]
@@ -182,23 +198,12 @@ class ScoringStudy:
         """The study's name."""
         return self.study.name
 
-    def run(
-        self,
-        out: Path,
-        *,
-        seed: int | None = None,
-        workers: int | Literal["auto"] = 1,
-        executor: Literal["local", "dask"] = "local",
-        simulations: int | None = None,
-        yes: bool = False,
-        say: Say | None = None,
-        steps: Steps | None = None,
-        points: Points | None = None,
-    ) -> StudyRun:
+    def run(self, out: Path, options: RunOptions = RunOptions()) -> StudyRun:
         """Simulate every event under every system, measure everything, write the files."""
-        study = self.study if seed is None else replace(self.study, seed=seed)
-        count = resolve_workers(workers, say)
-        seconds = study_time_estimate(study, simulations=simulations) / max(1, count)
+        o, say = options, options.say
+        study = self.study if o.seed is None else replace(self.study, seed=o.seed)
+        count = resolve_workers(o.workers, say)
+        seconds = study_time_estimate(study, simulations=o.simulations) / max(1, count)
         if seconds > LONG_RUN_SECONDS and say is not None:
             say(
                 ngettext(
@@ -209,7 +214,7 @@ class ScoringStudy:
                     count,
                 ).format(name=study.name, duration=duration(seconds), n=count)
             )
-        result = run_study(study, simulations=simulations, progress=steps, workers=count)
+        result = run_study(study, simulations=o.simulations, progress=o.steps, workers=count)
         files = write_outputs(result, out)
         body = {
             "study": str(self.path),
@@ -231,22 +236,11 @@ class LeagueStudy:
         """The study's name."""
         return self.study.name
 
-    def run(
-        self,
-        out: Path,
-        *,
-        seed: int | None = None,
-        workers: int | Literal["auto"] = 1,
-        executor: Literal["local", "dask"] = "local",
-        simulations: int | None = None,
-        yes: bool = False,
-        say: Say | None = None,
-        steps: Steps | None = None,
-        points: Points | None = None,
-    ) -> StudyRun:
+    def run(self, out: Path, options: RunOptions = RunOptions()) -> StudyRun:
         """Simulate every league under each of its policies and write the files."""
-        study = self.study if seed is None else replace(self.study, seed=seed)
-        result = run_league_study(study, simulations=simulations, progress=steps)
+        o = options
+        study = self.study if o.seed is None else replace(self.study, seed=o.seed)
+        result = run_league_study(study, simulations=o.simulations, progress=o.steps)
         files = write_league_outputs(result, out)
         body = {
             "study": str(self.path),
