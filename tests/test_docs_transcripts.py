@@ -56,9 +56,23 @@ def test_the_organisers_day_runs_as_shown(tmp_path: Path, monkeypatch: pytest.Mo
     (tmp_path / "scenarios").symlink_to(ROOT / "scenarios")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("COLUMNS", "80")
-    runner = CliRunner()
     steps = transcripts(PAGE.read_text(encoding="utf-8"))
     assert len(steps) >= 15
+    run_as_shown(steps)
+
+
+def test_the_games_page_runs_as_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/games.md: the summaries of the bundled table, as the page shows them."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "80")
+    steps = transcripts((ROOT / "docs" / "games.md").read_text(encoding="utf-8"))
+    assert len(steps) >= 3
+    run_as_shown(steps)
+
+
+def run_as_shown(steps: list[tuple[str, list[str]]]) -> None:
+    """Run each command; its output must match what the page shows (see the module's note)."""
+    runner = CliRunner()
     for command, expected in steps:
         argv = shlex.split(command)
         assert argv[0] == "knockout", command
