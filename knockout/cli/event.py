@@ -224,7 +224,6 @@ def new(
         knockout event new cup.db --scenario cup.toml --players players.csv --seed 2026 --lang zh
     """
     from knockout.dashboard.event import next_view
-    from knockout.event.language import write_language
     from knockout.event.store import create_event
     from knockout.i18n import language_asked
     from knockout.io.text import plural
@@ -241,10 +240,8 @@ def new(
             encoding=encoding,
             command=_command("new", *parts),
             seed=seed,
+            language=language_asked(),
         )
-        asked = language_asked()
-        if asked is not None:
-            write_language(event, asked)
         bracket = ev.scenario.bracket
         draw = f"{bracket.seeding} seeding"
         if bracket.seeding == "random":

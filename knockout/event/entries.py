@@ -32,6 +32,8 @@ from knockout.event.state import (
     time_limit,
 )
 from knockout.game import Result
+from knockout.i18n import _
+from knockout.i18n.terms import stage_label
 from knockout.i18n.typed import half_width, typed_result
 from knockout.rules.chain.replay import PlayedGame
 from knockout.rules.decisions.made import MADE, MadeBid, MadeSealed, made_of_fields
@@ -326,7 +328,21 @@ def imported_game_entry(
     colours come from the file; the rules check it when the journal is replayed). A
     sudden-death game whose bid the file gives is entered after that bid (its clocks known)."""
     step = event.next_step(m)
-    assert step is not None and game.result is not None
+    assert game.result is not None
+    if step is None:
+        message = (
+            _("expected a match in play for the game {red} v {black} ({stage}), found it decided")
+            if m.winner is not None
+            else _(
+                "expected a match in play for the game {red} v {black} ({stage}), found its "
+                "players not known yet"
+            )
+        )
+        raise refused(
+            event.source,
+            m.id,
+            message.format(red=game.red, black=game.black, stage=stage_label(game.stage)),
+        )
     stage = event.stage_at(m)
     clock = None if stage.is_decision else list(stage.minutes)
     if isinstance(step, NextGame) and step.colours in MADE:
@@ -339,7 +355,7 @@ def imported_game_entry(
         "clock": clock,
         "increment_seconds": stage.increment_seconds,
         "time_used": dict(game.time_used) if game.time_used else None,
-        "moves": None,
+        "moves": game.moves,
         "board": step.board,
         "colours": "scenario",
     }

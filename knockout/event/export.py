@@ -8,10 +8,14 @@
 * CSV: the same games, one per line; or (``table="matches"``) one line per match. A text cell
   that a spreadsheet would take for a formula (it starts with ``=``, ``+``, ``-``, ``@``, a tab
   or a carriage return) is written with a leading ``'``.
-* Scenario (TOML): the event's resolved scenario with the recorded games as ``[[played]]`` and
-  the withdrawals as ``withdrawn = true``, which ``knockout odds``, ``simulate`` and ``play``
-  start from. A sudden-death game carries the bid that set it up (``chooser``, ``announce``,
-  ``reply``), a chosen game its colour choice (``chooser``, ``colour``), an Armageddon its
+* Scenario (TOML): the event's resolved scenario with the recorded games as ``[[played]]`` (in
+  the order they were recorded, with their times and moves) and the withdrawals as
+  ``withdrawn = true``, which ``knockout odds``, ``simulate`` and ``play`` start from; its
+  ``[event]`` table holds what ``knockout event new`` needs to carry the event on exactly: the
+  event's seed (the colour lots of the games to come), its language, the federations and when
+  each withdrawal came (``after``: how many ``[[played]]`` entries came before it). A
+  sudden-death game carries the bid that set it up (``chooser``, ``announce``, ``reply``), a
+  chosen game its colour choice (``chooser``, ``colour``), an Armageddon its
   sealed bids (``bids``, ``lot_black`` for equal bids), a cut-and-choose game its cut
   (``cutter``, ``red_minutes``, ``colour``); a decision recorded for a game not yet played is a
   ``[[played]]`` entry of its own, with those keys and no result, so the odds start from the
@@ -38,6 +42,7 @@ __all__ = [
     "MATCH_COLUMNS",
     "csv_cell",
     "matches_csv",
+    "scenario_data",
     "to_csv",
     "to_json",
     "to_scenario_toml",
@@ -150,7 +155,7 @@ def to_json(event: Event) -> dict[str, Any]:
         "matches": [f.to_json() for f in match_facts(event)],
         "withdrawn": withdrawn_json(event),
     }
-    return envelope(body, scenario=event.scenario.to_dict())
+    return envelope(body, scenario=scenario_data(event))
 
 
 def to_csv(event: Event, table: str = "games") -> str:
@@ -213,13 +218,33 @@ def matches_csv(event: Event) -> str:
     return buffer.getvalue()
 
 
-def to_scenario_toml(event: Event) -> str:
-    """The scenario with ``[[played]]`` games and withdrawals, as a TOML file."""
+def scenario_data(event: Event, *, language: str | None = None) -> dict[str, Any]:
+    """The event's scenario (``[[played]]`` in journal order, withdrawals) with its
+    ``[event]`` table: the seed, the language (``language``, when the file stores one), the
+    federations given, and after how many ``[[played]]`` entries each withdrawal came."""
+    data = event.scenario.to_dict()
+    left = [e.seq for e in event.entries if e.kind == "withdraw" and e.seq not in event.undone]
+    withdrawals = [  # event.withdrawn: the same entries in the same order, names as they are now
+        {"name": name, "after": sum(1 for at in event.played_at if at < seq)}
+        for name, seq in zip(event.withdrawn, left, strict=True)
+    ]
+    table: dict[str, Any] = {"seed": event.seed}
+    if language is not None:
+        table["language"] = language
+    table["federations"] = {n: f for n, f in event.federations.items() if f is not None}
+    table["withdrawals"] = withdrawals
+    return {**data, "event": table}
+
+
+def to_scenario_toml(event: Event, *, language: str | None = None) -> str:
+    """The scenario with ``[[played]]`` games and withdrawals, and the ``[event]`` table that
+    carries the event on (:func:`scenario_data`), as a TOML file."""
     header = [
         f"{event.name}: exported from the event file {event.source}",
         f"{plural(len(event.games), 'game')} recorded, "
         f"{plural(len(event.withdrawn), 'withdrawal')}, "
         f"{plural(len(event.entries), 'journal entry', 'journal entries')}.",
-        "knockout odds, simulate and play start from the games (and bids) below.",
+        "knockout odds, simulate and play start from the games (and bids) below;",
+        "knockout event new NEW.db --scenario FILE carries the event on from here ([event]).",
     ]
-    return dumps(event.scenario.to_dict(), header=header)
+    return dumps(scenario_data(event, language=language), header=header)

@@ -158,6 +158,7 @@ class RecordedGame:
             self.result,
             dict(self.time_used) or None,
             None if made is None else made.made,
+            self.moves,
         )
 
 
@@ -456,6 +457,8 @@ class Event:
         former: Former names (changed by ``amend``, or replaced) to the entry that changed them.
         pinned: The draw is pinned to the seeds it was made with (a changed rating would have
             seeded it differently).
+        played_at: The journal place of each of ``scenario``'s ``[[played]]`` entries (a game's
+            first entry, a decision's own), in the same order.
     """
 
     source: str
@@ -472,6 +475,7 @@ class Event:
     matches: tuple[Match, ...] = field(default=())
     former: Mapping[str, Entry] = field(default_factory=dict)
     pinned: bool = False
+    played_at: tuple[int, ...] = ()
 
     @classmethod
     def replay(cls, source: str, rows: EventRows) -> Event:
@@ -486,8 +490,8 @@ class Event:
         players = roster(first, rows.federations, live)
         base = players.base
         live = [renamed(e, players.names) for e in live]
-        in_force = _games_in_force(live)
-        games = tuple(RecordedGame.from_entry(e) for e in in_force)
+        placed = [(at, RecordedGame.from_entry(e)) for at, e in _games_in_force(live)]
+        games = tuple(g for _, g in placed)
         decisions = {
             (d.match, d.number): d
             for d in (
@@ -497,11 +501,12 @@ class Event:
             )
         }
         withdrawn = tuple(e.player for e in live if e.kind == "withdraw" and e.player)
+        played = _played(placed, decisions)
         try:
             scenario = replace(
                 base,
                 players=tuple(replace(p, withdrawn=p.name in withdrawn) for p in base.players),
-                played=_played(games, decisions),
+                played=tuple(g for _, g in played),
             )
             state = scenario.event_state()
         except ScenarioError as exc:
@@ -522,6 +527,7 @@ class Event:
             state,
             former=players.former,
             pinned=players.pinned,
+            played_at=tuple(at for at, _ in played),
         )
         return replace(event, matches=_with_boards(event, _matches(event)))
 
@@ -825,9 +831,10 @@ def _first_decider(
     return chooser, "less-time" if chooser is not None else "tie"
 
 
-def _games_in_force(live: Sequence[Entry]) -> list[Entry]:
+def _games_in_force(live: Sequence[Entry]) -> list[tuple[int, Entry]]:
     """The ``game`` and ``correct`` entries in force, each game once (a correction in place of
-    the entry it replaces), in the order of the games they record."""
+    the entry it replaces), with the number of the game's first entry (its place in the
+    journal), in that order."""
     by_seq = {e.seq: e for e in live}
     superseded = {int(e.fields["corrects"]) for e in live if e.kind == "correct"}
 
@@ -837,19 +844,21 @@ def _games_in_force(live: Sequence[Entry]) -> list[Entry]:
         return e.seq
 
     kept = [e for e in live if e.kind in ("game", "correct") and e.seq not in superseded]
-    return sorted(kept, key=root)
+    return sorted(((root(e), e) for e in kept), key=lambda pair: pair[0])
 
 
 def _played(
-    games: Sequence[RecordedGame], decisions: Mapping[tuple[str, int], RecordedDecision]
-) -> tuple[PlayedGame, ...]:
-    """The scenario's ``[[played]]``: every game with the decision that set it up, then each
-    decision whose game is not recorded yet as a decision entry, so the rules place it and the
-    odds of the event start from the game it set up."""
-    out = [g.played(decisions.get((g.match, g.number))) for g in games]
-    played = {(g.match, g.number) for g in games}
-    out += [d.played() for key, d in decisions.items() if key not in played]
-    return tuple(out)
+    games: Sequence[tuple[int, RecordedGame]],
+    decisions: Mapping[tuple[str, int], RecordedDecision],
+) -> tuple[tuple[int, PlayedGame], ...]:
+    """The scenario's ``[[played]]`` in journal order, each with its place in the journal:
+    every game (at its first entry) with the decision that set it up, and each decision whose
+    game is not recorded yet as a decision entry (at its own entry), so the rules place it and
+    the odds of the event start from the game it set up."""
+    out = [(at, g.played(decisions.get((g.match, g.number)))) for at, g in games]
+    played = {(g.match, g.number) for _, g in games}
+    out += [(d.seq, d.played()) for key, d in decisions.items() if key not in played]
+    return tuple(sorted(out, key=lambda pair: pair[0]))
 
 
 def _game_number(e: Entry, live: Sequence[Entry]) -> int:

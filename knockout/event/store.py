@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from knockout.errors import InputError, Problem
+from knockout.event.carried import Carried, carried_facts
 from knockout.event.checks import clean_name, name_key, name_problem, rating_problem
 from knockout.event.database import (
     EventHeader,
@@ -40,6 +41,7 @@ from knockout.event.errors import EventRefused, refused
 from knockout.event.journal import Entry, utc_now
 from knockout.event.revisions import Conflict, later_conflicts
 from knockout.event.state import Event, MatchKey, assign_boards
+from knockout.i18n import _
 from knockout.io.text import plural, read_text
 from knockout.rules.chain.replay import PlayedGame
 from knockout.rules.scenario.aggregate import Scenario, parse_scenario
@@ -453,12 +455,16 @@ def create_event(
     encoding: str | None = None,
     command: str = "",
     seed: int | None = None,
+    language: str | None = None,
 ) -> Event:
     """Create the event file ``path`` from a scenario (and an entry list), all or nothing.
 
     The scenario gives the format, model, bracket and ranking rules, and the players unless
-    ``players_path`` (a CSV entry list) is given. Games it lists as already played and players
-    marked withdrawn become the first journal entries, checked like any other.
+    ``players_path`` (a CSV entry list) is given. Games it lists as already played, decisions
+    and players marked withdrawn become the first journal entries, in the file's order (a
+    withdrawal where its ``[event]`` table says it came), checked like any other. An
+    exported event's ``[event]`` table carries it on exactly: its seed, language and
+    federations.
 
     Args:
         path: The new event file (must not exist).
@@ -467,7 +473,9 @@ def create_event(
         encoding: The entry list's encoding (default UTF-8).
         command: The command line, for the journal.
         seed: The event's seed (colour lots; a random draw without its own ``draw_seed``);
-            default: drawn from the operating system.
+            default: the scenario's ``[event] seed``, else drawn from the operating system.
+        language: The language to store as the event's own (default: the scenario's
+            ``[event] language``, if any).
 
     Raises:
         InputError: Problems in the scenario or the entry list, or an existing ``path``.
@@ -477,6 +485,17 @@ def create_event(
         raise refused(source, "", "already exists: choose another file name, or open it")
     data = _scenario_data(scenario_path, players_path, encoding)
     scenario = parse_scenario(data, source=str(scenario_path))
+    carried = carried_facts(data, scenario, str(scenario_path), entry_list=players_path is not None)
+    if seed is None:
+        seed = carried.seed
+    elif carried.seed is not None and seed != carried.seed:
+        message = _(
+            "expected --seed {carried} or no --seed: the scenario carries the event's seed "
+            "{carried}, which draws the colours of the games to come; found --seed {seed}"
+        )
+        raise refused(
+            str(scenario_path), "event.seed", message.format(carried=carried.seed, seed=seed)
+        )
     if seed is None:
         import secrets  # noqa: PLC0415  (only `event new` without --seed; hmac is slow to load)
 
@@ -492,6 +511,8 @@ def create_event(
     at = utc_now()
     header = EventHeader(scenario.name, base.to_dict(), event_seed, at, __version__)
     federations = _federations(scenario, players_path, encoding)
+    if players_path is None:
+        federations.update(carried.federations)
     created = {
         "scenario": str(scenario_path),
         "players": None if players_path is None else str(players_path),
@@ -501,11 +522,16 @@ def create_event(
         "seed": event_seed,
     }
     rows = EventRows(header, federations, ())
-    _, rows = _with_entry(
+    _entry, rows = _with_entry(
         source, rows, lambda ev, seq, at: Entry(seq, at, "new", data=created, command=command), at
     )
-    rows = _imported(source, rows, scenario, command)
+    rows = _imported(source, rows, scenario, carried, command)
     create_file(path, header, federations, rows.entries)
+    stored = language if language is not None else carried.language
+    if stored is not None:
+        from knockout.event.language import write_language  # noqa: PLC0415  (only event new)
+
+        write_language(path, stored)
     return Event.replay(source, rows)
 
 
@@ -585,33 +611,92 @@ def _federations(
     return feds
 
 
-def _imported(source: str, rows: EventRows, scenario: Scenario, command: str) -> EventRows:
-    """The scenario's games already played and withdrawals, appended as entries."""
+def _imported(
+    source: str, rows: EventRows, scenario: Scenario, carried: Carried, command: str
+) -> EventRows:
+    """The scenario's games already played, decisions and withdrawals, appended as entries in
+    the file's order (a withdrawal after the ``[[played]]`` entries ``carried`` says came
+    before it; without that, last). An entry whose match is not playable yet (a hand-written
+    file listing a later round first, or a game after a withdrawal given no place) waits until
+    it is."""
     at = rows.entries[0].at
-    progress = sorted(scenario.event_state().progress.items())
-    for key, placed in progress:
-        for g in placed.games:
-            decided = _decision_maker(key, g, command)
-            if decided is not None:
-                # A decision (its game played or not): entered as the arbiter would.
-                _, rows = _with_entry(source, rows, decided, at)
-            if g.result is None:
-                continue
+    keys = {
+        frozenset(placed.players): key for key, placed in scenario.event_state().progress.items()
+    }
+    items: list[tuple[MatchKey | None, PlayedGame | str]] = []
+    after = dict(carried.after)
+    for p in scenario.players:
+        if p.withdrawn and p.name not in after:
+            after[p.name] = len(scenario.played)
+    for i in range(len(scenario.played) + 1):
+        items += [(None, name) for name, n in after.items() if n == i]
+        if i < len(scenario.played):
+            g = scenario.played[i]
+            items.append((keys[frozenset((g.red, g.black))], g))
+    event = Event.replay(source, rows)
+    waiting: list[tuple[MatchKey | None, PlayedGame | str]] = []
+    for item in items:
+        if not _ready(event, item):
+            waiting.append(item)
+            continue
+        rows, event = _enter(source, rows, event, item, at, command)
+        ready = next((w for w in waiting if _ready(event, w)), None)
+        while ready is not None:
+            waiting.remove(ready)
+            rows, event = _enter(source, rows, event, ready, at, command)
+            ready = next((w for w in waiting if _ready(event, w)), None)
+    for item in waiting:  # the rules refuse it, saying why
+        rows, event = _enter(source, rows, event, item, at, command)
+    return rows
 
-            def game(ev: Event, seq: int, at: str, key: MatchKey = key, g: PlayedGame = g) -> Entry:
-                m = ev.by_key(key)
+
+def _ready(event: Event, item: tuple[MatchKey | None, PlayedGame | str]) -> bool:
+    """An imported entry can be entered now: its match is playable (a withdrawal: the player
+    has a match left)."""
+    key, what = item
+    if isinstance(what, str):
+        return event.match_of(what) is not None
+    assert key is not None
+    m = event.by_key(key)
+    return m is not None and m.playable
+
+
+def _enter(
+    source: str,
+    rows: EventRows,
+    event: Event,
+    item: tuple[MatchKey | None, PlayedGame | str],
+    at: str,
+    command: str,
+) -> tuple[EventRows, Event]:
+    """Append the entries of one imported item (a decision, a game, a withdrawal)."""
+    key, what = item
+    makers: list[Maker] = []
+    if isinstance(what, str):
+
+        def leave(ev: Event, seq: int, at: str, name: str = what) -> Entry:
+            return withdraw_entry(ev, seq, at, command, name=name)
+
+        makers.append(leave)
+    else:
+        assert key is not None
+        decided = _decision_maker(key, what, command)
+        if decided is not None:  # a decision (its game played or not): as the arbiter would
+            makers.append(decided)
+        if what.result is not None:
+
+            def game(
+                ev: Event, seq: int, at: str, k: MatchKey = key, g: PlayedGame = what
+            ) -> Entry:
+                m = ev.by_key(k)
                 assert m is not None
                 return imported_game_entry(ev, seq, at, command, m=m, game=g)
 
-            _, rows = _with_entry(source, rows, game, at)
-    for player in scenario.players:
-        if player.withdrawn:
-
-            def leave(ev: Event, seq: int, at: str, name: str = player.name) -> Entry:
-                return withdraw_entry(ev, seq, at, command, name=name)
-
-            _, rows = _with_entry(source, rows, leave, at)
-    return rows
+            makers.append(game)
+    for make in makers:
+        _entry, rows = _with_entry(source, rows, make, at, event)
+        event = Event.replay(source, rows)
+    return rows, event
 
 
 def _decision_maker(key: MatchKey, g: PlayedGame, command: str) -> Maker | None:

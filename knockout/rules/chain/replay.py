@@ -56,6 +56,7 @@ class PlayedGame:
         time_used: Seconds each player used, if known (decides 甲 for a following bidding game).
         made: The decision that set up the game's colours (and clocks), if the players took one:
             a bid, a colour choice, sealed bids, a cut (:mod:`knockout.rules.decisions.made`).
+        moves: The moves made, if known (a record of the game; no rule reads it).
     """
 
     red: str
@@ -64,6 +65,7 @@ class PlayedGame:
     result: Result | None
     time_used: dict[str, float] | None = None
     made: Made | None = None
+    moves: int | None = None
 
     @property
     def is_decision(self) -> bool:

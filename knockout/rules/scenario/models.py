@@ -93,6 +93,7 @@ class _PlayedIn(Table):
     stage: Annotated[str, Field(min_length=1)]
     result: Literal["red", "draw", "black"] | None = None
     time_used: dict[str, NonNegative] | None = None
+    moves: Annotated[int, Field(strict=True, ge=1, le=1000)] | None = None
     chooser: Annotated[str, Field(min_length=1)] | None = None
     announce: Literal["red", "black"] | None = None
     reply: Literal["accept", "object"] | None = None
@@ -101,6 +102,24 @@ class _PlayedIn(Table):
     red_minutes: Positive | None = None
     bids: dict[str, Positive] | None = None
     lot_black: Annotated[str, Field(min_length=1)] | None = None
+
+
+class _WithdrawalIn(Table):
+    """A withdrawal of ``[event]``: who, and after how many of the ``[[played]]`` entries."""
+
+    name: Annotated[str, Field(min_length=1)]
+    after: Annotated[int, Field(strict=True, ge=0)]
+
+
+class _EventIn(Table):
+    """``[event]``: what organiser mode keeps beside the rules so that ``knockout event new``
+    carries an exported event on exactly (the walkers ignore it): the event's seed (its colour
+    lots), its language, the players' federations, and when each withdrawal came."""
+
+    seed: Annotated[int, Field(strict=True, ge=0)] | None = None
+    language: Annotated[str, Field(min_length=1)] | None = None
+    federations: dict[str, str] = Field(default_factory=dict)
+    withdrawals: list[_WithdrawalIn] = Field(default_factory=list)
 
 
 class _StrategyIn(Table):
@@ -170,6 +189,7 @@ class _ScenarioIn(Table):
     ranking: _RankingIn = _RankingIn()
     incentives: _IncentivesIn = _IncentivesIn()
     played: list[_PlayedIn] = Field(default_factory=list)
+    event: _EventIn | None = None
 
 
 #: The tables :mod:`knockout.rules.scenario.aggregate` validates, by the name it asks for.

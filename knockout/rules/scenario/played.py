@@ -33,6 +33,8 @@ def played_to_dict(g: PlayedGame) -> dict[str, Any]:
         out["result"] = g.result.value
     if g.time_used is not None:
         out["time_used"] = dict(g.time_used)
+    if g.moves is not None:
+        out["moves"] = g.moves
     if g.made is not None:
         out |= g.made.to_fields()
     return out
@@ -117,7 +119,8 @@ def played_entries(
         assert red is not None and black is not None
         result = None if g.result is None else Result(g.result)
         time_used = None if g.time_used is None else dict(g.time_used)
-        out.append((i, PlayedGame(red.strip(), black.strip(), g.stage, result, time_used, made)))
+        game = PlayedGame(red.strip(), black.strip(), g.stage, result, time_used, made, g.moves)
+        out.append((i, game))
     return out, problems
 
 
@@ -201,14 +204,15 @@ def _entry_problems(
         )
     if g.result is None and g.chooser is not None and g.chooser.strip() not in names:
         out.append(Problem(source, f"{key}.chooser", f"unknown player {g.chooser!r}"))
-    if g.result is None and g.time_used is not None:
-        out.append(
-            Problem(
-                source,
-                f"{key}.time_used",
-                "expected no times: a decision without a result is for a game not played yet",
+    for field, what in (("time_used", "times"), ("moves", "moves")):
+        if g.result is None and getattr(g, field) is not None:
+            out.append(
+                Problem(
+                    source,
+                    f"{key}.{field}",
+                    f"expected no {what}: a decision without a result is for a game not played yet",
+                )
             )
-        )
     return kind, out
 
 
