@@ -33,10 +33,11 @@ import numpy as np
 from knockout.arrays import FloatArray, IntArray
 from knockout.backtest.matches import MatchModel, model_params
 from knockout.errors import InputError
-from knockout.rules.model.strength import ModelParams, PerClass, davidson
+from knockout.rules.model.strength import ModelParams, PerClass, TimeClass, davidson
 from knockout.strengths.calibrate import (
     MIN_CLASS_GAMES,
     By,
+    class_of,
     constant_groups,
     select_games,
     strength_games,
@@ -53,6 +54,7 @@ __all__ = [
     "elo_draw_nu",
     "elo_forecasts",
     "elo_ratings",
+    "fallback_notes",
     "walk_forward",
 ]
 
@@ -321,3 +323,29 @@ def default_start(table: GameTable) -> int:
     quarter = years[(len(years) + 3) // 4 - 1] if len(years) >= 4 else years[-1]
     later = [y for y in years if y > quarter]
     return later[0] if later else quarter
+
+
+def fallback_notes(f: Forecasts) -> list[str]:
+    """One sentence per time class whose forecast games were, in some years, forecast with
+    another class's constants (too few of its games before them)."""
+    if f.by is None:
+        return []
+    out = []
+    counts = Counter(class_of(g.time_class) for g in f.games)
+    for tc in (TimeClass.RAPID, TimeClass.BLITZ):
+        if not counts[tc]:
+            continue
+        own = [y.year for y in f.years if tc.value in y.red_advantage]
+        if len(own) == len(f.years):
+            continue
+        if not own:
+            out.append(
+                f"{tc.value}: fewer than {MIN_CLASS_GAMES} games before every year forecast: its "
+                f"{counts[tc]} games were forecast with the classical constants"
+            )
+        else:
+            out.append(
+                f"{tc.value}: constants of its own from {own[0]} on ({MIN_CLASS_GAMES} games "
+                "before it); earlier years forecast with the classical constants"
+            )
+    return out

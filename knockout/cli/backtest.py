@@ -75,7 +75,7 @@ def backtest(
 ) -> None:
     """Score the model's walk-forward forecasts (see the help text above)."""
     from knockout.backtest.report import backtest_report
-    from knockout.backtest.walk import default_start, walk_forward
+    from knockout.backtest.walk import default_start, fallback_notes, walk_forward
     from knockout.dashboard.backtest import backtest_view
     from knockout.dashboard.simulation import progress_bar, progress_lines
     from knockout.io.envelope import envelope
@@ -98,6 +98,8 @@ def backtest(
             )
         report = backtest_report(forecasts, table.games)
         left_out_note(forecasts.left_out)
+        for line in fallback_notes(forecasts):
+            err_console.print(f"note: {line}", markup=False, soft_wrap=True)
         if out is not None:
             command = (
                 f"knockout backtest {games} --from {first}"

@@ -206,7 +206,7 @@ def _strengths(
     from knockout.dashboard.simulation import progress_bar, progress_lines
     from knockout.dashboard.strengths import strengths_view
     from knockout.io.envelope import envelope
-    from knockout.strengths.calibrate import calibrate_strengths
+    from knockout.strengths.calibrate import MIN_CLASS_GAMES, calibrate_strengths
     from knockout.strengths.table import read_table
 
     if by not in (None, "time_class"):
@@ -234,6 +234,14 @@ def _strengths(
             min_games=min_games,
         )
     left_out_note(cal.left_out)
+    for c in cal.main.classes:
+        if c.reason is not None and c.games:
+            err_console.print(
+                f"note: {c.time_class}: {c.games} games, fewer than {MIN_CLASS_GAMES} (or a "
+                f"result missing): fitted with the {c.group} constants",
+                markup=False,
+                soft_wrap=True,
+            )
     if write_model is not None:
         command = (
             f"knockout calibrate {games} --strengths"

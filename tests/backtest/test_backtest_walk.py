@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from knockout.backtest.walk import default_start, elo_forecasts, walk_forward
+from knockout.backtest.walk import default_start, elo_forecasts, fallback_notes, walk_forward
 from knockout.errors import InputError
 from knockout.rules.model.strength import davidson
 from knockout.strengths.simulate import simulate_field
@@ -116,3 +116,19 @@ def test_bad_starts_are_one_line_each(table: GameTable) -> None:
         walk_forward(table, start=2000)
     assert 2001 <= default_start(table) <= 2004
     assert math.isfinite(default_start(table))
+
+
+def test_a_class_with_too_few_games_is_forecast_with_the_classical_constants(
+    table: GameTable,
+) -> None:
+    games = list(table.games)
+    late = [i for i, g in enumerate(games) if g.year == 2008][:12]
+    for i in late:
+        games[i] = replace(games[i], time_class=TableClass.BLITZ)
+    f = walk_forward(replace(table, games=tuple(games)), start=2008)
+    assert all("blitz" not in y.red_advantage for y in f.years)
+    assert fallback_notes(f) == [
+        "blitz: fewer than 100 games before every year forecast: its 12 games were forecast "
+        "with the classical constants"
+    ]
+    assert fallback_notes(walk_forward(table, start=2008, by=None)) == []
