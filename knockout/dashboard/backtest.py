@@ -25,11 +25,13 @@ def _scores_table(title: str, group: GroupScores) -> list[Table]:
     scores.add_column("score", no_wrap=True)
     rows = {"model": group.model, **group.baselines}
     for name in rows:
-        scores.add_column(name, justify="right")
+        scores.add_column(name.replace("colour base rates", "base rates"), justify="right",
+                          no_wrap=True)  # fmt: skip
     for label, key in (("log loss", "log_loss"), ("Brier", "brier"), ("RPS", "rps")):
+        scores.add_row(label, *(f"{getattr(s, key).mean:.4f}" for s in rows.values()))
         scores.add_row(
-            label,
-            *(f"{getattr(s, key).mean:.4f} ± {getattr(s, key).stderr:.4f}" for s in rows.values()),
+            Text("  ± stderr", style="dim"),
+            *(Text(f"{getattr(s, key).stderr:.4f}", style="dim") for s in rows.values()),
         )
     scores.add_row("ECE", *(f"{s.ece:.4f}" for s in rows.values()))
     diffs = Table(box=box.SIMPLE_HEAD, pad_edge=False)
@@ -64,11 +66,20 @@ def backtest_view(report: BacktestReport) -> RenderableType:
         if d["log_loss"].mean + SETTLED_Z * d["log_loss"].stderr < 0
     ]
     ece = o.model.ece
+    beaten = (
+        "no baseline's"
+        if not better
+        else "the "
+        + ", ".join(better[:-1])
+        + (" and " if len(better) > 1 else "")
+        + better[-1]
+        + (" baselines'" if len(better) > 1 else " baseline's")
+    )
     parts.append(
         Text(
-            "Lower is better; ± one standard error; Δ paired, game by game. The model's log loss "
-            f"is lower than {', '.join(better) if better else 'no baseline'}'s by more than "
-            f"{SETTLED_Z} standard errors. ECE of P(Red win), 10 bins: {ece:.4f} "
+            "Lower is better; stderr: one standard error; differences paired, game by game. The "
+            f"model's log loss is lower than {beaten} by more than {SETTLED_Z} standard errors. "
+            f"ECE of P(Red win), 10 bins: {ece:.4f} "
             f"({'below' if ece < ECE_LINE else 'not below'} {ECE_LINE}). See "
             "docs/validation.md.",
             style="dim",

@@ -32,22 +32,21 @@ def _rows(table: Table, label: str, fit: ConstantsFit, notes: list[str]) -> None
     for c in fit.classes:
         if c.games == 0:
             continue
-        mark = ""
+        name = c.time_class.value
         if c.reason is not None:
             notes.append(
                 f"[{len(notes) + 1}] {label}, {c.time_class}: {c.games} games, fewer than "
                 f"{MIN_CLASS_GAMES} or a result missing: fitted with the {c.group} constants."
             )
-            mark = f"[{len(notes)}]"
+            name += f" [{len(notes)}]"
         r, d, b = c.results
         table.add_row(
             label if first else "",
-            c.time_class.value,
+            name,
             f"{c.games:,}",
             f"{r}/{d}/{b}",
             _cell(c.red_advantage, 1),
             _cell(c.draw_nu, 3),
-            mark,
         )
         first = False
     table.add_section()
@@ -63,13 +62,12 @@ def strengths_view(cal: StrengthCalibration) -> RenderableType:
         pad_edge=False,
     )
     for name, right in (
-        ("fit", False),
+        ("games", False),
         ("class", False),
         ("n", True),
         ("R/D/B", True),
-        ("red_advantage", True),
+        ("Red adv.", True),
         ("draw_nu", True),
-        ("note", True),
     ):
         table.add_column(name, justify="right" if right else "left", no_wrap=True)
     notes: list[str] = []
@@ -89,9 +87,10 @@ def strengths_view(cal: StrengthCalibration) -> RenderableType:
             f"players, drift {h.drift:.1f} Elo a year, newcomers' spread {h.spread:.0f} Elo "
             f"(both by the marginal likelihood). Constants: the Laplace-approximate marginal "
             f"likelihood's maximum, ± one standard error (strengths profiled out). R/D/B: Red "
-            f"wins, draws, Black wins; red_advantage in Elo. The rows after 'all' refit a subset "
-            f"with the same drift and spread: no unknown (without unknown-class games), and the "
-            f"games filed by player, by tournament, by opening. See docs/validation.md.",
+            f"wins, draws, Black wins; Red adv.: red_advantage in Elo. The rows after 'all' "
+            f"refit a subset with the same drift and spread: no unknown (without unknown-class "
+            f"games), and the games filed by player, by tournament, by opening. See "
+            f"docs/validation.md.",
             style="dim",
         )
     )
