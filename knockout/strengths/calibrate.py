@@ -376,9 +376,13 @@ class StrengthCalibration:
 
     def model_toml(self, command: str) -> str:
         """The scenario ``[model]`` and ``[model.sd]`` tables of the fit, ``command`` in the
-        header: only the constants estimated."""
+        header: only the constants estimated. With a bootstrap, each standard error is the
+        larger of the curvature's and the bootstrap's (games of one event share what the model
+        does not see, so the curvature can be short), and the header says which is which."""
         model: dict[str, dict[str, float]] = {}
         sd: dict[str, dict[str, float]] = {}
+        boot = {} if self.bootstrap is None else self.bootstrap["stderr"]
+        widened = []
         notes = []
         for c in self.main.classes:
             if c.reason is not None:
@@ -388,7 +392,10 @@ class StrengthCalibration:
             for name, est in (("red_advantage", c.red_advantage), ("draw_nu", c.draw_nu)):
                 assert est.estimate is not None and est.stderr is not None
                 model.setdefault(name, {})[c.time_class.value] = est.estimate
-                sd.setdefault(name, {})[c.time_class.value] = est.stderr
+                wider = boot.get(f"{name}.{c.time_class.value}", 0.0)
+                if wider > est.stderr:
+                    widened.append(f"{name}.{c.time_class.value} {est.stderr:.3g} to {wider:.3g}")
+                sd.setdefault(name, {})[c.time_class.value] = max(est.stderr, wider)
         written = {(n, tc) for n, table in model.items() for tc in table}
         pairs = _expanded_correlations(self.main, written)
         about = (
@@ -400,6 +407,12 @@ class StrengthCalibration:
             "estimates (docs/validation.md). elo_per_doubling is not measured: the games "
             "record no clocks."
         )
+        if self.bootstrap is not None:
+            about += (
+                f" Standard errors: the larger of the curvature's and the spread over "
+                f"{self.bootstrap['replicates']} resamples of the {self.bootstrap['events']:,} "
+                "events; the bootstrap's for " + (", ".join(widened) if widened else "none") + "."
+            )
         lines = [
             *_comment("Written by: " + " ".join(command.splitlines())),
             *_comment(about),

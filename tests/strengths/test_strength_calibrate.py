@@ -161,3 +161,19 @@ def test_the_standard_errors_against_a_bootstrap_over_events(table: GameTable) -
         name, tc = path.split(".")
         se = data[tc][name]["stderr"]
         assert 0.65 < sd / se < 1.45, (path, sd, se)
+
+
+def test_a_bootstrap_wider_than_the_curvature_widens_the_model_files_sd(per_class) -> None:  # type: ignore[no-untyped-def]
+    curvature = per_class.main.by_class()["classical"].draw_nu.stderr
+    boot = {"replicates": 50, "events": 120, "stderr": {"draw_nu.classical": 2 * curvature,
+                                                         "red_advantage.classical": 0.001}}  # fmt: skip
+    text = replace(per_class, bootstrap=boot).model_toml("knockout calibrate x --strengths")
+    sd = tomllib.loads(text)["model"]["sd"]
+    assert sd["draw_nu"]["classical"] == 2 * curvature
+    red = per_class.main.by_class()["classical"].red_advantage.stderr
+    assert sd["red_advantage"]["classical"] == red
+    header = " ".join(line[2:] for line in text.splitlines() if line.startswith("# "))
+    assert (
+        "the spread over 50 resamples of the 120 events; the bootstrap's for draw_nu.classical"
+        in header
+    )
