@@ -165,8 +165,8 @@ def test_the_standard_errors_against_a_bootstrap_over_events(table: GameTable) -
 
 def test_a_bootstrap_wider_than_the_curvature_widens_the_model_files_sd(per_class) -> None:  # type: ignore[no-untyped-def]
     curvature = per_class.main.by_class()["classical"].draw_nu.stderr
-    boot = {"replicates": 50, "events": 120, "stderr": {"draw_nu.classical": 2 * curvature,
-                                                         "red_advantage.classical": 0.001}}  # fmt: skip
+    spread = {"draw_nu.classical": 2 * curvature, "red_advantage.classical": 0.001}
+    boot = {"replicates": 50, "events": 120, "stderr": spread}
     text = replace(per_class, bootstrap=boot).model_toml("knockout calibrate x --strengths")
     sd = tomllib.loads(text)["model"]["sd"]
     assert sd["draw_nu"]["classical"] == 2 * curvature
