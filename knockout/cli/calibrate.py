@@ -247,6 +247,7 @@ def _strengths(
             f"knockout calibrate {games} --strengths"
             + (" --by time_class" if by else "")
             + (f" --min-games {min_games}" if min_games else "")
+            + (f" --bootstrap {bootstrap} --seed {used_seed}" if bootstrap else "")
         )
         _write(write_model, cal.model_toml(command + f" --write-model {write_model}"))
     if players is not None:
