@@ -46,6 +46,7 @@ def test_its_model_is_what_the_fit_of_the_bundled_table_writes() -> None:
     cal = calibrate_strengths(read_table(BUNDLED), by="time_class", min_games=100)
     fresh = tomllib.loads(cal.model_toml(command))["model"]
     model = tomllib.loads(text)["model"]
+    assert model["correlation"] == fresh["correlation"]
     for name in ("red_advantage", "draw_nu"):
         assert model[name] == fresh[name]
         for tc, sd in model["sd"][name].items():
