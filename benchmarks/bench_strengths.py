@@ -17,10 +17,9 @@ from pathlib import Path
 
 from knockout.backtest.report import backtest_report
 from knockout.backtest.walk import walk_forward
+from knockout.corpus.bundle import BUNDLED
 from knockout.strengths.calibrate import calibrate_strengths
 from knockout.strengths.table import read_table
-
-BUNDLED = Path(__file__).resolve().parents[1] / "knockout" / "corpus" / "data" / "ccpd-games.csv.xz"
 
 
 def _timed(work):  # type: ignore[no-untyped-def]

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from knockout.corpus.bundle import BUNDLED
 from knockout.io.scenario import load_scenario
 from knockout.strengths.calibrate import calibrate_strengths
 from knockout.strengths.table import read_table
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = ROOT / "scenarios" / "final-measured.toml"
-BUNDLED = ROOT / "knockout" / "corpus" / "data" / "ccpd-games.csv.xz"
 
 
 def test_the_scenario_carries_the_measured_constants_and_their_uncertainty() -> None:
