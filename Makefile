@@ -3,8 +3,11 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 DEMO   ?= scenarios/final-2600-vs-2550.toml
-# Test processes (pytest-xdist): one per CPU unless given, e.g. make test-fast WORKERS=1.
+# Test processes (pytest-xdist): one per CPU unless given; WORKERS=0 runs the tests in this one
+# process (for a debugger). worksteal: a worker that runs out takes tests queued for the other,
+# so one long test near the end does not leave a CPU idle.
 WORKERS ?= auto
+XDIST   := -n $(WORKERS) --dist worksteal
 
 .PHONY: demo test test-fast lint typecheck pytest bench schema catalogues clean
 
@@ -45,12 +48,12 @@ typecheck: $(VENV)/.installed-dev
 
 # Every test, on every CPU; the 25 slowest are listed at the end of each run.
 pytest: $(VENV)/.installed-dev $(MO)
-	$(BIN)/pytest -q -n $(WORKERS) --durations=25
+	$(BIN)/pytest -q $(XDIST) --durations=25
 
 # After each change: the tests that take under a second or two and start no process, browser or
 # engine (markers slow and system: docs/contributing.md), on every CPU. About a minute.
 test-fast: $(VENV)/.installed-dev $(MO)
-	$(BIN)/pytest -q -n $(WORKERS) -m "not slow and not system"
+	$(BIN)/pytest -q $(XDIST) -m "not slow and not system"
 
 # Before landing (and CI): lint, types and every test, side by side. -k lets each run to its end
 # so that every failure is shown (each one's output together); make still fails if any fails.

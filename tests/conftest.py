@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import multiprocessing.process
 import os
 import shutil
+import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -41,6 +44,38 @@ def _an_empty_working_directory(
     runs a documented command the way a reader would, from the repository, says so with
     ``monkeypatch.chdir(ROOT)``."""
     monkeypatch.chdir(tmp_path_factory.mktemp("cwd"))
+
+
+@pytest.fixture(autouse=True)
+def _processes_only_in_system_tests(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """A test that starts a process (a subprocess, a process pool, a Dask cluster) must be
+    marked ``system``, so that ``make test-fast`` (``-m "not system"``) stays quick and starts
+    none: an unmarked one fails at teardown saying so (docs/contributing.md)."""
+    if request.node.get_closest_marker("system") is not None:
+        yield
+        return
+    started: list[str] = []
+    popen = subprocess.Popen._execute_child  # type: ignore[attr-defined]
+    start = multiprocessing.process.BaseProcess.start
+
+    def execute_child(self: subprocess.Popen[Any], args: Any, *rest: Any, **kw: Any) -> Any:
+        started.append(f"subprocess {args!r}"[:120])
+        return popen(self, args, *rest, **kw)
+
+    def start_process(self: multiprocessing.process.BaseProcess) -> None:
+        started.append(f"process {self.name}")
+        start(self)
+
+    monkeypatch.setattr(subprocess.Popen, "_execute_child", execute_child)
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", start_process)
+    yield
+    if started:
+        pytest.fail(
+            f"this test starts a process ({started[0]}): mark it @pytest.mark.system",
+            pytrace=False,
+        )
 
 
 @pytest.fixture
