@@ -23,6 +23,7 @@ import typer
 from rich.console import Console, RenderableType
 from typer.core import TyperOption
 
+from knockout.dashboard import linebreak  # noqa: F401 (Chinese line breaking, help included)
 from knockout.errors import InputError, KnockoutError
 from knockout.i18n import _, choose_language, parse_language, set_language
 from knockout.version import __version__
@@ -292,9 +293,8 @@ def prepared(argv: Sequence[str]) -> tuple[Any, list[str]]:
     """
     from typer.main import get_command
 
-    from knockout.cli.localise import install_cjk_line_breaking, localised, split_lang
+    from knockout.cli.localise import localised, split_lang
 
-    install_cjk_line_breaking()
     flag, args = split_lang(argv)
     choice = choose_language(flag, os.environ)
     set_language(choice.language, explicit=choice.explicit)

@@ -20,7 +20,6 @@ from knockout.i18n import N_, _, language
 
 __all__ = [
     "TYPER_WORDS",
-    "install_cjk_line_breaking",
     "localised",
     "localised_click_error",
     "set_typer_words",
@@ -260,27 +259,3 @@ def localised_click_error(message: str) -> str:
                 fields["kind"] = _(KIND_WORDS[fields["kind"]])
             return _(template).format(**fields)
     return message
-
-
-#: Chinese line breaking for rich: a break may fall between any two ideographs, never before
-#: closing punctuation (，。：）...) nor after opening punctuation (（「...). rich itself breaks
-#: only at spaces, so a Chinese sentence (which has none) would be cut off with an ellipsis in a
-#: table cell or broken where it overflows.
-_IDEOGRAPH = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_CLOSING = "、。，．：；！？）」』】〉》”’％…\uff0c\uff1a\uff1b\uff09\uff01\uff1f\uff05\uff0e"
-_OPENING = "（「『【〈《“‘\uff08"
-CJK_WORD = re.compile(
-    rf"\s*[{_OPENING}]*(?:[{_IDEOGRAPH}]|[^\s{_IDEOGRAPH}{_OPENING}{_CLOSING}]+)[{_CLOSING}]*\s*"
-    r"|\s*\S+\s*"
-)
-
-
-def install_cjk_line_breaking() -> None:
-    """Let rich break lines between Chinese characters (see :data:`CJK_WORD`): the one
-    module-level pattern rich's word wrap reads is replaced, for the whole process. Latin text
-    wraps as before: a run without ideographs is still one word.
-
-    >>> [m.group(0) for m in CJK_WORD.finditer("概率 P、对阵（R1）。ok")]
-    ['概', '率 ', 'P、', '对', '阵', '（R1）。', 'ok']
-    """
-    vars(importlib.import_module("rich._wrap"))["re_word"] = CJK_WORD
