@@ -31,6 +31,7 @@ Proportions get exact intervals (:func:`wilson`, :func:`clopper_pearson`), never
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -51,6 +52,7 @@ __all__ = [
     "Verdict",
     "clopper_pearson",
     "decide",
+    "every",
     "wilson",
     "z_value",
 ]
@@ -287,3 +289,22 @@ def _check_counts(successes: int, trials: int) -> None:
             f"a proportion needs 0 <= successes <= trials and trials >= 1, got "
             f"{successes!r} of {trials!r}"
         )
+
+
+def every(verdicts: Sequence[Verdict]) -> Verdict:
+    """One verdict on a claim made of several (a claim about every event, say): ``too few
+    events`` if any part has too few, else ``holds`` if every part holds, ``does not hold`` if
+    any part does not, else ``cannot be settled by these data``.
+
+    >>> every(["holds", "cannot be settled by these data"])
+    'cannot be settled by these data'
+    >>> every(["holds", "does not hold", "cannot be settled by these data"])
+    'does not hold'
+    """
+    if not verdicts:
+        raise ValueError("no verdicts to combine")
+    if TOO_FEW in verdicts:
+        return TOO_FEW
+    if all(v == HOLDS for v in verdicts):
+        return HOLDS
+    return DOES_NOT_HOLD if DOES_NOT_HOLD in verdicts else CANNOT_SETTLE

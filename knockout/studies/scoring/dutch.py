@@ -56,7 +56,13 @@ from caissify_pairings import generate_pairings
 
 from knockout.arrays import FloatArray, Int64Array
 from knockout.rules.model.strength import DEFAULT_MODEL, ModelParams
-from knockout.studies.scoring.events import EventSample, PointsTable, play_games, score_games
+from knockout.studies.scoring.events import (
+    EventSample,
+    PointsTable,
+    event_scores,
+    play_games,
+    score_games,
+)
 from sims.runner import run_blocks
 
 __all__ = [
@@ -349,6 +355,7 @@ def simulate_dutch(
     model: ModelParams = DEFAULT_MODEL,
     workers: int = 1,
     progress: DutchProgress | None = None,
+    with_scores: bool = False,
 ) -> list[EventSample]:
     """Swiss events paired by the Dutch system, scored under every table (as
     :func:`~knockout.studies.scoring.events.simulate_swiss` for the simplified pairing).
@@ -362,12 +369,22 @@ def simulate_dutch(
         model: The game model.
         workers: Most processes to share the pairing among.
         progress: Called as events complete (each table's run in turn with ``pairing=None``).
+        with_scores: Keep each event's :func:`~knockout.studies.scoring.events.event_scores`
+            with the samples.
     """
+
+    def scored(red: Int64Array, black: Int64Array, results: Int64Array) -> FloatArray | None:
+        return event_scores(ratings, red, black, results, model) if with_scores else None
+
     if pairing is not None:
         red, black, results, byes, kept = play_dutch(
             ratings, pairing, u, model=model, workers=workers, progress=progress
         )
-        return [score_games(ratings, red, black, results, t, kept, byes=byes) for t in tables]
+        scores = scored(red, black, results)
+        return [
+            score_games(ratings, red, black, results, t, kept, byes=byes, scores=scores)
+            for t in tables
+        ]
     samples = []
     events, earlier = ratings.shape[0], 0.0
     for k, table in enumerate(tables):
@@ -384,5 +401,16 @@ def simulate_dutch(
             ratings, table, u, model=model, workers=workers, progress=tick
         )
         earlier += time.perf_counter() - start
-        samples.append(score_games(ratings, red, black, results, table, kept, byes=byes))
+        samples.append(
+            score_games(
+                ratings,
+                red,
+                black,
+                results,
+                table,
+                kept,
+                byes=byes,
+                scores=scored(red, black, results),
+            )
+        )
     return samples

@@ -29,12 +29,14 @@ from knockout.rules.model.strength import DEFAULT_MODEL, ModelParams, TimeClass,
 from knockout.scoring.rescore import point_scale
 from knockout.standings.records import Kind, bye_entry
 from knockout.studies.scoring.pairings import berger_table, first_swiss_round, swiss_round
+from knockout.studies.scoring.uncertainty import game_scores
 
 __all__ = [
     "RESULT_CODES",
     "EventSample",
     "PointsTable",
     "draw_ratings",
+    "event_scores",
     "play_games",
     "play_swiss",
     "scale_for",
@@ -108,6 +110,9 @@ class EventSample:
         byes: ``(E, n)`` pairing-allocated byes each player had (None: nobody had one, every
             player played ``rounds`` games).
         bye_units: Points of a bye, in units (included in ``points`` and ``progressive``).
+        scores: ``(E, 2)`` each event's derivative of the log-probability of its games in the
+            model's ``(red_advantage, log draw_nu)``
+            (:mod:`knockout.studies.scoring.uncertainty`); None unless asked for.
     """
 
     system: str
@@ -121,6 +126,7 @@ class EventSample:
     red_edge: FloatArray
     byes: Int64Array | None = None
     bye_units: int = 0
+    scores: FloatArray | None = None
 
     @property
     def games(self) -> Int64Array:
@@ -156,6 +162,20 @@ def play_games(
     return np.asarray((u >= p.red).astype(np.int64) + (u >= p.red + p.draw), dtype=np.int64)
 
 
+def event_scores(
+    ratings: FloatArray, red: Int64Array, black: Int64Array, results: Int64Array, model: ModelParams
+) -> FloatArray:
+    """``(E, 2)`` each event's derivative of the log-probability of its games (``red``,
+    ``black``, ``results`` of shape ``(E, R, B)``, or broadcastable) in ``(red_advantage,
+    log draw_nu)``: the sum of :func:`~knockout.studies.scoring.uncertainty.game_scores`."""
+    results = np.asarray(results)
+    red = np.broadcast_to(red, results.shape)
+    black = np.broadcast_to(black, results.shape)
+    e = np.arange(ratings.shape[0])[:, None, None]
+    games = game_scores(ratings[e, red], ratings[e, black], results, model)
+    return np.asarray(games.sum(axis=(1, 2)), dtype=np.float64)
+
+
 def score_games(
     ratings: FloatArray,
     red: Int64Array,
@@ -165,6 +185,7 @@ def score_games(
     rematches: Int64Array | None = None,
     *,
     byes: Int64Array | None = None,
+    scores: FloatArray | None = None,
 ) -> EventSample:
     """Score played games under ``table``.
 
@@ -177,6 +198,7 @@ def score_games(
         rematches: ``(E,)`` rematches in the pairings (default none).
         byes: ``(E, R)`` the player with the round's pairing-allocated bye, ``-1`` for none
             (default: no byes). A bye earns ``table.bye`` in its round.
+        scores: ``(E, 2)`` the events' :func:`event_scores`, kept with the sample.
     """
     events, n = ratings.shape
     rounds = results.shape[1]
@@ -210,6 +232,7 @@ def score_games(
         red_edge=np.asarray(edge, dtype=np.float64),
         byes=bye_count,
         bye_units=table.bye,
+        scores=scores,
     )
 
 
@@ -219,6 +242,7 @@ def simulate_round_robin(
     u: FloatArray,
     *,
     model: ModelParams = DEFAULT_MODEL,
+    with_scores: bool = False,
 ) -> list[EventSample]:
     """Round robins by the Berger table, one set of games scored under every table.
 
@@ -228,6 +252,7 @@ def simulate_round_robin(
         tables: The scoring systems to score the games under.
         u: ``(E, n - 1, n // 2)`` uniforms, one per game.
         model: The game model.
+        with_scores: Keep each event's :func:`event_scores` with the samples.
 
     Returns:
         One :class:`EventSample` per table, in order.
@@ -238,7 +263,8 @@ def simulate_round_robin(
         raise ValueError(f"expected uniforms of shape {(events, *table.shape[:2])}, got {u.shape}")
     red, black = table[..., 0], table[..., 1]
     results = play_games(ratings[:, red], ratings[:, black], u, model)
-    return [score_games(ratings, red[None], black[None], results, t) for t in tables]
+    scores = event_scores(ratings, red[None], black[None], results, model) if with_scores else None
+    return [score_games(ratings, red[None], black[None], results, t, scores=scores) for t in tables]
 
 
 def play_swiss(
@@ -301,6 +327,7 @@ def simulate_swiss(
     *,
     pairing: PointsTable | None = None,
     model: ModelParams = DEFAULT_MODEL,
+    with_scores: bool = False,
 ) -> list[EventSample]:
     """Swiss events scored under every table.
 
@@ -311,15 +338,25 @@ def simulate_swiss(
         pairing: Pair every event by these points (one set of games, scored under every table),
             or None to pair each table's events by its own points (a set of games per table).
         model: The game model.
+        with_scores: Keep each event's :func:`event_scores` with the samples.
 
     Returns:
         One :class:`EventSample` per table, in order.
     """
+
+    def scored(red: Int64Array, black: Int64Array, results: Int64Array) -> FloatArray | None:
+        return event_scores(ratings, red, black, results, model) if with_scores else None
+
     if pairing is not None:
         red, black, results, kept = play_swiss(ratings, pairing, u, model=model)
-        return [score_games(ratings, red, black, results, t, kept) for t in tables]
+        scores = scored(red, black, results)
+        return [score_games(ratings, red, black, results, t, kept, scores=scores) for t in tables]
     samples = []
     for table in tables:
         red, black, results, kept = play_swiss(ratings, table, u, model=model)
-        samples.append(score_games(ratings, red, black, results, table, kept))
+        samples.append(
+            score_games(
+                ratings, red, black, results, table, kept, scores=scored(red, black, results)
+            )
+        )
     return samples

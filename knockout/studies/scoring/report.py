@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from scipy.optimize import brentq
+from scipy.stats import norm
 
 from knockout.rules.model.strength import TimeClass
 from knockout.studies.labels import label as key_label
@@ -29,6 +30,7 @@ from knockout.studies.scoring.study import (
     CSV_COLUMNS,
     DIFFERENTIAL_SUFFIX,
     SIMPLIFIED_SUFFIX,
+    TIE_SHARE,
     EventSpec,
     Study,
     StudyResult,
@@ -36,6 +38,19 @@ from knockout.studies.scoring.study import (
     exact_probabilities,
     exact_value,
 )
+from knockout.studies.scoring.uncertainty import has_uncertainty
+from knockout.studies.verdicts import (
+    DOES_NOT_HOLD,
+    HOLDS,
+    LEVEL,
+    Interval,
+    Judgement,
+    Threshold,
+    decide,
+    every,
+    wilson,
+)
+from knockout.studies.verdicts import MIN_EVENTS as SHARED_MIN_EVENTS
 from knockout.version import __version__
 
 __all__ = [
@@ -52,19 +67,24 @@ __all__ = [
 
 #: Exact Red-over-Black value (points per game, equal players) below which a system "balances".
 BALANCED = 0.01
-#: A simulated difference counts only beyond this many standard errors.
+#: A simulated difference counts only beyond this many standard errors (the simulation's and
+#: the constants' together): a simulated verdict's interval is the estimate ± this many.
 SIGNIFICANT_SE = 3.0
 #: A Red edge below this share of a win's points is called small; at or above it, large: the
 #: "marked advantage" (明显的优势) seed 000 claims for an extra Red needs at least this much.
 SMALL_EDGE = 0.10
 #: "Greatly reduces ties": the new system's P(tie for first) at most this share of the baseline's.
-FEWER_TIES = 0.5
+FEWER_TIES = TIE_SHARE
 #: Rank correlation with the baseline order at or above which a system "keeps" it ...
 KEEPS_ORDER = 0.95
 #: ... and below which it "overturns" it.
 OVERTURNS_ORDER = 0.8
 #: How close 11 games' expected points must be to 22 to "tend to 22".
 TOTAL_TOLERANCE = 0.05
+#: A simulated verdict needs at least this many events in each event it rests on.
+MIN_EVENTS = SHARED_MIN_EVENTS
+#: The confidence of a simulated verdict's interval (± SIGNIFICANT_SE standard errors).
+SIMULATED_LEVEL = 2 * float(norm.cdf(SIGNIFICANT_SE)) - 1
 #: How the summary names each Swiss pairing system.
 PAIRING_NAMES = {
     "dutch": "FIDE Dutch (caissify-pairings)",
@@ -80,6 +100,10 @@ DIFFERENTIAL_METRICS = {
 #: Seed 000's methods: the two it proposes, and the ratio as first computed.
 PROPOSED = ("difference", "ratio")
 SEED_METHODS = (*PROPOSED, "ratio-computed")
+#: Metrics that are a proportion of events (0 or 1 in each): shown with an exact interval.
+PROPORTIONS = frozenset(
+    {"top_tie", "top_tie_after_progressive", "strongest_first", "winner_changed_vs_baseline"}
+)
 
 
 @dataclass(frozen=True)
@@ -89,8 +113,10 @@ class Claim:
     Attributes:
         quote: The seed's words (Chinese) and where they are.
         claim: The claim in English.
-        verdict: ``holds``, ``does not hold``, ``partly holds`` or ``not shown (noise)``.
-        evidence: The figures behind the verdict.
+        verdict: One of the shared words (:data:`knockout.studies.verdicts.VERDICTS`): holds,
+            does not hold, cannot be settled by these data, too few events.
+        evidence: The figures behind the verdict, with the interval and the line that decided
+            it.
     """
 
     quote: str
@@ -100,16 +126,66 @@ class Claim:
 
 
 def _fmt(row: TidyRow, digits: int = 3) -> str:
+    """``value ± se`` (more decimals where the error would round to 0); a proportion of
+    events as ``value [low, high]``, Wilson's 95 % interval, never ``0.000 ± 0.000``."""
     if math.isnan(row.value):
         return "n/a"
+    proportion = row.metric in PROPORTIONS and not row.event.endswith(DIFFERENTIAL_SUFFIX)
+    if row.method == "simulation" and proportion and row.simulations >= 1:
+        k = round(row.value * row.simulations)
+        if 0 <= k <= row.simulations and abs(k - row.value * row.simulations) < 1e-6:
+            return wilson(k, row.simulations).format(digits)
+    if 0 < row.se < 0.5 * 10.0**-digits:
+        digits = min(-math.floor(math.log10(row.se)), 6)
     return f"{row.value:.{digits}f} ± {row.se:.{digits}f}"
 
 
 def _exact(result: StudyResult, system: str, metric: str) -> float:
+    return _exact_row(result, system, metric).value
+
+
+def _exact_row(result: StudyResult, system: str, metric: str) -> TidyRow:
     for row in result.rows:
         if (row.event, row.method, row.system, row.metric) == ("model", "exact", system, metric):
-            return row.value
+            return row
     raise KeyError((system, metric))
+
+
+def _constants_sd(row: TidyRow) -> float:
+    return 0.0 if math.isnan(row.sd_constants) else row.sd_constants
+
+
+def _exact_interval(row: TidyRow, scale: float = 1.0) -> Interval:
+    """An exact figure's 95 % interval over the fitted constants (``sd_constants``)."""
+    return Interval.from_se(row.value * scale, _constants_sd(row) * scale, LEVEL)
+
+
+def _simulated_interval(row: TidyRow) -> Interval:
+    """A simulated figure ± SIGNIFICANT_SE standard errors, the simulation's and the
+    constants' together."""
+    return Interval.from_se(row.value, math.hypot(row.se, _constants_sd(row)), SIMULATED_LEVEL)
+
+
+def _judge(row: TidyRow, threshold: Threshold, digits: int = 3) -> Judgement:
+    """A simulated figure judged against ``threshold``, with the minimum number of events."""
+    return decide(
+        _simulated_interval(row),
+        threshold,
+        events=row.simulations,
+        min_events=MIN_EVENTS,
+        digits=digits,
+    )
+
+
+def _constants_note(result: StudyResult) -> str:
+    """What the intervals carry, said once per claim that uses them."""
+    sd = result.study.model_sd
+    if not has_uncertainty(sd):
+        return (
+            " (The study gives the model's constants no uncertainty, [model.sd]: the intervals "
+            "hold them fixed.)"
+        )
+    return ""
 
 
 def _significant(row: TidyRow) -> bool:
@@ -141,62 +217,72 @@ def _noise(row: TidyRow) -> str:
 
 
 def _claim_extra_red(result: StudyResult, rr: list[str]) -> Claim | None:
-    """1. An extra Red pays under the traditional scoring."""
+    """1. An extra Red pays under the traditional scoring: a marked advantage, at least
+    SMALL_EDGE of a win, judged on the exact edge's interval over the fitted constants."""
     study, base = result.study, result.study.baseline
     if not rr or base not in [s.name for s in study.systems]:
         return None
     row = result.value(rr[0], base, "extra_red_points")
     rank = result.value(rr[0], base, "extra_red_rank")
-    exact = _exact(result, base, "red_minus_black")
+    exact = _exact_row(result, base, "red_minus_black")
     win = float(study.system(base).red_win)
-    share = exact / win
-    size = "small" if abs(share) < SMALL_EDGE else "large"
-    if exact <= BALANCED:
-        verdict, why = "does not hold", f"no advantage (within {BALANCED} a game of none)"
-    elif share < SMALL_EDGE:
-        verdict = "partly holds"
-        why = "an advantage, but not a marked one (marked takes a large edge)"
-    else:
-        verdict, why = "holds", "a marked advantage (a large edge)"
+    share = _exact_interval(exact, 100 / win)
+    line = Threshold("SMALL_EDGE", 100 * SMALL_EDGE, "above")
+    judged = decide(share, line, digits=1)
+    some = decide(share, Threshold("no advantage", 0.0, "above"), digits=1)
+    advantage = (
+        "an advantage of some size holds (the interval is above 0)"
+        if some.verdict == HOLDS
+        else "even an advantage of any size is not shown (the interval reaches 0)"
+    )
     return Claim(
         "采用传统的无差异计分方法时，11轮比赛6先5后比5先6后占有明显的优势 (八.4)",
         f"Under the {base} scoring, 6 Reds and 5 Blacks give a marked advantage over 5 Reds and "
-        "6 Blacks.",
-        verdict,
-        f"The exact value of Red over Black between equal players is {exact:.3f} points a game "
-        f"({100 * share:.1f} % of a win; {size}: the line is {100 * SMALL_EDGE:.0f} %): {why}. "
-        f"Simulated, {rr[0]}: the players with 6 Reds score {_fmt(row)} points more than those "
-        f"with 5 Reds{_noise(row)} and rank {_fmt(rank, 2)} places higher.",
+        f"6 Blacks (at least {100 * SMALL_EDGE:.0f} % of a win a game, SMALL_EDGE).",
+        judged.verdict,
+        f"The exact value of Red over Black between equal players is {exact.value:.3f} ± "
+        f"{_constants_sd(exact):.3f} points a game over the fitted constants' uncertainty, as a "
+        f"share of a win in %: {judged.reason}; {advantage}. Simulated, {rr[0]}: the players "
+        f"with 6 Reds score {_fmt(row)} points more than those with 5 Reds{_noise(row)} and "
+        f"rank {_fmt(rank, 2)} places higher.{_constants_note(result)}",
     )
 
 
-def _claim_balance(result: StudyResult, rr: list[str], methods: list[str]) -> Claim | None:
-    """2. The new scoring balances Red and Black completely."""
-    if not methods:
+def _claim_balance(
+    result: StudyResult, rr: list[str], method: str, methods: list[str]
+) -> Claim | None:
+    """2. The proposed scoring balances Red and Black completely: one claim per method, judged
+    on its exact Red edge's interval over the fitted constants against +-BALANCED."""
+    if method not in methods:
         return None
-    base = result.study.baseline
+    study, base = result.study, result.study.baseline
     trad = _exact(result, base, "red_minus_black")
-    parts, balanced, kept = [], [], []
-    for name in methods:
-        exact = _exact(result, name, "red_minus_black")
-        share = f" ({100 * exact / trad:.0f} % of {base}'s)" if trad else ""
-        sim = f", simulated {_fmt(result.value(rr[0], name, 'extra_red_points'))}" if rr else ""
-        parts.append(f"{name} {exact:+.3f} a game{share}{sim}")
-        if abs(exact) <= BALANCED:
-            balanced.append(name)
-        elif trad:
-            kept.append(f"{name} keeps {100 * exact / trad:.0f} %")
-    proposed = [m for m in PROPOSED if m in methods]
-    verdict = "holds" if all(m in balanced for m in proposed) else "does not hold"
+    row = _exact_row(result, method, "red_minus_black")
+    judged = decide(_exact_interval(row), Threshold("BALANCED", BALANCED, "within"))
+    scoring = study.system(method)
+    share = f" ({100 * row.value / trad:.0f} % of {base}'s)" if trad else ""
+    sim = ""
+    if rr:
+        gain = _fmt(result.value(rr[0], method, "extra_red_points"))
+        sim = f" Simulated in {rr[0]}, one extra Red gains {gain}."
+    others = [f"{m} {_exact(result, m, 'red_minus_black'):+.3f}" for m in methods if m != method]
+    point = balance_point(study, method, study.model.draw_nu[TimeClass.CLASSICAL])
+    where = (
+        f" It would balance exactly at a Red advantage of {point:.0f} Elo (the model's "
+        f"{study.model.red_advantage[TimeClass.CLASSICAL]:.1f})."
+        if point is not None
+        else ""
+    )
     return Claim(
         "采用本计分方法，彻底平衡了红方和黑方的关系，持先手与持后手完全均势 (八.4)",
-        "The proposed scoring (difference 1.9 / 2.1, ratio 1.7 / 2.3) balances Red and Black "
-        "completely.",
-        verdict,
-        "Value of Red over Black, exact between equal players, and the simulated gain of one "
-        f"extra Red{' in ' + rr[0] if rr else ''}: {'; '.join(parts)}. Balanced (within "
-        f"{BALANCED} a game): {', '.join(balanced) or 'none'}. Of {base}'s Red edge, "
-        f"{', '.join(kept) or 'no method keeps any'}.",
+        f"The {method} method (Red win {float(scoring.red_win):g}, Black win "
+        f"{float(scoring.black_win):g}) balances Red and Black completely (Red's exact edge "
+        f"within ±{BALANCED:g} a game, BALANCED).",
+        judged.verdict,
+        f"Red's exact edge a game between equal players, over the fitted constants' "
+        f"uncertainty: {judged.reason}; that is {row.value:+.3f} ± {_constants_sd(row):.3f}"
+        f"{share}.{sim}{where} The other methods' exact edges: {', '.join(others) or 'none'}."
+        f"{_constants_note(result)}",
     )
 
 
@@ -206,7 +292,8 @@ def tie_excess(result: StudyResult, event: str, system: str) -> tuple[float, flo
 
     The three rows ``top_tie`` (system, baseline) and ``top_tie_minus_baseline`` are means over
     the same events, so their standard errors give the covariance:
-    ``Var(r - h b) = Var(r) + h^2 Var(b) - h (Var(r) + Var(b) - Var(r - b))``.
+    ``Var(r - h b) = Var(r) + h^2 Var(b) - h (Var(r) + Var(b) - Var(r - b))``. (A study run
+    now also has the row ``top_tie_excess``, the same difference event by event.)
     """
     h = FEWER_TIES
     r = result.value(event, system, "top_tie")
@@ -216,16 +303,28 @@ def tie_excess(result: StudyResult, event: str, system: str) -> tuple[float, flo
     return r.value - h * b.value, math.sqrt(max(var, 0.0))
 
 
+def _tie_row(result: StudyResult, event: str, system: str) -> TidyRow:
+    """The row ``top_tie_excess`` (or one made by :func:`tie_excess` for older results)."""
+    try:
+        return result.value(event, system, "top_tie_excess")
+    except KeyError:
+        value, se = tie_excess(result, event, system)
+        base = result.value(event, system, "top_tie")
+        return replace(base, metric="top_tie_excess", value=value, se=se, sd_constants=0.0)
+
+
 def _claim_ties(result: StudyResult, methods: list[str], others: list[str]) -> Claim | None:
     """3. Fewer equal scores: a system's P(tie for first) at most ``FEWER_TIES`` of the
-    baseline's, tested on the paired difference ``r - FEWER_TIES * b`` event by event."""
+    baseline's, tested on ``top_tie_excess`` (``r - FEWER_TIES * b`` event by event)."""
     if not methods:
         return None
     base, events = result.study.baseline, [e.name for e in verdict_events(result.study)]
-    k, h = SIGNIFICANT_SE, FEWER_TIES
-    excess = {(e, name): tie_excess(result, e, name) for e in events for name in methods}
-    fewer = all(x + k * se < 0 for x, se in excess.values())
-    not_fewer = any(x - k * se > 0 for x, se in excess.values())
+    h = FEWER_TIES
+    line = Threshold("FEWER_TIES", 0.0, "below")
+    judged = {
+        (e, name): _judge(_tie_row(result, e, name), line) for e in events for name in methods
+    }
+    verdict = every([j.verdict for j in judged.values()])
     sharing = [
         f"{e}: {result.value(e, base, 'top8_sharing').value:.2f} -> "
         + ", ".join(f"{n} {result.value(e, n, 'top8_sharing').value:.2f}" for n in others)
@@ -237,23 +336,20 @@ def _claim_ties(result: StudyResult, methods: list[str], others: list[str]) -> C
         + ", ".join(f"{n} {_fmt(result.value(e, n, 'top_tie'))}" for n in others)
         for e in events
     ]
-    paired = [
-        f"{e}: "
-        + ", ".join(f"{n} {x:+.3f} ± {se:.3f}" for (ev, n), (x, se) in excess.items() if ev == e)
-        for e in events
-    ]
+    paired = [f"{e}, {n}: {j.reason}" for (e, n), j in judged.items()]
     after = max(result.value(e, base, "top_tie_after_progressive").value for e in events)
     return Claim(
         "可以极大降低局分相同的情况 (五)",
         f"The new scoring greatly reduces equal scores (ties for first at most {100 * h:.0f} % "
         f"of {base}'s).",
-        "holds" if fewer else "does not hold" if not_fewer else "not shown (noise)",
-        f"P(a tie for first on points): {'; '.join(ties)}. The test, event by event on the same "
-        f"games: P(tie) minus {h:g} x {base}'s, which must be below 0 by more than {k:g} standard "
-        f"errors in every event (above 0 by as much in one: does not hold): {'; '.join(paired)}. "
-        f"Top-eight players sharing their score with another of the eight (seed 000: six, then "
-        f"two): {'; '.join(sharing)}. (The progressive score already breaks nearly every tie for "
-        f"first: at most {100 * after:.1f} % remain under {base}.)",
+        verdict,
+        f"P(a tie for first on points; a share of events with Wilson's 95 % interval): "
+        f"{'; '.join(ties)}. The test, event by event on the same games: P(tie) minus {h:g} x "
+        f"{base}'s must be below 0 in every event, its interval ± {SIGNIFICANT_SE:g} standard "
+        f"errors (the simulation's and the constants' together; at least {MIN_EVENTS} events): "
+        f"{'; '.join(paired)}. Top-eight players sharing their score with another of the eight "
+        f"(seed 000: six, then two): {'; '.join(sharing)}. (The progressive score already breaks "
+        f"nearly every tie for first: at most {100 * after:.1f} % remain under {base}.)",
     )
 
 
@@ -265,33 +361,45 @@ def _has(result: StudyResult, event: str, system: str, metric: str) -> bool:
     return True
 
 
-def _claim_order(result: StudyResult, shared: list[str], others: list[str]) -> Claim | None:
-    """4. Difference keeps the traditional order; ratio overturns it."""
-    if not shared or "difference" not in others or "ratio" not in others:
+def _claim_keeps(result: StudyResult, shared: list[str], others: list[str]) -> Claim | None:
+    """4a. The difference method keeps the traditional order."""
+    if not shared or "difference" not in others:
         return None
     base, e = result.study.baseline, shared[0]
-    diff = result.value(e, "difference", "spearman_vs_baseline")
-    ratio = result.value(e, "ratio", "spearman_vs_baseline")
-    w_diff = result.value(e, "difference", "winner_changed_vs_baseline")
-    w_ratio = result.value(e, "ratio", "winner_changed_vs_baseline")
-    keeps, overturns = diff.value >= KEEPS_ORDER, ratio.value < OVERTURNS_ORDER
-    verdict = "holds" if keeps and overturns else "partly holds" if keeps else "does not hold"
-    ratio_does = "overturns" if overturns else "does not overturn"
+    row = result.value(e, "difference", "spearman_vs_baseline")
+    winner = result.value(e, "difference", "winner_changed_vs_baseline")
+    judged = _judge(row, Threshold("KEEPS_ORDER", KEEPS_ORDER, "above"))
     return Claim(
-        "差额法…与传统计分格局没有大的变化；比值法…完全颠覆了传统计分格局 (四.4.3)",
-        f"The difference method keeps the {base} order; the ratio method overturns it.",
-        verdict,
+        "差额法…与传统计分格局没有大的变化 (四.4.3)",
+        f"The difference method keeps the {base} order (a rank correlation with it of at "
+        f"least {KEEPS_ORDER}, KEEPS_ORDER).",
+        judged.verdict,
         f"{e} (the same games under every system): rank correlation with the {base} order "
-        f"{_fmt(diff)} (difference) and {_fmt(ratio)} (ratio); the winner changes in "
-        f"{100 * w_diff.value:.1f} % and {100 * w_ratio.value:.1f} % of events. The difference "
-        f"method {'keeps' if keeps else 'does not keep'} the order (a correlation of at least "
-        f"{KEEPS_ORDER} keeps it); the ratio method {ratio_does} it (below {OVERTURNS_ORDER} "
-        "would).",
+        f"{_fmt(row)}: {judged.reason}. The winner changes in {_fmt(winner)} of events.",
+    )
+
+
+def _claim_overturns(result: StudyResult, shared: list[str], others: list[str]) -> Claim | None:
+    """4b. The ratio method overturns the traditional order."""
+    if not shared or "ratio" not in others:
+        return None
+    base, e = result.study.baseline, shared[0]
+    row = result.value(e, "ratio", "spearman_vs_baseline")
+    winner = result.value(e, "ratio", "winner_changed_vs_baseline")
+    judged = _judge(row, Threshold("OVERTURNS_ORDER", OVERTURNS_ORDER, "below"))
+    return Claim(
+        "比值法…完全颠覆了传统计分格局 (四.4.3)",
+        f"The ratio method overturns the {base} order (a rank correlation with it below "
+        f"{OVERTURNS_ORDER}, OVERTURNS_ORDER).",
+        judged.verdict,
+        f"{e} (the same games under every system): rank correlation with the {base} order "
+        f"{_fmt(row)}: {judged.reason}. The winner changes in {_fmt(winner)} of events.",
     )
 
 
 def _claim_objective(result: StudyResult, others: list[str]) -> Claim | None:
-    """5. The ratio method is the objective one."""
+    """5. The ratio method is the objective one: closer to true strength than the baseline in
+    every event the verdicts rest on."""
     if "ratio" not in others:
         return None
     base, events = result.study.baseline, [e.name for e in verdict_events(result.study)]
@@ -300,53 +408,55 @@ def _claim_objective(result: StudyResult, others: list[str]) -> Claim | None:
         for e in events
         for n in others
     }
-    ratio_rows = [diffs[e, "ratio"] for e in events]
-    better = all(r.value > SIGNIFICANT_SE * r.se for r in ratio_rows)
-    worse = any(r.value < -SIGNIFICANT_SE * r.se for r in ratio_rows)
-    closer = [f"{n} ({e})" for (e, n), r in diffs.items() if r.value > SIGNIFICANT_SE * r.se]
-    further = [f"{n} ({e})" for (e, n), r in diffs.items() if r.value < -SIGNIFICANT_SE * r.se]
+    line = Threshold("CLOSER", 0.0, "above")
+    judged = {e: _judge(diffs[e, "ratio"], line, digits=4) for e in events}
+    verdict = every([j.verdict for j in judged.values()])
+    closer = [f"{n} ({e})" for (e, n), r in diffs.items() if _judge(r, line).verdict == HOLDS]
+    further = [
+        f"{n} ({e})" for (e, n), r in diffs.items() if _judge(r, line).verdict == DOES_NOT_HOLD
+    ]
     detail = "; ".join(
         f"{e}: " + ", ".join(f"{n} {_fmt(diffs[e, n], 4)}" for n in others) for e in events
     )
-    reading = (
-        "Weighting a win by its colour ranks players further from their strength."
-        if worse
-        else "Weighting a win by its colour ranks players closer to their strength."
-        if better
-        else f"No difference beyond {SIGNIFICANT_SE:g} standard errors in every event."
-    )
     return Claim(
         "若追求比赛的客观公正…则宜选用比值法 (七.2)",
-        "The ratio method ranks players more objectively (closer to their true strength).",
-        "holds" if better else "does not hold" if worse else "not shown (noise)",
+        "The ratio method ranks players more objectively (closer to their true strength than "
+        f"the {base} scoring in every event: above 0, CLOSER).",
+        verdict,
         f"Rank correlation with true strength minus the {base}'s, event by event (common random "
-        f"numbers): {detail}. Closer to true strength than {base}: {', '.join(closer) or 'none'}."
-        f" Further: {', '.join(further) or 'none'}. {reading}",
+        f"numbers): {detail}. The ratio method: "
+        + "; ".join(f"{e}: {j.reason}" for e, j in judged.items())
+        + f". Closer to true strength than {base}: {', '.join(closer) or 'none'}. Further: "
+        f"{', '.join(further) or 'none'}.",
     )
 
 
 def _claim_total(result: StudyResult) -> Claim | None:
-    """6. The total tends to 22 points."""
+    """6. The total tends to 22 points: 11 games' exact expected points within TOTAL_TOLERANCE
+    of 22, over the fitted constants' uncertainty."""
     study = result.study
     if "ratio" not in [s.name for s in study.systems]:
         return None
     events = [e.name for e in verdict_events(study)]
-    per_game = _exact(result, "ratio", "points_per_game")
+    row = _exact_row(result, "ratio", "points_per_game")
     ratio = study.system("ratio")
     red_w, black_w = float(ratio.red_win), float(ratio.black_win)
     p_red, _, p_black = exact_probabilities(study.model)
     simulated = [result.value(e, "ratio", "points_per_game") for e in events]
     more = "Red" if p_red > p_black else "Black"
+    line = Threshold("TOTAL_TOLERANCE", 22 + TOTAL_TOLERANCE, "within", low=22 - TOTAL_TOLERANCE)
+    judged = decide(_exact_interval(row, 11.0), line, digits=2)
     return Claim(
         "统计的人数越多，越接近总局分22分 (八.2)",
-        "Under the ratio method the points of 11 games tend to 22 (2 a game).",
-        "holds" if abs(11 * per_game - 22) < TOTAL_TOLERANCE else "does not hold",
-        f"Exactly {per_game:.4f} a game between equal players ({11 * per_game:.2f} for 11 games;"
-        f" 22 within {TOTAL_TOLERANCE} counts): a Red win is worth {red_w:g} and a Black win "
-        f"{black_w:g}, and {more} wins are the more frequent ({100 * p_red:.1f} % v "
+        f"Under the ratio method the points of 11 games tend to 22 (2 a game; within "
+        f"{TOTAL_TOLERANCE}, TOTAL_TOLERANCE).",
+        judged.verdict,
+        f"Exactly {row.value:.4f} ± {_constants_sd(row):.4f} a game between equal players over "
+        f"the fitted constants; for 11 games: {judged.reason}. A Red win is worth {red_w:g} and "
+        f"a Black win {black_w:g}, and {more} wins are the more frequent ({100 * p_red:.1f} % v "
         f"{100 * p_black:.1f} %). Simulated: "
         + ", ".join(f"{r.event} {_fmt(r, 4)}" for r in simulated)
-        + ".",
+        + f".{_constants_note(result)}",
     )
 
 
@@ -359,13 +469,7 @@ def _claim_swiss_example(result: StudyResult, rr: list[str]) -> Claim | None:
     e = swiss[0].name
     assoc = result.value(e, base, "extra_red_points")
     causal = result.value(rr[0], base, "extra_red_points")
-    verdict = (
-        "holds"
-        if assoc.value > SIGNIFICANT_SE * assoc.se
-        else "does not hold"
-        if assoc.value < -SIGNIFICANT_SE * assoc.se
-        else "not shown (noise)"
-    )
+    judged = _judge(assoc, Threshold("no association", 0.0, "above"))
     if _beyond(assoc, causal):
         times = f"{assoc.value / causal.value:.1f} times " if causal.value > 0 else "more than "
         reading = (
@@ -383,18 +487,22 @@ def _claim_swiss_example(result: StudyResult, rr: list[str]) -> Claim | None:
     return Claim(
         "积分为15分的第二集团6人中，排前两位的赵国荣和王天一都是6先5后 (八.4)",
         "In a Swiss event, players with more Reds finish higher (the seed's evidence).",
-        verdict,
-        f"{e}: players with more Reds score {_fmt(assoc)} points more under {base}"
-        f"{_noise(assoc)}. {reading}",
+        judged.verdict,
+        f"{e}: players with more Reds score {_fmt(assoc)} points more under {base}: "
+        f"{judged.reason}. {reading}",
     )
 
 
 def claims(result: StudyResult) -> list[Claim]:
-    """The verdict on each of seed 000's claims the study can test.
+    """The verdict on each of seed 000's claims the study can test, in the shared words
+    (:mod:`knockout.studies.verdicts`).
 
     Every verdict and sentence is computed from the figures, with the thresholds named in this
     module (``BALANCED``, ``SIGNIFICANT_SE``, ``SMALL_EDGE``, ``FEWER_TIES``, ``KEEPS_ORDER``,
-    ``OVERTURNS_ORDER``, ``TOTAL_TOLERANCE``) stated in the text.
+    ``OVERTURNS_ORDER``, ``TOTAL_TOLERANCE``, ``MIN_EVENTS``) stated in the text. An exact
+    figure is judged on its 95 % interval over the fitted constants' uncertainty
+    (``sd_constants``); a simulated one on ± ``SIGNIFICANT_SE`` standard errors, the
+    simulation's and the constants' together, and only from ``MIN_EVENTS`` events or more.
     """
     study = result.study
     others = [s.name for s in study.systems if s.name != study.baseline]
@@ -403,9 +511,10 @@ def claims(result: StudyResult) -> list[Claim]:
     methods = [m for m in SEED_METHODS if m in others]
     found = [
         _claim_extra_red(result, rr),
-        _claim_balance(result, rr, methods),
+        *(_claim_balance(result, rr, m, methods) for m in PROPOSED),
         _claim_ties(result, methods, others),
-        _claim_order(result, shared, others),
+        _claim_keeps(result, shared, others),
+        _claim_overturns(result, shared, others),
         _claim_objective(result, others),
         _claim_total(result),
         _claim_swiss_example(result, rr),
@@ -459,7 +568,30 @@ def _setup_lines(study: Study) -> list[str]:
             f"| {e.name} | {e.format} | {e.players} | {e.rounds} | {e.simulations} | "
             f"N({e.rating_mean:g}, {e.rating_sd:g}) | {system} | {e.pairing if swiss else ''} |"
         )
-    return [*lines, "", _basis_line(study)]
+    return [*lines, "", _basis_line(study), "", _uncertainty_line(study)]
+
+
+def _uncertainty_line(study: Study) -> str:
+    """The constants' uncertainty the verdicts carry, and how."""
+    sd = study.model_sd
+    if not has_uncertainty(sd):
+        return (
+            "The model's constants are taken as known (no [model.sd]): the verdicts' intervals "
+            "carry the simulation's error only."
+        )
+    tc = TimeClass.CLASSICAL
+    rho = sd.rho("red_advantage.classical", "draw_nu.classical")
+    return (
+        f"The constants' own uncertainty ([model.sd]): Red advantage ± "
+        f"{sd.red_advantage[tc]:g} Elo, draw_nu ± {sd.draw_nu[tc]:g}, correlation {rho:g}. "
+        "Every figure carries its standard deviation over them (sd_constants, by the delta "
+        "method; for a simulated figure the gradient is the likelihood-ratio estimate from the "
+        "events themselves). Verdicts: an exact figure on its 95 % interval over the constants; "
+        f"a simulated one on ± {SIGNIFICANT_SE:g} standard errors, the simulation's and the "
+        f"constants' together, from at least {MIN_EVENTS} events. The words: holds, does not "
+        "hold, cannot be settled by these data (the interval straddles the claim's line), too "
+        "few events."
+    )
 
 
 def _basis_line(study: Study) -> str:

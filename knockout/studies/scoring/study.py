@@ -19,6 +19,8 @@ metric                                  meaning
 ``top_tie``                             P(two or more players share the top score)
 ``top_tie_after_progressive``           P(they also share the progressive score)
 ``top_tie_minus_baseline``              ``top_tie`` minus the baseline system's, event by event
+``top_tie_excess``                      ``top_tie`` minus ``TIE_SHARE`` (1/2) of the baseline's,
+                                        event by event (below 0: "greatly reduces" ties)
 ``top8_sharing``                        players of the top eight whose score another of the top
                                         eight also has (seed 000 counts six, then two)
 ``spearman_strength``                   rank correlation of the final order with true strength
@@ -58,6 +60,7 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -71,7 +74,14 @@ from knockout.errors import InputError, Problem
 from knockout.game import Colour, Result
 from knockout.io.tomlfile import load_toml
 from knockout.points import SCORING, ScoringSystem, get_scoring
-from knockout.rules.model.strength import DEFAULT_MODEL, ModelParams, TimeClass, game_probabilities
+from knockout.rules.model.sd import ModelSd, parse_correlation
+from knockout.rules.model.strength import (
+    DEFAULT_MODEL,
+    ModelParams,
+    PerClass,
+    TimeClass,
+    game_probabilities,
+)
 from knockout.scoring.files import custom_systems
 from knockout.studies.scoring.dutch import DutchProgress, simulate_dutch
 from knockout.studies.scoring.events import (
@@ -82,6 +92,12 @@ from knockout.studies.scoring.events import (
     simulate_round_robin,
     simulate_swiss,
 )
+from knockout.studies.scoring.uncertainty import (
+    constants_covariance,
+    exact_sd,
+    has_uncertainty,
+    simulated_sd,
+)
 from knockout.validation import Table, dedupe, problems_of
 from sims.runner import pilot_seconds
 
@@ -89,6 +105,7 @@ __all__ = [
     "CSV_COLUMNS",
     "DIFFERENTIAL_SUFFIX",
     "SIMPLIFIED_SUFFIX",
+    "TIE_SHARE",
     "EventSpec",
     "Study",
     "StudyResult",
@@ -109,6 +126,8 @@ PairingSystem = Literal["dutch", "simplified"]
 SIMPLIFIED_SUFFIX = " (simplified)"
 DIFFERENTIAL_SUFFIX = " (dutch - simplified)"
 Progress = Callable[[str], None]
+#: "Greatly reduces ties" (seed 000, 五): P(tie for first) at most this share of the baseline's.
+TIE_SHARE = 0.5
 #: Seconds between two progress lines of a Dutch pairing run.
 PROGRESS_SECONDS = 30.0
 CSV_COLUMNS = (
@@ -124,6 +143,7 @@ CSV_COLUMNS = (
     "method",
     "red_advantage",
     "draw_nu",
+    "sd_constants",
 )
 
 
@@ -187,6 +207,9 @@ class Study:
         red_advantages: Sensitivity grid of the classical Red advantage (Elo).
         draw_nus: Sensitivity grid of the classical draw parameter.
         source: The file it came from.
+        custom: The study's own scoring systems (``[scoring.NAME]``).
+        model_sd: The uncertainty of the model's classical constants (``[model.sd]``,
+            ``[model] correlation``): every figure's ``sd_constants``.
     """
 
     name: str
@@ -199,6 +222,7 @@ class Study:
     draw_nus: tuple[float, ...] = ()
     source: str = ""
     custom: tuple[ScoringSystem, ...] = ()
+    model_sd: ModelSd = field(default_factory=ModelSd)
 
     def system(self, name: str) -> ScoringSystem:
         """The study's system (compared or custom) called ``name``.
@@ -214,7 +238,13 @@ class Study:
 
 @dataclass(frozen=True)
 class TidyRow:
-    """One figure of the study (a row of the tidy CSV)."""
+    """One figure of the study (a row of the tidy CSV).
+
+    ``se`` is the simulation's standard error (0 for an exact row); ``sd_constants`` the
+    figure's standard deviation over the model constants' uncertainty (``[model.sd]``; 0 without
+    one; NaN where it is not computed: a difference between two pairings' events, or a
+    comparison with the baseline's own events under ``pairing = "own"``).
+    """
 
     event: str
     format: str
@@ -228,6 +258,7 @@ class TidyRow:
     method: Literal["simulation", "exact"]
     red_advantage: float
     draw_nu: float
+    sd_constants: float = 0.0
 
     def to_csv(self) -> list[str]:
         """The CSV cells, numbers to 6 significant digits (``nan`` where undefined)."""
@@ -283,9 +314,16 @@ class _EventIn(Table):
     pairing_system: PairingSystem = "simplified"
 
 
+class _StudySdIn(Table):
+    red_advantage: NonNegative = 0.0
+    draw_nu: NonNegative = 0.0
+
+
 class _StudyModelIn(Table):
     red_advantage: Number | None = None
     draw_nu: Positive | None = None
+    sd: _StudySdIn = _StudySdIn()
+    correlation: list[Any] = Field(default_factory=list, strict=False)
 
 
 class _SensitivityIn(Table):
@@ -466,8 +504,11 @@ def parse_study(data: Mapping[str, Any], *, source: str = "study") -> Study:
         event_problems += found
         if spec is not None:
             events.append(spec)
-    problems = dedupe([*problems, *scoring_problems, *system_problems, *event_problems])
-    if problems or parsed is None:
+    sd, sd_problems = _model_sd(parsed, source)
+    problems = dedupe(
+        [*problems, *scoring_problems, *system_problems, *event_problems, *sd_problems]
+    )
+    if problems or parsed is None or sd is None:
         raise InputError(problems)
     classical = (
         {} if parsed.model.red_advantage is None else {"classical": parsed.model.red_advantage}
@@ -484,7 +525,36 @@ def parse_study(data: Mapping[str, Any], *, source: str = "study") -> Study:
         draw_nus=tuple(parsed.sensitivity.draw_nu),
         source=source,
         custom=tuple(s for name, s in known.items() if name not in SCORING),
+        model_sd=sd,
     )
+
+
+_CLASSICAL_PAIR = frozenset({"red_advantage.classical", "draw_nu.classical"})
+
+
+def _model_sd(parsed: _StudyIn | None, source: str) -> tuple[ModelSd | None, list[Problem]]:
+    """``[model.sd]`` and ``[model] correlation`` (classical games: the one pair of constants
+    ``red_advantage.classical``, ``draw_nu.classical``)."""
+    if parsed is None:
+        return None, []
+    triples, bad = parse_correlation(parsed.model.correlation)
+    problems = [Problem(source, key, message) for key, message in bad]
+    problems += [
+        Problem(
+            source,
+            f"model.correlation[{i}]",
+            "a study has classical games only: expected the pair red_advantage.classical, "
+            f"draw_nu.classical, got {a}, {b}",
+        )
+        for i, (a, b, _) in enumerate(triples)
+        if frozenset((a, b)) != _CLASSICAL_PAIR
+    ]
+    sd = ModelSd(
+        red_advantage=PerClass(parsed.model.sd.red_advantage, 0.0, 0.0),
+        draw_nu=PerClass(parsed.model.sd.draw_nu, 0.0, 0.0),
+        correlation=triples,
+    )
+    return (None if problems else sd), problems
 
 
 def load_study(path: Path, *, encoding: str | None = None) -> Study:
@@ -582,6 +652,9 @@ def sample_metrics(sample: EventSample, baseline: EventSample | None) -> dict[st
         base_points = baseline.points / baseline.scale
         base_tie = (base_points == base_points.max(axis=1, keepdims=True)).sum(axis=1) > 1
         out["top_tie_minus_baseline"] = out["top_tie"] - base_tie.astype(np.float64)
+        # Seed 000's "greatly reduces ties", tested event by event: below 0 when the system's
+        # ties for first are fewer than TIE_SHARE of the baseline's.
+        out["top_tie_excess"] = out["top_tie"] - TIE_SHARE * base_tie.astype(np.float64)
     return out
 
 
@@ -600,8 +673,14 @@ def exact_value(system: ScoringSystem, model: ModelParams) -> tuple[float, float
     return red - black, red + black
 
 
+def _exact_figure(system: ScoringSystem, index: int, model: ModelParams) -> float:
+    return exact_value(system, model)[index]
+
+
 def exact_rows(study: Study) -> list[TidyRow]:
-    """The exact (model, no sampling) rows: the study's model, then the sensitivity grid."""
+    """The exact (model, no sampling) rows: the study's model, then the sensitivity grid; each
+    with its ``sd_constants`` over ``[model.sd]`` (the grid's points carry the same covariance
+    of the constants, around themselves)."""
     base_adv = study.model.red_advantage[TimeClass.CLASSICAL]
     base_nu = study.model.draw_nu[TimeClass.CLASSICAL]
     grid = [(base_adv, base_nu)]
@@ -611,12 +690,30 @@ def exact_rows(study: Study) -> list[TidyRow]:
         model = study.model.with_overrides(
             red_advantage={"classical": adv}, draw_nu={"classical": nu}
         )
+        cov = constants_covariance(model, study.model_sd)
         label = "model" if i == 0 else "sensitivity"
         for system in study.systems:
             diff, per_game = exact_value(system, model)
-            for metric, value in (("red_minus_black", diff), ("points_per_game", per_game)):
+            for k, (metric, value) in enumerate(
+                (("red_minus_black", diff), ("points_per_game", per_game))
+            ):
+                sd = exact_sd(partial(_exact_figure, system, k), model, cov)
                 rows.append(
-                    TidyRow(label, "", 2, 1, 0, system.name, metric, value, 0.0, "exact", adv, nu)
+                    TidyRow(
+                        label,
+                        "",
+                        2,
+                        1,
+                        0,
+                        system.name,
+                        metric,
+                        value,
+                        0.0,
+                        "exact",
+                        adv,
+                        nu,
+                        sd,
+                    )
                 )
     return rows
 
@@ -676,10 +773,15 @@ def _simulate(
     scale = scale_for(study.systems)
     tables = [PointsTable.from_system(s, scale) for s in study.systems]
     ratings, u = event_numbers(spec, rng)
+    scores = has_uncertainty(study.model_sd)
     if spec.format == "round-robin":
         # Berger numbers by lot: shuffle each event's ratings.
         shuffled = np.asarray(rng.permuted(ratings, axis=1), dtype=np.float64)
-        return {spec.name: simulate_round_robin(shuffled, tables, u, model=study.model)}
+        return {
+            spec.name: simulate_round_robin(
+                shuffled, tables, u, model=study.model, with_scores=scores
+            )
+        }
     pairing = None
     if spec.pairing != "own":
         pairing = PointsTable.from_system(study.system(spec.pairing), scale)
@@ -693,10 +795,13 @@ def _simulate(
             model=study.model,
             workers=workers,
             progress=_dutch_progress(spec.name, workers, progress),
+            with_scores=scores,
         )
     if not spec.dutch or spec.differential:
         label = spec.name + (SIMPLIFIED_SUFFIX if spec.dutch else "")
-        out[label] = simulate_swiss(ratings, tables, u, pairing=pairing, model=study.model)
+        out[label] = simulate_swiss(
+            ratings, tables, u, pairing=pairing, model=study.model, with_scores=scores
+        )
     return out
 
 
@@ -721,6 +826,28 @@ def _metrics(
             )
         out[system.name] = metrics
     return out
+
+
+def _scores(samples: Sequence[EventSample] | None, study: Study, system: str) -> FloatArray | None:
+    """The events' score vectors of ``system``'s games (None for a differential, whose two
+    pairings' events are not one set of games)."""
+    if samples is None:
+        return None
+    names = [s.name for s in study.systems]
+    return samples[names.index(system)].scores
+
+
+def _constants_sd(
+    spec: EventSpec, metric: str, values: FloatArray, scores: FloatArray | None, cov: FloatArray
+) -> float:
+    """A simulated figure's ``sd_constants`` (:func:`simulated_sd`): 0 without ``[model.sd]``;
+    NaN where the events' games are not one set (a differential; a comparison with the
+    baseline's own events under ``pairing = "own"``)."""
+    if not cov.any():
+        return 0.0
+    if scores is None or (not spec.shares_games and "baseline" in metric):
+        return math.nan
+    return simulated_sd(values, scores, cov)
 
 
 def study_time_estimate(
@@ -778,8 +905,10 @@ def run_study(
                 system: {m: v - simple[system][m] for m, v in values.items()}
                 for system, values in dutch.items()
             }
+        cov = constants_covariance(study.model, study.model_sd)
         for label, by_system in measured.items():
             for system_name, metrics in by_system.items():
+                scores = _scores(samples.get(label), study, system_name)
                 for metric, values in metrics.items():
                     mean, se = _mean_se(values)
                     rows.append(
@@ -796,6 +925,7 @@ def run_study(
                             "simulation",
                             adv,
                             nu,
+                            _constants_sd(spec, metric, values, scores, cov),
                         )
                     )
         if progress is not None:
