@@ -32,8 +32,8 @@ method; in short:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +47,13 @@ from knockout.errors import InputError, Problem
 from knockout.game import Result
 from knockout.io.csvrows import Row, parse_rows
 from knockout.io.text import read_text
-from knockout.rules.model.strength import DEFAULT_MOVES, TimeClass, classify, effective_minutes
+from knockout.rules.model.strength import (
+    DEFAULT_MOVES,
+    TimeClass,
+    classify,
+    davidson,
+    effective_minutes,
+)
 
 __all__ = [
     "COLUMNS",
@@ -59,11 +65,15 @@ __all__ = [
     "Estimate",
     "GameTable",
     "Interval",
+    "ObservedScore",
+    "ScoreScale",
     "ScoringDerivation",
     "calibrate",
     "fit_class",
     "parse_games",
     "read_games",
+    "score_elo",
+    "score_scale",
     "scoring_derivation",
     "toml_lines",
 ]
@@ -192,6 +202,9 @@ class ClassFit:
             errors: the correlation of their estimates (from the inverse observed information
             in the fitted coordinates, ``red_advantage``, ``log draw_nu`` and
             ``elo_per_doubling``, the coordinates ``[model.sd]`` draws in).
+        score_scale: ``elo_per_doubling`` on the score scale, and the score-based Elo the
+            games themselves give each clock ratio (:func:`score_scale`); None without time
+            odds.
     """
 
     time_class: TimeClass
@@ -201,6 +214,7 @@ class ClassFit:
     elo_per_doubling: Estimate
     log_likelihood: float | None
     correlation: tuple[tuple[str, str, float], ...] = ()
+    score_scale: ScoreScale | None = None
 
     def estimates(self) -> dict[str, Estimate]:
         """Parameter name to its estimate, in :data:`PARAMETERS` order."""
@@ -224,13 +238,16 @@ class Calibration:
 
     def to_json(self) -> dict[str, Any]:
         """``{"source", TIME_CLASS: {PARAMETER: {"estimate", "stderr"}}}``, and ``scoring``
-        (:class:`ScoringDerivation`) where the file has classical games on equal clocks:
+        (:class:`ScoringDerivation`) where the file has classical games on equal clocks;
+        ``elo_per_doubling`` also has ``score_scale`` (:class:`ScoreScale`) where it is fitted:
         exactly the public contract, so a reader may take every key but ``source``,
         ``scoring`` (and the envelope's ``version``) for a time class; the counts and
         ``moves`` are in the table view."""
         out: dict[str, Any] = {"source": self.source}
         for c in self.classes:
             out[c.time_class.value] = {k: e.to_json() for k, e in c.estimates().items()}
+            if c.score_scale is not None:
+                out[c.time_class.value]["elo_per_doubling"]["score_scale"] = c.score_scale.to_json()
         if self.scoring is not None:
             out["scoring"] = self.scoring.to_json()
         return out
@@ -607,12 +624,11 @@ def _upper_bound(
 def calibrate(table: GameTable) -> Calibration:
     """The maximum-likelihood fit of every time class in ``table``, and seed 000's derivation
     of its scores from the classical games on equal clocks (:func:`scoring_derivation`)."""
-    return Calibration(
-        table.source,
-        table.moves,
-        tuple(fit_class(c) for c in table.classes),
-        scoring_derivation(table),
-    )
+    fits = []
+    for games in table.classes:
+        fit = fit_class(games)
+        fits.append(replace(fit, score_scale=score_scale(games, fit)))
+    return Calibration(table.source, table.moves, tuple(fits), scoring_derivation(table))
 
 
 def _no_maximum(games: ClassGames, why: str) -> ClassFit:
@@ -891,3 +907,168 @@ def scoring_derivation(table: GameTable) -> ScoringDerivation | None:
             ),
         }
     return ScoringDerivation((r, d, b), Interval(gap, se, lo, hi), difference, ratio)
+
+
+# --- the worth of time on the score scale ---------------------------------------------------------
+
+
+def score_elo(d: float, nu: float, red_advantage: float = 0.0) -> float:
+    """The Elo a score-based rating gives a strength difference ``d`` (the model's Davidson
+    parameter) between two players who each have Red half the time: ``400 log10(s / (1 - s))``
+    with ``s`` the stronger side's expected score, ``(S(d + a) + S(d - a)) / 2`` and ``S`` Red's
+    score (a win 1, a draw 1/2) at Red's strength difference. Draws pull it below ``d``: with
+    ``nu = 0`` it is ``d`` itself (a = 0).
+
+    >>> round(score_elo(200.0, 0.0), 6), round(score_elo(200.0, 1.0), 1)
+    (200.0, 132.5)
+    """
+
+    def red_score(x: float) -> float:
+        p = davidson(x, nu)
+        return float(p.red) + float(p.draw) / 2
+
+    s = (red_score(d + red_advantage) + red_score(d - red_advantage)) / 2
+    return 400.0 * math.log10(s / (1.0 - s))
+
+
+@dataclass(frozen=True)
+class ObservedScore:
+    """The score-based Elo of the side with more time, straight from the games at one clock
+    ratio (equal ratings only; each game counted from the side with more time).
+
+    Attributes:
+        doublings: ``|log2(T_red / T_black)|``.
+        games: Games at that ratio.
+        score: The side with more time's score a game (a win 1, a draw 1/2).
+        elo: ``400 log10(score / (1 - score))``.
+        stderr: Its standard error (the delta method on the score's, ``sqrt((p_w + p_d / 4 -
+            score^2) / games)``); None for a score of 0 or 1.
+    """
+
+    doublings: float
+    games: int
+    score: float
+    elo: float | None
+    stderr: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"doublings", "games", "score", "elo", "stderr", "per_doubling",
+        "per_doubling_stderr"}``."""
+        per = None if self.elo is None else self.elo / self.doublings
+        per_se = None if self.stderr is None else self.stderr / self.doublings
+        return {
+            "doublings": self.doublings,
+            "games": self.games,
+            "score": self.score,
+            "elo": self.elo,
+            "stderr": self.stderr,
+            "per_doubling": per,
+            "per_doubling_stderr": per_se,
+        }
+
+
+@dataclass(frozen=True)
+class ScoreScale:
+    """``elo_per_doubling`` (a Davidson parameter: Elo of the model's strength difference) on
+    the score scale a score-based rating uses, where draws count half a win.
+
+    Attributes:
+        estimate: :func:`score_elo` of one doubling at the fitted ``draw_nu`` and
+            ``red_advantage`` (each side Red half the time).
+        stderr: Its standard error, by the delta method through the fit's covariance of
+            ``red_advantage``, ``log draw_nu`` and ``elo_per_doubling`` (None when one of them
+            has none).
+        observed: The games' own score-based Elo at each clock ratio.
+    """
+
+    estimate: float
+    stderr: float | None
+    observed: tuple[ObservedScore, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"estimate", "stderr", "observed": [...], "method"}``."""
+        return {
+            "estimate": self.estimate,
+            "stderr": self.stderr,
+            "observed": [o.to_json() for o in self.observed],
+            "method": SCORE_SCALE_METHOD,
+        }
+
+
+SCORE_SCALE_METHOD = (
+    "the fitted elo_per_doubling converted to the score scale: 400 log10(s / (1 - s)) with s "
+    "the expected score of the side with one doubling more, Red half the time, at the fitted "
+    "draw_nu and red_advantage (draws count half, so the score scale is below the Davidson "
+    "parameter); standard error by the delta method through the fit's covariance; observed: "
+    "the same from the games at each clock ratio between equal ratings"
+)
+
+
+def _observed_scores(games: ClassGames) -> tuple[ObservedScore, ...]:
+    level = np.abs(games.diff) < 1e-9
+    out = []
+    ratios = sorted({round(abs(float(x)), 9) for x in games.log_ratio[level] if abs(x) > 1e-9})
+    for doublings in ratios:
+        cells = level & (np.abs(np.abs(games.log_ratio) - doublings) < 1e-9)
+        red_more = cells & (games.log_ratio > 0)
+        black_more = cells & (games.log_ratio < 0)
+        wins = float(games.red[red_more].sum() + games.black[black_more].sum())
+        losses = float(games.black[red_more].sum() + games.red[black_more].sum())
+        draws = float(games.draw[cells].sum())
+        n = wins + draws + losses
+        if n == 0:
+            continue
+        score = (wins + draws / 2) / n
+        elo = stderr = None
+        if 0 < score < 1:
+            elo = 400.0 * math.log10(score / (1.0 - score))
+            var = max((wins + draws / 4) / n - score * score, 0.0)
+            stderr = 400.0 / math.log(10.0) * math.sqrt(var / n) / (score * (1.0 - score))
+        out.append(ObservedScore(doublings, int(n), score, elo, stderr))
+    return tuple(out)
+
+
+def score_scale(games: ClassGames, fit: ClassFit) -> ScoreScale | None:
+    """``fit``'s ``elo_per_doubling`` on the score scale, with its standard error, and the
+    games' own score-based Elo at each clock ratio (None without a fitted elo_per_doubling)."""
+    e, a, nu = fit.elo_per_doubling, fit.red_advantage, fit.draw_nu
+    if e.estimate is None or a.estimate is None or nu.estimate is None:
+        return None
+    point = (a.estimate, math.log(nu.estimate) if nu.estimate > 0 else -math.inf, e.estimate)
+
+    def at(x: Sequence[float]) -> float:
+        return score_elo(x[2], math.exp(x[1]), x[0])
+
+    estimate = at(point)
+    stderr = None
+    given = (a.stderr, None if nu.stderr is None else nu.stderr / nu.estimate, e.stderr)
+    sds = [float(sd) for sd in given if sd is not None]
+    if len(sds) == 3 and nu.estimate > 0:
+        names = ("red_advantage", "draw_nu", "elo_per_doubling")
+        rho = {frozenset((x.split(".")[0], y.split(".")[0])): r for x, y, r in fit.correlation}
+        cov = np.array(
+            [
+                [
+                    (1.0 if i == j else rho.get(frozenset((names[i], names[j])), 0.0))
+                    * sds[i]
+                    * sds[j]
+                    for j in range(3)
+                ]
+                for i in range(3)
+            ]
+        )
+        steps = (0.5, 1e-3, 0.5)
+        grad = np.array(
+            [
+                (at(_moved(point, k, h)) - at(_moved(point, k, -h))) / (2 * h)
+                for k, h in enumerate(steps)
+            ]
+        )
+        stderr = math.sqrt(max(float(grad @ cov @ grad), 0.0))
+    return ScoreScale(estimate, stderr, _observed_scores(games))
+
+
+def _moved(x: Sequence[float], k: int, h: float) -> list[float]:
+    out = list(x)
+    out[k] += h
+    return out

@@ -11,7 +11,7 @@ from knockout.calibration import SCORING_METHOD, Calibration, Estimate, Interval
 from knockout.dashboard.fit import fitted
 from knockout.points import get_scoring
 
-__all__ = ["calibration_view"]
+__all__ = ["calibration_view", "score_scale_lines"]
 
 #: Decimals each constant is shown with (Elo to 1/100, nu to 1/10,000).
 _PLACES = {"red_advantage": 2, "draw_nu": 4, "elo_per_doubling": 2}
@@ -66,6 +66,7 @@ def calibration_view(fit: Calibration) -> RenderableType:
         table.add_section()
     parts: list[RenderableType] = [table]
     parts += [Text(note, style="dim") for note in notes]
+    parts += [Text(line) for line in score_scale_lines(fit)]
     parts.append(
         Text(
             "R/D/B: Red wins, draws, Black wins. red_advantage and elo_per_doubling in Elo. "
@@ -77,6 +78,31 @@ def calibration_view(fit: Calibration) -> RenderableType:
     if fit.scoring is not None:
         parts += scoring_view(fit.scoring)
     return Group(*parts)
+
+
+def score_scale_lines(fit: Calibration) -> list[str]:
+    """``elo_per_doubling`` on the score scale beside the Davidson parameter, per class that
+    has it, and the games' own score-based Elo at each clock ratio."""
+    lines = []
+    for c in fit.classes:
+        scale, e, nu = c.score_scale, c.elo_per_doubling, c.draw_nu
+        if scale is None or e.estimate is None or nu.estimate is None:
+            continue
+        spread = "" if scale.stderr is None else f" ± {scale.stderr:.2f}"
+        observed = "; ".join(
+            f"{o.doublings:g} doubling{'s' if o.doublings != 1 else ''}: {o.games} games, "
+            f"score {o.score:.3f}, "
+            + ("-" if o.elo is None else f"{o.elo:.2f}")
+            + ("" if o.stderr is None else f" ± {o.stderr:.2f}")
+            for o in scale.observed
+        )
+        lines.append(
+            f"{c.time_class} elo_per_doubling {e.estimate:.2f} is a Davidson parameter; on the "
+            f"score scale (a score-based Elo: draws count half, each side Red half the time, "
+            f"draw_nu {nu.estimate:.4f}) one doubling is worth {scale.estimate:.2f}{spread}."
+            + (f" From the games' scores alone: {observed}." if observed else "")
+        )
+    return lines
 
 
 #: The seed's published scores, from the scoring registry (``difference``: 1.9 / 2.1,
