@@ -30,8 +30,9 @@ multiplies the node or move-time budget: 2:1 at 4000 nodes is Red 8000 against B
 opening (its first plies drawn with the seed among the engine's best moves) is played once with
 every odds and with its colours swapped (2:1 brings 1:2). Games end by the rules (checkmate and
 stalemate lose, perpetual check and chasing as pyffish implements them, repetition and material
-draws), by the engine's score held for several plies, or at the move cap; the reason is in the
-detail file. Contempt is set to 0.
+draws, and the move rule: 60 moves each without a capture by the Chinese rules, --move-rule 50
+for the library's own), by the engine's score held for several plies, or at the move cap; the
+reason is in the detail file. Contempt is set to 0.
 
 Writes GAMES.csv (calibration rows: equal ratings, the --time-class stated, the budgets as clocks
 in their ratio), GAMES-detail.csv (one row a game: opening, moves in UCI, result, reason,
@@ -211,6 +212,14 @@ def selfplay(
     max_plies: Annotated[
         int, typer.Option("--max-plies", help="The move cap in half-moves: a draw there.")
     ] = 400,
+    move_rule: Annotated[
+        int,
+        typer.Option(
+            "--move-rule",
+            help="Moves of each side without a capture that draw a game: 60 (the Chinese "
+            "rules' 自然限着) or 50 (the rules library's own).",
+        ),
+    ] = 60,
 ) -> None:
     """Engine self-play (see the help text above)."""
     with user_errors():
@@ -233,7 +242,7 @@ def selfplay(
             jobs=jobs,
             time_class=time_class,
             openings=OpeningConfig(plies=opening_plies),
-            adjudication=Adjudication(resign_cp, resign_plies, max_plies),
+            adjudication=Adjudication(resign_cp, resign_plies, max_plies, move_rule),
         )
         if seed is None:
             err_console.print(f"seed {config.seed}", markup=False)

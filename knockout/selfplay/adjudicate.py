@@ -10,8 +10,11 @@ move the :class:`Referee` asks it, in this order:
 2. **Repetition** (``pyffish.is_optional_game_end``: the position for the third time): a side
    that gave check with every move of the cycle loses (``perpetual_check``); a side the library
    judges to be chasing an unprotected piece loses (``perpetual_chase``); otherwise a draw
-   (``repetition``). Another optional end the library reports with no repetition is a draw
-   (``move_rule``).
+   (``repetition``). **The move rule**, the other optional end the library reports: no capture
+   for ``move_rule`` moves of each side, a draw, labelled with its count (``move_rule_60``:
+   the Chinese rules' 自然限着, the default; ``move_rule_50``: the library's own rule, under which
+   the bundled games were played). The library is told the count through a variant derived from
+   its ``xiangqi`` (``nMoveRule``), so its repetition and chasing judgements are unchanged.
 3. **Material**: neither side has a piece that can give mate (only kings, advisors and
    elephants: ``pyffish.has_insufficient_material`` for both sides): a draw (``material``).
 4. **Score**: the engines' own scores, seen from Red, at least ``resign_cp`` centipawns for the
@@ -34,6 +37,7 @@ from typing import Any, Literal
 from knockout.errors import KnockoutError
 
 __all__ = [
+    "MOVE_RULES",
     "START_FEN",
     "VARIANT",
     "Adjudication",
@@ -45,6 +49,11 @@ __all__ = [
 ]
 
 VARIANT = "xiangqi"
+#: The move rules a game may be adjudicated by (moves of each side without a capture): the
+#: Chinese rules' 60 (自然限着, the default) and the rules library's own 50.
+MOVE_RULES = (60, 50)
+#: The library's own count: its ``xiangqi`` variant as it ships.
+LIBRARY_MOVE_RULE = 50
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 """The start position (``w``, White, is Red in Fairy-Stockfish's notation)."""
 
@@ -77,12 +86,18 @@ class Reason(StrEnum):
     PERPETUAL_CHECK = "perpetual_check"
     PERPETUAL_CHASE = "perpetual_chase"
     REPETITION = "repetition"
-    MOVE_RULE = "move_rule"
+    MOVE_RULE_60 = "move_rule_60"
+    MOVE_RULE_50 = "move_rule_50"
     MATERIAL = "material"
     SCORE = "score"
     MOVE_CAP = "move_cap"
     TIME = "time"
     ILLEGAL_MOVE = "illegal_move"
+
+    @classmethod
+    def move_rule(cls, moves: int) -> Reason:
+        """The draw by the move rule of ``moves`` (``move_rule_60`` or ``move_rule_50``)."""
+        return cls(f"move_rule_{moves}")
 
 
 @dataclass(frozen=True)
@@ -93,17 +108,25 @@ class Adjudication:
         resign_cp: Centipawns (engine scale) a side must be ahead by, in both engines' eyes.
         resign_plies: For this many consecutive half-moves (0: never adjudicate on score).
         max_plies: The move cap in half-moves, openings included: a draw there.
+        move_rule: Moves of each side without a capture that draw the game: 60 (the Chinese
+            rules' 自然限着) or 50 (the rules library's own, as the bundled games were played).
     """
 
     resign_cp: int = 1000
     resign_plies: int = 8
     max_plies: int = 400
+    move_rule: int = 60
 
     def __post_init__(self) -> None:
         if self.resign_cp <= 0 or self.resign_plies < 0 or self.max_plies < 1:
             raise KnockoutError(
                 "adjudication: expected resign_cp > 0, resign_plies >= 0 and max_plies >= 1, "
                 f"got {self.resign_cp}, {self.resign_plies}, {self.max_plies}"
+            )
+        if self.move_rule not in MOVE_RULES:
+            raise KnockoutError(
+                f"adjudication: expected a move rule of {' or '.join(map(str, MOVE_RULES))} "
+                f"moves, got {self.move_rule}"
             )
 
 
@@ -125,6 +148,22 @@ _MATING = frozenset("RNPrnp")
 apply (cannons, advisors and elephants alone may not mate; pyffish decides those)."""
 
 
+_REGISTERED: set[int] = set()
+
+
+def variant_for(sf: Any, move_rule: int) -> str:
+    """The rules library's variant that draws after ``move_rule`` moves of each side without a
+    capture: its own ``xiangqi`` for 50, else a variant derived from it with ``nMoveRule`` set
+    (registered once in this process; everything else is ``xiangqi``'s)."""
+    if move_rule == LIBRARY_MOVE_RULE:
+        return VARIANT
+    name = f"{VARIANT}{move_rule}"
+    if move_rule not in _REGISTERED:
+        sf.load_variant_config(f"[{name}:{VARIANT}]\nnMoveRule = {move_rule}\n")
+        _REGISTERED.add(move_rule)
+    return name
+
+
 def _board(fen: str) -> list[str]:
     """The 90 squares of a FEN, rank 1 (Red's back rank) first, ``.`` for an empty square."""
     squares: list[str] = []
@@ -143,19 +182,21 @@ class Referee:
 
     Each move costs one call of the rules library (``legal_moves``: mate, stalemate and the next
     move's legality); its repetition and material judgements are asked for only when they can
-    apply, which a board kept here tells: a position seen before, 99 half-moves without a
-    capture, or no rook, horse or soldier left (the library's calls each cost milliseconds).
+    apply, which a board kept here tells: a position seen before, the move rule's count of
+    half-moves without a capture but one, or no rook, horse or soldier left (the library's calls
+    each cost milliseconds).
 
     Args:
-        adjudication: The score and move-cap thresholds.
+        adjudication: The score and move-cap thresholds, and the move rule.
         fen: The position the game starts from (the Xiangqi start by default).
     """
 
     def __init__(self, adjudication: Adjudication, fen: str = START_FEN) -> None:
         self._sf: Any = load_pyffish()
         self.adjudication = adjudication
+        self.variant = variant_for(self._sf, adjudication.move_rule)
         board = _board(fen)
-        if not board or self._call("validate_fen", fen, VARIANT) != 1:
+        if not board or self._call("validate_fen", fen, self.variant) != 1:
             raise KnockoutError(f"not a Xiangqi position: {fen!r}")
         self.start_fen = fen
         self.moves: list[str] = []
@@ -182,14 +223,14 @@ class Referee:
     def legal(self) -> list[str]:
         """The legal moves of the side to move."""
         if self._legal is None:
-            found = self._call("legal_moves", VARIANT, self.start_fen, self.moves)
+            found = self._call("legal_moves", self.variant, self.start_fen, self.moves)
             assert isinstance(found, list)
             self._legal = [str(m) for m in found]
         return self._legal
 
     def fen(self) -> str:
         """The current position."""
-        return str(self._call("get_fen", VARIANT, self.start_fen, self.moves))
+        return str(self._call("get_fen", self.variant, self.start_fen, self.moves))
 
     def push(self, move: str, mover_score: int | None = None) -> Ending | None:
         """Play ``move`` (with the mover's own score of the position, centipawns) and return the
@@ -215,18 +256,18 @@ class Referee:
         start, moves = self.start_fen, self.moves
         red = self.red_to_move
         if not self.legal():
-            value = self._call("game_result", VARIANT, start, moves)
+            value = self._call("game_result", self.variant, start, moves)
             assert isinstance(value, int)
-            checked = bool(self._call("gives_check", VARIANT, start, moves))
+            checked = bool(self._call("gives_check", self.variant, start, moves))
             reason = Reason.CHECKMATE if checked else Reason.STALEMATE
             return Ending("draw", reason) if value == 0 else Ending(_winner(red, value > 0), reason)
         recent = self._keys[max(0, len(self._keys) - 1 - self._quiet) : -1]
-        if self._keys[-1] in recent or self._quiet >= 99:
-            ended, value = self._call("is_optional_game_end", VARIANT, start, moves)
+        if self._keys[-1] in recent or self._quiet >= 2 * self.adjudication.move_rule - 1:
+            ended, value = self._call("is_optional_game_end", self.variant, start, moves)
             if ended:
                 return self._repetition(int(value), recent)
         if not _MATING.intersection(self._board):
-            white, black = self._call("has_insufficient_material", VARIANT, start, moves)
+            white, black = self._call("has_insufficient_material", self.variant, start, moves)
             if white and black:
                 return Ending("draw", Reason.MATERIAL)
         return None
@@ -236,7 +277,9 @@ class Referee:
         the positions since the last capture, before this one."""
         repeated = self._keys[-1] in recent
         if value == 0:
-            return Ending("draw", Reason.REPETITION if repeated else Reason.MOVE_RULE)
+            if repeated:
+                return Ending("draw", Reason.REPETITION)
+            return Ending("draw", Reason.move_rule(self.adjudication.move_rule))
         red = self.red_to_move
         # The loser's moves in the last cycle: all checks is perpetual check, else a chase.
         plies = len(self.moves)
@@ -246,7 +289,7 @@ class Referee:
         )
         loser_moved_last = value > 0
         checks = [
-            bool(self._call("gives_check", VARIANT, self.start_fen, self.moves[: k + 1]))
+            bool(self._call("gives_check", self.variant, self.start_fen, self.moves[: k + 1]))
             for k in range(first, plies)
             if ((plies - 1 - k) % 2 == 0) == loser_moved_last
         ]

@@ -72,11 +72,42 @@ def test_a_cannon_left_is_not_a_material_draw() -> None:
     assert play(fen, ["e1e2"]) == (None, 1)
 
 
-def test_the_librarys_move_rule_is_a_draw() -> None:
+def test_the_chinese_move_rule_is_the_default_and_draws_at_60_moves() -> None:
+    """自然限着: 60 moves of each side (120 half-moves) without a capture draw; at 100
+    half-moves (the library's own 50-move rule) the game goes on."""
+    assert RULES_ONLY.move_rule == 60
+    fen = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 119 80"
+    assert play(fen, ["a1a2"]) == (Ending("draw", Reason.MOVE_RULE_60), 1)
+    assert play(fen.replace(" 119 ", " 99 "), ["a1a2"]) == (None, 1)
+    assert play(fen.replace(" 119 ", " 110 "), ["a1a2"]) == (None, 1)
+
+
+def test_the_librarys_move_rule_draws_at_50_moves() -> None:
     # 99 half-moves without a capture already (the FEN's counter); one more quiet move is 100.
+    fifty = Adjudication(resign_plies=0, max_plies=1000, move_rule=50)
     fen = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 99 80"
-    assert play(fen, ["a1a2"]) == (Ending("draw", Reason.MOVE_RULE), 1)
-    assert play(fen.replace(" 99 ", " 90 "), ["a1a2"]) == (None, 1)
+    assert play(fen, ["a1a2"], fifty) == (Ending("draw", Reason.MOVE_RULE_50), 1)
+    assert play(fen.replace(" 99 ", " 90 "), ["a1a2"], fifty) == (None, 1)
+
+
+def test_the_move_rule_counts_the_quiet_moves_played() -> None:
+    """Fifty moves each already quiet (the FEN's counter, 100): the library's rule draws at the
+    first quiet move; the Chinese rule lets twenty more half-moves be played (a rook walking up
+    a file, the black king stepping d10-d9 and back, no position repeated) and draws at the
+    120th."""
+    fen = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 100 80"
+    red = ["a1a2", "a2a3", "a3a4", "a4a5", "a5a6", "a6a7", "a7a8", "a8b8", "b8b7", "b7b6"]
+    black = ["d10d9", "d9d10"] * 5
+    moves = [m for pair in zip(red, black, strict=True) for m in pair]
+    fifty = Adjudication(resign_plies=0, max_plies=1000, move_rule=50)
+    assert play(fen, moves, fifty) == (Ending("draw", Reason.MOVE_RULE_50), 1)
+    assert play(fen, moves) == (Ending("draw", Reason.MOVE_RULE_60), 20)
+    assert play(fen, moves[:19]) == (None, 19)
+
+
+def test_an_unknown_move_rule_is_refused() -> None:
+    with pytest.raises(KnockoutError, match="expected a move rule of 60 or 50 moves, got 40"):
+        Adjudication(move_rule=40)
 
 
 def test_score_held_for_the_plies_adjudicates_the_game() -> None:

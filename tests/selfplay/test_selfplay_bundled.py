@@ -111,7 +111,10 @@ def test_a_sample_of_games_replays_to_its_recorded_ending(path: Path) -> None:
         detail = list(csv.DictReader(f))
     for row in detail[:: max(1, len(detail) // 25)]:
         adjudication = Adjudication(
-            int(row["resign_cp"]), int(row["resign_plies"]), int(row["max_plies"])
+            int(row["resign_cp"]),
+            int(row["resign_plies"]),
+            int(row["max_plies"]),
+            int(row["move_rule"]),
         )
         moves = row["moves"].split()
         assert moves[: int(row["opening_plies"])] == row["opening"].split()
@@ -123,6 +126,24 @@ def test_a_sample_of_games_replays_to_its_recorded_ending(path: Path) -> None:
         else:
             assert ending is not None
             assert (ending.result, ending.reason) == (row["result"], reason)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_the_bundled_games_were_played_under_the_librarys_50_move_rule(path: Path) -> None:
+    """Kept as played: every game's move rule is the library's 50 moves, its draws by it are
+    labelled move_rule_50 (none by the Chinese 60), and run.json says the same, with the same
+    count."""
+    with path.with_name(f"{path.stem}-detail.csv").open(encoding="utf-8") as f:
+        detail = list(csv.DictReader(f))
+    assert {r["move_rule"] for r in detail} == {"50"}
+    reasons = {r["reason"] for r in detail}
+    assert "move_rule" not in reasons and "move_rule_60" not in reasons
+    by_rule = [r for r in detail if r["reason"] == "move_rule_50"]
+    assert by_rule and all(r["result"] == "draw" for r in by_rule)
+    provenance = json.loads(path.with_name(f"{path.stem}-run.json").read_text())
+    assert provenance["adjudication"]["move_rule"] == 50
+    assert provenance["reasons"]["move_rule_50"] == len(by_rule)
+    assert "move_rule" not in provenance["reasons"]
 
 
 def doc_fairness() -> list[list[str]]:

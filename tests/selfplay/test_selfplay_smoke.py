@@ -22,7 +22,8 @@ RULE_ENDINGS = {
     Reason.PERPETUAL_CHECK,
     Reason.PERPETUAL_CHASE,
     Reason.REPETITION,
-    Reason.MOVE_RULE,
+    Reason.MOVE_RULE_60,
+    Reason.MOVE_RULE_50,
     Reason.MATERIAL,
     Reason.MOVE_CAP,
 }
