@@ -2,7 +2,7 @@
 
 The CSV format (UTF-8, with or without a byte-order mark)::
 
-    round,player,opponent,colour,result[,moves,attack_red,attack_black]
+    round,player,opponent,colour,result[,moves,attack_red,attack_black,fen]
     1,蒋川,郝继超,black,win
     2,蒋川,李少庚,red,win
 
@@ -12,7 +12,11 @@ only nine players' tables); when both rows are present they must agree (opposite
 results, the same details), or the file is refused naming both lines. ``moves`` (回合, a move by
 each side) and the attacking material left to each side (``attack_red``, ``attack_black``) are
 optional columns, needed only by the ``round-robin`` scoring system; a total that no position
-can have (0.5, 26: :func:`~knockout.points.check_attacking_material`) is refused. A player with
+can have (0.5, 26: :func:`~knockout.points.check_attacking_material`) is refused. ``fen``, the
+game's final position, scores a game from its record: the attacking material is counted from the
+position (:meth:`~knockout.points.GameDetails.from_position`), and the moves from its move number
+when the ``moves`` cell is empty (the move number less one with Red to move, itself with Black
+to move: a move Red began counts); typed totals or moves beside it must agree with it. A player with
 rows who has no row in some round did not play that round (a bye or absence: no points). Names
 are compared after :func:`~knockout.standings.records.normalise_name` (程 鸣 = 程鸣). Outcomes
 are :class:`knockout.standings.records.Outcome`, as in the tie-break records.
@@ -47,7 +51,9 @@ __all__ = [
 _E = TypeVar("_E", bound=StrEnum)
 
 REQUIRED_COLUMNS = ("round", "player", "opponent", "colour", "result")
-OPTIONAL_COLUMNS = ("moves", "attack_red", "attack_black")
+OPTIONAL_COLUMNS = ("moves", "attack_red", "attack_black", "fen")
+#: The details a game carries (``fen`` is read into them).
+_DETAILS = ("moves", "attack_red", "attack_black")
 
 
 @dataclass(frozen=True)
@@ -182,16 +188,65 @@ def _parse_row(row: Row, source: str, problems: list[Problem]) -> GameRow | None
         _cell_material(row, "attack_red", source, problems),
         _cell_material(row, "attack_black", source, problems),
     )
+    if row.cells.get("fen"):
+        details = _from_position(row, details, source, problems)
     if len(problems) > before:
         return None
     assert rnd is not None and colour is not None and outcome is not None
     return GameRow(rnd, names["player"], names["opponent"], colour, outcome, details, row.line)
 
 
+def _moves_of_position(fen: str) -> int | None:
+    """The moves (回合) a game ending in ``fen`` had, from its move number: the number less one
+    with Red to move, itself with Black to move (Red's last move began a move); None without
+    one."""
+    fields = fen.split()
+    if len(fields) < 6 or not fields[5].isdigit() or fields[1] not in ("w", "b"):
+        return None
+    number = int(fields[5])
+    return number - 1 if fields[1] == "w" else number
+
+
+def _from_position(
+    row: Row, typed: GameDetails, source: str, problems: list[Problem]
+) -> GameDetails:
+    """The details counted from the final position in ``fen``; a typed cell must agree."""
+    fen = row.cells["fen"]
+    try:
+        counted = GameDetails.from_position(typed.moves or 0, fen)
+    except ValueError as exc:
+        problems.append(Problem(source, row.where("fen"), str(exc)))
+        return typed
+    moves = typed.moves if typed.moves is not None else _moves_of_position(fen)
+    for column, value in (
+        ("attack_red", counted.attack_red),
+        ("attack_black", counted.attack_black),
+    ):
+        given = getattr(typed, column)
+        if given is not None and given != value:
+            problems.append(
+                Problem(
+                    source,
+                    row.where(column),
+                    f"the final position (fen) has {value}, the row says {given}",
+                )
+            )
+    own = _moves_of_position(fen)
+    if typed.moves is not None and own is not None and own != typed.moves:
+        problems.append(
+            Problem(
+                source,
+                row.where("moves"),
+                f"the final position (fen) is after move {own}, the row says {typed.moves}",
+            )
+        )
+    return GameDetails(moves, counted.attack_red, counted.attack_black)
+
+
 def _show(details: GameDetails) -> str:
     return ", ".join(
         f"{name}={getattr(details, name)}"
-        for name in OPTIONAL_COLUMNS
+        for name in _DETAILS
         if getattr(details, name) is not None
     )
 

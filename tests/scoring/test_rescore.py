@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 
 from knockout.errors import InputError
 from knockout.game import Colour, Result
-from knockout.points import DIFFERENCE, RATIO, ROUND_ROBIN, TRADITIONAL, get_scoring
+from knockout.points import DIFFERENCE, RATIO, ROUND_ROBIN, TRADITIONAL, GameDetails, get_scoring
 from knockout.program import app
 from knockout.scoring.rescore import compare, rescore, to_json
 from knockout.scoring.results import Results, parse_results, read_results
@@ -401,3 +401,37 @@ def test_round_robin_chain_black_wins_then_red_wins() -> None:
     players = json.loads(result.stdout)["players"]
     assert [(p["name"], p["rank"]) for p in players] == [("A", 1), ("B", 2), ("C", 2)]
     assert players[0]["tiebreaks"]["BWG"] == 1 and players[1]["tiebreaks"]["RWG"] == 1
+
+
+def test_a_draw_scored_from_its_final_position() -> None:
+    """The fen column (a game's final position) scores a long draw from the record: Red keeps a
+    rook and a crossed pawn (6), Black a horse (2.5): Red the stronger side, 0.9 / 0.7; the move
+    count from the position's move number when the moves cell is empty (Black to move after
+    move 75: 75 moves)."""
+    head = "round,player,opponent,colour,result,moves,attack_red,attack_black,fen\n"
+    fen = "3k5/9/9/4P4/9/2n6/9/9/R8/4K4 b - - 0 75"
+    text = head + f"1,A,B,red,draw,,,,{fen}\n"
+    (row,) = parse_results(text, source="t.csv").rows
+    assert row.details == GameDetails(75, D(6), D("2.5"))
+    (s,) = rescore(parse_results(text, source="t.csv"), ROUND_ROBIN).standings
+    assert s.round_points == (D("0.9"),)
+    # Red to move after move 31 is 30 moves: a draw of 30 moves or fewer, 0.1 for Red.
+    short = head + "1,A,B,red,draw,,,,3k5/9/9/4P4/9/2n6/9/9/R8/4K4 w - - 0 31\n"
+    (s,) = rescore(parse_results(short, source="t.csv"), ROUND_ROBIN).standings
+    assert s.round_points == (D("0.1"),)
+
+
+def test_typed_details_must_agree_with_the_final_position() -> None:
+    head = "round,player,opponent,colour,result,moves,attack_red,attack_black,fen\n"
+    fen = "3k5/9/9/4P4/9/2n6/9/9/R8/4K4 b - - 0 75"
+    with pytest.raises(InputError) as caught:
+        parse_results(
+            head + f"1,A,B,red,draw,70,7,2.5,{fen}\n2,A,C,red,draw,,,,9/9 w\n", source="t.csv"
+        )
+    lines = caught.value.lines()
+    assert "t.csv: line 2, attack_red: the final position (fen) has 6.0, the row says 7" in lines
+    assert (
+        "t.csv: line 2, moves: the final position (fen) is after move 75, the row says 70" in lines
+    )
+    assert any(line.startswith("t.csv: line 3, fen: ") for line in lines)
+    assert len(lines) == 3

@@ -82,15 +82,15 @@ def test_encoding_problems(tmp_path: Path) -> None:
 def test_header_problems() -> None:
     assert problems("round,player,opponent,color,result,event\n") == [
         "r.csv: line 1, header: unknown column 'color': expected round, player, opponent, "
-        "colour, result (optional: moves, attack_red, attack_black)",
+        "colour, result (optional: moves, attack_red, attack_black, fen)",
         "r.csv: line 1, header: unknown column 'event': expected round, player, opponent, "
-        "colour, result (optional: moves, attack_red, attack_black)",
+        "colour, result (optional: moves, attack_red, attack_black, fen)",
         "r.csv: line 1, header: missing column 'colour': expected round, player, opponent, "
-        "colour, result (optional: moves, attack_red, attack_black)",
+        "colour, result (optional: moves, attack_red, attack_black, fen)",
     ]
     assert problems("") == [
         "r.csv: empty file: expected a header line round, player, opponent, colour, result "
-        "(optional: moves, attack_red, attack_black)"
+        "(optional: moves, attack_red, attack_black, fen)"
     ]
     assert problems(HEADER) == ["r.csv: no game rows after the header"]
 
