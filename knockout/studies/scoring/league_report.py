@@ -31,6 +31,7 @@ from knockout.studies.scoring.league_study import (
     captain_gap,
 )
 from knockout.studies.scoring.report import Claim
+from knockout.studies.verdicts import DOES_NOT_HOLD, HOLDS
 from knockout.version import __version__
 
 __all__ = [
@@ -173,15 +174,18 @@ def _claim_draws(result: LeagueStudyResult) -> Claim | None:
             for r in result.exact("draw-aim", "normal_match_points")
         )
     ]
-    verdict = "holds" if not pays else "does not hold" if at_smallest else "partly holds"
+    # The shared words (knockout.studies.verdicts): drawing pays somewhere in the grid, so the
+    # claim that a team cannot profit does not hold; where it pays is said in the reading.
+    verdict = HOLDS if not pays else DOES_NOT_HOLD
     reading = (
         "Drawing every board never pays within the grid."
         if not pays
         else f"At the smallest gap ({smallest:g} Elo) drawing pays for a side whose captain has "
         f"{' and '.join(at_smallest)}."
         if at_smallest
-        else f"At the smallest gap ({smallest:g} Elo) it does not pay; against a stronger team "
-        f"it pays for a side whose captain has {' and '.join(pays)}, if the draws are sure."
+        else f"At the smallest gap ({smallest:g} Elo) it does not pay, so between equal teams "
+        f"the claim is right; against a stronger team it pays for a side whose captain has "
+        f"{' and '.join(pays)}, if the draws are sure."
     )
     gaps = ", ".join(f"{g:g}" for g in study.rating_gaps)
     return Claim(
