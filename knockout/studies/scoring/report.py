@@ -361,36 +361,29 @@ def _has(result: StudyResult, event: str, system: str, metric: str) -> bool:
     return True
 
 
-def _claim_keeps(result: StudyResult, shared: list[str], others: list[str]) -> Claim | None:
-    """4a. The difference method keeps the traditional order."""
-    if not shared or "difference" not in others:
+def _claim_order(
+    result: StudyResult, shared: list[str], others: list[str], method: str
+) -> Claim | None:
+    """4. The difference method keeps the traditional order (rank correlation with it at least
+    KEEPS_ORDER); the ratio method overturns it (below OVERTURNS_ORDER): one claim each."""
+    if not shared or method not in others:
         return None
     base, e = result.study.baseline, shared[0]
-    row = result.value(e, "difference", "spearman_vs_baseline")
-    winner = result.value(e, "difference", "winner_changed_vs_baseline")
-    judged = _judge(row, Threshold("KEEPS_ORDER", KEEPS_ORDER, "above"))
+    row = result.value(e, method, "spearman_vs_baseline")
+    winner = result.value(e, method, "winner_changed_vs_baseline")
+    if method == "difference":
+        quote, does = "差额法…与传统计分格局没有大的变化 (四.4.3)", "keeps"
+        line = Threshold("KEEPS_ORDER", KEEPS_ORDER, "above")
+        how = f"of at least {KEEPS_ORDER}"
+    else:
+        quote, does = "比值法…完全颠覆了传统计分格局 (四.4.3)", "overturns"
+        line = Threshold("OVERTURNS_ORDER", OVERTURNS_ORDER, "below")
+        how = f"below {OVERTURNS_ORDER}"
+    judged = _judge(row, line)
     return Claim(
-        "差额法…与传统计分格局没有大的变化 (四.4.3)",
-        f"The difference method keeps the {base} order (a rank correlation with it of at "
-        f"least {KEEPS_ORDER}, KEEPS_ORDER).",
-        judged.verdict,
-        f"{e} (the same games under every system): rank correlation with the {base} order "
-        f"{_fmt(row)}: {judged.reason}. The winner changes in {_fmt(winner)} of events.",
-    )
-
-
-def _claim_overturns(result: StudyResult, shared: list[str], others: list[str]) -> Claim | None:
-    """4b. The ratio method overturns the traditional order."""
-    if not shared or "ratio" not in others:
-        return None
-    base, e = result.study.baseline, shared[0]
-    row = result.value(e, "ratio", "spearman_vs_baseline")
-    winner = result.value(e, "ratio", "winner_changed_vs_baseline")
-    judged = _judge(row, Threshold("OVERTURNS_ORDER", OVERTURNS_ORDER, "below"))
-    return Claim(
-        "比值法…完全颠覆了传统计分格局 (四.4.3)",
-        f"The ratio method overturns the {base} order (a rank correlation with it below "
-        f"{OVERTURNS_ORDER}, OVERTURNS_ORDER).",
+        quote,
+        f"The {method} method {does} the {base} order (a rank correlation with it {how}, "
+        f"{line.name}).",
         judged.verdict,
         f"{e} (the same games under every system): rank correlation with the {base} order "
         f"{_fmt(row)}: {judged.reason}. The winner changes in {_fmt(winner)} of events.",
@@ -513,8 +506,8 @@ def claims(result: StudyResult) -> list[Claim]:
         _claim_extra_red(result, rr),
         *(_claim_balance(result, rr, m, methods) for m in PROPOSED),
         _claim_ties(result, methods, others),
-        _claim_keeps(result, shared, others),
-        _claim_overturns(result, shared, others),
+        _claim_order(result, shared, others, "difference"),
+        _claim_order(result, shared, others, "ratio"),
         _claim_objective(result, others),
         _claim_total(result),
         _claim_swiss_example(result, rr),
