@@ -217,7 +217,7 @@ def selfplay(
         typer.Option(
             "--move-rule",
             help="Moves of each side without a capture that draw a game: 60 (the Chinese "
-            "rules' 自然限着) or 50 (the rules library's own).",
+            "rules) or 50 (the rules library's own).",
         ),
     ] = 60,
 ) -> None:
