@@ -129,21 +129,54 @@ def test_a_sample_of_games_replays_to_its_recorded_ending(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
-def test_the_bundled_games_were_played_under_the_librarys_50_move_rule(path: Path) -> None:
-    """Kept as played: every game's move rule is the library's 50 moves, its draws by it are
-    labelled move_rule_50 (none by the Chinese 60), and run.json says the same, with the same
-    count."""
+def test_each_file_states_its_move_rule_and_labels_its_draws_by_it(path: Path) -> None:
+    """Kept as played: the node files by the library's 50-move rule (their draws by it labelled
+    move_rule_50), the move60 file by the Chinese 60 (move_rule_60); every row states the rule,
+    no draw carries the other label, and run.json says the same with the same count."""
     with path.with_name(f"{path.stem}-detail.csv").open(encoding="utf-8") as f:
         detail = list(csv.DictReader(f))
-    assert {r["move_rule"] for r in detail} == {"50"}
+    rule = "60" if path.stem.startswith("selfplay-move60") else "50"
+    assert {r["move_rule"] for r in detail} == {rule}
+    other = "50" if rule == "60" else "60"
     reasons = {r["reason"] for r in detail}
-    assert "move_rule" not in reasons and "move_rule_60" not in reasons
-    by_rule = [r for r in detail if r["reason"] == "move_rule_50"]
-    assert by_rule and all(r["result"] == "draw" for r in by_rule)
+    assert "move_rule" not in reasons and f"move_rule_{other}" not in reasons
+    by_rule = [r for r in detail if r["reason"] == f"move_rule_{rule}"]
+    assert all(r["result"] == "draw" for r in by_rule)
     provenance = json.loads(path.with_name(f"{path.stem}-run.json").read_text())
-    assert provenance["adjudication"]["move_rule"] == 50
-    assert provenance["reasons"]["move_rule_50"] == len(by_rule)
+    assert provenance["adjudication"]["move_rule"] == int(rule)
+    assert provenance["reasons"].get(f"move_rule_{rule}", 0) == len(by_rule)
     assert "move_rule" not in provenance["reasons"]
+    if rule == "50":
+        assert by_rule  # each node file has draws by the 50-move rule
+
+
+def test_the_60_move_games_are_the_50_move_games_until_the_50_move_rule() -> None:
+    """The move60 file replays the first 150 games of the 1k file (same seed and budgets): the
+    engine is deterministic at fixed nodes, so a game is the same move for move unless the
+    50-move rule ended it, and then it went on from the same moves."""
+    with (DATA / "selfplay-move60-nodes1k-detail.csv").open(encoding="utf-8") as f:
+        sixty = list(csv.DictReader(f))
+    with (DATA / "selfplay-nodes1k-detail.csv").open(encoding="utf-8") as f:
+        fifty = list(csv.DictReader(f))[: len(sixty)]
+    assert len(sixty) == 150
+    changed = 0
+    for new, old in zip(sixty, fifty, strict=True):
+        assert (new["opening"], new["red_budget"], new["black_budget"]) == (
+            old["opening"],
+            old["red_budget"],
+            old["black_budget"],
+        )
+        if old["reason"] == "move_rule_50":
+            changed += 1
+            assert new["moves"].split()[: int(old["plies"])] == old["moves"].split()
+            assert int(new["plies"]) > int(old["plies"])
+        else:
+            assert (new["moves"], new["result"], new["reason"]) == (
+                old["moves"],
+                old["result"],
+                old["reason"],
+            )
+    assert changed == 8
 
 
 def doc_fairness() -> list[list[str]]:
