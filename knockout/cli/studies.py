@@ -343,6 +343,15 @@ def design(
         str | None,
         typer.Option(help="Address of an existing Dask scheduler, e.g. tcp://10.0.0.5:8786."),
     ] = None,
+    yes: Annotated[
+        bool,
+        typer.Option(
+            "--yes",
+            help="Run a design estimated at more than 10 minutes on one process, or at more "
+            "than 100 MB of output (refused without it; the estimate comes first, from a "
+            "pilot of the space's first 1,000 combinations).",
+        ),
+    ] = False,
     encoding: EncodingOpt = None,
 ) -> None:
     """Search the formats of a design space for the one that best separates strength within
@@ -357,7 +366,10 @@ def design(
     evaluated exactly under every model. Writes results.csv (tidy), results.json, front.png
     (the Pareto front of the objective against the expected minutes, constraints marked),
     summary.md and best-<budget>-min.toml (scenario files odds, compare and event new read).
-    Prints an estimate before a run of more than 10 s; Ctrl-C keeps the formats finished.
+    Before any work the run is sized: the combinations counted, and a large space timed on a
+    pilot (enumeration, evaluation and output); it says the estimate when it passes 10 s or
+    10 MB, and runs above 10 minutes or 100 MB only with --yes. Ctrl-C keeps the formats
+    finished.
 
     Example:
 
@@ -367,27 +379,17 @@ def design(
 
     from knockout.cli.app import out_console
     from knockout.dashboard.simulation import progress_bar, progress_lines
-    from knockout.dashboard.times import duration
-    from knockout.io.envelope import envelope
-    from knockout.studies.design import design_job, load_design, pilot_seconds, run_design
+    from knockout.studies.design import design_job, enumerate_space, load_space, run_design
     from knockout.studies.design_report import design_document, write_design
     from sims.runner import parse_workers
 
     folder = out if out is not None else Path("out") / design_file.stem
     with user_errors():
-        plan = load_design(design_file, encoding=encoding)
+        space = load_space(design_file, encoding=encoding)
+        _check_design_size(space, yes)
+        plan = enumerate_space(space)
         job = design_job(plan)
-        estimate = pilot_seconds(job)
         count = len(plan.candidates)
-        if estimate > 10:
-            err_console.print(
-                _(
-                    "{count:,} formats under {models} model(s) will take about {duration} on one "
-                    "process (timed on a pilot); Ctrl-C stops and keeps the formats finished"
-                ).format(count=count, models=len(plan.models), duration=duration(estimate)),
-                markup=False,
-                soft_wrap=True,
-            )
         bar, update = (
             progress_bar(err_console, job.n_units, label=N_("evaluating"))
             if err_console.is_terminal
@@ -410,7 +412,7 @@ def design(
             )
         files = write_design(result, folder) if result.scored else []
         if json_out:
-            emit_json(envelope(design_document(result)))
+            emit_json(design_document(result))
         else:
             out_console.print(Markdown(files[-1].read_text(encoding="utf-8")))
             err_console.print(
@@ -430,3 +432,35 @@ def design(
             )
     if result.interrupted:
         raise typer.Exit(130)
+
+
+def _check_design_size(space: object, yes: bool) -> None:
+    """Size a design run before any of its work: refuse one above the documented limits
+    without --yes, say the estimate of a long or large one (on stderr)."""
+    from knockout.dashboard.times import duration
+    from knockout.studies.design import Space
+    from knockout.studies.design_size import MAX_OUTPUT_BYTES, needs_yes, size_space
+    from knockout.studies.estimate import LONG_RUN_SECONDS
+
+    assert isinstance(space, Space)
+    try:
+        size = size_space(space)
+    except KeyboardInterrupt:
+        err_console.print("interrupted while timing the pilot: nothing was run or written")
+        raise typer.Exit(130) from None
+    if size.seconds is None or size.output_bytes is None:
+        return
+    what = (
+        f"{size.combinations:,} combinations (about {size.formats:,} formats) x "
+        f"{size.models} model(s): about {duration(size.seconds)} on one process and about "
+        f"{size.output_bytes / 1e6:,.0f} MB of output (timed on a pilot of the first "
+        f"{size.pilot:,} combinations, {size.pilot_seconds:.1f} s)"
+    )
+    if needs_yes(size) and not yes:
+        raise KnockoutError(
+            f"{space.source}: {what}: a design above {LONG_RUN_SECONDS / 60:g} minutes or "
+            f"{MAX_OUTPUT_BYTES / 1e6:g} MB runs only with --yes (or make the space smaller)"
+        )
+    if size.seconds > 10 or size.output_bytes > 10_000_000:
+        err_console.print(f"{what}; Ctrl-C stops and keeps the formats finished", markup=False,
+                          soft_wrap=True)  # fmt: skip

@@ -101,13 +101,18 @@ __all__ = [
     "DesignResult",
     "Objective",
     "Scored",
+    "Space",
     "best_within",
     "design_job",
+    "enumerate_space",
     "load_design",
+    "load_space",
     "pareto_front",
     "parse_clock",
     "parse_design",
+    "parse_space",
     "pilot_seconds",
+    "pilot_walks",
     "run_design",
     "score_formats",
 ]
@@ -386,8 +391,94 @@ def load_design(path: str | Path, *, encoding: str | None = None) -> Design:
     return parse_design(data, source=str(path), folder=Path(path).parent)
 
 
-def parse_design(data: Mapping[str, Any], *, source: str, folder: Path) -> Design:
-    """A :class:`Design` from a design file's tables.
+@dataclass(frozen=True)
+class Space:
+    """A design file read and checked, before its formats are enumerated (which can take a
+    while: :func:`knockout.studies.design_size.size_design` times it first).
+
+    Attributes:
+        source: The design file.
+        parsed: Its tables, validated.
+        scenario: The base scenario.
+        scenario_path: Its file.
+        objective: What is maximised.
+        constraints: What must hold.
+        models: ``(name, model)`` of each model.
+        rank: ``worst`` or ``mean`` across the models.
+        slots: Per stage slot, its options (a stage or None, and the space's values).
+        deciders: The deciders, each with its label.
+    """
+
+    source: str
+    parsed: Any
+    scenario: Scenario
+    scenario_path: str
+    objective: Objective
+    constraints: Constraints
+    models: tuple[tuple[str, ModelParams], ...]
+    rank: Rank
+    slots: Mapping[str, list[tuple[Stage | None, dict[str, Any]]]]
+    deciders: tuple[tuple[Stage, str], ...]
+
+    @property
+    def combinations(self) -> int:
+        """Combinations of the space's values: every slot's options times the deciders (the
+        formats are among them, fewer where some are unplayable or duplicates)."""
+        return math.prod(len(v) for v in self.slots.values()) * len(self.deciders)
+
+    def check_size(self) -> None:
+        """Refuse, before any enumeration, a space whose combinations times models pass
+        :data:`MAX_CANDIDATES`.
+
+        Raises:
+            InputError: One line.
+        """
+        if self.combinations * len(self.models) > MAX_CANDIDATES:
+            raise InputError.single(
+                self.source,
+                "space",
+                f"expected at most {MAX_CANDIDATES:,} formats x models, got "
+                f"{self.combinations:,} combinations of the space (the formats are among them) "
+                f"x {len(self.models)}",
+            )
+
+    def design(
+        self,
+        candidates: Sequence[Candidate],
+        combinations: int,
+        refused: Mapping[str, int],
+        dimensions: tuple[str, ...],
+    ) -> Design:
+        """The design of these candidates (all the space's, or a pilot's first few)."""
+        parsed = self.parsed
+        table: dict[str, Any] = {
+            "name": parsed.name or Path(self.source).stem,
+            "file": self.source,
+            "scenario": self.scenario_path,
+            "space": parsed.space.model_dump(exclude_none=True),
+            "objective": self.objective.to_dict(),
+            "constraints": self.constraints.to_dict(),
+            "robustness": {"models": [name for name, _ in self.models], "rank": self.rank},
+        }
+        return Design(
+            name=table["name"],
+            source=self.source,
+            scenario=self.scenario,
+            scenario_path=self.scenario_path,
+            candidates=tuple(candidates),
+            combinations=combinations,
+            refused=dict(refused),
+            objective=self.objective,
+            constraints=self.constraints,
+            models=self.models,
+            rank=self.rank,
+            dimensions=dimensions,
+            table=json.loads(json.dumps(table)),
+        )
+
+
+def parse_space(data: Mapping[str, Any], *, source: str, folder: Path) -> Space:
+    """A design file's tables read and checked, without enumerating its formats.
 
     Raises:
         InputError: Every problem at once, one line each.
@@ -431,46 +522,56 @@ def parse_design(data: Mapping[str, Any], *, source: str, folder: Path) -> Desig
     if problems:
         raise InputError(problems)
     assert objective is not None
-    candidates, combinations, refused, dimensions = _candidates(slots, deciders)
-    if not candidates:
-        first = next(iter(refused), "the space is empty")
-        raise InputError.single(
-            source,
-            "space",
-            f"expected at least one playable format; all {combinations} combinations fail "
-            f"(first: {first})",
-        )
-    if len(candidates) * len(models) > MAX_CANDIDATES:
-        raise InputError.single(
-            source,
-            "space",
-            f"expected at most {MAX_CANDIDATES:,} formats x models, got "
-            f"{len(candidates):,} x {len(models)}",
-        )
-    table: dict[str, Any] = {
-        "name": parsed.name or Path(source).stem,
-        "file": source,
-        "scenario": scenario_path,
-        "space": parsed.space.model_dump(exclude_none=True),
-        "objective": objective.to_dict(),
-        "constraints": constraints.to_dict(),
-        "robustness": {"models": [name for name, _ in models], "rank": rank},
-    }
-    return Design(
-        name=table["name"],
+    return Space(
         source=source,
+        parsed=parsed,
         scenario=scenario,
         scenario_path=scenario_path,
-        candidates=tuple(candidates),
-        combinations=combinations,
-        refused=refused,
         objective=objective,
         constraints=constraints,
         models=tuple(models),
         rank=rank,
-        dimensions=dimensions,
-        table=json.loads(json.dumps(table)),
+        slots=slots,
+        deciders=tuple(deciders),
     )
+
+
+def load_space(path: str | Path, *, encoding: str | None = None) -> Space:
+    """:func:`parse_space` of a design file.
+
+    Raises:
+        InputError: Every problem at once.
+    """
+    data = load_toml(path, encoding=encoding)
+    return parse_space(data, source=str(path), folder=Path(path).parent)
+
+
+def parse_design(data: Mapping[str, Any], *, source: str, folder: Path) -> Design:
+    """A :class:`Design` from a design file's tables.
+
+    Raises:
+        InputError: Every problem at once, one line each.
+    """
+    return enumerate_space(parse_space(data, source=source, folder=folder))
+
+
+def enumerate_space(space: Space) -> Design:
+    """The design of every distinct playable format of ``space``.
+
+    Raises:
+        InputError: Too many combinations (before enumerating), or no playable format.
+    """
+    space.check_size()
+    candidates, combinations, refused, dimensions = _candidates(space.slots, space.deciders)
+    if not candidates:
+        first = next(iter(refused), "the space is empty")
+        raise InputError.single(
+            space.source,
+            "space",
+            f"expected at least one playable format; all {combinations} combinations fail "
+            f"(first: {first})",
+        )
+    return space.design(candidates, combinations, refused, dimensions)
 
 
 def _objective(
@@ -778,9 +879,10 @@ def _label(stages: Sequence[Stage], decider_label: str | None) -> str:
 def _candidates(
     slots: Mapping[str, list[tuple[Stage | None, dict[str, Any]]]],
     deciders: Sequence[tuple[Stage, str]],
+    limit: int | None = None,
 ) -> tuple[list[Candidate], int, dict[str, int], tuple[str, ...]]:
-    """Every distinct playable format of the space, the number of combinations, why the others
-    were refused, and the dimensions that vary."""
+    """Every distinct playable format of the space (of its first ``limit`` combinations), the
+    number of combinations, why the others were refused, and the dimensions that vary."""
     seen: set[Format] = set()
     out: list[Candidate] = []
     refused: Counter[str] = Counter()
@@ -788,6 +890,8 @@ def _candidates(
     for chosen, (decider, decider_label) in itertools.product(
         itertools.product(*slots.values()), deciders
     ):
+        if limit is not None and combinations >= limit:
+            break
         combinations += 1
         stages: list[Stage] = []
         values: dict[str, Any] = {}
@@ -1337,11 +1441,13 @@ def run_design(
     scheduler: str | None = None,
     progress: Progress | None = None,
     job: DesignJob | None = None,
+    require_best: bool = True,
 ) -> DesignResult:
     """Evaluate every format of the design under every model, then rank them.
 
     ``job``: the work prepared by :func:`design_job` (and perhaps timed by
-    :func:`pilot_seconds`, whose stage walks are then reused).
+    :func:`pilot_seconds`, whose stage walks are then reused). ``require_best=False``: a
+    budget no format meets gets no best format instead of an error (a pilot's few formats).
 
     Raises:
         InputError: When no format meets the constraints (naming the one that binds).
@@ -1370,8 +1476,8 @@ def run_design(
     for budget in budgets:
         b = best_within(scored, budget, maximise)
         if b is None:
-            if run.interrupted and not scored:
-                break
+            if (run.interrupted and not scored) or not require_best:
+                continue
             raise InputError([_binding(design, scored, budget)])
         best.append((budget, b))
     return DesignResult(
@@ -1413,6 +1519,15 @@ def _scored(design: Design, job: DesignJob, units: Mapping[int, _Unit]) -> list[
             per_model = {name: [v[f] for v in values] for name, values in lists.items()}
             out.append(_score(design, lo + f, per_model))
     return out
+
+
+def pilot_walks(job: DesignJob) -> int:
+    """Walk every distinct stage of ``job`` under every model (kept for its run); returns the
+    number of stages."""
+    for m in range(len(job.models)):
+        for k in range(len(job.keys)):
+            _profile(job, m, k)
+    return len(job.keys)
 
 
 def pilot_seconds(job: DesignJob) -> float:

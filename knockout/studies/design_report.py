@@ -15,13 +15,21 @@ from typing import Any
 
 from knockout.event.toml import dumps
 from knockout.i18n import _, ngettext
+from knockout.io.envelope import envelope
 from knockout.rules.scenario.format_tables import format_to_dict
-from knockout.studies.design import Design, DesignResult, Scored, score_formats
+from knockout.studies.design import (
+    OBJECTIVE_DECIMALS,
+    Design,
+    DesignResult,
+    Scored,
+    score_formats,
+)
 from knockout.studies.output import StudyFiles, write_study
 from knockout.studies.plots import pyplot, save
 
 __all__ = [
     "MEANINGFUL_GAIN",
+    "USUAL_EDGE_LINE",
     "design_document",
     "design_files",
     "scenario_name",
@@ -75,8 +83,9 @@ def scenario_name(budget: float | None) -> str:
 
 
 def design_document(result: DesignResult, *, files: bool = True) -> dict[str, Any]:
-    """``{"design", "evaluated", "feasible", "front", "best"}`` (the JSON envelope adds
-    ``version``); ``per_budget`` with several budgets (``best`` is the first one's),
+    """``{"version", "design", "evaluated", "feasible", "front", "best", "scenario"}``:
+    ``scenario`` is the base scenario resolved (every default filled in, as in ``odds
+    --json``); ``per_budget`` with several budgets (``best`` is the first one's),
     ``interrupted`` when the run was stopped."""
     design = result.design
     scored = result.scored
@@ -95,7 +104,7 @@ def design_document(result: DesignResult, *, files: bool = True) -> dict[str, An
         out["per_budget"] = best
     if result.interrupted:
         out["interrupted"] = True
-    return out
+    return envelope(out, scenario=design.scenario.to_dict())
 
 
 def _rows(result: DesignResult) -> tuple[list[str], list[list[Any]]]:
@@ -183,6 +192,7 @@ def _document(result: DesignResult) -> dict[str, Any]:
         for pos, s in enumerate(result.scored)
     ]
     out["seconds"] = result.seconds
+    out["scenario"] = out.pop("scenario")  # last, as in every output
     return out
 
 
@@ -297,6 +307,9 @@ def _best_lines(result: DesignResult, reference: Scored | None) -> list[str]:
                     against=_against(design, gain), extra=extra
                 )
             )
+        edge = _edge_line(design, s)
+        if edge is not None:
+            lines.append(edge)
     return lines
 
 
@@ -379,48 +392,123 @@ def _front_lines(result: DesignResult) -> list[str]:
 
 
 def _robust_lines(result: DesignResult) -> list[str]:
+    """How the first best format fares under each model, and under how many of them it is
+    also the best among the formats that meet every constraint within the same budget (the
+    comparison that can come out either way: without the budget the longest format wins
+    under every model)."""
     design = result.design
     if len(design.models) < 2 or not result.best:
         return []
-    _budget, i = result.best[0]
+    budget, i = result.best[0]
     s = result.scored[i]
     values = {name: f["objective"] for name, f in s.per_model.items()}
     low = min(values, key=values.__getitem__)
     high = max(values, key=values.__getitem__)
-    maximise = design.objective.maximise
-    agree = 0
-    for name in values:
-        own = max(
-            (t for t in result.scored if not t.fails),
-            key=lambda t: t.per_model[name]["objective"] * (1 if maximise else -1),
-        )
-        agree += own.index == s.index
-    return [
-        "",
-        _("## Across the models"),
-        "",
-        (
-            _(
-                "Ranked by the worst case over {n} models ({names}). The first best format's "
-                "objective runs from {low_value} ({low}) to {high_value} ({high}); it is also the "
-                "best (without the budget) under {agree} of the {n} models taken one at a time."
-            )
-            if design.rank == "worst"
-            else _(
-                "Ranked by the mean over {n} models ({names}). The first best format's objective "
-                "runs from {low_value} ({low}) to {high_value} ({high}); it is also the best "
-                "(without the budget) under {agree} of the {n} models taken one at a time."
-            )
-        ).format(
-            n=len(values),
-            names=_(", ").join(values),
-            low_value=_value(design, values[low]),
-            low=low,
-            high_value=_value(design, values[high]),
-            high=high,
-            agree=agree,
-        ),
+    sign = 1 if design.objective.maximise else -1
+    feasible = [
+        t for t in result.scored if not t.fails and (budget is None or t.expected_minutes <= budget)
     ]
+    agree = []
+    preferred: dict[int, list[tuple[str, float]]] = {}
+    for name, value in values.items():
+        own = max(feasible, key=lambda t: t.per_model[name]["objective"] * sign)
+        gain = (own.per_model[name]["objective"] - value) * sign
+        if gain <= 10.0**-OBJECTIVE_DECIMALS:
+            agree.append(name)
+        else:
+            preferred.setdefault(own.index, []).append((name, gain))
+    ranked = (
+        _(
+            "Ranked by the worst case over {n} models ({names}). The first best format's "
+            "objective runs from {low_value} ({low}) to {high_value} ({high})."
+        )
+        if design.rank == "worst"
+        else _(
+            "Ranked by the mean over {n} models ({names}). The first best format's objective "
+            "runs from {low_value} ({low}) to {high_value} ({high})."
+        )
+    ).format(
+        n=len(values),
+        names=_(", ").join(values),
+        low_value=_value(design, values[low]),
+        low=low,
+        high_value=_value(design, values[high]),
+        high=high,
+    )
+    among = (
+        _(
+            "Among the {count} formats that meet every constraint, it is also the best under "
+            "{agree} of the {n} models taken one at a time"
+        )
+        if budget is None
+        else _(
+            "Among the {count} formats that meet every constraint within {budget:g} expected "
+            "minutes, it is also the best under {agree} of the {n} models taken one at a time"
+        )
+    ).format(count=len(feasible), budget=budget or 0.0, agree=len(agree), n=len(values))
+    return ["", _("## Across the models"), "", f"{ranked} {among}{_others(design, preferred)}"]
+
+
+def _others(design: Design, preferred: dict[int, list[tuple[str, float]]]) -> str:
+    """What the other models prefer, by how much, against :data:`MEANINGFUL_GAIN` (the end
+    of the robustness sentence)."""
+    if not preferred:
+        return "."
+    parts = []
+    for index, who in preferred.items():
+        names = [n for n, _gain_of in who]
+        gains = sorted(g for _name, g in who)
+        low_gain, high_gain = _gain(design, gains[0]), _gain(design, gains[-1])
+        by = low_gain if low_gain == high_gain else f"{low_gain} to {high_gain}"
+        listed = names[0] if len(names) == 1 else _(", ").join(names[:-1]) + _(" and ") + names[-1]
+        parts.append(
+            (
+                _("{models} prefers {label} (by {by})")
+                if len(names) == 1
+                else _("{models} prefer {label} (by {by})")
+            ).format(models=listed, label=design.candidates[index].label, by=by)
+        )
+    largest = max(g for who in preferred.values() for _name, g in who)
+    probability = design.objective.kind in ("stronger_advances", "top_seed_wins")
+    line = (
+        _("{points:g} points").format(points=100 * MEANINGFUL_GAIN)
+        if probability
+        else f"{MEANINGFUL_GAIN:g}"
+    )
+    tail = (
+        _(", each below the {line} line of a meaningful gain.").format(line=line)
+        if largest < MEANINGFUL_GAIN
+        else _(", up to {gain}, past the {line} line of a meaningful gain.").format(
+            gain=_gain(design, largest), line=line
+        )
+    )
+    return _("; under the others: {parts}").format(parts=_("; ").join(parts)) + tail
+
+
+#: The committee's usual line for the decider's edge: one point (the bound the bundled design,
+#: scenarios/designs/day.toml, sets). A design without a ``decider_edge`` constraint is told
+#: when its best format passes it.
+USUAL_EDGE_LINE = 0.01
+
+
+def _edge_line(design: Design, s: Scored) -> str | None:
+    """Without a ``decider_edge`` constraint: whether the best format's decider edge passes
+    :data:`USUAL_EDGE_LINE` (None where the format has no single deciding game, or a bound
+    was set: then the constraint has said it)."""
+    if design.constraints.decider_edge is not None or s.decider_edge is None:
+        return None
+    edge = s.decider_edge
+    line = _points(USUAL_EDGE_LINE)
+    if abs(edge) <= USUAL_EDGE_LINE:
+        return _("  Its decider edge, {edge}, is within the committee's usual {line} line.").format(
+            edge=_edge(edge), line=line
+        )
+    return _(
+        "  Its decider edge, {edge}, passes the committee's usual {line} line (|decider edge| "
+        "<= {line}): the last stage's decision hands the side it favours that much; no "
+        "decider_edge bound was set (add decider_edge = {bound:g} under [constraints] to rule "
+        "such formats out)."
+    ).format(edge=_edge(edge), line=line, bound=USUAL_EDGE_LINE)
 
 
 def _most_refused(design: Design) -> str:
@@ -644,20 +732,21 @@ def _front_plot(result: DesignResult, path: Path) -> Path:
     return save(fig, path)
 
 
-def design_files(result: DesignResult) -> StudyFiles:
-    """The study files of a design run (the scenario files are written beside them)."""
+def design_files(result: DesignResult, *, reference: bool = True) -> StudyFiles:
+    """The study files of a design run (the scenario files are written beside them);
+    ``reference=False`` leaves out the scenario's own format (a pilot's)."""
     design = result.design
     own = design.scenario.format
-    reference = None
-    if not result.interrupted:
-        reference = score_formats(design, [own])[0]
+    scored = None
+    if reference and not result.interrupted:
+        scored = score_formats(design, [own])[0]
     header, rows = _rows(result)
     return StudyFiles(
         header=header,
         rows=rows,
         document=_document(result),
         plots=[lambda out: [_front_plot(result, out / "front.png")]] if result.scored else [],
-        summary=summary_markdown(result, reference),
+        summary=summary_markdown(result, scored),
         indent=2 if result.evaluated <= READABLE_FORMATS else None,
     )
 

@@ -156,7 +156,23 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def test_the_json_has_the_issues_keys(small: dict[str, Any]) -> None:
     doc = small["json"]
-    assert list(doc) == ["version", "design", "evaluated", "feasible", "front", "best"]
+    assert list(doc) == [
+        "version",
+        "design",
+        "evaluated",
+        "feasible",
+        "front",
+        "best",
+        "scenario",
+    ]
+    # the scenario resolved at the top level, as odds --json has it (the README's contract),
+    # in the results file too
+    design = load_design(small["design"])
+    odds = run_json("odds", design.scenario_path, "--json")
+    assert doc["scenario"] == odds["scenario"]
+    written = json.loads((small["out"] / "results.json").read_text(encoding="utf-8"))
+    assert written["version"] == doc["version"] == odds["version"]
+    assert written["scenario"] == odds["scenario"]
     for entry in doc["front"]:
         assert list(entry) == [
             "format",
@@ -360,6 +376,49 @@ def test_robust_ranking_is_the_worst_case_of_each_models_compare(tmp_path: Path)
     assert s.expected_minutes == pytest.approx(
         max(v["expected_minutes"] for v in values.values()), abs=1e-9
     )
+    # the summary's robustness count, by brute force among the formats meeting every
+    # constraint within the budget (it once counted against the longest format, 0 whenever a
+    # budget binds)
+    from knockout.studies.design_report import summary_markdown
+
+    budget = result.best[0][0]
+    feasible = [
+        t for t in result.scored if not t.fails and (budget is None or t.expected_minutes <= budget)
+    ]
+    agree = sum(
+        max(t.per_model[name]["objective"] for t in feasible)
+        <= s.per_model[name]["objective"] + 1e-12
+        for name in sets
+    )
+    summary = summary_markdown(result, None)
+    assert (
+        f"Among the {len(feasible)} formats that meet every constraint within {budget:g} "
+        f"expected minutes, it is also the best under {agree} of the 4 models"
+    ) in summary
+    assert agree >= 1  # the worst case's own model at least, here
+
+
+def test_the_decider_edge_line_is_said_without_a_bound(tmp_path: Path) -> None:
+    """Without a decider_edge constraint the summary says whether the best format's decider
+    edge passes the committee's usual one-point line, from the edge beside it."""
+    from knockout.studies.design_report import USUAL_EDGE_LINE
+
+    text = SMALL.replace("decider_edge = 0.02\n", "")
+    assert "decider_edge" not in text
+    out = tmp_path / "out"
+    doc = run_json("design", str(_write(tmp_path / "d.toml", text)), "--out", str(out), "--json")
+    edge = doc["best"]["decider_edge"]
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert USUAL_EDGE_LINE == 0.01
+    # here the best format hands the colour choice to a player (the official decider, +2.92)
+    assert edge is not None and abs(edge) > USUAL_EDGE_LINE
+    assert f"Its decider edge, {100 * edge:+.2f} points, passes the committee's usual" in summary
+    assert "add decider_edge = 0.01 under [constraints]" in summary
+    # with a bound the constraint says it, and the sentence is not repeated
+    bounded = run_json("design", str(_write(tmp_path / "b.toml", SMALL)), "--out",
+                       str(tmp_path / "b"), "--json")  # fmt: skip
+    assert bounded["best"] is not None
+    assert "committee's usual" not in (tmp_path / "b" / "summary.md").read_text(encoding="utf-8")
 
 
 BRACKET = """
@@ -606,3 +665,80 @@ def test_decider_tables_and_the_mean_rank(tmp_path: Path) -> None:
     )
     with pytest.raises(Exception, match="decider sets its clocks by the players"):
         load_design(_write(tmp_path / "t2.toml", bad))
+
+
+def test_the_run_is_sized_before_any_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A space past the cap is refused from its lists alone, before one format is enumerated
+    (a space of half a million formats once spent a minute enumerating before its cap was
+    checked); a large space is timed on a pilot of its first combinations, its output counted."""
+    import knockout.studies.design as design_module
+    from knockout.studies.design import load_space
+
+    def no_enumeration(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("enumerated before the size was checked")
+
+    huge = SMALL.replace("slow_games = [1, 2]", f"slow_games = {list(range(1, 3001))}").replace(
+        'rapid_clock = ["15+10", "10+10"]',
+        'rapid_clock = ["15+10", "10+10", "12+5", "20+5", "25+10", "9+9", "8+8", "7+7"]',
+    )
+    space = load_space(_write(tmp_path / "huge.toml", huge))
+    assert space.combinations == 3000 * (1 + 8) * 4 == 108_000
+    monkeypatch.setattr(design_module, "MAX_CANDIDATES", 100_000)
+    monkeypatch.setattr(design_module, "_candidates", no_enumeration)
+    result = runner.invoke(
+        app, ["design", str(tmp_path / "huge.toml"), "--out", str(tmp_path / "o")]
+    )
+    assert result.exit_code == 2
+    assert "expected at most 100,000 formats x models, got 108,000 combinations" in result.stderr
+    assert "Traceback" not in result.output and not (tmp_path / "o").exists()
+
+
+def test_the_pilot_counts_the_output(tmp_path: Path) -> None:
+    """The pilot's bytes a format, scaled to the space, against the files the run writes: the
+    CSV and the JSON of every format (the plot and the summary are small beside them)."""
+    from knockout.studies.design import load_space
+    from knockout.studies.design_size import size_space
+
+    path = _write(tmp_path / "s.toml", SMALL)
+    size = size_space(load_space(path), pilot=8, above=0)
+    assert size.pilot == 8 and size.combinations == 2 * 3 * 4
+    assert size.formats == 24 and size.seconds is not None and size.seconds > 0
+    out = tmp_path / "out"
+    assert runner.invoke(app, ["design", str(path), "--out", str(out)]).exit_code == 0
+    written = sum((out / name).stat().st_size for name in ("results.csv", "results.json"))
+    assert size.output_bytes is not None
+    assert 0.5 < size.output_bytes / written < 2.0, (size.output_bytes, written)
+
+
+def test_above_the_limits_a_design_runs_only_with_yes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The estimate comes before the run: above the output limit (lowered here) the design is
+    refused with the estimate and the way out, nothing written; --yes runs it. Ctrl-C while
+    the pilot is timed stops with nothing run or written."""
+    import knockout.studies.design_size as size_module
+
+    path = _write(tmp_path / "s.toml", SMALL)
+    out = tmp_path / "out"
+    monkeypatch.setattr(size_module, "PILOT_ABOVE", 0)
+    monkeypatch.setattr(size_module, "MAX_OUTPUT_BYTES", 1000)
+    result = runner.invoke(app, ["design", str(path), "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    line = result.stderr.strip()
+    assert "\n" not in line and "Traceback" not in result.output
+    assert "24 combinations (about 24 formats) x 1 model(s): about" in line
+    assert "MB of output (timed on a pilot of the first 24 combinations" in line
+    assert line.endswith("runs only with --yes (or make the space smaller)")
+    assert not out.exists()
+    assert runner.invoke(app, ["design", str(path), "--out", str(out), "--yes"]).exit_code == 0
+    assert (out / "results.json").is_file()
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(size_module, "run_design", interrupted)
+    again = tmp_path / "again"
+    result = runner.invoke(app, ["design", str(path), "--out", str(again), "--yes"])
+    assert result.exit_code == 130
+    assert "interrupted while timing the pilot: nothing was run or written" in result.stderr
+    assert not again.exists()
