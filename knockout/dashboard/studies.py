@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from knockout.dashboard.match import pct
-from knockout.dashboard.spread import interval_caption, points_interval
+from knockout.dashboard.spread import interval_caption, percent_interval, points_interval
 from knockout.i18n import N_, _, pgettext
 from knockout.i18n.terms import stage_label
 from knockout.rules.model.sd import Spread
@@ -70,7 +70,12 @@ def equilibrium_view(r: EquilibriumReport) -> RenderableType:
                 t.add_row(key, _ends(intervals))
         parts.append(t)
         ca = eq["chooser_advances"]
-        line = _(", ").join(f"{n} {pct(eq['win'][n], 2)}" for n in names)
+        u = r.model_uncertainty if i == 1 else None
+        at = f"equilibria.{i - 1}."
+        line = _(", ").join(
+            f"{n} {pct(eq['win'][n], 2)}" + _space(percent_interval(u, f"{at}win.{n}", 2))
+            for n in names
+        )
         parts.append(
             Text(
                 _("P(advance): {line}").format(line=line)
@@ -78,6 +83,7 @@ def equilibrium_view(r: EquilibriumReport) -> RenderableType:
                     ""
                     if ca is None
                     else _("; P(甲 advances | reached) {share}").format(share=pct(ca, 2))
+                    + _space(percent_interval(u, f"{at}chooser_advances", 2))
                 )
             )
         )
@@ -87,14 +93,29 @@ def equilibrium_view(r: EquilibriumReport) -> RenderableType:
         t.add_column(f"P({n})", justify="right")
     t.add_column(_("exploitable by"), justify="right")
     t.add_column(_("gain"), justify="right")
+    u = r.model_uncertainty
     for kind, gain in r.exploitability.items():
         win = r.win_by_kind[kind]
-        t.add_row(kind, *(pct(win[n], 2) for n in names), gain["by"] or "-", f"{gain['gain']:.2e}")
+        t.add_row(
+            kind,
+            *(
+                _with_band(pct(win[n], 2), percent_interval(u, f"win_by_kind.{kind}.{n}", 2))
+                for n in names
+            ),
+            gain["by"] or "-",
+            f"{gain['gain']:.2e}",
+        )
     parts.append(t)
     parts.append(Text(_("gains: fractions of the whole match's P(advance)")))
+    if u is not None:
+        parts.append(Text(interval_caption(u, N_("Under a P(...), or in [a, b]"), IT), style="dim"))
     parts += [Text(n) for n in r.notes]
     parts.append(Text(_("solved in {seconds:.1f} s").format(seconds=r.seconds)))
     return Group(*parts)
+
+
+def _space(band: str) -> str:
+    return f" {band}" if band else ""
 
 
 def _signed(p: float | None) -> str:

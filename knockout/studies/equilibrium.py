@@ -28,8 +28,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from knockout.answers import MatchOdds
 from knockout.errors import KnockoutError
-from knockout.exact.odds import match_odds
+from knockout.exact.odds import default_draws, match_odds
 from knockout.exact.solver import solve
 from knockout.i18n import _
 from knockout.rules.book.formats import Stage
@@ -39,6 +40,7 @@ from knockout.rules.decisions.bidding import BiddingGame
 from knockout.rules.decisions.choice import bayesian_choice_region
 from knockout.rules.decisions.regions import Regions
 from knockout.rules.decisions.strategies import STRATEGIES, Equilibrium, Strategy, get_strategy
+from knockout.rules.model.sd import Spread
 from knockout.rules.scenario.aggregate import Scenario
 from knockout.studies.exploit import RoleGain, bidding_gains, choice_gains, cut_gains, sealed_gains
 
@@ -69,6 +71,13 @@ class EquilibriumReport:
         win_by_kind: P(each player advances) under each strategy kind.
         notes: Sentences on uniqueness, purity and convergence, computed from the results.
         seconds: The run time.
+        tolerance: The verification tolerance: the equilibrium is verified when
+            ``max_deviation_gain`` is at most this (:data:`VERIFIED`).
+        model_uncertainty: With uncertain constants (``[model.sd]``): the spread of the odds
+            under each kind (``win_by_kind.KIND.NAME``, the equilibrium solved again at each
+            draw) and of the first equilibrium's (``equilibria.0.win.NAME``,
+            ``equilibria.0.chooser_advances``); the strategies and the exploitability are at
+            the central constants, and a note says so.
     """
 
     scenario: Scenario
@@ -79,16 +88,31 @@ class EquilibriumReport:
     win_by_kind: dict[str, dict[str, float]]
     notes: list[str]
     seconds: float
+    tolerance: float = VERIFIED["threshold"]
+    model_uncertainty: Spread | None = None
+
+    @property
+    def verified(self) -> bool:
+        """Whether no role gains more than :attr:`tolerance` of the match against it."""
+        return self.max_deviation_gain <= self.tolerance
 
     def to_json(self) -> dict[str, Any]:
         """The keys of ``knockout equilibrium --json`` (``version`` and ``scenario`` come from
-        the envelope)."""
-        return {
+        the envelope): what the text prints, the odds under each kind and the verification
+        tolerance included."""
+        out: dict[str, Any] = {
             "rule": self.rule,
             "equilibria": self.equilibria,
             "exploitability": self.exploitability,
             "max_deviation_gain": self.max_deviation_gain,
+            "tolerance": self.tolerance,
+            "verified": self.verified,
+            "win_by_kind": {kind: dict(win) for kind, win in self.win_by_kind.items()},
+            "notes": list(self.notes),
         }
+        if self.model_uncertainty is not None:
+            out["model_uncertainty"] = self.model_uncertainty.to_json()
+        return out
 
 
 def rule_of(stage: Stage) -> str:
@@ -320,8 +344,10 @@ def _solver_figures(
     return float(own), TARGET, int(first["rounds"])
 
 
-def equilibrium_report(scenario: Scenario) -> EquilibriumReport:
-    """The equilibria, the odds under each strategy kind and the exploitability table.
+def equilibrium_report(scenario: Scenario, *, model_sd: bool = True) -> EquilibriumReport:
+    """The equilibria, the odds under each strategy kind and the exploitability table; with
+    uncertain constants (``[model.sd]``, unless ``model_sd=False``) the odds' spread over them
+    (:attr:`EquilibriumReport.model_uncertainty`).
 
     Raises:
         KnockoutError: For a bracket, or a format whose last stage nobody decides.
@@ -344,10 +370,23 @@ def equilibrium_report(scenario: Scenario) -> EquilibriumReport:
         ]
     else:
         found = [(eq_strategy, None)]
+    uncertain = model_sd and bool(scenario.model_sd.uncertain)
+    # each kind's odds once (the equilibrium's are the first equilibrium's): with uncertain
+    # constants each is integrated over them, the equilibrium solved again at every draw
+    kinds = {
+        kind: replace(scenario, strategy=get_strategy(kind, belief_sd=sd)) for kind in STRATEGIES
+    }
+    # one set of draws for every kind (the fewest any kind takes: those solved draw by draw),
+    # so that their spreads are over the same constants
+    draws = min(default_draws(sc) for sc in kinds.values())
+    by_kind = {kind: match_odds(sc, model_sd=uncertain, draws=draws) for kind, sc in kinds.items()}
     equilibria: list[dict[str, Any]] = []
-    for strategy, regions in found:
-        sc = replace(scenario, strategy=strategy)
-        odds = match_odds(sc)
+    for i, (strategy, regions) in enumerate(found):
+        odds = (
+            by_kind["equilibrium"]
+            if i == 0
+            else match_odds(replace(scenario, strategy=strategy), model_sd=False)
+        )
         p = Pairing.of(scenario.format, a, b, model=scenario.model, strategy=strategy)
         equilibria.append(
             {
@@ -371,13 +410,18 @@ def equilibrium_report(scenario: Scenario) -> EquilibriumReport:
         kind: _exploitability(scenario, stage, get_strategy(kind, belief_sd=sd))
         for kind in STRATEGIES
     }
-    win_by_kind = {
-        kind: dict(match_odds(replace(scenario, strategy=get_strategy(kind, belief_sd=sd))).win)
-        for kind in STRATEGIES
-    }
+    win_by_kind = {kind: dict(odds.win) for kind, odds in by_kind.items()}
     gain = float(exploit["equilibrium"]["gain"])
     tol = VERIFIED["grid" if stage.is_sealed_bid or stage.is_cut else "threshold"]
     notes.append(verdict(gain, tol, _solver_figures(stage, first, sd)))
+    spread = _odds_spread(by_kind) if uncertain else None
+    if spread is not None:
+        notes.append(
+            f"over the uncertain constants ({', '.join(spread.constants)}; {spread.draws} "
+            "draws): the odds under each kind, and the first equilibrium's, carry their "
+            "central 95 % interval (the equilibrium solved again at each draw); the strategies, "
+            "the exploitability and its verification are at the central constants"
+        )
     return EquilibriumReport(
         scenario,
         rule_of(stage),
@@ -387,4 +431,39 @@ def equilibrium_report(scenario: Scenario) -> EquilibriumReport:
         win_by_kind,
         notes,
         time.perf_counter() - start,
+        tol,
+        spread,
+    )
+
+
+def _odds_spread(by_kind: dict[str, MatchOdds]) -> Spread | None:
+    """The odds' spread under each kind (``win_by_kind.KIND.NAME``) and the first
+    equilibrium's (``equilibria.0.win.NAME``, ``equilibria.0.chooser_advances``), joined: the
+    paths of the report's JSON."""
+    out: Spread | None = None
+    for kind, odds in by_kind.items():
+        u = odds.model_uncertainty
+        if u is None:
+            continue
+        names = {f"win.{n}": f"win_by_kind.{kind}.{n}" for n in odds.win}
+        if kind == "equilibrium":
+            names |= {f"win.{n}": f"equilibria.0.win.{n}" for n in odds.win}
+            part = _renamed(u, names)
+            names = {f"win.{n}": f"win_by_kind.{kind}.{n}" for n in odds.win}
+            names["match.chooser_advances"] = "equilibria.0.chooser_advances"
+            part = part.joined(_renamed(u, names))
+        else:
+            part = _renamed(u, names)
+        out = part if out is None else out.joined(part)
+    return out
+
+
+def _renamed(u: Spread, names: dict[str, str]) -> Spread:
+    """The figures of ``u`` named in ``names``, under their new paths."""
+    return replace(
+        u,
+        figures={new: u.figures[old] for old, new in names.items() if old in u.figures},
+        stderr={new: u.stderr[old] for old, new in names.items() if old in u.stderr},
+        undefined={new: u.undefined[old] for old, new in names.items() if old in u.undefined},
+        decomposition={},
     )

@@ -41,8 +41,10 @@ from knockout.exact.odds import match_odds
 from knockout.exact.pace import PaceGame, pace_game
 from knockout.i18n import _, ngettext
 from knockout.rules.model.players import Player, Speed
+from knockout.rules.model.sd import ModelSd, Spread, design, spread_of_values
 from knockout.rules.model.strength import TimeClass
 from knockout.rules.scenario.aggregate import Scenario
+from knockout.studies.verdicts import CANNOT_SETTLE, DOES_NOT_HOLD, HOLDS
 
 __all__ = [
     "DEFAULT_GRID",
@@ -174,6 +176,12 @@ class Incentives:
             player gains on the grid by deviating alone; 0 on a grid equilibrium).
         deciding_stage: The stage and time class of the game that decides 甲.
         fairness: Equal players' chances at the sudden death in equilibrium (None if not asked).
+        model_uncertainty: With uncertain constants (``[model.sd]``): the spread over them of
+            natural play's odds, each best response (pace, win, gain) and the manipulation
+            gain, the pace game solved again at each draw (:func:`incentives_spread`); the
+            equilibria and the fairness figure are at the central constants.
+        not_strategy_proof_share: With uncertain constants: the share of the draws whose
+            manipulation gain is at least :data:`STRATEGY_PROOF`.
     """
 
     names: tuple[str, str]
@@ -189,6 +197,8 @@ class Incentives:
     least_regret: tuple[tuple[float, float], float] = ((0.0, 0.0), 0.0)
     deciding_stage: tuple[str, str] = ("rapid", "rapid")
     fairness: Fairness | None = None
+    model_uncertainty: Spread | None = None
+    not_strategy_proof_share: float | None = None
 
     @property
     def manipulation_gain(self) -> float:
@@ -206,8 +216,68 @@ class Incentives:
             *self._role_sentences(),
             *(self._response_sentence(k) for k in (0, 1)),
             self._manipulation_sentence(),
+            *self._stall_caveat(),
+            *self._spread_sentences(),
             self._equilibrium_sentence(),
             *self._fairness_sentences(),
+        ]
+
+    def _spread_sentences(self) -> list[str]:
+        """The manipulation gain over the uncertain constants, judged against
+        :data:`STRATEGY_PROOF` with the shared verdict words."""
+        u = self.model_uncertainty
+        gain = None if u is None else u.get("manipulation_gain")
+        if u is None or gain is None or self.not_strategy_proof_share is None:
+            return []
+        line = _points(STRATEGY_PROOF, 1)
+        share = self.not_strategy_proof_share
+        if gain.q975 < STRATEGY_PROOF:
+            verdict = f"strategy-proof within {line} points {HOLDS} across the constants"
+        elif gain.q025 >= STRATEGY_PROOF:
+            verdict = f"strategy-proof within {line} points {DOES_NOT_HOLD} across the constants"
+        else:
+            verdict = f"whether the rule is strategy-proof within {line} points {CANNOT_SETTLE}"
+        return [
+            f"Over the uncertain constants ({', '.join(u.constants)}; {u.draws} draws, the pace "
+            f"game solved again at each): the manipulation gain is {_points(gain.mean, 3)} "
+            f"points on average, between {_points(gain.q025, 3)} and {_points(gain.q975, 3)} "
+            f"in 95 % of the draws, and at least {line} points in {100 * share:.1f} % of them: "
+            f"{verdict} (the interval against the {line}-point line). The equilibria below are "
+            "at the central constants."
+        ]
+
+    def _stall_caveat(self) -> list[str]:
+        """Said where a best response or an equilibrium stalls (a pace above the natural
+        one): the pace model charges stalling nothing."""
+        stalls = [
+            (self.names[k], br.pace)
+            for k, br in enumerate(self.best_response)
+            if br.pace > self.natural_pace[k] + SAME
+        ] + [
+            (self.names[k], eq.pace[k])
+            for eq in self.equilibria
+            for k in (0, 1)
+            if eq.pace[k] > self.natural_pace[k] + SAME
+        ]
+        if not stalls:
+            return []
+        paces: dict[str, float] = {}
+        for name, pace in stalls:
+            paces[name] = max(pace, paces.get(name, 0.0))
+        by_pace: dict[str, list[str]] = {}
+        for name, pace in paces.items():
+            full = ", the full clock," if pace >= 1.0 - SAME else ""
+            by_pace.setdefault(f"pace {pace:.3f}{full}", []).append(name)
+        who = "; ".join(
+            f"{' and '.join(names)} {'stalls' if len(names) == 1 else 'stall'} to {where}"
+            for where, names in by_pace.items()
+        )
+        return [
+            f"Caveat: stalling is free in this model. Here {who} and the pace model only "
+            "compares the times used: it charges them nothing and lets no flag fall, so a "
+            "player may run the clock down at no risk. Over the board a player who stalls that "
+            "far risks losing on time, a cost the model does not count: read a gain from "
+            "stalling as an upper bound."
         ]
 
     def _role_sentences(self) -> list[str]:
@@ -416,6 +486,9 @@ class Incentives:
             "sequential_fairness": None if self.fairness is None else self.fairness.to_json(),
             "summary": self.sentences(),
         }
+        if self.model_uncertainty is not None:
+            out["model_uncertainty"] = self.model_uncertainty.to_json()
+            out["not_strategy_proof_share"] = self.not_strategy_proof_share
         return out
 
 
@@ -706,9 +779,11 @@ def _equal(a: Player, b: Player) -> bool:
 
 
 def incentives(
-    scenario: Scenario, *, grid: int = DEFAULT_GRID, fairness: bool = True
+    scenario: Scenario, *, grid: int = DEFAULT_GRID, fairness: bool = True, model_sd: bool = True
 ) -> Incentives:
-    """Best responses, equilibria and the manipulation gain of a match's pace game.
+    """Best responses, equilibria and the manipulation gain of a match's pace game; with
+    uncertain constants (``[model.sd]``, unless ``model_sd=False``) the spread of natural
+    play, the best responses and the manipulation gain over them (:func:`incentives_spread`).
 
     ``fairness``: also solve the equal players' pace game (the sequential-fairness figure).
 
@@ -721,13 +796,13 @@ def incentives(
             f"--grid: expected a whole number of paces from {MIN_GRID} to {MAX_GRID}, got {grid}"
         )
     game = pace_game(scenario)
-    odds = match_odds(scenario)
+    odds = match_odds(scenario, model_sd=False)
     solved = _solve(game, grid)
     roles = _roles(odds.sudden_death.as_chooser if odds.sudden_death else None, game.names)
     fair = _fairness(scenario, grid) if fairness else None
     stage_index = game.deciding[0]
     stage = scenario.format.playable[stage_index]
-    return Incentives(
+    result = Incentives(
         names=game.names,
         natural_pace=game.natural,
         natural_win=(odds.win[game.names[0]], odds.win[game.names[1]]),
@@ -742,6 +817,68 @@ def incentives(
         deciding_stage=(stage.name, game.pairing.time_classes[stage_index].value),
         fairness=fair,
     )
+    if not (model_sd and scenario.model_sd.uncertain):
+        return result
+    spread, share = incentives_spread(scenario, result)
+    return replace(result, model_uncertainty=spread, not_strategy_proof_share=share)
+
+
+#: Draws of the constants for the spread: each draw's pace game is solved on its own.
+SPREAD_DRAWS = 64
+
+
+def _responses_at(scenario: Scenario, grid: int) -> dict[str, float]:
+    """Natural play's odds, each best response to the other's natural pace and the
+    manipulation gain, under one set of constants (the figures' JSON paths)."""
+    game = pace_game(scenario)
+    a, b = game.names
+    grids = (
+        _pace_grid(game.bounds[0], game.natural[0], grid),
+        _pace_grid(game.bounds[1], game.natural[1], grid),
+    )
+    search = _Search(game, grids)
+    natural = game.values(*game.natural)
+    nat = (float(natural.win[0, 0]), float(natural.win[0, 1]))
+    found = search.best_responses([0, 1], [game.natural[1], game.natural[0]])
+    out = {f"natural.win.{a}": nat[0], f"natural.win.{b}": nat[1]}
+    gains = []
+    for k, name in enumerate(game.names):
+        pace, win = found[k]
+        gain = max(0.0, win - nat[k])
+        gains.append(gain)
+        out |= {
+            f"best_response.{name}.pace": pace,
+            f"best_response.{name}.win": win,
+            f"best_response.{name}.gain": gain,
+        }
+    out["manipulation_gain"] = max(gains)
+    return out
+
+
+def incentives_spread(scenario: Scenario, central: Incentives) -> tuple[Spread, float]:
+    """Natural play's odds, the best responses and the manipulation gain over the
+    uncertainty of the constants (:data:`SPREAD_DRAWS` draws, each pace game solved on its
+    own), and the share of draws whose manipulation gain is at least :data:`STRATEGY_PROOF`."""
+    des = design(scenario.model, scenario.model_sd, draws=SPREAD_DRAWS)
+    rows = [
+        _responses_at(
+            replace(scenario, model=des.model_at(scenario.model, i), model_sd=ModelSd()),
+            central.grid,
+        )
+        for i in range(des.size)
+    ]
+    values = {path: np.array([row[path] for row in rows]) for path in rows[0]}
+    spread = spread_of_values(
+        central.to_json(),
+        values,
+        des,
+        scenario.model_sd,
+        scenario.model,
+        probability=lambda path: not path.endswith("gain"),
+        keep=lambda path: path in values,
+    )
+    share = float(np.mean(values["manipulation_gain"] >= STRATEGY_PROOF))
+    return spread, share
 
 
 def _roles(

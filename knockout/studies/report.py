@@ -409,6 +409,18 @@ def _base_lines(base: BaseSpread) -> list[str]:
             if s.q975 == math.inf:
                 span = _("{low} and above (open-ended)").format(low=_fmt(s.q025))
         lines.append(f"| `{metric}` | {_fmt(value)} | {mean} | {span}{note} | {above} | {main} |")
+    bare = [m for m in base.values if m not in base.spread]
+    if bare:
+        lines += [
+            "",
+            f"No spread for {', '.join(f'`{m}`' for m in bare)}: "
+            + ("it is" if len(bare) == 1 else "they are")
+            + " at the central constants only (a Monte Carlo estimate, or a figure its command "
+            "does not integrate over the constants: an equilibrium, the exploitability, the "
+            "sequential-fairness figure), so "
+            + ("its" if len(bare) == 1 else "their")
+            + " row says nothing of how sure it is.",
+        ]
     if base.how_sure:
         lines += ["", *base.how_sure]
     return [*lines, ""]

@@ -838,7 +838,7 @@ def _other_document(
     if output == "equilibrium":
         from knockout.studies.equilibrium import equilibrium_report  # noqa: PLC0415 (start-up: a metric's study, loaded when a grid asks for it)
 
-        return equilibrium_report(sc).to_json()
+        return equilibrium_report(sc, model_sd=False).to_json()
     if output == "fair":
         from knockout.studies.fair import fair_rules  # noqa: PLC0415 (start-up: a metric's study, loaded when a grid asks for it)
 
@@ -855,7 +855,7 @@ def _other_document(
         from knockout.studies.incentives import incentives  # noqa: PLC0415 (start-up: a metric's study, loaded when a grid asks for it)
 
         fairness = any(m.startswith("incentives.sequential_fairness") for m in sweep.metrics)
-        return incentives(sc, grid=sweep.pace_grid, fairness=fairness).to_json()
+        return incentives(sc, grid=sweep.pace_grid, fairness=fairness, model_sd=False).to_json()
     from sims.run import estimates_json  # noqa: PLC0415 (start-up: the Monte Carlo, for simulate. metrics)
 
     # the estimates alone: a study measures no path of simulate's exact companion (those
@@ -1017,8 +1017,11 @@ def run_sweep(
 def base_spread(sweep: Sweep) -> BaseSpread | None:
     """The metrics at the study's own scenario over the uncertainty of every constant it
     gives an sd (None when it gives none): ``odds`` and ``fair`` metrics with their variance
-    decomposition, ``compare`` metrics with their spread; ``simulate`` metrics are Monte Carlo
-    estimates at the central constants and have none."""
+    decomposition, ``compare``, ``incentives`` and ``equilibrium`` metrics with the spread
+    their commands give (the equilibria themselves, the exploitability and the
+    sequential-fairness figure are at the central constants); ``simulate`` metrics are Monte
+    Carlo estimates at the central constants and have none. The summary says which metrics
+    have no spread."""
 
     start = time.perf_counter()
     sc = parse_scenario(sweep.base, source=sweep.scenario_path)
@@ -1055,6 +1058,15 @@ def base_spread(sweep: Sweep) -> BaseSpread | None:
         docs["compare"] = compare_formats(
             sc, resolve_formats(sc, None), gaps=sweep.gaps, base=sweep.base_rating
         ).to_json()
+    if "incentives" in by_output:
+        from knockout.studies.incentives import incentives  # noqa: PLC0415
+
+        fairness = any(m.startswith("incentives.sequential_fairness") for m in sweep.metrics)
+        docs["incentives"] = incentives(sc, grid=sweep.pace_grid, fairness=fairness).to_json()
+    if "equilibrium" in by_output:
+        from knockout.studies.equilibrium import equilibrium_report  # noqa: PLC0415
+
+        docs["equilibrium"] = equilibrium_report(sc).to_json()
     return _base_of(sweep, sc, docs, sentences, time.perf_counter() - start)
 
 

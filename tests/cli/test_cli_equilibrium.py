@@ -37,7 +37,22 @@ def test_the_json_has_the_issue_keys(preset: str, sd: int) -> None:
         "equilibria",
         "exploitability",
         "max_deviation_gain",
+        "tolerance",
+        "verified",
+        "win_by_kind",
+        "notes",
     }
+    # the verification tolerance the text prints, and the verdict it gives
+    tolerance = VERIFIED["grid" if preset in ("armageddon-vickrey", "cut-choose") else "threshold"]
+    assert out["tolerance"] == tolerance
+    assert out["verified"] == (out["max_deviation_gain"] <= tolerance)
+    assert any(f"more than {tolerance:g} of the match" in n for n in out["notes"])  # type: ignore[union-attr]
+    # the odds under each kind, as odds computes them for that kind
+    assert set(out["win_by_kind"]) == set(STRATEGIES)  # type: ignore[arg-type]
+    for kind in ("rational", "naive"):
+        odds = run_json("odds", FINAL, "--json", "--set", f"format.preset={preset}",
+                        "--set", f"strategy.kind={kind}")  # fmt: skip
+        assert out["win_by_kind"][kind] == pytest.approx(odds["win"], abs=1e-12)  # type: ignore[index]
     equilibria = out["equilibria"]
     assert isinstance(equilibria, list) and equilibria
     for eq in equilibria:
@@ -76,3 +91,25 @@ def test_a_bracket_or_a_format_nobody_decides_is_one_line() -> None:
     result = runner.invoke(app, ["equilibrium", FINAL, "--set", "format.preset=armageddon-lot"])
     assert result.exit_code == 2
     assert "whose last stage the players decide" in result.output
+
+
+def test_uncertain_constants_are_carried_not_dropped() -> None:
+    """With [model.sd] the odds under each kind carry their spread over the constants, the
+    same figures odds gives for that kind (here every kind is solved on the same 512 draws);
+    a note says what stays at the central constants. Without it, no spread and no note."""
+    how_sure = "scenarios/final-how-sure.toml"
+    out = run_json("equilibrium", how_sure, "--json", "--set", "strategy.belief_sd=0")
+    u = out["model_uncertainty"]
+    assert isinstance(u, dict)
+    odds = run_json("odds", how_sure, "--json")
+    assert u["draws"] == odds["model_uncertainty"]["draws"]  # type: ignore[index]
+    for name in (A, B):
+        assert u["figures"][f"win_by_kind.rational.{name}"] == pytest.approx(
+            odds["model_uncertainty"]["figures"][f"win.{name}"],
+            abs=1e-12,  # type: ignore[index]
+        )
+        assert f"equilibria.0.win.{name}" in u["figures"]
+    assert any("are at the central constants" in n for n in out["notes"])  # type: ignore[union-attr]
+    plain = run_json("equilibrium", FINAL, "--json", "--set", "strategy.belief_sd=0")
+    assert "model_uncertainty" not in plain
+    assert not any("central constants" in n for n in plain["notes"])  # type: ignore[union-attr]

@@ -435,3 +435,75 @@ def test_a_custom_format_with_a_less_time_chooser_has_the_pace_game() -> None:
     assert result.best_response[0].gain == pytest.approx(brute.max() - natural, abs=1e-7)
     assert result.best_response[0].gain > 0.001  # cheap blitz time: hurrying pays
     assert result.best_response[0].pace == pytest.approx(grid[brute.argmax()], abs=1e-3)
+
+
+def test_uncertain_constants_are_carried_against_the_model_written_out() -> None:
+    """With [model.sd] on the rapid game's constants the manipulation gain carries its spread:
+    at each draw of the constants (the same draws) a brute-force search of the model written
+    out gives the gain, and the spread's quantiles and share past the 0.1-point line are
+    theirs. The verdict is said in the shared words, from the interval against the line."""
+    from knockout.rules.model.sd import design
+    from knockout.studies.incentives import SPREAD_DRAWS, STRATEGY_PROOF
+    from knockout.studies.verdicts import CANNOT_SETTLE, DOES_NOT_HOLD, HOLDS
+
+    sets = ["model.sd.draw_nu.rapid=0.25", "model.sd.elo_per_doubling.rapid=40"]
+    sc = _scenario(sets)
+    result = incentives(sc, fairness=False)
+    u = result.model_uncertainty
+    assert u is not None and u.draws == SPREAD_DRAWS
+    des = design(sc.model, sc.model_sd, draws=SPREAD_DRAWS)
+    gains = []
+    for i in range(des.size):
+        m = des.model_at(sc.model, i)
+        ref = Match(2600, 2550, 0.8, 0.7, epd_rapid=m.elo_per_doubling.rapid,
+                    nu_rapid=m.draw_nu.rapid)  # fmt: skip
+        best = 0.0
+        for k, (natural, other) in enumerate(((0.8, 0.7), (0.7, 0.8))):
+            grid = _fine(0.2, natural, 4001)
+            payoff = ref.win(grid, other) if k == 0 else 1.0 - ref.win(other, grid)
+            best = max(best, float(payoff.max() - payoff[np.searchsorted(grid, natural)]))
+        gains.append(best)
+    brute = np.array(gains)
+    found = u.figures["manipulation_gain"]
+    assert found.mean == pytest.approx(float(brute.mean()), abs=1e-6)
+    assert found.q975 == pytest.approx(float(np.quantile(brute, 0.975)), abs=1e-6)
+    assert found.q025 == pytest.approx(float(np.quantile(brute, 0.025)), abs=1e-6)
+    assert result.not_strategy_proof_share == pytest.approx(
+        float(np.mean(brute >= STRATEGY_PROOF)), abs=1.5 / SPREAD_DRAWS
+    )
+    assert 0 < float(np.mean(brute >= STRATEGY_PROOF)) < 1  # the case straddles the line
+    text = " ".join(result.sentences())
+    verdict = (
+        HOLDS if found.q975 < STRATEGY_PROOF
+        else DOES_NOT_HOLD if found.q025 >= STRATEGY_PROOF
+        else CANNOT_SETTLE
+    )  # fmt: skip
+    assert verdict in text and "The equilibria below are at the central constants" in text
+    doc = result.to_json()
+    assert doc["model_uncertainty"]["figures"]["manipulation_gain"]["q975"] == found.q975
+    assert set(doc["model_uncertainty"]["figures"]) >= {
+        f"best_response.{A}.gain",
+        f"natural.win.{B}",
+        "manipulation_gain",
+    }
+    # without [model.sd]: no spread, no such sentence
+    plain = _solved("natural")
+    assert plain.model_uncertainty is None
+    assert "Over the uncertain constants" not in " ".join(plain.sentences())
+
+
+def test_stalling_carries_its_caveat_from_the_numbers() -> None:
+    """Where a best response or an equilibrium stalls (a pace above the natural one), the
+    summary says the pace model charges stalling nothing (no flag falls); natural play says
+    nothing of it."""
+    stall = _solved("stall")
+    assert any(br.pace > stall.natural_pace[k] for k, br in enumerate(stall.best_response))
+    caveat = [s for s in stall.sentences() if s.startswith("Caveat: stalling is free")]
+    assert len(caveat) == 1
+    assert "pace 1.000, the full clock" in caveat[0] and "no flag fall" in caveat[0]
+    natural = _solved("natural")
+    assert not any("Caveat" in s for s in natural.sentences())
+    hurry = _solved("hurry")
+    assert all(br.pace <= hurry.natural_pace[k] for k, br in enumerate(hurry.best_response))
+    assert all(e.pace[k] <= hurry.natural_pace[k] for e in hurry.equilibria for k in (0, 1))
+    assert not any("Caveat" in s for s in hurry.sentences())

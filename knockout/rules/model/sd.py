@@ -503,6 +503,21 @@ class Spread:
             self.method,
         )
 
+    def joined(self, other: Spread) -> Spread:
+        """The figures of both answers' spreads (over the same constants and draws) as one
+        ``model_uncertainty``: ``other``'s figures added to these."""
+        return Spread(
+            self.draws,
+            self.replicates,
+            self.figures | other.figures,
+            self.stderr | other.stderr,
+            self.constants,
+            self.correlation,
+            self.undefined | other.undefined,
+            self.decomposition | other.decomposition,
+            self.method,
+        )
+
     def to_json(self) -> dict[str, Any]:
         """``{"draws", "method", "figures", ...}``: the ``model_uncertainty`` key."""
         out: dict[str, Any] = {
