@@ -145,7 +145,7 @@ def comparison_view(c: Comparison, title: str) -> RenderableType:
         r = c.rows[i]
         at = f"rows.{r.format}."
         return [
-            r.format,
+            r.format + ("*" if r.format in c.without_sd else ""),
             *(
                 _with_band(pct(r.stronger_advances[g], 1),
                            _band(u, f"{at}stronger_advances.{g:g}", ".0f", 100))
@@ -188,10 +188,27 @@ def comparison_view(c: Comparison, title: str) -> RenderableType:
             "where the last stage is not one decisive game); reached: P(the last stage is "
             "played); min: expected playing time in minutes (effective clocks times mean speeds)."
         ).format(base=c.base)
-        + ("" if u is None else " " + interval_caption(u, UNDER_EACH_NUMBER, IT)),
+        + ("" if u is None else " " + interval_caption(u, UNDER_EACH_NUMBER, IT))
+        + _without_sd_note(c),
         style="dim",
     )
     return Group(table, note)
+
+
+def _without_sd_note(c: Comparison) -> str:
+    """What the * beside a format means: the constants its games use that carry no sd,
+    grouped by the formats that share them."""
+    if not c.without_sd:
+        return ""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for label, paths in c.without_sd.items():
+        groups.setdefault(paths, []).append(label)
+    parts = [f"{_(', ').join(labels)}: {_(', ').join(paths)}" for paths, labels in groups.items()]
+    return " " + _(
+        "*: constants these formats' games use carry no sd in [model.sd] ({groups}), so their "
+        "intervals leave that uncertainty out and are narrower than the truth: a narrow interval "
+        "there does not mean the rule is certain."
+    ).format(groups=_("; ").join(parts))
 
 
 def _clock_pair(clocks: tuple[float, float]) -> str:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ from knockout.rules.decisions.choice import ChoiceGame
 from knockout.rules.decisions.cut import CutChooseGame
 from knockout.rules.decisions.sealed import SealedBidGame
 from knockout.rules.model.players import Player
-from knockout.rules.model.sd import Design, ModelSd, Spread, design, spread
+from knockout.rules.model.sd import PATHS, Design, ModelSd, Spread, design, spread
 from knockout.rules.model.strength import ModelParams, game_probabilities
 from knockout.rules.scenario.aggregate import Scenario
 
@@ -51,6 +51,7 @@ __all__ = [
     "Comparison",
     "SchemeRow",
     "compare_formats",
+    "constants_of",
     "decider_edge",
     "resolve_formats",
 ]
@@ -103,18 +104,37 @@ class Comparison:
     base: float
     rows: tuple[SchemeRow, ...]
     model_uncertainty: Spread | None = None
+    without_sd: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """``{"gaps", "base", "rows"}``, and ``model_uncertainty`` where there is one (figure
-        paths ``rows.FORMAT.KEY``, e.g. ``rows.xq-bidding.decider_edge``)."""
+        paths ``rows.FORMAT.KEY``, e.g. ``rows.xq-bidding.decider_edge``), with
+        ``without_sd``: per format whose games use constants that carry no sd, those
+        constants (its intervals leave their uncertainty out)."""
         out: dict[str, Any] = {
             "gaps": list(self.gaps),
             "base": self.base,
             "rows": [r.to_json() for r in self.rows],
         }
         if self.model_uncertainty is not None:
-            out["model_uncertainty"] = self.model_uncertainty.to_json()
+            out["model_uncertainty"] = self.model_uncertainty.to_json() | {
+                "without_sd": {k: list(v) for k, v in self.without_sd.items()}
+            }
         return out
+
+
+def constants_of(fmt: Format, moves: float) -> tuple[str, ...]:
+    """The model's constants a format's games use (``red_advantage.blitz``, ...), in the order
+    of :data:`~knockout.rules.model.sd.PATHS`: every stage's time class gives its Red advantage
+    and draw parameter, and the worth of time where its clocks can differ (unequal clocks, or
+    clocks the players decide)."""
+    used: set[str] = set()
+    for stage in fmt.playable:
+        tc = stage.time_class_for(moves).value
+        used |= {f"red_advantage.{tc}", f"draw_nu.{tc}"}
+        if stage.is_decision or stage.minutes[0] != stage.minutes[1]:
+            used.add(f"elo_per_doubling.{tc}")
+    return tuple(p for p in PATHS if p in used)
 
 
 def _rapid_stage(fmt: Format) -> Stage | None:
@@ -328,7 +348,16 @@ def compare_formats(
     )
     out = Comparison(tuple(float(g) for g in gaps), base, rows)
     if model_sd and scenario.model_sd.uncertain:
-        out = replace(out, model_uncertainty=compare_spread(scenario, formats, out, draws=draws))
+        uncertain = set(scenario.model_sd.uncertain)
+        without = {
+            label: tuple(p for p in constants_of(fmt, scenario.model.moves) if p not in uncertain)
+            for label, fmt in formats
+        }
+        out = replace(
+            out,
+            model_uncertainty=compare_spread(scenario, formats, out, draws=draws),
+            without_sd={k: v for k, v in without.items() if v},
+        )
     return out
 
 

@@ -155,3 +155,37 @@ def test_the_scenarios_row_is_a_study_metric() -> None:
     for point in run_sweep(sweep).points:
         own, preset = (point.values[m][0] for m in sweep.metrics)
         assert own == preset  # an unmodified preset is the scenario's own row
+
+
+def test_figures_whose_constants_carry_no_sd_are_marked() -> None:
+    """With [model.sd] giving no sd for blitz constants, the formats whose games are blitz
+    (the official playoff's super-rapid and 6/4 decider: effective clocks 8 and 9/7 minutes)
+    are named with the constants left out, and marked in the table: their intervals (the
+    rule book's "+3..+3") would otherwise read as certainty beside the seed's "-6..+14"."""
+    how_sure = "scenarios/final-how-sure.toml"
+    doc = run_json("compare", how_sure, "--json")
+    without = doc["model_uncertainty"]["without_sd"]  # type: ignore[index]
+    # by hand: the seed's format is classical then rapid, and every sd it needs is given
+    assert "xq-bidding" not in without and "single-slow" not in without
+    # super-rapid 5+3 and the decider 6/4+3 are blitz (T <= 10); the decider's clocks differ
+    assert without["official-playoff"] == [
+        "red_advantage.blitz",
+        "draw_nu.blitz",
+        "elo_per_doubling.blitz",
+    ]
+    # blitz pairs on equal 5+3 clocks: time odds never act
+    assert without["blitz-pairs"] == ["red_advantage.blitz", "draw_nu.blitz"]
+    result = runner.invoke(app, ["compare", how_sure])
+    assert result.exit_code == 0
+    flat = " ".join(result.output.split())
+    assert "official-1*" in flat and "xq-bidding*" not in flat
+    assert "carry no sd in [model.sd]" in flat and "does not mean the rule is certain" in flat
+    # with every class given an sd, nothing is marked
+    sets = [f"model.sd.{c}.blitz={v}" for c, v in
+            (("red_advantage", 25), ("draw_nu", 0.2), ("elo_per_doubling", 40))]  # fmt: skip
+    args = [x for s in sets for x in ("--set", s)]
+    full = run_json("compare", how_sure, "--json", *args)
+    assert full["model_uncertainty"]["without_sd"] == {}  # type: ignore[index]
+    # and without [model.sd] there is no model_uncertainty at all
+    assert "model_uncertainty" not in run_json("compare", "scenarios/final-2600-vs-2550.toml",
+                                               "--json")  # fmt: skip
