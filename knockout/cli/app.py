@@ -209,7 +209,10 @@ def read_scenario(path: Path, encoding: str | None, sets: list[str] | None) -> S
     """The scenario at ``path`` (TOML, or JSON output), with ``--set`` overrides applied."""
     from knockout.io.scenario import load_scenario
 
-    return load_scenario(path, encoding=encoding, overrides=sets or ())
+    sc = load_scenario(path, encoding=encoding, overrides=sets or ())
+    for key, message in sc.model_sd.notes():  # valid, but it does nothing: one line each
+        err_console.print(f"note: {sc.source}: {key}: {message}", markup=False, soft_wrap=True)
+    return sc
 
 
 def show(renderable: RenderableType, export: Path | None, *, title: str = "knockout") -> None:

@@ -502,6 +502,8 @@ def summary_markdown(result: SweepResult) -> str:
     ]
     for axis in sweep.axes:
         lines.append(f"| `{axis.path}` | {label(axis.path)} | {_axis_values(axis)} |")
+    if sweep.notes:
+        lines += ["", *(_("Note: {note}.").format(note=n) for n in sweep.notes)]
     lines += ["", _("## Metrics"), ""]
     if any(m.startswith("simulate.") for m in sweep.metrics):
         lines += [

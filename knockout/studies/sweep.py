@@ -161,6 +161,8 @@ class Sweep:
         model_draws: Draws of the uncertain constants at each point (a scenario with
             ``[model.sd]``).
         pace_grid: Paces a player on the grid of ``incentives.`` metrics.
+        notes: What is valid but may surprise, one sentence each: a path both in ``[set]`` and
+            in ``[grid]``, a correlation of constants without an sd.
     """
 
     name: str
@@ -177,6 +179,7 @@ class Sweep:
     model_draws: int = STUDY_DRAWS
     max_minutes: float | None = None
     pace_grid: int = DEFAULT_GRID
+    notes: tuple[str, ...] = ()
 
     @property
     def points(self) -> list[tuple[Any, ...]]:
@@ -414,11 +417,31 @@ def parse_sweep(data: Mapping[str, Any], *, source: str, folder: Path) -> Sweep:
         model_draws=parsed.model_draws,
         max_minutes=parsed.max_minutes,
         pace_grid=parsed.pace_grid,
+        notes=_notes(parsed.set, parsed.grid, base, scenario_path, source),
     )
     problems += _grid_problems(sweep)
     if problems:
         raise InputError(problems)
     return sweep
+
+
+def _notes(
+    fixed: Mapping[str, Any],
+    grid: Mapping[str, Any],
+    base: Mapping[str, Any],
+    scenario_path: str,
+    source: str,
+) -> tuple[str, ...]:
+    """The study's notes (:attr:`Sweep.notes`)."""
+    out = [
+        f"{source}: `{path}` is set both in [set] ({value!r}) and in [grid]: the grid's values "
+        "are used at every point; the [set] value only in the base scenario's own figures"
+        for path, value in fixed.items()
+        if path in grid
+    ]
+    sc = parse_scenario(dict(base), source=scenario_path)
+    out += [f"{scenario_path}: {key}: {message}" for key, message in sc.model_sd.notes()]
+    return tuple(out)
 
 
 def _base_tables(path: str, fixed: Mapping[str, Any], source: str) -> dict[str, Any]:

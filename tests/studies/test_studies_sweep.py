@@ -256,3 +256,56 @@ def test_study_files_and_scenarios_live_apart() -> None:
         sweep = load_sweep(path)
         assert Path(sweep.scenario_path).resolve().parent == ROOT / "scenarios", path.name
         load_scenario(sweep.scenario_path)
+
+
+def test_a_path_in_both_set_and_grid_gets_a_note(tmp_path: Path) -> None:
+    """The grid's values win at every point (checked against odds at a point), the [set]
+    value only in the base; the study says so in one line on stderr and in its summary."""
+    sweep = small(
+        ["odds.win.王天一"],
+        {"model.draw_nu.rapid": [0.5, 1.5]},
+        set={"model.draw_nu.rapid": 0.8, "model.elo_per_doubling.rapid": 60},
+    )
+    assert len(sweep.notes) == 1
+    note = sweep.notes[0]
+    assert "`model.draw_nu.rapid` is set both in [set] (0.8) and in [grid]" in note
+    assert "the grid's values are used at every point" in note
+    assert sweep.scenario_at((0.5,)).model.draw_nu.rapid == 0.5
+    result = run_sweep(sweep)
+    assert f"Note: {note}." in summary_markdown(result)
+    study = tmp_path / "both.toml"
+    study.write_text(
+        f'scenario = "{(ROOT / "scenarios" / "final-2600-vs-2550.toml").as_posix()}"\n'
+        'metrics = ["odds.win.王天一"]\n[set]\n"model.draw_nu.rapid" = 0.8\n'
+        '[grid]\n"model.draw_nu.rapid" = [0.5, 1.5]\n',
+        encoding="utf-8",
+    )
+    out = runner.invoke(app, ["study", str(study), "--out", str(tmp_path / "o")])
+    assert out.exit_code == 0, out.output
+    notes = [line for line in out.stderr.splitlines() if line.startswith("note:")]
+    assert len(notes) == 1 and "is set both in [set]" in notes[0]
+    # a path in one of them only: no note
+    assert small(["odds.win.王天一"], {"model.draw_nu.rapid": [0.5]}).notes == ()
+
+
+def test_a_correlation_without_an_sd_gets_a_note() -> None:
+    """A correlation of constants one of which has no sd changes nothing: one line says so,
+    for a scenario read by any command and for a study's base; none where both have an sd."""
+    corr = 'model.correlation=[["red_advantage.rapid", "draw_nu.rapid", 0.3]]'
+    result = runner.invoke(app, ["odds", "scenarios/final-2600-vs-2550.toml", "--set", corr])
+    assert result.exit_code == 0
+    notes = [line for line in result.stderr.splitlines() if line.startswith("note:")]
+    assert notes == [
+        "note: scenarios/final-2600-vs-2550.toml: model.correlation[0]: red_advantage.rapid and "
+        "draw_nu.rapid correlated 0.3, but [model.sd] gives no constant an sd, so every constant "
+        "is taken as exact: the correlation has no effect"
+    ]
+    one = runner.invoke(app, ["odds", "scenarios/final-how-sure.toml",
+                              "--set", "model.sd.red_advantage.rapid=0"])  # fmt: skip
+    assert "red_advantage.rapid has no sd in [model.sd]" in one.stderr
+    both = runner.invoke(app, ["odds", "scenarios/final-how-sure.toml"])
+    assert "note:" not in both.stderr
+    pair = [["red_advantage.rapid", "draw_nu.rapid", 0.3]]
+    sweep = small(["odds.win.王天一"], {"model.draw_nu.rapid": [0.5]},
+                  set={"model.correlation": pair})  # fmt: skip
+    assert any("the correlation has no effect" in n for n in sweep.notes)

@@ -144,6 +144,28 @@ class ModelSd:
         """``[model] correlation`` as the scenario file writes it."""
         return [[a, b, r] for a, b, r in self.correlation]
 
+    def notes(self) -> list[tuple[str, str]]:
+        """``(key, message)`` for what is valid but does nothing: a correlation between
+        constants one of which has no sd (the correlation has no effect)."""
+        out = []
+        uncertain = set(self.uncertain)
+        for i, (a, b, rho) in enumerate(self.correlation):
+            exact = [p for p in (a, b) if p not in uncertain]
+            if not exact:
+                continue
+            if not uncertain:
+                why = "[model.sd] gives no constant an sd, so every constant is taken as exact"
+            else:
+                which = " and ".join(exact)
+                why = f"{which} {'has' if len(exact) == 1 else 'have'} no sd in [model.sd]"
+            out.append(
+                (
+                    f"model.correlation[{i}]",
+                    f"{a} and {b} correlated {rho:g}, but {why}: the correlation has no effect",
+                )
+            )
+        return out
+
     def problems(self, center: ModelParams) -> list[tuple[str, str]]:
         """``(key, message)`` for each thing that keeps these from being a distribution around
         ``center``: an sd below 0 or not finite, a log-normal ``draw_nu`` around 0, correlations
