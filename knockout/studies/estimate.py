@@ -19,13 +19,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from knockout.studies.sweep import Sweep, measure_block
+from knockout.studies.sweep import PointResult, Sweep, measure_block
 from sims.runner import Executor
 
 __all__ = [
     "LONG_RUN_SECONDS",
     "MAX_POINTS",
     "PILOT_POINTS",
+    "SAFE_OUTPUTS",
     "SAFE_POINTS",
     "SAFE_RUNS",
     "RunEstimate",
@@ -49,6 +50,13 @@ PILOT_RUNS = 1_000
 PILOT_SECONDS = 0.25
 
 
+#: The outputs whose cost a point is bounded (vectorised solver calls, the Monte Carlo kernel):
+#: only a study of these alone is never refused at or below SAFE_POINTS. ``compare``,
+#: ``incentives`` and ``equilibrium`` may solve a game at every point (an equilibrium study of
+#: 60 points took 25 minutes) and are held to the time limit at any size.
+SAFE_OUTPUTS = ("odds", "fair", "simulate")
+
+
 @dataclass(frozen=True)
 class RunEstimate:
     """A study's size and how long it is expected to take.
@@ -56,19 +64,31 @@ class RunEstimate:
     Attributes:
         points: Grid points.
         runs: Simulations a point (None without ``simulate.`` metrics).
-        seconds: The estimate (None where the study is too small to be worth timing).
+        seconds: The estimate (None where the study is too small to be worth timing): the
+            points still to measure, the pilot's own kept.
         basis: What the estimate was timed on, in words.
+        outputs: The outputs the metrics read.
+        measured: The pilot's points, measured on the study's own work and kept for the run
+            (none when the pilot timed a smaller run, as for ``simulate.`` metrics).
+        interrupted: Ctrl-C stopped the pilot (``measured`` holds the points it finished).
+        slowest: The slowest pilot point's seconds, and the fastest's (None: not timed).
     """
 
     points: int
     runs: int | None
     seconds: float | None
     basis: str
+    outputs: tuple[str, ...] = ()
+    measured: tuple[PointResult, ...] = ()
+    interrupted: bool = False
+    slowest: tuple[float, float] | None = None
 
     @property
     def safe(self) -> bool:
-        """Small enough never to need ``--yes`` (at most 50 x 50 points at 200,000 runs)."""
-        return self.points <= SAFE_POINTS and (self.runs is None or self.runs <= SAFE_RUNS)
+        """Small enough never to need ``--yes``: at most 50 x 50 points at 200,000 runs, of
+        :data:`SAFE_OUTPUTS` only."""
+        small = self.points <= SAFE_POINTS and (self.runs is None or self.runs <= SAFE_RUNS)
+        return small and all(o in SAFE_OUTPUTS for o in self.outputs)
 
 
 def needs_yes(estimate: RunEstimate) -> bool:
@@ -113,33 +133,77 @@ def estimate_run(
     executor: Executor = "local",
     workers: int = 1,
     clock: Callable[[], float] = time.perf_counter,
+    progress: Callable[[int, int], None] | None = None,
 ) -> RunEstimate:
     """The study's size and an estimate of how long it takes, from a few points timed here.
+
+    Without ``simulate.`` metrics the pilot measures its points one by one on the study's own
+    work and keeps them (:attr:`RunEstimate.measured`: the run does not measure them again),
+    the first also a warm-up (imports) left out of the timing; ``progress`` is called with
+    (pilot points done, pilot points). Ctrl-C in the pilot returns the points it finished, with
+    ``interrupted`` set.
 
     Raises:
         KnockoutError: A metric that is not in its output (found while timing).
     """
     n = sweep.size
     simulated = [m for m in sweep.metrics if m.startswith("simulate.")]
+    outputs = tuple(sorted({m.split(".", 1)[0] for m in sweep.metrics}))
     runs = sweep.runs if simulated else None
-    small = RunEstimate(n, runs, None, "not timed: a small study")
+    small = RunEstimate(n, runs, None, "not timed: a small study", outputs)
     if small.safe and n <= PILOT_POINTS:
         return small
     exact = [m for m in sweep.metrics if not m.startswith("simulate.")]
     block = _pilot_points(sweep, PILOT_POINTS)
-    per_point = 0.0
     basis = f"timed on {len(block)} of the {n:,} grid points"
+    if not simulated:
+        return _kept_pilot(sweep, block, outputs, executor, workers, clock, progress, basis)
+    per_point = 0.0
     if exact:
         _block_seconds(sweep, block[:1], exact, executor, workers, clock)  # warm-up: imports
         per_point += _block_seconds(sweep, block, exact, executor, workers, clock) / len(block)
-    if simulated:
-        seconds_a_point, pilot = _simulate_seconds(
-            sweep, block[0], simulated, executor, workers, clock
-        )
-        per_point += seconds_a_point
-        basis += f", Monte Carlo up to {pilot:,} runs"
+    seconds_a_point, pilot = _simulate_seconds(sweep, block[0], simulated, executor, workers, clock)
+    per_point += seconds_a_point
+    basis += f", Monte Carlo up to {pilot:,} runs"
     seconds = per_point * n
-    return RunEstimate(n, runs, seconds if math.isfinite(seconds) else None, basis)
+    return RunEstimate(n, runs, seconds if math.isfinite(seconds) else None, basis, outputs)
+
+
+def _kept_pilot(
+    sweep: Sweep,
+    block: Sequence[tuple[Any, ...]],
+    outputs: tuple[str, ...],
+    executor: Executor,
+    workers: int,
+    clock: Callable[[], float],
+    progress: Callable[[int, int], None] | None,
+    basis: str,
+) -> RunEstimate:
+    """The pilot on the study's own work, point by point, its points kept (estimate_run)."""
+    n = sweep.size
+    kept: list[PointResult] = []
+    times: list[float] = []
+    try:
+        for point in block:
+            start = clock()
+            kept += measure_block(sweep, [point], outputs, executor, workers)
+            times.append(clock() - start)
+            if progress is not None:
+                progress(len(kept), len(block))
+    except KeyboardInterrupt:
+        return RunEstimate(n, None, None, basis, outputs, tuple(kept), interrupted=True)
+    timed = times[1:] or times  # the first point also paid the imports
+    per_point = sum(timed) / len(timed)
+    seconds = per_point * (n - len(kept))
+    return RunEstimate(
+        n,
+        None,
+        seconds if math.isfinite(seconds) else None,
+        basis,
+        outputs,
+        tuple(kept),
+        slowest=(max(timed), min(timed)),
+    )
 
 
 def _simulate_seconds(

@@ -70,7 +70,8 @@ def _grid(result: SweepResult, metric: str, stat: str | None = None) -> np.ndarr
     ``q975``) as an array shaped like the grid (NaN where not measured or without one)."""
     shape = tuple(len(a.values) for a in result.sweep.axes)
     flat = np.full(int(np.prod(shape)), np.nan)
-    for i, pr in enumerate(result.points):
+    for pr in result.points:  # in grid order, with gaps where a run was interrupted
+        i = result.sweep.index_of(pr.point)
         if stat is None:
             flat[i] = pr.values[metric][0]
         elif metric in pr.spread:

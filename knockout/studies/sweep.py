@@ -191,6 +191,13 @@ class Sweep:
         """How many grid points there are (without listing them)."""
         return math.prod(len(a.values) for a in self.axes)
 
+    def index_of(self, point: Sequence[Any]) -> int:
+        """The place of ``point`` in the order of :attr:`points` (:meth:`point_at`'s inverse)."""
+        index = 0
+        for axis, value in zip(self.axes, point, strict=True):
+            index = index * len(axis.values) + axis.values.index(value)
+        return index
+
     def point_at(self, index: int) -> tuple[Any, ...]:
         """The grid point at ``index`` in the order of :attr:`points`."""
         values = []
@@ -1007,13 +1014,17 @@ def run_sweep(
     chunk: int = 256,
     executor: Executor = "local",
     workers: int = 1,
+    measured: Sequence[PointResult] = (),
+    interrupted: bool = False,
 ) -> SweepResult:
     """Measure every metric at every grid point.
 
     Points are measured in chunks (``odds`` metrics of each chunk in vectorised solver calls);
     ``progress`` is called with (points done, points). Ctrl-C stops after the chunk in hand and
     returns the points finished, with ``interrupted`` set. ``executor``/``workers``: how
-    ``simulate.`` metrics run (results are the same whatever they are).
+    ``simulate.`` metrics run (results are the same whatever they are). ``measured``: points
+    already measured (a pilot's), kept in their place in the grid's order and not measured
+    again; ``interrupted``: the pilot was stopped, so nothing more is measured.
 
     Raises:
         KnockoutError: A metric path that is not in its output, or not a number.
@@ -1022,19 +1033,23 @@ def run_sweep(
     start = time.perf_counter()
     points = sweep.points
     outputs = sorted({m.split(".", 1)[0] for m in sweep.metrics})
-    done: list[PointResult] = []
-    interrupted = False
+    kept = {pr.point: pr for pr in measured}
+    done: dict[tuple[Any, ...], PointResult] = dict(kept)
     try:
-        for lo in range(0, len(points), chunk):
-            block = points[lo : lo + chunk]
-            done += measure_block(sweep, block, outputs, executor, workers)
-            if progress is not None:
-                progress(len(done), len(points))
+        if not interrupted:
+            todo = [p for p in points if p not in kept]
+            for lo in range(0, len(todo), chunk):
+                block = todo[lo : lo + chunk]
+                for pr in measure_block(sweep, block, outputs, executor, workers):
+                    done[pr.point] = pr
+                if progress is not None:
+                    progress(len(done), len(points))
     except KeyboardInterrupt:
         interrupted = True
     seconds = time.perf_counter() - start
     base = None if interrupted else base_spread(sweep)
-    return SweepResult(sweep, tuple(done), interrupted, seconds, base=base)
+    ordered = tuple(done[p] for p in points if p in done)
+    return SweepResult(sweep, ordered, interrupted, seconds, base=base)
 
 
 def base_spread(sweep: Sweep) -> BaseSpread | None:

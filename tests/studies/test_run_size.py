@@ -88,7 +88,7 @@ def test_more_than_a_million_points_is_refused_saying_how_long(tmp_path: Path) -
     )
     result = runner.invoke(app, ["study", study, "--out", str(tmp_path / "o")])
     assert result.exit_code == 2
-    (line,) = result.stderr.strip().splitlines()
+    (line,) = [x for x in result.stderr.strip().splitlines() if "timing a pilot" not in x]
     assert line.startswith(f"error: {study}: 1,001,000 grid points, about ")
     assert "--yes" in line and "timed on 8 of the 1,001,000 grid points" in line
     assert not (tmp_path / "o").exists()
@@ -129,3 +129,79 @@ def test_fifty_by_fifty_at_200000_runs_is_never_refused(
     result = runner.invoke(app, ["study", study, "--out", str(tmp_path / "o")])
     assert result.exit_code == 0, result.output
     assert "about 10 h 00 min" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("outputs", "refused"),
+    [
+        (("odds",), False),
+        (("fair", "odds", "simulate"), False),
+        (("compare", "equilibrium", "odds"), True),  # the 60-point study that ran 25 minutes
+        (("incentives",), True),
+    ],
+)
+def test_a_small_grid_of_slow_outputs_is_held_to_the_time_limit(
+    outputs: tuple[str, ...], refused: bool
+) -> None:
+    """At or below 50 x 50 points only the outputs whose cost a point is bounded are never
+    refused; an equilibrium or pace game a point is held to the 10-minute limit at any size."""
+    assert needs_yes(RunEstimate(60, None, 13 * 60.0, "test", outputs)) is refused
+    assert not needs_yes(RunEstimate(60, None, 9 * 60.0, "test", outputs))
+
+
+def _compare_study(tmp_path: Path) -> str:
+    path = tmp_path / "study.toml"
+    path.write_text(
+        f'scenario = "{FINAL}"\nmetrics = ["compare.rows.0.decider_edge"]\ngaps = [0]\n'
+        '[grid]\n"model.draw_nu.rapid" = [0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0, 2.2]\n',
+        encoding="utf-8",
+    )
+    return str(path)
+
+
+def test_the_pilot_is_kept_for_the_run_and_shown_as_progress(tmp_path: Path) -> None:
+    """The pilot measures its points on the study's own work; the run does not measure them
+    again, and its answer is the one a run without a pilot gives, point for point."""
+    from knockout.studies.sweep import load_sweep, run_sweep
+
+    sweep = load_sweep(_compare_study(tmp_path))
+    seen: list[tuple[int, int]] = []
+    est = estimate_run(sweep, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(k, 8) for k in range(1, 9)]
+    assert len(est.measured) == 8 and "timed on 8 of the 10 grid points" in est.basis
+    assert est.outputs == ("compare",) and not est.safe
+    kept = run_sweep(sweep, measured=est.measured)
+    plain = run_sweep(sweep)
+    assert [pr.point for pr in kept.points] == [pr.point for pr in plain.points] == sweep.points
+    assert [pr.values for pr in kept.points] == [pr.values for pr in plain.points]
+    result = runner.invoke(app, ["study", _compare_study(tmp_path), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 0, result.output
+    assert "timing a pilot: 8/8 points" in result.stderr
+
+
+def test_ctrl_c_in_the_pilot_keeps_what_finished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C while the pilot runs: the points it finished are written, marked interrupted, as
+    a run stopped later is; exit code 130."""
+    from knockout.studies import sweep as sweep_module
+
+    real = sweep_module.measure_block
+    calls = [0]
+
+    def stopping(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        if calls[0] == 4:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(estimate, "measure_block", stopping)
+    out = tmp_path / "o"
+    result = runner.invoke(app, ["study", _compare_study(tmp_path), "--out", str(out)])
+    assert result.exit_code == 130, result.output
+    assert "interrupted while timing the pilot: 3 of 10 points finished" in result.stderr
+    import json
+
+    doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert doc["interrupted"] is True and len(doc["points"]) == 3
+    assert "interrupted" in (out / "summary.md").read_text(encoding="utf-8")
