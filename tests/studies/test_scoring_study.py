@@ -493,3 +493,92 @@ def test_the_words_follow_the_numbers(study_result) -> None:  # type: ignore[no-
         {("rr", "ratio", "spearman_strength_minus_baseline", "simulation"): (-0.1, 0.001, 0.0)},
     )
     assert "Further: ratio (rr)" in claims(worse)[6].evidence
+
+
+def test_ctrl_c_keeps_the_events_finished(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C in a scoring study keeps the events that finished, marked interrupted (as a sweep
+    keeps its points): the claims rest on those, the files say so, exit code 130; before any
+    event finished, nothing is written."""
+    from knockout.studies.scoring import study as study_module
+
+    study = small_study(8)
+    calls = [0]
+
+    def stop_at_second(message: str) -> None:
+        if message.endswith(": done"):
+            calls[0] += 1
+        elif calls[0] == 1:
+            raise KeyboardInterrupt
+
+    result = run_study(study, progress=stop_at_second)
+    assert result.interrupted and result.planned == 3
+    assert [e.name for e in result.study.events] == ["rr"]
+    assert {r.event for r in result.rows if r.method == "simulation"} == {"rr"}
+    assert "**Interrupted**: 1 of 3 events finished" in summary_markdown(result)
+    claims(result)  # the verdicts rest on what finished, without failing on what did not
+
+    real = study_module._event_rows
+    seen = [0]
+
+    def interrupted_second(*args: object, **kwargs: object) -> object:
+        seen[0] += 1
+        if seen[0] == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(study_module, "_event_rows", interrupted_second)
+    monkeypatch.setattr(study_module, "study_time_estimate", lambda study, **kw: 1.0)
+    out = tmp_path / "o"
+    cli = runner.invoke(app, ["scoring-study", str(small_bundled(tmp_path)), "--out", str(out),
+                              "-n", "4", "--seed", "1"])  # fmt: skip
+    assert cli.exit_code == 130, cli.output
+    assert "interrupted: 1 of " in cli.stderr and "events finished; the outputs use those" in (
+        cli.stderr
+    )
+    doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert doc["interrupted"] is True and len(doc["events_finished"]) == 1
+    seen[0] = 1  # the next call is the first event's: stopped before any finished
+    empty = tmp_path / "empty"
+    cli = runner.invoke(app, ["scoring-study", str(small_bundled(tmp_path)), "--out", str(empty),
+                              "-n", "4", "--seed", "1"])  # fmt: skip
+    assert cli.exit_code == 130
+    assert "interrupted before any event finished: nothing written" in cli.stderr
+    assert not empty.exists()
+
+
+def test_a_long_scoring_study_runs_only_with_yes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run is timed before it starts (each event kind on a pilot, shown as it goes); above
+    10 minutes it is refused in one line without --yes, and runs with it."""
+    from knockout.studies.scoring import study as study_module
+
+    monkeypatch.setattr(study_module, "study_time_estimate", lambda study, **kw: 3 * 3600.0)
+    path = small_bundled(tmp_path)
+    refused = runner.invoke(app, ["scoring-study", str(path), "--out", str(tmp_path / "o"),
+                                  "-n", "4"])  # fmt: skip
+    assert refused.exit_code == 2
+    errors = [x for x in refused.stderr.splitlines() if x.startswith("error:")]
+    assert (
+        errors
+        == [
+            f"error: {path}: about 3 h 00 min on 2 processes (timed on a short pilot of each event "
+            "kind): a scoring study above 10 minutes runs only with --yes (or fewer --simulations)"
+        ]
+        or "runs only with --yes" in errors[0]
+    )
+    assert not (tmp_path / "o").exists()
+    ran = runner.invoke(app, ["scoring-study", str(path), "--out", str(tmp_path / "o"), "-n", "4",
+                              "--yes", "--workers", "1"])  # fmt: skip
+    assert ran.exit_code == 0, ran.output
+    assert "about 1 h 30 min on 2 processes" not in ran.stderr
+
+
+def test_the_pilot_is_shown_as_it_goes() -> None:
+    from knockout.studies.scoring.study import study_time_estimate
+
+    seen: list[tuple[int, int]] = []
+    seconds = study_time_estimate(
+        small_study(4), simulations=4, progress=lambda d, t: seen.append((d, t))
+    )
+    assert seconds > 0 and seen == [(0, 3), (1, 3), (2, 3), (3, 3)]

@@ -736,9 +736,27 @@ def _simplified_view(result: StudyResult) -> StudyResult | None:
     return StudyResult(replace(study, events=events), rows)
 
 
+def _interrupted_lines(result: StudyResult) -> list[str]:
+    """Said first when Ctrl-C stopped the run: the claims rest on the events that finished."""
+    if not result.interrupted:
+        return []
+    done = len(result.study.events)
+    return [
+        "",
+        f"**Interrupted**: {done} of {result.planned} events finished; the claims and figures "
+        "below rest on those alone.",
+    ]
+
+
 def summary_markdown(result: StudyResult) -> str:
     """The study's Markdown summary: setup, verdicts, key figures, sensitivity."""
-    lines = [*_setup_lines(result.study), "", "## The seed's claims", ""]
+    lines = [
+        *_setup_lines(result.study),
+        *_interrupted_lines(result),
+        "",
+        "## The seed's claims",
+        "",
+    ]
     for c in claims(result):
         lines += [f"- **{c.verdict.upper()}**: {c.claim} ({c.quote})", f"  {c.evidence}", ""]
     lines += _figure_lines(result)
@@ -881,6 +899,9 @@ def study_files(result: StudyResult) -> StudyFiles:
         "claims": [vars(c) for c in claims(result)],
         "rows": [dict(zip(CSV_COLUMNS, row.to_csv(), strict=True)) for row in result.rows],
     }
+    if result.interrupted:
+        document["interrupted"] = True
+        document["events_finished"] = [e.name for e in study.events]
     return StudyFiles(
         CSV_COLUMNS,
         [row.to_csv() for row in result.rows],

@@ -271,10 +271,20 @@ class TidyRow:
 
 @dataclass(frozen=True)
 class StudyResult:
-    """Every figure of a study run."""
+    """Every figure of a study run.
+
+    Attributes:
+        study: The study, its events those that finished (all of them unless interrupted).
+        rows: Every figure.
+        interrupted: Ctrl-C stopped the run: only the events that finished are in ``study``
+            and ``rows``.
+        planned: Events the study file asked for (``len(study.events)`` unless interrupted).
+    """
 
     study: Study
     rows: tuple[TidyRow, ...] = field(default=())
+    interrupted: bool = False
+    planned: int | None = None
 
     def value(self, event: str, system: str, metric: str) -> TidyRow:
         """The simulation row of ``metric`` for ``event`` and ``system``.
@@ -851,20 +861,32 @@ def _constants_sd(
 
 
 def study_time_estimate(
-    study: Study, *, simulations: int | None = None, clock: Callable[[], float] = time.perf_counter
+    study: Study,
+    *,
+    simulations: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+    progress: Callable[[int, int], None] | None = None,
 ) -> float:
     """About how many seconds :func:`run_study` takes (one process): each event timed on a few
     simulated events after its set-up (:func:`sims.runner.pilot_seconds`: a warm-up, then
-    pilots doubling to a quarter of a second) and scaled to its number of simulations."""
+    pilots doubling to a quarter of a second) and scaled to its number of simulations;
+    ``progress`` is called with (events timed, events)."""
     total = 0.0
-    for event in study.events:
+    for k, event in enumerate(study.events):
+        if progress is not None:
+            progress(k, len(study.events))
         runs = event.simulations if simulations is None else simulations
         alone = replace(study, events=(event,))
 
         def pilot(k: int, alone: Study = alone) -> StudyResult:
-            return run_study(alone, simulations=k)
+            result = run_study(alone, simulations=k)
+            if result.interrupted:  # Ctrl-C in the pilot stops the estimate too
+                raise KeyboardInterrupt
+            return result
 
         total += pilot_seconds(pilot, runs, first=1, clock=clock)[0]
+    if progress is not None:
+        progress(len(study.events), len(study.events))
     return total
 
 
@@ -886,48 +908,69 @@ def run_study(
             vectorised in this process).
     """
     children = np.random.SeedSequence(study.seed).spawn(len(study.events))
+    finished: list[EventSpec] = []
+    rows: list[TidyRow] = []
+    try:
+        for event, child in zip(study.events, children, strict=True):
+            rows += _event_rows(study, event, child, simulations, progress, workers)
+            finished.append(event)
+    except KeyboardInterrupt:  # keep the events that finished, as a sweep keeps its points
+        done = replace(study, events=tuple(finished))
+        exact = exact_rows(done) if finished else []
+        return StudyResult(done, tuple(rows + exact), True, len(study.events))
+    return StudyResult(study, tuple(rows + exact_rows(study)))
+
+
+def _event_rows(
+    study: Study,
+    event: EventSpec,
+    child: np.random.SeedSequence,
+    simulations: int | None,
+    progress: Progress | None,
+    workers: int,
+) -> list[TidyRow]:
+    """Every simulated figure of one event of the study, under every system."""
     adv = study.model.red_advantage[TimeClass.CLASSICAL]
     nu = study.model.draw_nu[TimeClass.CLASSICAL]
     rows: list[TidyRow] = []
-    for event, child in zip(study.events, children, strict=True):
-        spec = event if simulations is None else replace(event, simulations=simulations)
-        if progress is not None:
-            pairing = f", {spec.pairing_system} pairing" if spec.format == "swiss" else ""
-            progress(
-                f"{spec.name}: {spec.simulations} {spec.format} events of {spec.players} "
-                f"players, {spec.rounds} rounds, {len(study.systems)} systems{pairing}"
-            )
-        samples = _simulate(spec, study, np.random.default_rng(child), workers, progress)
-        measured = {label: _metrics(spec, study, s) for label, s in samples.items()}
-        if spec.differential:
-            dutch, simple = measured[spec.name], measured[spec.name + SIMPLIFIED_SUFFIX]
-            measured[spec.name + DIFFERENTIAL_SUFFIX] = {
-                system: {m: v - simple[system][m] for m, v in values.items()}
-                for system, values in dutch.items()
-            }
-        cov = constants_covariance(study.model, study.model_sd)
-        for label, by_system in measured.items():
-            for system_name, metrics in by_system.items():
-                scores = _scores(samples.get(label), study, system_name)
-                for metric, values in metrics.items():
-                    mean, se = _mean_se(values)
-                    rows.append(
-                        TidyRow(
-                            label,
-                            spec.format,
-                            spec.players,
-                            spec.rounds,
-                            spec.simulations,
-                            system_name,
-                            metric,
-                            mean,
-                            se,
-                            "simulation",
-                            adv,
-                            nu,
-                            _constants_sd(spec, metric, values, scores, cov),
-                        )
+    spec = event if simulations is None else replace(event, simulations=simulations)
+    if progress is not None:
+        pairing = f", {spec.pairing_system} pairing" if spec.format == "swiss" else ""
+        progress(
+            f"{spec.name}: {spec.simulations} {spec.format} events of {spec.players} "
+            f"players, {spec.rounds} rounds, {len(study.systems)} systems{pairing}"
+        )
+    samples = _simulate(spec, study, np.random.default_rng(child), workers, progress)
+    measured = {label: _metrics(spec, study, s) for label, s in samples.items()}
+    if spec.differential:
+        dutch, simple = measured[spec.name], measured[spec.name + SIMPLIFIED_SUFFIX]
+        measured[spec.name + DIFFERENTIAL_SUFFIX] = {
+            system: {m: v - simple[system][m] for m, v in values.items()}
+            for system, values in dutch.items()
+        }
+    cov = constants_covariance(study.model, study.model_sd)
+    for label, by_system in measured.items():
+        for system_name, metrics in by_system.items():
+            scores = _scores(samples.get(label), study, system_name)
+            for metric, values in metrics.items():
+                mean, se = _mean_se(values)
+                rows.append(
+                    TidyRow(
+                        label,
+                        spec.format,
+                        spec.players,
+                        spec.rounds,
+                        spec.simulations,
+                        system_name,
+                        metric,
+                        mean,
+                        se,
+                        "simulation",
+                        adv,
+                        nu,
+                        _constants_sd(spec, metric, values, scores, cov),
                     )
-        if progress is not None:
-            progress(f"{spec.name}: done")
-    return StudyResult(study, tuple(rows + exact_rows(study)))
+                )
+    if progress is not None:
+        progress(f"{spec.name}: done")
+    return rows
