@@ -164,6 +164,32 @@ def _merged(lines: Mapping[str, Sequence[float]]) -> list[tuple[list[str], Seque
     return groups
 
 
+#: Each line's marker and dash pattern, in turn: lines that nearly coincide stay visible (a
+#: dashed line over a solid one, hollow markers over filled ones).
+_STYLES = (("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"), ("v", "-"), ("P", "--"),
+           ("X", "-."), ("*", ":"))  # fmt: skip
+#: Lines closer than this share of the plot's height everywhere would hide one another.
+CLOSE_LINES = 0.01
+
+
+def _close_lines(
+    merged: Sequence[tuple[list[str], Sequence[float]]],
+) -> dict[int, tuple[str, float]]:
+    """For each line drawn over an earlier one it nearly hides (every point within
+    :data:`CLOSE_LINES` of the values' range): that line's name and the largest gap."""
+    values = [v for _, ys in merged for v in ys if not math.isnan(v)]
+    height = (max(values) - min(values)) if values else 0.0
+    out: dict[int, tuple[str, float]] = {}
+    for k, (_names, ys) in enumerate(merged):
+        for names, earlier in merged[:k]:
+            gaps = [abs(a - b) for a, b in zip(ys, earlier, strict=True)
+                    if not (math.isnan(a) or math.isnan(b))]  # fmt: skip
+            if gaps and height > 0 and max(gaps) <= CLOSE_LINES * height:
+                out[k] = (names[0], max(gaps))
+                break
+    return out
+
+
 def _footnote(fig: Any, note: str | None) -> None:
     if note:
         fig.text(0.005, 0.005, note, fontsize=6.5, color="grey", ha="left", va="bottom")
@@ -191,18 +217,28 @@ def line_figure(
     """
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 4.8))
-    for names, ys in _merged(lines):
+    merged = _merged(lines)
+    close = _close_lines(merged)
+    for k, (names, ys) in enumerate(merged):
         name = (
             names[0]
             if len(names) == 1
             else _("{names} (identical)").format(names=_(", ").join(names))
         )
+        if k in close:
+            other, gap = close[k]
+            name += " " + _("(within {gap:.2g} of {other}, drawn over it)").format(
+                gap=gap, other=other
+            )
+        marker, dashes = _STYLES[k % len(_STYLES)]
+        style = {"marker": marker, "markersize": 4, "linestyle": dashes,
+                 "markerfacecolor": "none" if k % 2 else None, "zorder": 2 + k}  # fmt: skip
         err = None if errors is None else errors.get(names[0])
         if err is not None and any(e > 0 for e in err):
-            drawn = ax.errorbar(x, ys, yerr=[2 * e for e in err], marker="o", markersize=3,
-                                capsize=2, label=name).lines[0]  # fmt: skip
+            drawn = ax.errorbar(x, ys, yerr=[2 * e for e in err], capsize=2, label=name,
+                                **style).lines[0]  # fmt: skip
         else:
-            (drawn,) = ax.plot(x, ys, marker="o", markersize=3, label=name)
+            (drawn,) = ax.plot(x, ys, label=name, **style)
         band = None if bands is None else bands.get(names[0])
         if band is not None:
             spread = _("{name}: 95 % over the constants").format(name=names[0])

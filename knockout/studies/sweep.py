@@ -1033,22 +1033,23 @@ def run_sweep(
     start = time.perf_counter()
     points = sweep.points
     outputs = sorted({m.split(".", 1)[0] for m in sweep.metrics})
-    kept = {pr.point: pr for pr in measured}
-    done: dict[tuple[Any, ...], PointResult] = dict(kept)
+    # by grid index: a point's values may be lists (not hashable)
+    done: dict[int, PointResult] = {sweep.index_of(pr.point): pr for pr in measured}
     try:
         if not interrupted:
-            todo = [p for p in points if p not in kept]
+            todo = [i for i in range(len(points)) if i not in done]
             for lo in range(0, len(todo), chunk):
-                block = todo[lo : lo + chunk]
-                for pr in measure_block(sweep, block, outputs, executor, workers):
-                    done[pr.point] = pr
+                indices = todo[lo : lo + chunk]
+                block = [points[i] for i in indices]
+                results = measure_block(sweep, block, outputs, executor, workers)
+                done.update(zip(indices, results, strict=True))
                 if progress is not None:
                     progress(len(done), len(points))
     except KeyboardInterrupt:
         interrupted = True
     seconds = time.perf_counter() - start
     base = None if interrupted else base_spread(sweep)
-    ordered = tuple(done[p] for p in points if p in done)
+    ordered = tuple(done[i] for i in sorted(done))
     return SweepResult(sweep, ordered, interrupted, seconds, base=base)
 
 

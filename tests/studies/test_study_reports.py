@@ -199,6 +199,25 @@ def test_identical_lines_are_named_together_and_exact_lines_get_no_error_bars() 
     assert not ax.containers  # no error-bar containers on exact figures
 
 
+def test_lines_that_nearly_coincide_stay_visible() -> None:
+    """A line within 1 % of the plot's height of an earlier one everywhere (the schemes
+    study's sealed bids, 9e-5 from the seed's rule) is drawn over it in another dash and
+    marker, and named with the gap; lines apart keep their own styles too."""
+    from knockout.studies.plots import CLOSE_LINES, line_figure
+
+    x = [0.0, 1.0, 2.0]
+    lines = {"a": [0.5, 0.6, 0.7], "b": [0.5, 0.60005, 0.70009], "c": [0.5, 0.55, 0.6]}
+    ax = line_figure(x, lines, title="t", xlabel="x", ylabel="y").axes[0]
+    drawn = {line.get_label(): line for line in ax.get_lines()}
+    b = next(label for label in drawn if label.startswith("b "))
+    assert b == "b (within 9e-05 of a, drawn over it)"
+    styles = {(line.get_linestyle(), line.get_marker()) for line in drawn.values()}
+    assert len(styles) == 3  # no two lines look alike
+    assert drawn[b].get_zorder() > drawn["a"].get_zorder()
+    assert 9e-5 <= CLOSE_LINES * 0.2  # the gap is within 1 % of the 0.2 the values span
+    assert not any(label.startswith("c (") for label in drawn)  # c is far from both
+
+
 def test_monte_carlo_lines_keep_their_error_bars() -> None:
     result = run(
         ["simulate.win.王天一"], {"model.draw_nu.rapid": [0.5, 1.0, 1.5]}, runs=2000, seed=1
