@@ -168,6 +168,8 @@ def _merged(lines: Mapping[str, Sequence[float]]) -> list[tuple[list[str], Seque
 #: dashed line over a solid one, hollow markers over filled ones).
 _STYLES = (("o", "-"), ("s", "--"), ("^", "-."), ("D", ":"), ("v", "-"), ("P", "--"),
            ("X", "-."), ("*", ":"))  # fmt: skip
+#: The dash patterns of reference lines (a tolerance, a verdict's line), in turn.
+_REFERENCE_DASHES = ((0, (6, 3)), (0, (2, 2)))
 #: Lines closer than this share of the plot's height everywhere would hide one another.
 CLOSE_LINES = 0.01
 
@@ -206,9 +208,12 @@ def line_figure(
     mark: float | None = None,
     note: str | None = None,
     bands: Mapping[str, tuple[Sequence[float], Sequence[float]]] | None = None,
+    references: Sequence[tuple[float, str]] = (),
 ) -> Any:
     """One line per entry of ``lines`` against ``x``, as a matplotlib figure; ``bands``: per
-    line, the lower and upper ends of its central 95 % over uncertain constants, shaded.
+    line, the lower and upper ends of its central 95 % over uncertain constants, shaded;
+    ``references``: ``(value, label)`` of each line a verdict is drawn at (a verification
+    tolerance), drawn across the plot and named in the legend.
 
     Error bars of ±2 ``errors`` where there are any (none on exact figures); identical lines are
     drawn once and named together in the legend; ``mark`` draws a vertical line at the
@@ -246,6 +251,9 @@ def line_figure(
                             linewidth=0, label=spread)  # fmt: skip
     if mark is not None:
         ax.axvline(mark, color="grey", linestyle=":", linewidth=1, label=_("the scenario's value"))
+    for k, (value, words) in enumerate(references):
+        ax.axhline(value, color="black", linewidth=1, linestyle=_REFERENCE_DASHES[k % 2],
+                   label=words)  # fmt: skip
     if _descending(x):
         ax.invert_xaxis()
     _style_axis(ax.xaxis, x)
@@ -272,12 +280,13 @@ def line_plot(
     mark: float | None = None,
     note: str | None = None,
     bands: Mapping[str, tuple[Sequence[float], Sequence[float]]] | None = None,
+    references: Sequence[tuple[float, str]] = (),
 ) -> Path:
     """:func:`line_figure`, written to ``path``."""
     return save(
         line_figure(
             x, lines, title=title, xlabel=xlabel, ylabel=ylabel, errors=errors, mark=mark,
-            note=note, bands=bands,
+            note=note, bands=bands, references=references,
         ),
         path,
     )  # fmt: skip
@@ -305,12 +314,14 @@ def heat_figure(
     centre: float | None = None,
     note: str | None = None,
     bounds: tuple[Sequence[Sequence[float]], Sequence[Sequence[float]]] | None = None,
+    references: Sequence[tuple[float, str]] = (),
 ) -> Any:
     """``z[i][j]`` at (``x[j]``, ``y[i]``) as a matplotlib figure, with the scenario's own point
     marked; ``centre`` makes a diverging colour scale around that value (a NaN cell is blank:
     the title says why). ``bounds``: the 2.5 % and 97.5 % ends of each cell's spread over
     uncertain constants, drawn as two more panels on the same colour scale
-    (:func:`_heat_with_bounds`)."""
+    (:func:`_heat_with_bounds`). ``references``: ``(value, label)`` of each line a verdict is
+    drawn at, a thick dashed contour named in the legend (where the map reaches it)."""
 
     if bounds is not None:
         return _heat_with_bounds(x, y, z, bounds, title=title, xlabel=xlabel, ylabel=ylabel,
@@ -336,9 +347,16 @@ def heat_figure(
         ax.clabel(contours, fontsize=7, fmt="%.3g")
         if centre is not None and np.nanmin(values) < centre < np.nanmax(values):
             ax.contour(xs, ys, values, levels=[centre], colors="black", linewidths=1.6)
+    for k, (value, words) in enumerate(references):
+        if finite.size and float(finite.min()) < value < float(finite.max()):
+            ax.contour(xs, ys, values, levels=[value], colors="white", linewidths=2.2,
+                       linestyles=[_REFERENCE_DASHES[k % 2]])  # fmt: skip
+            ax.plot([], [], color="black", linewidth=2.2, linestyle=_REFERENCE_DASHES[k % 2],
+                    label=words)  # fmt: skip
     if mark is not None:
         ax.plot(*mark, marker="*", markersize=14, color="red", markeredgecolor="black",
                 linestyle="none", label=_("the scenario's values"))  # fmt: skip
+    if mark is not None or references:
         ax.legend(fontsize=8, loc="upper right")
     if flip_x:
         ax.invert_xaxis()

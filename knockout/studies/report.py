@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -633,6 +634,28 @@ def _bands(
     return out
 
 
+def references(metric: str) -> list[tuple[float, str]]:
+    """The lines a metric's verdict is drawn at, for its plot: the tolerance that decides
+    "verified" (an equilibrium, the pace game's), the strategy-proofness line."""
+    from knockout.studies.equilibrium import VERIFIED  # noqa: PLC0415
+    from knockout.studies.incentives import STRATEGY_PROOF, TOLERANCE  # noqa: PLC0415
+
+    if metric == "equilibrium.max_deviation_gain":
+        return [
+            (VERIFIED["threshold"], f"{VERIFIED['threshold']:g}: verified at or below "
+             "(threshold equilibria: the bidding, a colour choice)"),
+            (VERIFIED["grid"], f"{VERIFIED['grid']:g}: verified at or below "
+             "(grid equilibria: sealed bids, cut-and-choose)"),
+        ]  # fmt: skip
+    if re.fullmatch(r"incentives\.verification\.\d+\.deviation_gain\.[^.]+", metric):
+        return [(TOLERANCE, f"{TOLERANCE:g}: verified at or below")]
+    if metric == "incentives.manipulation_gain" or re.fullmatch(
+        r"incentives\.best_response\.[^.]+\.gain", metric
+    ):
+        return [(STRATEGY_PROOF, f"{STRATEGY_PROOF:g}: strategy-proof below")]
+    return []
+
+
 def _line_1d(result: SweepResult, metric: str) -> Any:
     axis = result.sweep.axes[0]
     x = [pr.point[0] for pr in result.points]
@@ -646,6 +669,7 @@ def _line_1d(result: SweepResult, metric: str) -> Any:
         mark=_mark(axis, _own(result), 0),
         note=_note(metric, [("x", axis.path)]),
         bands={label(metric): b for b in _bands(result, [metric]).values()},
+        references=references(metric),
     )
 
 
@@ -675,6 +699,7 @@ def _heat(result: SweepResult, metric: str) -> Any:
         centre=centre,
         note=_note(metric, [("x", ax1.path), ("y", ax0.path)]),
         bounds=bounds,
+        references=references(metric),
     )
 
 
@@ -686,10 +711,19 @@ def _by_category(result: SweepResult, metric: str) -> Any:
     errors: dict[str, list[float]] = {}
     bands: dict[str, tuple[list[float], list[float]]] = {}
     for c in cat.values:
-        rows = [pr for pr in result.points if pr.point[1 - k_num] == c]
-        lines[str(c)] = [pr.values[metric][0] for pr in rows]
-        errors[str(c)] = [pr.values[metric][1] for pr in rows]
-        bands |= {str(c): b for b in _bands(result, [metric], rows).values()}
+        # one value per x, NaN where a point was not measured (an interrupted run)
+        at = {
+            num.values.index(pr.point[k_num]): pr
+            for pr in result.points
+            if pr.point[1 - k_num] == c
+        }
+        rows = [at.get(i) for i in range(len(num.values))]
+        nan = (math.nan, math.nan, "")
+        lines[str(c)] = [(nan if pr is None else pr.values[metric])[0] for pr in rows]
+        errors[str(c)] = [(nan if pr is None else pr.values[metric])[1] for pr in rows]
+        measured = [pr for pr in rows if pr is not None]
+        if len(measured) == len(rows):
+            bands |= {str(c): b for b in _bands(result, [metric], measured).values()}
     return line_figure(
         list(num.values),
         lines,
@@ -700,6 +734,7 @@ def _by_category(result: SweepResult, metric: str) -> Any:
         mark=_mark(num, _own(result), k_num),
         note=_note(metric, [("x", num.path), ("lines", cat.path)]),
         bands=bands,
+        references=references(metric),
     )
 
 

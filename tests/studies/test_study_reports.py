@@ -214,7 +214,7 @@ def test_lines_that_nearly_coincide_stay_visible() -> None:
     styles = {(line.get_linestyle(), line.get_marker()) for line in drawn.values()}
     assert len(styles) == 3  # no two lines look alike
     assert drawn[b].get_zorder() > drawn["a"].get_zorder()
-    assert 9e-5 <= CLOSE_LINES * 0.2  # the gap is within 1 % of the 0.2 the values span
+    assert CLOSE_LINES * 0.2 >= 9e-5  # the gap is within 1 % of the 0.2 the values span
     assert not any(label.startswith("c (") for label in drawn)  # c is far from both
 
 
@@ -320,3 +320,32 @@ def test_the_scoring_studys_plots_have_readable_axis_labels(
     assert len(seen) == 4
     for xlabel, ylabel in seen:  # words, not "points" (a bar plot's ticks name the systems)
         assert len(ylabel) > 12 and (not xlabel or len(xlabel) > 8), (xlabel, ylabel)
+
+
+def test_plots_mark_the_line_that_decides_the_verdict() -> None:
+    """The tolerance that decides "verified" is drawn on the plots of the verification
+    figures, and the strategy-proofness line on the manipulation gain's, each named in the
+    legend with its value; other metrics get none."""
+    from knockout.studies.equilibrium import VERIFIED
+    from knockout.studies.incentives import STRATEGY_PROOF, TOLERANCE
+    from knockout.studies.plots import heat_figure, line_figure
+    from knockout.studies.report import references
+
+    eq = references("equilibrium.max_deviation_gain")
+    assert [v for v, _ in eq] == [VERIFIED["threshold"], VERIFIED["grid"]]
+    assert references("incentives.verification.0.deviation_gain.王天一") == [
+        (TOLERANCE, f"{TOLERANCE:g}: verified at or below")
+    ]
+    assert references("incentives.manipulation_gain")[0][0] == STRATEGY_PROOF
+    assert references("odds.win.王天一") == []
+    ax = line_figure([0.0, 1.0], {"a": [0.0, 2e-5]}, title="t", xlabel="x", ylabel="y",
+                     references=eq).axes[0]  # fmt: skip
+    drawn = {line.get_label(): line for line in ax.get_lines()}
+    for value, words in eq:
+        assert list(drawn[words].get_ydata()) == [value, value]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert eq[0][1] in legend and eq[1][1] in legend
+    z = [[0.0, 0.0005, 0.002], [0.0, 0.001, 0.003], [0.0005, 0.002, 0.004]]
+    heat = heat_figure([0, 1, 2], [0, 1, 2], z, title="t", xlabel="x", ylabel="y", colorbar="c",
+                       references=[(STRATEGY_PROOF, "line")]).axes[0]  # fmt: skip
+    assert "line" in [t.get_text() for t in heat.get_legend().get_texts()]
