@@ -348,14 +348,17 @@ def parse_results(text: str, *, source: str) -> Results:
     """
     problems: list[Problem] = []
     rows: list[GameRow] = []
-    for item in parse_rows(
-        text, source=source, required=REQUIRED_COLUMNS, optional=OPTIONAL_COLUMNS
-    ):
-        row = item if isinstance(item, Problem) else _parse_row(item, source, problems)
-        if isinstance(row, Problem):
-            problems.append(row)
-        elif row is not None:
-            rows.append(row)
+    if _games_layout(text):
+        rows = _game_rows(text, source, problems)
+    else:
+        for item in parse_rows(
+            text, source=source, required=REQUIRED_COLUMNS, optional=OPTIONAL_COLUMNS
+        ):
+            row = item if isinstance(item, Problem) else _parse_row(item, source, problems)
+            if isinstance(row, Problem):
+                problems.append(row)
+            elif row is not None:
+                rows.append(row)
     if not rows and not problems:
         problems.append(Problem(source, "", "no game rows after the header"))
     rows, game_problems = _check_games(rows, source)
@@ -363,6 +366,68 @@ def parse_results(text: str, *, source: str) -> Results:
     if problems:
         raise InputError(problems)
     return Results(source, tuple(rows))
+
+
+#: The games layout (one line a game, the one ``knockout standings`` reads), also accepted.
+GAME_COLUMNS = ("round", "red", "black", "result")
+#: Its results over the board, as the standings' games CSV writes them.
+GAME_RESULTS: Mapping[str, Outcome] = {
+    "red": Outcome.WIN,
+    "1-0": Outcome.WIN,
+    "draw": Outcome.DRAW,
+    "1/2-1/2": Outcome.DRAW,
+    "black": Outcome.LOSS,
+    "0-1": Outcome.LOSS,
+}
+
+
+def _games_layout(text: str) -> bool:
+    """Whether the header is the games layout (``round,red,black,result``), not per player."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    columns = {c.strip().lower().lstrip("\ufeff") for c in first.split(",")}
+    return set(GAME_COLUMNS) <= columns and "player" not in columns
+
+
+def _game_rows(text: str, source: str, problems: list[Problem]) -> list[GameRow]:
+    """The games layout read as per-player rows: each game is Red's row and Black's. Only
+    games played over the board can be re-scored: a bye or forfeit is one line each."""
+    rows: list[GameRow] = []
+    for item in parse_rows(text, source=source, required=GAME_COLUMNS):
+        if isinstance(item, Problem):
+            problems.append(item)
+            continue
+        before = len(problems)
+        rnd = _cell_int(item, "round", source, problems)
+        red, black = (normalise_name(item.cells[c]) for c in ("red", "black"))
+        for column, name in (("red", red), ("black", black)):
+            if not name:
+                problems.append(
+                    Problem(
+                        source,
+                        item.where(column),
+                        "expected a name, got nothing (rescore re-scores games played: a bye "
+                        "has no result to re-score)",
+                    )
+                )
+        if red and red == black:
+            problems.append(Problem(source, item.where("black"), f"{red!r} cannot play themself"))
+        result = item.cells["result"].strip().lower()
+        outcome = GAME_RESULTS.get(result)
+        if outcome is None:
+            problems.append(
+                Problem(
+                    source,
+                    item.where("result"),
+                    f"expected {', '.join(GAME_RESULTS)} (a game played over the board), got "
+                    f"{item.cells['result']!r}",
+                )
+            )
+        if len(problems) > before:
+            continue
+        assert rnd is not None and outcome is not None
+        rows.append(GameRow(rnd, red, black, Colour.RED, outcome, line=item.line))
+        rows.append(GameRow(rnd, black, red, Colour.BLACK, outcome.reverse, line=item.line))
+    return rows
 
 
 def read_results(path: Path, *, encoding: str | None = None) -> Results:

@@ -435,3 +435,34 @@ def test_typed_details_must_agree_with_the_final_position() -> None:
     )
     assert any(line.startswith("t.csv: line 3, fen: ") for line in lines)
     assert len(lines) == 3
+
+
+def test_the_games_layout_is_read_as_each_players_rows(tmp_path: Path) -> None:
+    """The bundled round-robin-5.csv (round,red,black,result: the layout knockout standings
+    reads) is re-scored as its per-player form written out by hand, row for row: each game
+    is Red's row and Black's, results mirrored; it once was refused for its header."""
+    games = Path(__file__).resolve().parents[2] / "scenarios" / "data" / "round-robin-5.csv"
+    mirrored = {"red": ("win", "loss"), "draw": ("draw", "draw"), "black": ("loss", "win")}
+    lines = ["round,player,opponent,colour,result"]
+    with games.open(encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            red_out, black_out = mirrored[row["result"]]
+            lines.append(f"{row['round']},{row['red']},{row['black']},red,{red_out}")
+            lines.append(f"{row['round']},{row['black']},{row['red']},black,{black_out}")
+    per_player = tmp_path / "per-player.csv"
+    per_player.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for scoring in ("traditional", "difference", "ratio"):
+        a = CliRunner().invoke(app, ["rescore", str(games), "--scoring", scoring, "--json"])
+        b = CliRunner().invoke(app, ["rescore", str(per_player), "--scoring", scoring, "--json"])
+        assert a.exit_code == 0 and b.exit_code == 0, a.output + b.output
+        doc_a, doc_b = json.loads(a.stdout), json.loads(b.stdout)
+        doc_a.pop("source"), doc_b.pop("source")
+        assert doc_a == doc_b
+    # a bye or forfeit has no result to re-score: one line naming it
+    bad = tmp_path / "bye.csv"
+    bad.write_text("round,red,black,result\n1,A,B,red\n1,C,,bye\n2,A,C,+-\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["rescore", str(bad)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    errors = result.stderr.strip().splitlines()
+    assert any("line 3" in e and "a bye has no result to re-score" in e for e in errors)
+    assert any("line 4" in e and "expected red, 1-0, draw" in e and "got '+-'" in e for e in errors)
