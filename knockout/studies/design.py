@@ -83,7 +83,7 @@ from knockout.rules.chain.pairing import Pairing
 from knockout.rules.decisions.strategies import Strategy
 from knockout.rules.model.players import Player
 from knockout.rules.model.strength import ModelParams
-from knockout.rules.model.table import PerClassIn, PerClassNonNegIn
+from knockout.rules.model.table import DrawNuIn, EloPerDoublingIn, RedAdvantageIn
 from knockout.rules.model.table import model_params as _apply_model
 from knockout.rules.model.variants import MODEL_VARIANTS
 from knockout.rules.scenario.aggregate import Scenario
@@ -234,9 +234,9 @@ class _ConstraintsIn(Table):
 
 class _ModelIn(Table):
     name: Annotated[str, Field(min_length=1)]
-    red_advantage: PerClassIn = PerClassIn()
-    draw_nu: PerClassNonNegIn = PerClassNonNegIn()
-    elo_per_doubling: PerClassNonNegIn = PerClassNonNegIn()
+    red_advantage: RedAdvantageIn = RedAdvantageIn()
+    draw_nu: DrawNuIn = DrawNuIn()
+    elo_per_doubling: EloPerDoublingIn = EloPerDoublingIn()
 
 
 class _RobustnessIn(Table):

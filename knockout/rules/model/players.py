@@ -6,11 +6,17 @@ from dataclasses import dataclass, field, replace
 
 from knockout.rules.model.strength import TimeClass
 
-__all__ = ["DEFAULT_SPEED", "MAX_RATING_SD", "Player", "Speed"]
+__all__ = ["DEFAULT_SPEED", "MAX_BELIEF_SD", "MAX_RATING", "MAX_RATING_SD", "Player", "Speed"]
 
 #: The largest rating uncertainty a scenario may give (Elo): a new player's Glicko deviation is
 #: 350, and the bracket integral is tested to 500.
 MAX_RATING_SD = 500.0
+#: The highest rating a scenario may give (Elo): the strongest players of any rating list stand
+#: near 2,900; a rating of 10^12 gives odds no event could have.
+MAX_RATING = 4000.0
+#: The largest noise of a player's estimate of the gap (``[strategy] belief_sd``, Elo): at 1,000
+#: every estimate is a coin toss between players of any realistic gap.
+MAX_BELIEF_SD = 1000.0
 
 
 @dataclass(frozen=True)

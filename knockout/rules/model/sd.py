@@ -170,10 +170,18 @@ class ModelSd:
         """``(key, message)`` for each thing that keeps these from being a distribution around
         ``center``: an sd below 0 or not finite, a log-normal ``draw_nu`` around 0, correlations
         that are not correlations or not consistent."""
+        from knockout.rules.model.strength import SD_BOUNDS  # noqa: PLC0415
+
         out = [
-            (f"model.sd.{path}", f"expected a finite number >= 0, got {self.sd(path)!r}")
+            (
+                f"model.sd.{path}",
+                f"expected a number >= 0 and <= {SD_BOUNDS[_split(path)[0]]:g}, got "
+                f"{self.sd(path)!r}",
+            )
             for path in PATHS
-            if not (math.isfinite(self.sd(path)) and self.sd(path) >= 0)
+            if not (
+                math.isfinite(self.sd(path)) and 0 <= self.sd(path) <= SD_BOUNDS[_split(path)[0]]
+            )
         ]
         out += [
             (

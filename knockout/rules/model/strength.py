@@ -38,11 +38,14 @@ from knockout.game import DEFAULT_MOVES
 from knockout.rules.model.normal import ndtr
 
 __all__ = [
+    "BOUNDS",
     "DEFAULT_DRAW_NU",
     "DEFAULT_ELO_PER_DOUBLING",
     "DEFAULT_MODEL",
     "DEFAULT_MOVES",
     "DEFAULT_RED_ADVANTAGE",
+    "MAX_MOVES",
+    "SD_BOUNDS",
     "GameProbabilities",
     "ModelParams",
     "PerClass",
@@ -56,6 +59,23 @@ __all__ = [
     "p_uses_less_time",
     "strength_difference",
 ]
+
+
+#: Each constant's bounds, (low, high), beyond which no player's game could be: Red's first
+#: move worth at most 800 Elo either way (seed 000 measures 64 ± 14; at 800 Red wins 99 % of
+#: decisive games), ν at most 50 (99.9 % draws between equals, against 46 % in seed 000),
+#: 1,000 Elo a doubling of thinking time (the estimates run 60-200).
+BOUNDS: dict[str, tuple[float, float]] = {
+    "red_advantage": (-800.0, 800.0),
+    "draw_nu": (0.0, 50.0),
+    "elo_per_doubling": (0.0, 1000.0),
+}
+#: The largest standard deviation ``[model.sd]`` may give each constant: 500 Elo, as a
+#: player's ``rating_sd``, for the two in Elo; 5 for ν (a log-normal whose sd of log ν is 5 / ν
+#: spans more than any draw rate).
+SD_BOUNDS: dict[str, float] = {"red_advantage": 500.0, "draw_nu": 5.0, "elo_per_doubling": 500.0}
+#: Moves a side per game at most (for the effective clock; FIDE's convention is 60).
+MAX_MOVES = 1000.0
 
 
 class TimeClass(StrEnum):

@@ -54,7 +54,7 @@ from knockout.rules.scenario.schema import validated_table
 from knockout.schema import dedupe
 
 if TYPE_CHECKING:
-    from knockout.rules.model.table import PerClassNonNegIn
+    from knockout.rules.model.table import SdDrawNuIn, SdEloIn
     from knockout.rules.scenario.models import _ModelSdIn
 from knockout.rules.scenario.checks import (
     bracket_problems,
@@ -360,7 +360,7 @@ def parse_scenario(data: Mapping[str, Any], *, source: str = "<scenario>") -> Sc
 def _model_sd(table: _ModelSdIn, correlation: tuple[tuple[str, str, float], ...]) -> ModelSd:
     """``[model.sd]`` with the (checked) correlations."""
 
-    def per_class(t: PerClassNonNegIn) -> PerClass:
+    def per_class(t: SdEloIn | SdDrawNuIn) -> PerClass:
         given = {k: v for k, v in t.model_dump().items() if v is not None}
         return replace(PerClass(0.0, 0.0, 0.0), **given)
 

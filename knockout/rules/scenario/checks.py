@@ -26,8 +26,8 @@ from knockout.rules.chain.settings import (
     ScheduleSettings,
 )
 from knockout.rules.decisions.strategies import Strategy
-from knockout.rules.model.players import MAX_RATING_SD, Player
-from knockout.rules.model.strength import ModelParams, TimeClass
+from knockout.rules.model.players import MAX_BELIEF_SD, MAX_RATING, MAX_RATING_SD, Player
+from knockout.rules.model.strength import BOUNDS, MAX_MOVES, ModelParams, TimeClass
 
 if TYPE_CHECKING:
     pass
@@ -71,13 +71,13 @@ def domain_player_problems(players: Sequence[Player], source: str) -> list[Probl
         else:
             seen[p.name] = i
         checks: list[tuple[str, object, float, float, bool]] = [
-            ("rating", p.rating, 0, math.inf, False),
+            ("rating", p.rating, 0, MAX_RATING, False),
             ("rating_sd", p.rating_sd, 0, MAX_RATING_SD, False),
             ("speed.mean", p.speed.mean, 0, 1, True),
             ("speed.sd", p.speed.sd, 0, 0.5, False),
         ]
         checks += [
-            (name, value, 0, math.inf, False)
+            (name, value, 0, MAX_RATING, False)
             for name, value in (("rating_rapid", p.rating_rapid), ("rating_blitz", p.rating_blitz))
             if value is not None
         ]
@@ -94,28 +94,31 @@ def domain_player_problems(players: Sequence[Player], source: str) -> list[Probl
 
 def model_problems(model: ModelParams, source: str) -> list[Problem]:
     out: list[Problem] = []
-    for table, low in (("red_advantage", -math.inf), ("draw_nu", 0.0), ("elo_per_doubling", 0.0)):
+    for table, (low, high) in BOUNDS.items():
         per_class = getattr(model, table)
         for tc in TimeClass:
             raw = getattr(per_class, tc.value)
             plain = isinstance(raw, int | float) and not isinstance(raw, bool)  # the usual case
-            if plain and math.isfinite(raw) and raw >= low:
+            if plain and math.isfinite(raw) and low <= raw <= high:
                 continue
             value = np.asarray(raw, dtype=np.float64)
-            if not (np.all(np.isfinite(value)) and np.all(value >= low)):
-                bound = "finite" if low == -math.inf else f">= {low:g}"
+            if not (np.all(np.isfinite(value)) and np.all((value >= low) & (value <= high))):
                 shown = value.tolist()
                 out.append(
                     Problem(
                         source,
                         f"model.{table}.{tc.value}",
-                        f"expected a number {bound}, got {shown!r}",
+                        f"expected a number >= {low:g} and <= {high:g}, got {shown!r}",
                     )
                 )
     moves = np.asarray(model.moves, dtype=np.float64)
-    if not (np.all(np.isfinite(moves)) and np.all(moves >= 1)):
+    if not (np.all(np.isfinite(moves)) and np.all((moves >= 1) & (moves <= MAX_MOVES))):
         out.append(
-            Problem(source, "model.moves", f"expected a number >= 1, got {moves.tolist()!r}")
+            Problem(
+                source,
+                "model.moves",
+                f"expected a number >= 1 and <= {MAX_MOVES:g}, got {moves.tolist()!r}",
+            )
         )
     return out
 
@@ -123,7 +126,7 @@ def model_problems(model: ModelParams, source: str) -> list[Problem]:
 def strategy_problems(strategy: Strategy, source: str) -> list[Problem]:
     if not isinstance(strategy, Strategy):
         return [Problem(source, "strategy", f"expected a Strategy, got {strategy!r}")]
-    why = _number_problem("belief_sd", strategy.belief_sd, low=0)
+    why = _number_problem("belief_sd", strategy.belief_sd, low=0, high=MAX_BELIEF_SD)
     return [] if why is None else [Problem(source, "strategy.belief_sd", why)]
 
 

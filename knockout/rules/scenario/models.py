@@ -20,9 +20,9 @@ from pydantic import BaseModel, Field, ValidationError
 
 from knockout.errors import Problem
 from knockout.rules.decisions.pace import DEFAULT_PACE_MIN
-from knockout.rules.model.players import MAX_RATING_SD
+from knockout.rules.model.players import MAX_BELIEF_SD, MAX_RATING, MAX_RATING_SD
 from knockout.rules.model.table import ModelIn as _ModelIn
-from knockout.rules.model.table import PerClassNonNegIn
+from knockout.rules.model.table import SdDrawNuIn, SdEloIn
 from knockout.validation import Table, problems_of
 
 __all__ = ["MODELS", "compiled_schemas", "validated"]
@@ -31,6 +31,7 @@ Number = Annotated[float, Field(strict=True)]
 NonNegative = Annotated[float, Field(strict=True, ge=0)]
 Positive = Annotated[float, Field(strict=True, gt=0)]
 ClockPair = Annotated[list[Positive], Field(min_length=2, max_length=2)]
+Rating = Annotated[float, Field(strict=True, ge=0, le=MAX_RATING)]
 DrawWinner = Literal["none", "red", "black"]
 TimeClassName = Literal["classical", "rapid", "blitz"]
 #: A stage's colour rule: the rule book's own (lot, alternate, bidding, sealed-bid, choice,
@@ -47,9 +48,9 @@ class _SpeedIn(Table):
 
 class _PlayerIn(Table):
     name: Annotated[str, Field(min_length=1)]
-    rating: NonNegative
-    rating_rapid: NonNegative | None = None
-    rating_blitz: NonNegative | None = None
+    rating: Rating
+    rating_rapid: Rating | None = None
+    rating_blitz: Rating | None = None
     #: a new player's Glicko deviation is 350; the bracket integral is tested to 500
     rating_sd: Annotated[float, Field(strict=True, ge=0, le=MAX_RATING_SD)] = 0.0
     speed: _SpeedIn = _SpeedIn()
@@ -124,7 +125,7 @@ class _EventIn(Table):
 
 class _StrategyIn(Table):
     kind: Literal["rational", "naive", "believed", "bayesian", "equilibrium"] = "rational"
-    belief_sd: NonNegative = 100.0
+    belief_sd: Annotated[float, Field(strict=True, ge=0, le=MAX_BELIEF_SD)] = 100.0
 
 
 class _StageIn(Table):
@@ -165,9 +166,9 @@ class _CustomStageIn(_StageIn):
 class _ModelSdIn(Table):
     """``[model.sd]``: a standard deviation per constant and time class (0: known exactly)."""
 
-    red_advantage: PerClassNonNegIn = PerClassNonNegIn()
-    draw_nu: PerClassNonNegIn = PerClassNonNegIn()
-    elo_per_doubling: PerClassNonNegIn = PerClassNonNegIn()
+    red_advantage: SdEloIn = SdEloIn()
+    draw_nu: SdDrawNuIn = SdDrawNuIn()
+    elo_per_doubling: SdEloIn = SdEloIn()
 
 
 class _ScenarioModelIn(_ModelIn):
