@@ -215,6 +215,19 @@ def read_scenario(path: Path, encoding: str | None, sets: list[str] | None) -> S
     return sc
 
 
+def note_central_constants(sc: Scenario, what: str) -> None:
+    """One line on stderr where a command works at the central constants of a scenario whose
+    ``[model.sd]`` makes them uncertain (``what``: what the command does there)."""
+    if sc.model_sd.uncertain:
+        err_console.print(
+            f"note: {sc.source}: {what} at the central constants: [model.sd] is not sampled "
+            "(odds, compare, fair, incentives, equilibrium and simulate's exact companion "
+            "integrate over it)",
+            markup=False,
+            soft_wrap=True,
+        )
+
+
 def show(renderable: RenderableType, export: Path | None, *, title: str = "knockout") -> None:
     """Print ``renderable``; with ``export``, also save it as SVG or HTML.
 

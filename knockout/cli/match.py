@@ -17,6 +17,7 @@ from knockout.cli.app import (
     emit_json,
     err_console,
     fresh_seed,
+    note_central_constants,
     out_console,
     read_scenario,
     show,
@@ -156,6 +157,7 @@ def play(
             raise KnockoutError("--speed sets the pace of --live: add --live, or leave --speed out")
         check_export(export, json_out=json_out)
         sc = read_scenario(scenario, encoding, sets)
+        note_central_constants(sc, "play draws its games")
         if live and (json_out or not sc.is_bracket):
             raise KnockoutError("--live shows a bracket (more than two players), without --json")
         if live:
@@ -198,6 +200,7 @@ def schedule(
         sc = read_scenario(scenario, encoding, sets)
         if not sc.is_bracket:
             raise KnockoutError(f"{scenario}: schedule needs a bracket (more than two players)")
+        note_central_constants(sc, "schedule plays its events")
 
         def progress(done: int, total: int) -> None:
             if total >= 20 and done % max(1, total // 10) == 0 and not json_out:

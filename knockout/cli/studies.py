@@ -386,6 +386,19 @@ def design(
     folder = out if out is not None else Path("out") / design_file.stem
     with user_errors():
         space = load_space(design_file, encoding=encoding)
+        for key, message in space.scenario.model_sd.notes():
+            err_console.print(f"note: {space.scenario_path}: {key}: {message}", markup=False,
+                              soft_wrap=True)  # fmt: skip
+        if space.scenario.model_sd.uncertain:
+            err_console.print(
+                _(
+                    "note: {path}: design judges each format under the models of [robustness] "
+                    "(or the scenario's central constants): the scenario's [model.sd] is not "
+                    "sampled"
+                ).format(path=space.scenario_path),
+                markup=False,
+                soft_wrap=True,
+            )
         _check_design_size(space, yes)
         plan = enumerate_space(space)
         job = design_job(plan)
