@@ -351,7 +351,7 @@ def _spread_lines(result: SweepResult, metric: str) -> list[str]:
         lines.append(
             _(
                 "The interval lies above zero at {above} of {n} points, below zero at {below}, "
-                "and contains zero at {rest} (the sign is not settled there)."
+                "and contains zero at {rest} (there the sign cannot be settled by these data)."
             ).format(above=above, n=len(signed), below=below, rest=len(signed) - above - below)
         )
     return lines
