@@ -430,7 +430,7 @@ def show_study(run: StudyRun, json_out: bool) -> None:
 
     if json_out:
         emit_json(envelope(run.body, seed=run.seed))
-    else:
+    elif run.files:  # none when stopped before anything was finished (said already)
         out_console.print(Markdown(run.summary))
         written = _("written: {files}").format(files=_(", ").join(map(str, run.files)))
         err_console.print(written, style="dim")

@@ -21,6 +21,7 @@ from knockout.cli.app import (
 )
 from knockout.cli.standings import RULES_HELP, conventions_options
 from knockout.errors import InputError
+from knockout.i18n import _
 
 if TYPE_CHECKING:  # imported where a command needs it: a fast start
     from knockout.points import ScoringSystem
@@ -412,6 +413,14 @@ def scoring_study(
             help="Most processes to share the Dutch pairing among, or auto (every CPU).",
         ),
     ] = "auto",
+    yes: Annotated[
+        bool,
+        typer.Option(
+            "--yes",
+            help="Run a study estimated at more than 10 minutes (timed on a short pilot of "
+            "each event kind first; refused without it).",
+        ),
+    ] = False,
     json: Annotated[bool, _JSON] = False,
     encoding: EncodingOpt = None,
 ) -> None:
@@ -419,11 +428,18 @@ def scoring_study(
     from knockout.studies.load import RunOptions, load_study
     from sims.runner import parse_workers
 
+    def timing(done: int, total: int) -> None:
+        say_line(
+            _("{name}: timing a pilot: {done}/{total} event kinds").format(
+                name=found.name, done=done, total=total
+            )
+        )
+
     with user_errors():
         found = load_study(study_file, encoding=encoding)
         options = RunOptions(
-            seed, parse_workers(str(workers)), simulations=simulations, say=say_line,
-            steps=step_line,
+            seed, parse_workers(str(workers)), simulations=simulations, yes=yes, say=say_line,
+            steps=step_line, pilot=timing,
         )  # fmt: skip
         run = found.run(out, options)
     show_study(run, json)

@@ -287,25 +287,40 @@ def study(
         options = RunOptions(
             seed, workers, executor, yes=yes, say=say_line, steps=step_line,
             points=_progress(found.name),
+            pilot=_progress(_("{name}: timing a pilot").format(name=found.name)),
         )  # fmt: skip
         run = found.run(folder, options)
     show_study(run, json_out)
 
 
 def _progress(total_label: str) -> Callable[[int, int], None]:
-    """A progress line on stderr (rich's bar on a terminal, plain lines when piped)."""
+    """A progress line on stderr (rewritten in place on a terminal, a line a tenth when
+    piped), with the time left at the pace measured since the first call (the points done
+    then, a pilot's, are left out of the pace)."""
     import sys
+    import time
+
+    from knockout.io.text import duration
 
     last = [-1]
+    first: list[tuple[int, float]] = []
 
     def update(done: int, total: int) -> None:
+        now = time.perf_counter()
+        if not first:
+            first.append((done, now))
         tenth = done * 10 // max(total, 1)
         if sys.stderr.isatty() or tenth != last[0] or done == total:
             last[0] = tenth
             end = "\n" if done == total or not sys.stderr.isatty() else "\r"
+            base, start = first[0]
+            elapsed, fresh = now - start, done - base
             line = _("{label}: {done}/{total} points").format(
                 label=total_label, done=done, total=total
             )
+            if fresh > 0 and done < total and elapsed > 5:
+                remaining = duration(elapsed / fresh * (total - done), to_the_second=True)
+                line += _(", about {remaining} left at this pace").format(remaining=remaining)
             sys.stderr.write(line + end)
             sys.stderr.flush()
 

@@ -83,6 +83,8 @@ class RunOptions:
         say: Lines for the person running it (an estimate, a warning).
         steps: A scoring or league study's progress lines.
         points: A sweep's progress (points done, points).
+        pilot: The progress of the pilot a run is timed on (a sweep's points, a scoring
+            study's event kinds); a sweep keeps the pilot's points.
     """
 
     seed: int | None = None
@@ -93,6 +95,7 @@ class RunOptions:
     say: Say | None = None
     steps: Steps | None = None
     points: Points | None = None
+    pilot: Points | None = None
 
 
 @dataclass(frozen=True)
@@ -112,14 +115,32 @@ class SweepStudy:
 
         Raises:
             KnockoutError: A run of more than a million points, or estimated above ten minutes,
-                without ``yes``.
+                without ``yes`` (a scoring study: above ten minutes).
         """
         o, say = options, options.say
         sweep = self.sweep if o.seed is None else replace(self.sweep, seed=o.seed)
+        for note in sweep.notes:  # valid, but may surprise: one line each
+            if say is not None:
+                say(_("note: {note}").format(note=note))
         count = resolve_workers(o.workers, say) if o.workers == "auto" else o.workers
-        chunk = _check_run_size(sweep, o.yes, o.executor, count, say)
+        chunk, est = _check_run_size(sweep, o.yes, o.executor, count, say, o.pilot)
+        if est.interrupted and say is not None:
+            say(
+                _(
+                    "interrupted while timing the pilot: {done} of {n:,} points finished; the "
+                    "outputs use those"
+                ).format(done=len(est.measured), n=sweep.size)
+            )
+        if o.points is not None and est.measured and not est.interrupted:
+            o.points(len(est.measured), sweep.size)  # where the run starts: the pilot's points
         result = run_sweep(
-            sweep, progress=o.points, executor=o.executor, workers=count, chunk=chunk
+            sweep,
+            progress=o.points,
+            executor=o.executor,
+            workers=count,
+            chunk=chunk,
+            measured=est.measured,
+            interrupted=est.interrupted,
         )
         scenario = parse_scenario(sweep.base, source=sweep.scenario_path).to_dict()
         files = write_study(sweep_files(result, scenario), out)
@@ -144,19 +165,35 @@ class SweepStudy:
 
 
 def _check_run_size(
-    sweep: Sweep, yes: bool, executor: Literal["local", "dask"], workers: int, say: Say | None
-) -> int:
+    sweep: Sweep,
+    yes: bool,
+    executor: Literal["local", "dask"],
+    workers: int,
+    say: Say | None,
+    pilot: Points | None = None,
+) -> tuple[int, estimate.RunEstimate]:
     """Refuse a run too large to start without ``yes``; say how long a long one will take.
-    Returns the chunk of points measured between progress lines."""
-    est = estimate.estimate_run(sweep, executor=executor, workers=workers)
+    Returns the chunk of points measured between progress lines, and the estimate (with the
+    pilot's points, kept for the run; ``pilot``: the pilot's progress)."""
+    est = estimate.estimate_run(sweep, executor=executor, workers=workers, progress=pilot)
+    if est.interrupted:
+        return 256, est
     size = ngettext("{n:,} grid point", "{n:,} grid points", est.points).format(n=est.points)
     if est.runs is not None:
         size += _(" at {runs:,} runs a point").format(runs=est.runs)
+    spread = (
+        ""
+        if est.slowest is None or est.slowest[0] < 2 * est.slowest[1]
+        else _(
+            "; a pilot point took {fastest:.1f} to {slowest:.1f} s, so the time depends on "
+            "where in the grid"
+        ).format(fastest=est.slowest[1], slowest=est.slowest[0])
+    )
     how_long = (
         ""
         if est.seconds is None
         else _(", about {duration} ({basis})").format(
-            duration=duration(est.seconds), basis=est.basis
+            duration=duration(est.seconds), basis=est.basis + spread
         )
     )
     if estimate.needs_yes(est) and not yes:
@@ -179,11 +216,16 @@ def _check_run_size(
             )
         )
     if est.seconds is None or est.seconds < LONG_RUN_SECONDS:
-        return 256
+        return 256, est
     if say is not None:
-        say(f"{sweep.name}: {size}{how_long}.")
-    per_point = est.seconds / max(est.points, 1)
-    return max(1, min(256, int(10 / per_point)))  # a progress line every 10 s or so
+        kept = (
+            _("; the pilot's {n} points are kept").format(n=len(est.measured))
+            if est.measured
+            else ""
+        )
+        say(f"{sweep.name}: {size}{how_long}{kept}.")
+    per_point = est.seconds / max(est.points - len(est.measured), 1)
+    return max(1, min(256, int(10 / per_point))), est  # a progress line every 10 s or so
 
 
 @dataclass(frozen=True)
@@ -203,25 +245,57 @@ class ScoringStudy:
         o, say = options, options.say
         study = self.study if o.seed is None else replace(self.study, seed=o.seed)
         count = resolve_workers(o.workers, say)
-        seconds = study_time_estimate(study, simulations=o.simulations) / max(1, count)
+        nothing = StudyRun((), "", {"study": str(self.path), "files": []}, study.seed, True)
+        try:
+            seconds = study_time_estimate(study, simulations=o.simulations, progress=o.pilot)
+        except KeyboardInterrupt:  # in the pilot: nothing run, nothing written
+            if say is not None:
+                say(_("interrupted while timing the pilot: nothing was run or written"))
+            return nothing
+        seconds /= max(1, count)
+        how_long = ngettext(
+            "about {duration} on {n} process (timed on a short pilot of each event kind)",
+            "about {duration} on {n} processes (timed on a short pilot of each event kind)",
+            count,
+        ).format(duration=duration(seconds), n=count)
+        if seconds > estimate.LONG_RUN_SECONDS and not o.yes:
+            raise KnockoutError(
+                _(
+                    "{source}: {how_long}: a scoring study above {minutes:g} minutes runs only "
+                    "with --yes (or fewer --simulations)"
+                ).format(
+                    source=study.source,
+                    how_long=how_long,
+                    minutes=estimate.LONG_RUN_SECONDS / 60,
+                )
+            )
         if seconds > LONG_RUN_SECONDS and say is not None:
             say(
-                ngettext(
-                    "{name}: about {duration} on {n} process (timed on a short pilot); Ctrl-C "
-                    "stops",
-                    "{name}: about {duration} on {n} processes (timed on a short pilot); Ctrl-C "
-                    "stops",
-                    count,
-                ).format(name=study.name, duration=duration(seconds), n=count)
+                _("{name}: {how_long}; Ctrl-C stops and keeps the events finished").format(
+                    name=study.name, how_long=how_long
+                )
             )
         result = run_study(study, simulations=o.simulations, progress=o.steps, workers=count)
+        if result.interrupted and not result.study.events:
+            if say is not None:
+                say(_("interrupted before any event finished: nothing written"))
+            return nothing
+        if result.interrupted and say is not None:
+            say(
+                _("interrupted: {done} of {planned} events finished; the outputs use those").format(
+                    done=len(result.study.events), planned=result.planned
+                )
+            )
         files = write_outputs(result, out)
         body = {
             "study": str(self.path),
             "files": [str(f) for f in files],
             "claims": [vars(c) for c in claims(result)],
+            "interrupted": result.interrupted,
         }
-        return StudyRun(tuple(files), summary_markdown(result), body, study.seed)
+        return StudyRun(
+            tuple(files), summary_markdown(result), body, study.seed, result.interrupted
+        )
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import SCENARIOS
 from typer.testing import CliRunner
 
 from knockout.program import app
 
-HOW_SURE = "scenarios/final-how-sure.toml"
-FINAL = "scenarios/final-2600-vs-2550.toml"
+HOW_SURE = str(SCENARIOS / "final-how-sure.toml")
+FINAL = str(SCENARIOS / "final-2600-vs-2550.toml")
 runner = CliRunner()
 
 
@@ -32,10 +33,9 @@ def test_play_says_it_draws_at_the_central_constants() -> None:
 
 
 def test_a_design_on_an_uncertain_base_says_it_does_not_sample_it(tmp_path: Path) -> None:
-    root = Path(__file__).resolve().parents[2]
     design = tmp_path / "d.toml"
     design.write_text(
-        f'scenario = "{(root / HOW_SURE).as_posix()}"\n[space]\nslow_games = [1, 2]\n'
+        f'scenario = "{Path(HOW_SURE).as_posix()}"\n[space]\nslow_games = [1, 2]\n'
         'decider = ["xq-bidding"]\n[objective]\nstronger_advances = { gap = 100 }\n',
         encoding="utf-8",
     )

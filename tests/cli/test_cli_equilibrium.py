@@ -97,7 +97,7 @@ def test_uncertain_constants_are_carried_not_dropped() -> None:
     """With [model.sd] the odds under each kind carry their spread over the constants, the
     same figures odds gives for that kind (here every kind is solved on the same 512 draws);
     a note says what stays at the central constants. Without it, no spread and no note."""
-    how_sure = "scenarios/final-how-sure.toml"
+    how_sure = str(SCENARIOS / "final-how-sure.toml")
     out = run_json("equilibrium", how_sure, "--json", "--set", "strategy.belief_sd=0")
     u = out["model_uncertainty"]
     assert isinstance(u, dict)

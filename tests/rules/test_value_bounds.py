@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import SCENARIOS
 from typer.testing import CliRunner
 
 from knockout.errors import ScenarioError
@@ -17,7 +18,7 @@ from knockout.rules.decisions.strategies import get_strategy
 from knockout.rules.model.players import MAX_BELIEF_SD, MAX_RATING, MAX_RATING_SD
 from knockout.rules.model.strength import BOUNDS, MAX_MOVES, SD_BOUNDS
 
-HOW_SURE = "scenarios/final-how-sure.toml"
+HOW_SURE = str(SCENARIOS / "final-how-sure.toml")
 runner = CliRunner()
 
 SDS, EPD = SD_BOUNDS, BOUNDS["elo_per_doubling"][1]
@@ -68,8 +69,7 @@ def test_a_file_and_python_are_held_to_the_same_bounds(tmp_path: Path) -> None:
     result = runner.invoke(app, ["odds", str(bad)])
     assert result.exit_code == 2
     assert result.stderr.strip() == (
-        f"error: {bad}: players[0].rating: expected a number <= {MAX_RATING:g}, got "
-        "1000000000000.0"
+        f"error: {bad}: players[0].rating: expected a number <= {MAX_RATING:g}, got 1000000000000.0"
     )
     sc = load_scenario(HOW_SURE)
     with pytest.raises(ScenarioError, match=r"players\[0\]\.rating"):

@@ -162,7 +162,7 @@ def test_figures_whose_constants_carry_no_sd_are_marked() -> None:
     (the official playoff's super-rapid and 6/4 decider: effective clocks 8 and 9/7 minutes)
     are named with the constants left out, and marked in the table: their intervals (the
     rule book's "+3..+3") would otherwise read as certainty beside the seed's "-6..+14"."""
-    how_sure = "scenarios/final-how-sure.toml"
+    how_sure = str(SCENARIOS / "final-how-sure.toml")
     doc = run_json("compare", how_sure, "--json")
     without = doc["model_uncertainty"]["without_sd"]  # type: ignore[index]
     # by hand: the seed's format is classical then rapid, and every sd it needs is given
@@ -187,5 +187,5 @@ def test_figures_whose_constants_carry_no_sd_are_marked() -> None:
     full = run_json("compare", how_sure, "--json", *args)
     assert full["model_uncertainty"]["without_sd"] == {}  # type: ignore[index]
     # and without [model.sd] there is no model_uncertainty at all
-    assert "model_uncertainty" not in run_json("compare", "scenarios/final-2600-vs-2550.toml",
+    assert "model_uncertainty" not in run_json("compare", FINAL,
                                                "--json")  # fmt: skip

@@ -20,6 +20,8 @@ from knockout.studies.sweep import Axis, Sweep, load_sweep, parse_sweep, run_swe
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDIES = ROOT / "scenarios" / "studies"
+FINAL_PATH = ROOT / "scenarios" / "final-2600-vs-2550.toml"
+HOW_SURE_PATH = ROOT / "scenarios" / "final-how-sure.toml"
 runner = CliRunner()
 
 
@@ -292,18 +294,18 @@ def test_a_correlation_without_an_sd_gets_a_note() -> None:
     """A correlation of constants one of which has no sd changes nothing: one line says so,
     for a scenario read by any command and for a study's base; none where both have an sd."""
     corr = 'model.correlation=[["red_advantage.rapid", "draw_nu.rapid", 0.3]]'
-    result = runner.invoke(app, ["odds", "scenarios/final-2600-vs-2550.toml", "--set", corr])
+    result = runner.invoke(app, ["odds", str(FINAL_PATH), "--set", corr])
     assert result.exit_code == 0
     notes = [line for line in result.stderr.splitlines() if line.startswith("note:")]
     assert notes == [
-        "note: scenarios/final-2600-vs-2550.toml: model.correlation[0]: red_advantage.rapid and "
+        f"note: {FINAL_PATH}: model.correlation[0]: red_advantage.rapid and "
         "draw_nu.rapid correlated 0.3, but [model.sd] gives no constant an sd, so every constant "
         "is taken as exact: the correlation has no effect"
     ]
-    one = runner.invoke(app, ["odds", "scenarios/final-how-sure.toml",
+    one = runner.invoke(app, ["odds", str(HOW_SURE_PATH),
                               "--set", "model.sd.red_advantage.rapid=0"])  # fmt: skip
     assert "red_advantage.rapid has no sd in [model.sd]" in one.stderr
-    both = runner.invoke(app, ["odds", "scenarios/final-how-sure.toml"])
+    both = runner.invoke(app, ["odds", str(HOW_SURE_PATH)])
     assert "note:" not in both.stderr
     pair = [["red_advantage.rapid", "draw_nu.rapid", 0.3]]
     sweep = small(["odds.win.王天一"], {"model.draw_nu.rapid": [0.5]},
