@@ -72,6 +72,7 @@ class RunEstimate:
             (none when the pilot timed a smaller run, as for ``simulate.`` metrics).
         interrupted: Ctrl-C stopped the pilot (``measured`` holds the points it finished).
         slowest: The slowest pilot point's seconds, and the fastest's (None: not timed).
+        measured_seconds: How long the kept points took to measure.
     """
 
     points: int
@@ -82,6 +83,7 @@ class RunEstimate:
     measured: tuple[PointResult, ...] = ()
     interrupted: bool = False
     slowest: tuple[float, float] | None = None
+    measured_seconds: float = 0.0
 
     @property
     def safe(self) -> bool:
@@ -191,7 +193,9 @@ def _kept_pilot(
             if progress is not None:
                 progress(len(kept), len(block))
     except KeyboardInterrupt:
-        return RunEstimate(n, None, None, basis, outputs, tuple(kept), interrupted=True)
+        return RunEstimate(
+            n, None, None, basis, outputs, tuple(kept), True, measured_seconds=sum(times)
+        )
     timed = times[1:] or times  # the first point also paid the imports
     per_point = sum(timed) / len(timed)
     seconds = per_point * (n - len(kept))
@@ -203,6 +207,7 @@ def _kept_pilot(
         outputs,
         tuple(kept),
         slowest=(max(timed), min(timed)),
+        measured_seconds=sum(times),
     )
 
 

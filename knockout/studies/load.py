@@ -141,6 +141,7 @@ class SweepStudy:
             chunk=chunk,
             measured=est.measured,
             interrupted=est.interrupted,
+            measured_seconds=est.measured_seconds,
         )
         scenario = parse_scenario(sweep.base, source=sweep.scenario_path).to_dict()
         files = write_study(sweep_files(result, scenario), out)

@@ -1016,6 +1016,7 @@ def run_sweep(
     workers: int = 1,
     measured: Sequence[PointResult] = (),
     interrupted: bool = False,
+    measured_seconds: float = 0.0,
 ) -> SweepResult:
     """Measure every metric at every grid point.
 
@@ -1024,7 +1025,8 @@ def run_sweep(
     returns the points finished, with ``interrupted`` set. ``executor``/``workers``: how
     ``simulate.`` metrics run (results are the same whatever they are). ``measured``: points
     already measured (a pilot's), kept in their place in the grid's order and not measured
-    again; ``interrupted``: the pilot was stopped, so nothing more is measured.
+    again (``measured_seconds``: the time they took, counted in the run's); ``interrupted``:
+    the pilot was stopped, so nothing more is measured.
 
     Raises:
         KnockoutError: A metric path that is not in its output, or not a number.
@@ -1047,7 +1049,7 @@ def run_sweep(
                     progress(len(done), len(points))
     except KeyboardInterrupt:
         interrupted = True
-    seconds = time.perf_counter() - start
+    seconds = time.perf_counter() - start + measured_seconds
     base = None if interrupted else base_spread(sweep)
     ordered = tuple(done[i] for i in sorted(done))
     return SweepResult(sweep, ordered, interrupted, seconds, base=base)
