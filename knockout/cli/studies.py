@@ -251,8 +251,8 @@ def study(
         typer.Option(
             "--yes",
             help="Run a study of more than 1,000,000 grid points, or estimated at more than 10 "
-            "minutes (refused without it; a study of at most 50 x 50 points at 200,000 runs a "
-            "point never is).",
+            "minutes on a pilot of 8 points (refused without it; a study of at most 50 x 50 "
+            "points at 200,000 runs a point of odds, fair and simulate metrics only never is).",
         ),
     ] = False,
     json_out: JsonOpt = False,

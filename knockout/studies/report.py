@@ -637,8 +637,8 @@ def _bands(
 def references(metric: str) -> list[tuple[float, str]]:
     """The lines a metric's verdict is drawn at, for its plot: the tolerance that decides
     "verified" (an equilibrium, the pace game's), the strategy-proofness line."""
-    from knockout.studies.equilibrium import VERIFIED  # noqa: PLC0415
-    from knockout.studies.incentives import STRATEGY_PROOF, TOLERANCE  # noqa: PLC0415
+    from knockout.studies.equilibrium import VERIFIED  # noqa: PLC0415 (start-up: a metric's study, loaded when its plot asks)
+    from knockout.studies.incentives import STRATEGY_PROOF, TOLERANCE  # noqa: PLC0415 (start-up: a metric's study, loaded when its plot asks)
 
     if metric == "equilibrium.max_deviation_gain":
         return [

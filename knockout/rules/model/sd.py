@@ -49,7 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from knockout.arrays import FloatArray
-from knockout.rules.model.strength import ModelParams, PerClass, TimeClass
+from knockout.rules.model.strength import SD_BOUNDS, ModelParams, PerClass, TimeClass
 
 __all__ = [
     "CONSTANTS",
@@ -170,8 +170,6 @@ class ModelSd:
         """``(key, message)`` for each thing that keeps these from being a distribution around
         ``center``: an sd below 0 or not finite, a log-normal ``draw_nu`` around 0, correlations
         that are not correlations or not consistent."""
-        from knockout.rules.model.strength import SD_BOUNDS  # noqa: PLC0415
-
         out = [
             (
                 f"model.sd.{path}",
