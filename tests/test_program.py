@@ -8,6 +8,7 @@ import ast
 import subprocess
 import sys
 
+import pytest
 from typer.testing import CliRunner
 
 from knockout.program import app
@@ -34,6 +35,7 @@ def probe(*args: str) -> tuple[str, list[str]]:
     return printed + "\n", ast.literal_eval(loaded)
 
 
+@pytest.mark.system
 def test_a_bare_version_is_typers_line_without_the_command_line() -> None:
     printed, loaded = probe("--version")
     assert printed == f"knockout {__version__}\n"
@@ -42,6 +44,7 @@ def test_a_bare_version_is_typers_line_without_the_command_line() -> None:
     assert typer_says.exit_code == 0 and typer_says.output == printed
 
 
+@pytest.mark.system
 def test_version_with_anything_else_goes_through_the_command_line() -> None:
     printed, loaded = probe("--version", "odds")
     assert printed == f"knockout {__version__}\n"  # typer's eager option

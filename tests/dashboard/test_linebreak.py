@@ -13,6 +13,7 @@ import subprocess
 import sys
 from io import StringIO
 
+import pytest
 import rich._wrap
 from babel.messages.pofile import read_po
 from rich.console import Console
@@ -51,6 +52,7 @@ def test_chinese_breaks_between_characters_not_at_the_cell_edge() -> None:
     assert not any(line.startswith(("，", "。", "：", "）")) for line in lines)
 
 
+@pytest.mark.system
 def test_a_fresh_process_wraps_as_this_one() -> None:
     code = (
         "import sys; sys.path.insert(0, '.')\n"
