@@ -28,5 +28,8 @@ def test_the_archive_imports_to_the_bundled_table(tmp_path: Path) -> None:
     report = json.loads(result.stdout)
     assert report["records_replayed"]["master_complete_share"] >= 0.90
     assert report["files"]["read"] == report["records"] == 53_893
-    assert report["games"]["kept"] + report["games"]["copies_removed"] == 53_893
+    games, refused = report["games"], report["refused"]["total"]
+    # every record is kept, a copy of one kept, or refused (with its line in the report)
+    assert games["kept"] + games["copies_removed"] + refused == 53_893
+    assert refused == len(report["refused"]["lines"])
     assert out.read_bytes() == BUNDLED.read_bytes()
