@@ -478,9 +478,10 @@ def _check_design_size(space: object, yes: bool) -> None:
         raise typer.Exit(130) from None
     if size.seconds is None or size.output_bytes is None:
         return
+    seconds = duration(size.seconds, to_the_second=True)  # "25 s", not "about 0 min"
     what = (
         f"{size.combinations:,} combinations (about {size.formats:,} formats) x "
-        f"{size.models} model(s): about {duration(size.seconds)} on one process and about "
+        f"{size.models} model(s): about {seconds} on one process and about "
         f"{size.output_bytes / 1e6:,.0f} MB of output (timed on a pilot of the first "
         f"{size.pilot:,} combinations, {size.pilot_seconds:.1f} s)"
     )

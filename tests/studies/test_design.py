@@ -7,6 +7,7 @@ import csv
 import itertools
 import json
 import math
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -727,6 +728,8 @@ def test_above_the_limits_a_design_runs_only_with_yes(
     line = result.stderr.strip()
     assert "\n" not in line and "Traceback" not in result.output
     assert "24 combinations (about 24 formats) x 1 model(s): about" in line
+    # to the second: a run of seconds is not "about 0 min"
+    assert re.search(r"model\(s\): about (\d+ min )?\d+ s on one process", line), line
     assert "MB of output (timed on a pilot of the first 24 combinations" in line
     assert line.endswith("runs only with --yes (or make the space smaller)")
     assert not out.exists()
