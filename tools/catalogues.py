@@ -5,12 +5,13 @@
     python tools/catalogues.py check     # exit 1 when the template is not what extraction finds
 
 The template (``knockout/i18n/locale/knockout.pot``) holds every marked string in the code
-(``_``, ``N_``, ``ngettext``, ``pgettext``) and every text of the command line's ``--help``,
-found by running the same walk that translates the help (``knockout.cli.localise.localised``)
-with a translator that records what it is given. Updating a ``.po`` adds the new strings
-untranslated (the catalogue test then fails until they are translated) and drops the ones no
-longer used. The traditional Chinese catalogue is made from the simplified one
-(``tools/traditional.py``: OpenCC and a reviewed term list), never edited by hand.
+(``_``, ``N_``, ``ngettext``, ``pgettext``; the hall pages' Jinja2 templates too) and every text
+of the command line's ``--help``, found by running the same walk that translates the help
+(``knockout.cli.localise.localised``) with a translator that records what it is given. Updating
+a ``.po`` adds the new strings untranslated (the catalogue test then fails until they are
+translated) and drops the ones no longer used. The traditional Chinese catalogue is made from
+the simplified one (``tools/traditional.py``: OpenCC and a reviewed term list), never edited by
+hand.
 """
 
 from __future__ import annotations
@@ -42,7 +43,12 @@ def _source_messages() -> Iterator[tuple[str | tuple[str, ...], str, int, list[s
     """(message, file, line, comments, context) for each marked string in the package."""
     for filename, lineno, message, comments, context in extract_from_dir(
         str(ROOT / "knockout"),
-        method_map=[("**.py", "python")],
+        method_map=[
+            ("**.py", "python"),
+            ("**/templates/**.html", "jinja2.ext:babel_extract"),
+            ("**/templates/**.svg", "jinja2.ext:babel_extract"),
+        ],
+        options_map={"**/templates/**": {"trim_blocks": "true", "lstrip_blocks": "true"}},
         keywords=KEYWORDS,
         comment_tags=("Translators:",),
     ):

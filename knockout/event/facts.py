@@ -26,6 +26,8 @@ from knockout.event.state import (
     RecordedGame,
 )
 from knockout.game import Colour, Result
+from knockout.i18n import _, ngettext
+from knockout.i18n.terms import stage_label
 from knockout.rules.decisions.kinds import Bidding, Choice, CutChoice, OtherDecision, SealedBids
 
 __all__ = [
@@ -120,18 +122,33 @@ class MatchFacts:
         """Who advanced and how, in words (empty while undecided)."""
         if self.winner is None:
             return ""
-        games = f"{len(self.games)} game" + ("" if len(self.games) == 1 else "s")
+        n = len(self.games)
+        games = ngettext("{n} game", "{n} games", n).format(n=n)
         if self.how == "walkover":
-            return f"{self.winner} advances by walkover ({self.loser} withdrew)"
+            return _("{winner} advances by walkover ({loser} withdrew)").format(
+                winner=self.winner, loser=self.loser
+            )
         if self.how == "withdrawal":
-            return f"{self.winner} advances: {self.loser} withdrew after {games}"
-        verb = "wins third place" if self.third_place else "advances"
+            return _("{winner} advances: {loser} withdrew after {games}").format(
+                winner=self.winner, loser=self.loser, games=games
+            )
         if self.how == "sudden-death draw":
-            return f"{self.winner} {verb}: the sudden-death game was drawn, a draw sends Black on"
-        stage = (self.decided_in or "").replace("_", " ")
+            return (
+                _(
+                    "{winner} wins third place: the sudden-death game was drawn, a draw sends "
+                    "Black on"
+                )
+                if self.third_place
+                else _("{winner} advances: the sudden-death game was drawn, a draw sends Black on")
+            ).format(winner=self.winner)
+        stage = stage_label(self.decided_in or "").replace("_", " ")
         assert self.loser is not None
         won = f"{half_points(self.points[self.winner])}-{half_points(self.points[self.loser])}"
-        return f"{self.winner} {verb} {won} ({stage}, {games})"
+        return (
+            _("{winner} wins third place {score} ({stage}, {games})")
+            if self.third_place
+            else _("{winner} advances {score} ({stage}, {games})")
+        ).format(winner=self.winner, score=won, stage=stage, games=games)
 
     def to_json(self) -> dict[str, Any]:
         """The match as a results file gives it (see :func:`match_facts`)."""

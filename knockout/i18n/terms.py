@@ -13,7 +13,9 @@ __all__ = [
     "STAGE_NAMES",
     "colour_label",
     "colour_word",
+    "reached_label",
     "reply_label",
+    "round_heading",
     "round_label",
     "round_short",
     "stage_label",
@@ -75,12 +77,36 @@ def round_label(name: str) -> str:
     return _("round {n}").format(n=number) if number.isdigit() else name
 
 
+def round_heading(name: str) -> str:
+    """A round as a heading or a label that starts a line: ``Semi-final``, ``Round 2`` (半决赛,
+    第 2 轮)."""
+    label = round_label(name)
+    return label[:1].upper() + label[1:]
+
+
 def round_short(name: str) -> str:
     """A round's short column head: F, SF, QF, R1 (决赛, 半决, 1/4, 第1轮)."""
     if name in ROUND_NAMES:
         return _(ROUND_NAMES[name][1])
     number = name.removeprefix("round ")
     return _("R{n}").format(n=number) if number.isdigit() else name
+
+
+#: How far a player came, as a ranking names it (besides a round's name).
+REACHED = {
+    "champion": N_("champion"),
+    "fourth place": N_("fourth place"),
+}
+
+
+def reached_label(reached: str) -> str:
+    """How far a player came (:func:`knockout.engine.ranking.how_far`): ``champion``,
+    ``final``, ``in semi-final`` (冠军, 决赛, 进入半决赛), as a ranking shows it."""
+    if reached in REACHED:
+        return _(REACHED[reached])
+    if reached.startswith("in "):
+        return _("in {round}").format(round=round_label(reached.removeprefix("in ")))
+    return round_label(reached)
 
 
 #: The shared verdict words (knockout.studies.verdicts; English keys in JSON), for the

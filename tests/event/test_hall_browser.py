@@ -181,3 +181,78 @@ def test_print_pages_at_a4(
         assert any("CJK" in f or "Han" in f or "Hei" in f for f in fonts), fonts
     finally:
         browser.size(1280, 900)
+
+
+def test_the_hall_screen_in_chinese(served: tuple[Path, str], browser: Browser) -> None:
+    """``?lang=zh`` on a server started in English: the DOM holds the glossary's labels, the
+    links keep the language, and an entry recorded meanwhile arrives still in Chinese."""
+    path, url = served
+    browser.size(1280, 900)
+    browser.open(url + "?lang=zh")
+    assert browser.evaluate("document.documentElement.lang") == "zh-Hans"
+    heads = browser.evaluate(
+        "Array.from(document.querySelectorAll('main h2')).map(h => h.innerText)"
+    )
+    assert heads[:3] == ["现在要下的对局", "需要询问的决定", "最新结果"]
+    columns = browser.evaluate(
+        "Array.from(document.querySelectorAll('#games-now thead th')).map(c => c.innerText)"
+    )
+    assert columns == ["台次", "对阵", "局", "阶段", "红方", "黑方", "用时"]
+    nav = browser.evaluate("Array.from(document.querySelectorAll('nav a')).map(a => a.innerText)")
+    assert nav[0] == "当前" and "对阵表" in nav and "成绩单（打印）" in nav
+    decision = browser.evaluate("document.querySelector('.decision').innerText")
+    assert "突然死亡局竞叫" in decision and "甲" in decision and "乙" in decision
+    assert "sudden-death" not in decision
+    event = load_event(path)
+    rows = table_rows(browser, "#games-now tbody tr")
+    assert {(r[4], r[5]) for r in rows} == {(g.red, g.black) for g in event.next_games()}
+    assert all(r[3] == "慢棋" for r in rows if r[1] != "R1-M3")
+    game = next(g for g in event.next_games() if g.match == "R1-M8")
+    record_next(path, "R1-M8", "1-0")
+    row = f"#latest-results tr[data-match='R1-M8'][data-game='{game.number}']"
+    browser.wait_for(f"document.querySelector({json.dumps(row)}) !== null", timeout=UPDATE_SECONDS)
+    assert browser.evaluate("document.querySelector('main h2').innerText") == "现在要下的对局"
+    fonts = fonts_of(browser, "main h2")
+    assert any("CJK" in f or "Han" in f or "Hei" in f for f in fonts), fonts
+
+
+def test_a_slip_and_a_bid_form_in_chinese_fit_a4(
+    served: tuple[Path, str], browser: Browser, tmp_path: Path
+) -> None:
+    path, url = served
+    browser.size(*A4, media="print")
+    try:
+        browser.open(url + "slips.html?lang=zh")
+        slip = browser.evaluate("document.querySelector('section.slip').innerText")
+        first = sorted(load_event(path).next_games(), key=lambda g: g.board or 99)[0]
+        assert f"第 {first.board} 台" in slip and first.red in slip and first.black in slip
+        for label in (
+            "红方",
+            "黑方",
+            "结果（先写红方）",
+            "红方用时",
+            "红方签名",
+            "黑方签名",
+            "裁判",
+        ):
+            assert label in slip, label
+        assert "Board" not in slip and "Red" not in slip
+        # nothing wider than its box or than the page: no label overflows the A4 width
+        overflow = browser.evaluate(
+            "Array.from(document.querySelectorAll('section.slip, section.slip *'))"
+            ".filter(e => e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0).length"
+        )
+        assert overflow == 0
+        assert browser.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        png = browser.screenshot(tmp_path / "slip-zh.png")
+        ink, levels = not_blank(png)
+        assert ink > 0.02 and levels > 16, (ink, levels)
+        assert any("CJK" in f or "Han" in f or "Hei" in f for f in fonts_of(browser, "main"))
+        browser.open(url + "bid-forms.html?lang=zh")
+        form = browser.evaluate("document.querySelector('section.form').innerText")
+        for label in ("突然死亡局竞叫", "甲报颜色（选择方）", "乙回应（竞叫方）", "接受", "反对"):
+            assert label in form, label
+        assert "红方 35 对黑方 5" in form and "Accept" not in form
+        assert browser.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        browser.size(1280, 900)

@@ -11,6 +11,7 @@ nothing from another site, so they work on a hall's closed network or from a USB
 
 from __future__ import annotations
 
+import contextvars
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -26,11 +27,12 @@ from knockout.event.facts import Decision, MatchFacts, decisions, match_facts, n
 from knockout.event.facts import score_text as score
 from knockout.event.ranking import standings
 from knockout.event.state import Event, NextGame, RecordedGame
-from knockout.io.text import plural
+from knockout.i18n import _, language, ngettext, pgettext
+from knockout.i18n.terms import reached_label, round_heading, round_label, stage_label
 from knockout.rules.book.bracket import round_name
 from knockout.version import __version__
 
-__all__ = ["PAGES", "RECENT", "Site", "environment", "round_page"]
+__all__ = ["HTML_LANG", "PAGES", "RECENT", "Site", "environment", "round_page"]
 
 #: Results listed on the hall screen (the latest first).
 RECENT = 16
@@ -38,6 +40,10 @@ RECENT = 16
 REFRESH_SECONDS = 5
 #: Milliseconds between the served pages' checks for a new entry (with JavaScript).
 POLL_MS = 1500
+
+#: What a served page's links add to each address (``?lang=zh``: see
+#: :meth:`Site.render`), for the page being rendered.
+_QUERY: contextvars.ContextVar[str] = contextvars.ContextVar("knockout_page_query", default="")
 
 #: The pages every site has (the round pages come on top: ``round-1.html``, ...).
 PAGES = (
@@ -50,20 +56,34 @@ PAGES = (
 )
 
 
+#: The ``lang`` of a page, per language spoken. An English page says ``zh-Hans`` too: its
+#: players' names are Chinese, and the browser picks the simplified Chinese glyphs for them.
+HTML_LANG = {"en": "zh-Hans", "zh_CN": "zh-Hans", "zh_TW": "zh-Hant"}
+
+
 def environment() -> Environment:
-    """The templates, escaping every value in HTML and SVG."""
-    return Environment(
+    """The templates, escaping every value in HTML and SVG. A template's words are marked
+    ``_("...")`` (``ngettext``, ``pgettext``): the language in force when a page is rendered
+    (:func:`knockout.i18n.speaking`) says them; ``make catalogues`` extracts them."""
+    env = Environment(
         loader=PackageLoader("knockout.dashboard.web", "templates"),
         autoescape=select_autoescape(["html", "svg"], default_for_string=True),
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.globals.update(_=_, ngettext=ngettext, pgettext=pgettext)
+    return env
 
 
 def round_page(k: int) -> str:
     """The file name of round ``k``'s page."""
     return f"round-{k}.html"
+
+
+def _blank_title() -> str:
+    """A blank form's title."""
+    return _("match ______ game ___ (a blank form: no match is at its sudden death now)")
 
 
 def _local(at: str) -> str:
@@ -72,7 +92,7 @@ def _local(at: str) -> str:
 
 def _clock(g: RecordedGame | NextGame) -> str:
     if g.clock is None:
-        return "not recorded"
+        return _("not recorded")
     return clock_text(g.clock, g.increment_seconds)
 
 
@@ -111,8 +131,16 @@ class Site:
         """Every page's file name."""
         return (*PAGES, *(round_page(k) for k in range(1, self.event.rounds + 1)))
 
-    def render(self, name: str) -> str | None:
-        """The page called ``name`` (None: no such page)."""
+    def render(self, name: str, *, query: str = "") -> str | None:
+        """The page called ``name`` (None: no such page), in the language in force; ``query``
+        (``?lang=zh``) is added to its links to the other pages."""
+        token = _QUERY.set(query)
+        try:
+            return self._render(name)
+        finally:
+            _QUERY.reset(token)
+
+    def _render(self, name: str) -> str | None:
         if name == "bracket.svg":
             return self._bracket_svg()
         if name.startswith("round-") and name.endswith(".html"):
@@ -144,29 +172,40 @@ class Site:
     def _status(self) -> str:
         ev = self.event
         if ev.finished:
-            return f"finished: champion {ev.champion}"
-        games, asks = len(ev.next_games()), len(decisions(ev))
-        return (
-            f"{plural(games, 'game')} to play, "
-            f"{plural(asks, 'decision', 'decisions')} to ask, "
-            f"{plural(len(ev.games), 'result')} recorded"
+            return _("finished: champion {name}").format(name=ev.champion)
+        games, asks, done = len(ev.next_games()), len(decisions(ev)), len(ev.games)
+        return _("{games}, {decisions}, {results}").format(
+            games=ngettext("{n:,} game to play", "{n:,} games to play", games).format(n=games),
+            decisions=ngettext("{n:,} decision to ask", "{n:,} decisions to ask", asks).format(
+                n=asks
+            ),
+            results=ngettext("{n:,} result recorded", "{n:,} results recorded", done).format(
+                n=done
+            ),
         )
 
     def _nav(self) -> list[dict[str, str]]:
-        links = [{"href": "index.html", "text": "Now"}]
+        links = [{"href": "index.html", "text": _("Now")}]
         links += [
-            {"href": round_page(k), "text": round_name(k, self.event.rounds).capitalize()}
+            {"href": round_page(k), "text": self._round_title(k)}
             for k in range(1, self.event.rounds + 1)
         ]
         links += [
-            {"href": "bracket.html", "text": "Bracket"},
-            {"href": "ranking.html", "text": "Ranking"},
-            {"href": "slips.html", "text": "Result slips (print)"},
-            {"href": "bid-forms.html", "text": "Bid forms (print)"},
+            {"href": "bracket.html", "text": _("Bracket")},
+            {"href": "ranking.html", "text": _("Ranking")},
+            {"href": "slips.html", "text": _("Result slips (print)")},
+            {"href": "bid-forms.html", "text": _("Bid forms (print)")},
         ]
         if self.live:
             links[0]["href"] = "./"
+        query = _QUERY.get()
+        for link in links:
+            link["href"] += query
         return links
+
+    def _round_title(self, k: int) -> str:
+        """Round ``k`` as a heading: ``Semi-final``, ``Round 1`` (半决赛, 第 1 轮)."""
+        return round_heading(round_name(k, self.event.rounds))
 
     def _page(self, template: str, title: str, **context: Any) -> str:
         return self.env.get_template(template).render(**self._context(title), **context)
@@ -176,7 +215,7 @@ class Site:
             "board": g.board,
             "match": g.match,
             "game": g.number,
-            "stage": g.stage,
+            "stage": stage_label(g.stage),
             "red": g.red,
             "black": g.black,
             "clock": _clock(g),
@@ -185,40 +224,49 @@ class Site:
     def _decision_view(self, d: Decision) -> dict[str, Any]:
         a, b = d.players
         if d.kind == "choice":
-            who = d.chooser or "the winner of the arbiter's lot (recorded with --chooser)"
+            who = d.chooser or _("the winner of the arbiter's lot (recorded with --chooser)")
             return {
                 "match": d.match,
                 "board": d.board,
                 "game": d.game,
                 "kind": d.kind,
-                "what": f"colour choice, {a} v {b}",
-                "ask": f"{who} chooses Red or Black.",
+                "what": _("colour choice, {a} v {b}").format(a=a, b=b),
+                "ask": _("{who} chooses Red or Black.").format(who=who),
                 "options": "",
             }
         if d.kind in ("sealed-bid", "cut"):
             return self._armageddon_view(d)
         menu = self.event.scenario.format.playable[-1].bidding
         if d.chooser is not None:
-            ask = f"甲 {d.chooser} announces Red or Black; then 乙 {d.other} accepts or objects."
+            ask = _(
+                "甲 {chooser} announces Red or Black; then 乙 {other} accepts or objects."
+            ).format(chooser=d.chooser, other=d.other)
         else:
-            ask = (
+            ask = _(
                 "甲 is drawn by lot (the arbiter records it with --chooser); 甲 announces Red "
                 "or Black, then 乙 accepts or objects."
             )
         options = ""
         if menu is not None:
-            options = (
-                f"Accept: 甲 plays the colour announced, Red {menu.accept[0]:g} v Black "
-                f"{menu.accept[1]:g} min. Object to Red: 乙 Red {menu.object_red[0]:g} v "
-                f"{menu.object_red[1]:g}. Object to Black: 甲 Red {menu.object_black[0]:g} v "
-                f"{menu.object_black[1]:g}."
+            options = _(
+                "Accept: 甲 plays the colour announced, Red {accept_red:g} v Black "
+                "{accept_black:g} min. Object to Red: 乙 Red {object_red_red:g} v "
+                "{object_red_black:g}. Object to Black: 甲 Red {object_black_red:g} v "
+                "{object_black_black:g}."
+            ).format(
+                accept_red=menu.accept[0],
+                accept_black=menu.accept[1],
+                object_red_red=menu.object_red[0],
+                object_red_black=menu.object_red[1],
+                object_black_red=menu.object_black[0],
+                object_black_black=menu.object_black[1],
             )
         return {
             "match": d.match,
             "board": d.board,
             "game": d.game,
             "kind": d.kind,
-            "what": f"sudden-death bid, {a} v {b}",
+            "what": _("sudden-death bid, {a} v {b}").format(a=a, b=b),
             "ask": ask,
             "options": options,
         }
@@ -231,23 +279,38 @@ class Site:
         view = {"match": d.match, "board": d.board, "game": d.game, "kind": d.kind}
         if d.kind == "sealed-bid" and stage.sealed_bid is not None:
             rule = stage.sealed_bid
-            where = "its own" if rule.price == "first" else "the higher bid's"
+            options = (
+                _(
+                    "Bids {low:g} to {high:g} min; the lower bid plays Black on its own time v "
+                    "Red {red:g} min; equal bids: the arbiter's lot gives Black."
+                )
+                if rule.price == "first"
+                else _(
+                    "Bids {low:g} to {high:g} min; the lower bid plays Black on the higher "
+                    "bid's time v Red {red:g} min; equal bids: the arbiter's lot gives Black."
+                )
+            )
             return view | {
-                "what": f"sealed bids, {a} v {b}",
-                "ask": f"{a} and {b} each write the minutes they would take as Black.",
-                "options": f"Bids {rule.min_black_minutes:g} to {rule.red_minutes:g} min; the "
-                f"lower bid plays Black on {where} time v Red {rule.red_minutes:g} min; equal "
-                "bids: the arbiter's lot gives Black.",
+                "what": _("sealed bids, {a} v {b}").format(a=a, b=b),
+                "ask": _("{a} and {b} each write the minutes they would take as Black.").format(
+                    a=a, b=b
+                ),
+                "options": options.format(
+                    low=rule.min_black_minutes, high=rule.red_minutes, red=rule.red_minutes
+                ),
             }
         cut = stage.cut
-        who = d.chooser or "the cutter (drawn by the arbiter's lot, recorded with --cutter)"
+        who = d.chooser or _("the cutter (drawn by the arbiter's lot, recorded with --cutter)")
         return view | {
-            "what": f"cut and choose, {a} v {b}",
-            "ask": f"{who} names Red's minutes; then the other player picks Red or Black.",
+            "what": _("cut and choose, {a} v {b}").format(a=a, b=b),
+            "ask": _("{who} names Red's minutes; then the other player picks Red or Black.").format(
+                who=who
+            ),
             "options": ""
             if cut is None
-            else f"Red {cut.min_red_minutes:g} to {cut.max_red_minutes:g} min v Black "
-            f"{cut.black_minutes:g} min.",
+            else _("Red {low:g} to {high:g} min v Black {black:g} min.").format(
+                low=cut.min_red_minutes, high=cut.max_red_minutes, black=cut.black_minutes
+            ),
         }
 
     # --- pages ---------------------------------------------------------------------------
@@ -258,7 +321,7 @@ class Site:
             {
                 "match": g.match,
                 "game": g.number,
-                "stage": g.stage,
+                "stage": stage_label(g.stage),
                 "red": g.red,
                 "black": g.black,
                 "score": score(g.result),
@@ -275,7 +338,7 @@ class Site:
         ]
         return self._page(
             "index.html",
-            "the hall screen" if self.live else "now",
+            _("the hall screen") if self.live else _("now"),
             champion=ev.champion if ev.finished else None,
             games=[self._game_row(g) for g in next_games(ev)],
             decisions=[self._decision_view(d) for d in decisions(ev)],
@@ -293,19 +356,19 @@ class Site:
             m = ev.find_match(f.match)
             step = ev.next_step(m)
             names = (
-                " v ".join(f"{n} ({f.seeds[n]})" for n in f.players)
+                _(" v ").join(f"{n} ({f.seeds[n]})" for n in f.players)
                 if f.players is not None
-                else "players not known yet"
+                else _("players not known yet")
             )
             waiting = ""
             if f.players is None:
-                waiting = "waiting for the matches before it"
+                waiting = _("waiting for the matches before it")
             elif not isinstance(step, NextGame) and f.winner is None:
-                waiting = "sudden-death bid to record first"
+                waiting = _("sudden-death bid to record first")
             matches.append(
                 {
                     "match": f.match,
-                    "label": f.label,
+                    "label": round_label(f.label),
                     "players": names,
                     "score": f.score if f.games else "",
                     "how": f.how_text(),
@@ -313,7 +376,7 @@ class Site:
                         {
                             "board": g.board,
                             "game": g.number,
-                            "stage": g.stage,
+                            "stage": stage_label(g.stage),
                             "red": g.red,
                             "black": g.black,
                             "score": score(g.result),
@@ -327,13 +390,15 @@ class Site:
             )
         sudden = ev.scenario.format.bidding_stage
         draw_note = (
-            f"In the {sudden.name.replace('_', ' ')} a draw sends Black on."
+            _("In the {stage} a draw sends Black on.").format(
+                stage=stage_label(sudden.name).replace("_", " ")
+            )
             if sudden is not None
             else ""
         )
-        title = round_name(k, ev.rounds).capitalize()
+        title = self._round_title(k)
         if k == ev.rounds and ev.third_place is not None:
-            title += " and third place"
+            title = _("{final} and third place").format(final=title)
         return self._page(
             "round.html", title, round=k, round_title=title, matches=matches, draw_note=draw_note
         )
@@ -342,6 +407,7 @@ class Site:
         ev = self.event
         when = self.now.strftime("%Y-%m-%d %H:%M:%S")
         return {
+            "html_lang": HTML_LANG[language()],
             "event_name": ev.name,
             "title": title,
             "status": self._status(),
@@ -351,14 +417,14 @@ class Site:
             "version": __version__,
             "refresh_seconds": REFRESH_SECONDS,
             "poll_ms": POLL_MS,
-            "as_of": f"As of {when} (journal entry #{self.head}).",
+            "as_of": _("As of {when} (journal entry #{head}).").format(when=when, head=self.head),
         }
 
     def _bracket_svg(self) -> str:
         return bracket_svg(self.event, self.facts, self.env)
 
     def _bracket(self) -> str:
-        return self._page("bracket.html", "bracket", svg=Markup(self._bracket_svg()))
+        return self._page("bracket.html", _("bracket"), svg=Markup(self._bracket_svg()))
 
     def _ranking(self) -> str:
         ev = self.event
@@ -368,7 +434,7 @@ class Site:
             {
                 "rank": s.rank,
                 "name": s.name,
-                "reached": s.reached,
+                "reached": reached_label(s.reached),
                 "points": f"{s.points.normalize():f}",
                 "tiebreaks": [
                     "-" if v is None else f"{v.normalize():f}" for v in s.tiebreaks.values()
@@ -376,15 +442,22 @@ class Site:
             }
             for s in ranking
         ]
-        title = "Final ranking" if ev.finished else "Ranking so far"
+        title = _("Final ranking") if ev.finished else _("Ranking so far")
+        named = _(", ").join(codes) if codes else _("(none)")
         note = (
-            "By how far each player came, then per-game points and the tie-breaks "
-            + (", ".join(codes) if codes else "(none)")
-            + (" over the whole event." if ev.finished else " over the decided matches.")
-        )
+            _(
+                "By how far each player came, then per-game points and the tie-breaks {codes} "
+                "over the whole event."
+            )
+            if ev.finished
+            else _(
+                "By how far each player came, then per-game points and the tie-breaks {codes} "
+                "over the decided matches."
+            )
+        ).format(codes=named)
         return self._page(
             "ranking.html",
-            title.lower(),
+            _("final ranking") if ev.finished else _("ranking so far"),
             ranking_title=title,
             ranking=rows,
             codes=codes,
@@ -398,19 +471,23 @@ class Site:
             stage = ev.scenario.format.stage(g.stage)
             draw_note = ""
             if stage.draw_winner is not None:
-                colour = "Black" if stage.draw_winner.value == "black" else "Red"
-                draw_note = f"A draw sends {colour} on ({g.black if colour == 'Black' else g.red})."
+                black = stage.draw_winner.value == "black"
+                draw_note = (
+                    _("A draw sends Black on ({name}).")
+                    if black
+                    else _("A draw sends Red on ({name}).")
+                ).format(name=g.black if black else g.red)
             m = ev.find_match(g.match)
             slips.append(
                 {
                     **self._game_row(g),
-                    "label": m.label.capitalize(),
+                    "label": round_heading(m.label),
                     "draw_note": draw_note,
                     "command": f"knockout event record {self.command_file} {g.match} {g.number} "
                     f"RESULT --time-used NAME=SECONDS",
                 }
             )
-        return self._page("slips.html", "result slips", slips=slips)
+        return self._page("slips.html", _("result slips"), slips=slips)
 
     def _bid_forms(self) -> str:
         ev = self.event
@@ -431,15 +508,15 @@ class Site:
                 forms.append(self._cut_form(None))
             else:
                 forms.append(self._form(None, menu))
-        return self._page("bid-forms.html", "sudden-death bid forms", forms=forms)
+        return self._page("bid-forms.html", _("sudden-death bid forms"), forms=forms)
 
     def _where(self, d: Decision | None) -> tuple[str, str, int | None]:
         """A form's title, match and board (a blank form when ``d`` is None)."""
         if d is None:
-            blank = "match ______ game ___ (a blank form: no match is at its sudden death now)"
-            return blank, "", None
+            return _blank_title(), "", None
         a, b = d.players
-        return f"{d.match}, game {d.game}: {a} v {b}", d.match, d.board
+        title = _("{match}, game {game}: {a} v {b}").format(match=d.match, game=d.game, a=a, b=b)
+        return title, d.match, d.board
 
     def _sealed_forms(self, d: Decision | None) -> list[dict[str, Any]]:
         """One sealed slip per player: each writes, unseen, the minutes they would take as
@@ -448,12 +525,18 @@ class Site:
         rule = stage.sealed_bid
         assert rule is not None
         title, match, board = self._where(d)
-        where = "its own" if rule.price == "first" else "the higher bid's"
         note = (
-            f"The lower bid plays Black on {where} time v Red {rule.red_minutes:g} min; equal "
-            f"bids: the arbiter's lot gives Black. Each move adds {stage.increment_seconds:g} "
-            "s. A draw sends Black on."
-        )
+            _(
+                "The lower bid plays Black on its own time v Red {red:g} min; equal bids: the "
+                "arbiter's lot gives Black. Each move adds {increment:g} s. A draw sends Black on."
+            )
+            if rule.price == "first"
+            else _(
+                "The lower bid plays Black on the higher bid's time v Red {red:g} min; equal "
+                "bids: the arbiter's lot gives Black. Each move adds {increment:g} s. A draw "
+                "sends Black on."
+            )
+        ).format(red=rule.red_minutes, increment=stage.increment_seconds)
         names = ("", "") if d is None else d.players
         bids = " ".join(f"--bid {n or 'NAME'}=MINUTES" for n in names)
         command = f"knockout event sealed {self.command_file} {match or 'MATCH'} {bids}"
@@ -464,9 +547,11 @@ class Site:
                 "title": title,
                 "board": board,
                 "player": name,
-                "range": f"{rule.min_black_minutes:g} to {rule.red_minutes:g}",
+                "range": _("{low:g} to {high:g}").format(
+                    low=rule.min_black_minutes, high=rule.red_minutes
+                ),
                 "rule_note": note,
-                "command": "Recorded with: " + command,
+                "command": _("Recorded with: {command}").format(command=command),
             }
             for name in names
         ]
@@ -493,24 +578,30 @@ class Site:
             "board": board,
             "cutter": cutter,
             "chooser": chooser,
-            "why": "" if d is None or cutter is not None else "by the arbiter's lot",
-            "range": f"{cut.min_red_minutes:g} to {cut.max_red_minutes:g}",
+            "why": "" if d is None or cutter is not None else _("by the arbiter's lot"),
+            "range": _("{low:g} to {high:g}").format(
+                low=cut.min_red_minutes, high=cut.max_red_minutes
+            ),
             "black_minutes": f"{cut.black_minutes:g}",
-            "rule_note": f"Each move adds {stage.increment_seconds:g} s. A draw sends Black on.",
-            "command": "Recorded with: " + command,
+            "rule_note": _("Each move adds {increment:g} s. A draw sends Black on.").format(
+                increment=stage.increment_seconds
+            ),
+            "command": _("Recorded with: {command}").format(command=command),
         }
 
     def _form(self, d: Decision | None, menu: Any) -> dict[str, Any]:
         why = ""
         if d is not None:
             prev = d.game - 1
-            times = ", ".join(f"{n} {duration(s, to_the_second=True)}" for n, s in d.times.items())
+            times = _(", ").join(
+                f"{n} {duration(s, to_the_second=True)}" for n, s in d.times.items()
+            )
             why = {
-                "less-time": f"used less time in game {prev} ({times})",
-                "tie": f"equal times in game {prev} ({times}): 甲 by lot",
-                "lot": "by lot",
-                "unknown": f"game {prev}'s times were not recorded: 甲 by lot",
-            }.get(d.why, "")
+                "less-time": _("used less time in game {game} ({times})"),
+                "tie": _("equal times in game {game} ({times}): 甲 by lot"),
+                "lot": _("by lot"),
+                "unknown": _("game {game}'s times were not recorded: 甲 by lot"),
+            }.get(d.why, "").format(game=prev, times=times)
         chooser = None if d is None else d.chooser
         bidder = None if d is None else d.other
         a = chooser or "甲"
@@ -519,21 +610,21 @@ class Site:
         if menu is not None:
             options = [
                 {
-                    "choice": "乙 accepts 接受",
-                    "red": f"the colour 甲 announced: {a} if Red, else {b}",
-                    "black": f"{b} if 甲 announced Red, else {a}",
+                    "choice": _("乙 accepts 接受"),
+                    "red": _("the colour 甲 announced: {a} if Red, else {b}").format(a=a, b=b),
+                    "black": _("{b} if 甲 announced Red, else {a}").format(a=a, b=b),
                     "red_minutes": f"{menu.accept[0]:g}",
                     "black_minutes": f"{menu.accept[1]:g}",
                 },
                 {
-                    "choice": "乙 objects to Red 反对红",
+                    "choice": _("乙 objects to Red 反对红"),
                     "red": b,
                     "black": a,
                     "red_minutes": f"{menu.object_red[0]:g}",
                     "black_minutes": f"{menu.object_red[1]:g}",
                 },
                 {
-                    "choice": "乙 objects to Black 反对黑",
+                    "choice": _("乙 objects to Black 反对黑"),
                     "red": a,
                     "black": b,
                     "red_minutes": f"{menu.object_black[0]:g}",
@@ -541,9 +632,15 @@ class Site:
                 },
             ]
         stage = self.event.scenario.format.bidding_stage
-        inc = "" if stage is None else f" Each move adds {stage.increment_seconds:g} s."
+        rule_note = (
+            _("A draw in the sudden-death game sends Black on.")
+            if stage is None
+            else _(
+                "A draw in the sudden-death game sends Black on. Each move adds {increment:g} s."
+            ).format(increment=stage.increment_seconds)
+        )
         if d is None:
-            title = "match ______ game ___ (a blank form: no match is at its sudden death now)"
+            title = _blank_title()
             command = (
                 f"knockout event bid {self.command_file} MATCH --announce red|black "
                 "--reply accept|object"
@@ -552,7 +649,9 @@ class Site:
             match = ""
         else:
             a_, b_ = d.players
-            title = f"{d.match}, game {d.game}: {a_} v {b_}"
+            title = _("{match}, game {game}: {a} v {b}").format(
+                match=d.match, game=d.game, a=a_, b=b_
+            )
             chooser_opt = "" if d.chooser is not None else " --chooser NAME"
             command = (
                 f"knockout event bid {self.command_file} {d.match} --announce red|black "
@@ -569,6 +668,6 @@ class Site:
             "bidder": bidder,
             "why": why,
             "options": options,
-            "rule_note": "A draw in the sudden-death game sends Black on." + inc,
-            "command": "Recorded with: " + command,
+            "rule_note": rule_note,
+            "command": _("Recorded with: {command}").format(command=command),
         }

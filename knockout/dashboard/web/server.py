@@ -9,6 +9,12 @@ or after an entry, never half of one, and serving never writes the file.
 Besides the pages (:data:`~knockout.dashboard.web.pages.PAGES` and the round pages),
 ``/state.json`` gives ``{"head", "event"}``: the journal's last entry, which the pages poll
 to update themselves (without JavaScript they reload every few seconds instead).
+
+Each page speaks the language the server was started in (``--lang``, else the event's own),
+unless the request asks for another: ``/?lang=zh``, ``/round-1.html?lang=en`` (the page's links
+then keep asking for it). The language is set for that request only
+(:func:`knockout.i18n.speaking`): the server's threads share nothing but the rendered pages,
+kept per language.
 """
 
 from __future__ import annotations
@@ -20,11 +26,12 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from knockout.dashboard.web.pages import Site
 from knockout.event.errors import EventRefused
 from knockout.event.reader import journal_head_read_only, load_event_read_only
+from knockout.i18n import _, language, parse_language, speaking
 
 __all__ = ["HallSite", "make_server"]
 
@@ -39,13 +46,16 @@ class HallSite:
     Attributes:
         path: The event file.
         command_file: The file as printed in the commands on slips and forms.
+        lang: The pages' language when a request asks for none (by default the language in
+            force where the server is made: ``--lang``, else the event's own).
     """
 
     path: Path
     command_file: str
+    lang: str = field(default_factory=language)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _site: Site | None = field(default=None, repr=False)
-    _pages: dict[str, str] = field(default_factory=dict, repr=False)
+    _pages: dict[tuple[str, str, str], str] = field(default_factory=dict, repr=False)
 
     def site(self) -> Site:
         """The pages of the event as it stands now.
@@ -61,23 +71,41 @@ class HallSite:
                 self._pages = {}
             return self._site
 
-    def page(self, name: str) -> str | None:
-        """The page ``name`` as the event stands now (None: no such page)."""
+    def page(self, name: str, lang: str | None = None) -> str | None:
+        """The page ``name`` as the event stands now, in ``lang`` (one of
+        :data:`~knockout.i18n.LANGUAGES`) when a request asked for it, else in :attr:`lang`
+        (None: no such page). A page asked for in a language keeps asking for it in its links.
+        """
         site = self.site()
+        query = "" if lang is None else f"?lang={lang}"
+        key = (lang or self.lang, query, name)
         with self._lock:
-            if site is self._site and name in self._pages:
-                return self._pages[name]
-        text = site.render(name)
+            if site is self._site and key in self._pages:
+                return self._pages[key]
+        with speaking(key[0]):
+            text = site.render(name, query=query)
         if text is not None:
             with self._lock:
                 if site is self._site:
-                    self._pages[name] = text
+                    self._pages[key] = text
         return text
 
     def state(self) -> dict[str, object]:
         """``{"head", "event"}``."""
         site = self.site()
         return {"head": site.head, "event": site.event.name}
+
+
+def _asked_language(query: str) -> tuple[str | None, str]:
+    """The language a request's ``?lang=`` asks for (None: it asks for none), and the problem
+    with it (empty: none)."""
+    asked = parse_qs(query).get("lang")
+    if not asked:
+        return None, ""
+    try:
+        return parse_language(asked[-1]), ""
+    except ValueError as exc:
+        return None, _("?lang={value}: {problem}\n").format(value=asked[-1], problem=exc)
 
 
 def _handler(hall: HallSite, log: Callable[[str], None]) -> type[BaseHTTPRequestHandler]:
@@ -98,22 +126,31 @@ def _handler(hall: HallSite, log: Callable[[str], None]) -> type[BaseHTTPRequest
                 self.wfile.write(body)
 
         def _answer(self, *, head: bool) -> None:
-            path = urlsplit(self.path).path
+            url = urlsplit(self.path)
+            with speaking(hall.lang):
+                lang, problem = _asked_language(url.query)
+                if problem:
+                    self._send(HTTPStatus.BAD_REQUEST, _TEXT, problem.encode(), head=head)
+                    return
+            with speaking(lang or hall.lang):
+                self._answer_in_language(url.path, lang, head=head)
+
+        def _answer_in_language(self, path: str, lang: str | None, *, head: bool) -> None:
             name = path.lstrip("/") or "index.html"
             try:
                 if name == "state.json":
-                    body = json.dumps(hall.state(), ensure_ascii=False).encode()
-                    self._send(HTTPStatus.OK, "application/json", body, head=head)
+                    state = json.dumps(hall.state(), ensure_ascii=False).encode()
+                    self._send(HTTPStatus.OK, "application/json", state, head=head)
                     return
-                text = hall.page(name)
+                text = hall.page(name, lang)
             except EventRefused as exc:
                 message = "; ".join(exc.lines())
-                body = f"The event file cannot be read now: {message}\n".encode()
-                self._send(HTTPStatus.SERVICE_UNAVAILABLE, _TEXT, body, head=head)
+                body = _("The event file cannot be read now: {problem}\n").format(problem=message)
+                self._send(HTTPStatus.SERVICE_UNAVAILABLE, _TEXT, body.encode(), head=head)
                 return
             if text is None:
-                body = f"No page {path!r}: see / for the pages of this event.\n".encode()
-                self._send(HTTPStatus.NOT_FOUND, _TEXT, body, head=head)
+                body = _("No page {path!r}: see / for the pages of this event.\n").format(path=path)
+                self._send(HTTPStatus.NOT_FOUND, _TEXT, body.encode(), head=head)
                 return
             kind = _TYPES[Path(name).suffix]
             self._send(HTTPStatus.OK, kind, text.encode(), head=head)

@@ -13,6 +13,8 @@ from jinja2 import Environment
 
 from knockout.event.facts import MatchFacts, half_points
 from knockout.event.state import THIRD_ID, Event, NextGame, PendingDecision
+from knockout.i18n import _
+from knockout.i18n.terms import round_heading, stage_label
 from knockout.rules.book.bracket import round_name
 
 __all__ = ["BOX_H", "BOX_W", "bracket_svg"]
@@ -52,21 +54,25 @@ def _note(event: Event, f: MatchFacts | None) -> tuple[str, bool]:
         return "", False
     if f.winner is not None:
         short = {
-            "walkover": "walkover",
-            "withdrawal": f"withdrawal after {len(f.games)}",
-            "sudden-death draw": "sudden-death draw: Black on",
+            "walkover": _("walkover"),
+            "withdrawal": _("withdrawal after {n}").format(n=len(f.games)),
+            "sudden-death draw": _("sudden-death draw: Black on"),
         }
-        how = short.get(f.how or "", (f.decided_in or "").replace("_", " "))
+        how = short.get(f.how or "", stage_label(f.decided_in or "").replace("_", " "))
         return how, False
     step = event.next_step(event.find_match(f.match))
-    board = "" if f.board is None else f", board {f.board}"
+    board = "" if f.board is None else _(", board {board}").format(board=f.board)
     if isinstance(step, PendingDecision) and step.kind == "bid":
-        return f"sudden-death bid to record{board}", True
+        return _("sudden-death bid to record{board}").format(board=board), True
     if step is not None and not isinstance(step, NextGame):
-        what = {"choice": "colour choice", "sealed-bid": "sealed bids", "cut": "cut"}
-        return f"{what.get(step.kind, step.kind)} to record{board}", True
+        what = {"choice": _("colour choice"), "sealed-bid": _("sealed bids"), "cut": _("cut")}
+        return _("{what} to record{board}").format(
+            what=what.get(step.kind, step.kind), board=board
+        ), True
     if isinstance(step, NextGame):
-        return f"next: game {step.number} ({step.stage.replace('_', ' ')}){board}", True
+        return _("next: game {game} ({stage}){board}").format(
+            game=step.number, stage=stage_label(step.stage).replace("_", " "), board=board
+        ), True
     return "", True
 
 
@@ -90,7 +96,9 @@ def _lines(f: MatchFacts | None, names: Sequence[str | None]) -> tuple[dict[str,
 
 
 def _third(note: str) -> str:
-    return f"third place: {note}" if note else "third place (the losing semi-finalists)"
+    if note:
+        return _("third place: {note}").format(note=note)
+    return _("third place (the losing semi-finalists)")
 
 
 def _centre(k: int, m: int) -> float:
@@ -112,7 +120,7 @@ def bracket_svg(event: Event, facts: Sequence[MatchFacts], env: Environment) -> 
             y = _centre(k, m) - BOX_H / 2
             if k == 1 and (up is None or down is None):
                 who = up or down
-                line = {"name": f"{who} (bye)", "score": "", "cls": "win"}
+                line = {"name": _("{name} (bye)").format(name=who), "score": "", "cls": "win"}
                 boxes.append(_Box("", x, y + BOX_H / 4, BOX_W, BOX_H / 2, (line,), "", False))
             else:
                 m_event = event.by_key((k, m))
@@ -137,7 +145,7 @@ def bracket_svg(event: Event, facts: Sequence[MatchFacts], env: Environment) -> 
         height = max(height, int(y + BOX_H + 30))
     width = _LEFT + rounds * (BOX_W + _GAP_X)
     heads: list[dict[str, Any]] = [
-        {"x": _LEFT + (k - 1) * (BOX_W + _GAP_X), "name": round_name(k, rounds).capitalize()}
+        {"x": _LEFT + (k - 1) * (BOX_W + _GAP_X), "name": round_heading(round_name(k, rounds))}
         for k in range(1, rounds + 1)
     ]
     return env.get_template("bracket.svg").render(
