@@ -14,6 +14,7 @@ import typer
 from knockout.cli.app import err_console, out_console, user_errors
 from knockout.cli.event import EventArg, event_app
 from knockout.errors import KnockoutError
+from knockout.i18n import _
 
 __all__ = ["publish", "serve"]
 
@@ -29,7 +30,7 @@ def publish(
         typer.Option(
             "--out",
             help="The folder to write the pages to (created if missing; pages already there "
-            "are replaced).",
+            "are replaced, all at once: every page or none).",
             show_default=False,
         ),
     ],
@@ -48,18 +49,26 @@ def publish(
         knockout event publish cup.db --out site
     """
     from knockout.dashboard.web.pages import Site
+    from knockout.dashboard.web.publish import write_site
     from knockout.event.reader import load_event_read_only
 
     with user_errors():
         ev = load_event_read_only(event)
         pages = Site(ev, command_file=str(event)).pages()
         try:
-            out.mkdir(parents=True, exist_ok=True)
-            for name, text in pages.items():
-                (out / name).write_text(text, encoding="utf-8")
+            write_site(out, pages)
         except OSError as exc:
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise KnockoutError(
+                    _(
+                        "--out {out}: the disk is full: no page was written (the folder is as it "
+                        "was); free some space (or give another --out), then publish again"
+                    ).format(out=repr(str(out)))
+                ) from None
             raise KnockoutError(
-                f"--out {str(out)!r}: cannot write the pages there: {exc.strerror or exc}"
+                _("--out {out}: cannot write the pages there: {why}; no page was written").format(
+                    out=repr(str(out)), why=exc.strerror or exc
+                )
             ) from None
     out_console.print(
         f"Wrote {len(pages)} pages of {ev.name} to {out}/ (journal entry #{ev.entries[-1].seq}): "

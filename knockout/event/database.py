@@ -22,7 +22,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import sqlite3
+import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,6 +33,7 @@ from typing import Any, cast
 
 from knockout.event.errors import refused
 from knockout.event.journal import ENTRY_KINDS, LEGACY_DECISION_KINDS, UNDOABLE, Entry, EntryKind
+from knockout.i18n import _
 
 __all__ = [
     "APPLICATION_ID",
@@ -46,9 +49,13 @@ __all__ = [
     "connect",
     "create_file",
     "damaged_message",
+    "disk_full",
     "file_health",
+    "full_disk_message",
+    "open_for_reading",
     "read_only_message",
     "read_rows",
+    "read_uri",
     "salvage_rows",
     "stale_shm_message",
     "write_transaction",
@@ -268,19 +275,107 @@ def _summary(problems: Sequence[str]) -> str:
 def _uri(path: Path, *, write: bool) -> tuple[str, bool]:
     """The URI to open ``path`` with, and whether it is opened read-only.
 
-    Writing (and reading a writable file) opens it read-write. A file that cannot be written
-    is opened read-only: ``immutable`` when no write-ahead log or shared-memory file is beside
-    it (nothing is writing it; SQLite then creates no ``-shm`` file), else plain read-only, to
-    read what the log holds.
+    Writing (and reading a writable file) opens it read-write; a file that cannot be written is
+    opened as :func:`_read_uri` says.
     """
-    base = path.resolve().as_uri()
     shm = _side_file(path, "shm")
     if write or (_writable(path) and (not shm.exists() or os.access(shm, os.W_OK))):
-        return base + "?mode=rw", False
+        return path.resolve().as_uri() + "?mode=rw", False
+    return read_uri(path), True
+
+
+def read_uri(path: Path) -> str:
+    """The URI to read ``path`` without writing it.
+
+    ``immutable`` when its folder cannot be written and no write-ahead log or shared-memory file
+    is beside it (nothing is writing it; SQLite then needs no ``-shm`` file, which it could not
+    create there), else plain read-only, to read what the log holds.
+    """
+    base = path.resolve().as_uri()
+    shm, wal = _side_file(path, "shm"), _side_file(path, "wal")
+    logged = shm.exists() or (wal.exists() and wal.stat().st_size > 0)
+    if not logged and not (_writable(path) and os.access(path.parent, os.W_OK)):
+        return base + "?mode=ro&immutable=1"
+    return base + "?mode=ro"
+
+
+#: Free space below which an error writing the event (or the files SQLite keeps beside it) is
+#: taken for a full disk: a journal entry, its log frame and the shared-memory index need less.
+FULL_BYTES = 1 << 20
+
+
+def disk_full(path: str | Path) -> bool:
+    """The disk holding ``path`` (a file or a folder) has less than FULL_BYTES free."""
+    folder = Path(path) if Path(path).is_dir() else Path(path).parent
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < FULL_BYTES
+
+
+def full_disk_message(path: str | Path) -> str:
+    """The refusal when the disk holding the event is full: nothing was lost."""
+    folder = Path(path).resolve().parent
+    return _(
+        "the disk is full (no space left in {folder}); nothing was written and nothing was "
+        "lost: the event file is as it was. Free some space (or copy the event to another "
+        "disk), then run the command again"
+    ).format(folder=folder)
+
+
+def _cannot_share(exc: sqlite3.Error) -> bool:
+    """An error opening a file for reading that comes from where it lies (a folder that
+    cannot be written, a full disk), not from the file."""
+    text = str(exc)
+    return any(
+        word in text for word in ("unable to open", "disk I/O", "readonly", "read-only", "full")
+    )
+
+
+@contextmanager
+def open_for_reading(path: Path, uri: str) -> Iterator[tuple[sqlite3.Connection, bool]]:
+    """``path`` opened with ``uri`` and read once; where it lies cannot hold SQLite's
+    shared-memory file (a read-only folder, a full disk), opened again as a reader that needs
+    none: ``immutable``, or a copy of the file and its write-ahead log in a temporary folder
+    when the log holds entries not yet in the file. Yields the connection and whether it was
+    opened read-only. The event file is never written.
+
+    Raises:
+        sqlite3.Error: The file cannot be opened or read either way.
+    """
+    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None)
+    try:
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        if (isinstance(exc, sqlite3.OperationalError) and _is_busy(exc)) or not _cannot_share(exc):
+            raise
+    else:
+        try:
+            yield conn, "mode=ro" in uri
+        finally:
+            conn.close()
+        return
     wal = _side_file(path, "wal")
-    if shm.exists() or (wal.exists() and wal.stat().st_size > 0):
-        return base + "?mode=ro", True
-    return base + "?mode=ro&immutable=1", True
+    if not (wal.exists() and wal.stat().st_size > 0):
+        conn = sqlite3.connect(
+            path.resolve().as_uri() + "?mode=ro&immutable=1", uri=True, isolation_level=None
+        )
+        try:
+            yield conn, True
+        finally:
+            conn.close()
+        return
+    with tempfile.TemporaryDirectory(prefix="knockout-read-") as folder:
+        copy = Path(folder) / path.name
+        shutil.copyfile(path, copy)
+        shutil.copyfile(wal, _side_file(copy, "wal"))
+        conn = sqlite3.connect(copy.as_uri() + "?mode=ro", uri=True, isolation_level=None)
+        try:
+            yield conn, True
+        finally:
+            conn.close()
 
 
 @contextmanager
@@ -307,10 +402,54 @@ def connect(
     if write:
         _check_writable(p, source)
     uri, read_only = _uri(p, write=write)
+    with contextlib.ExitStack() as stack:
+        try:
+            if write:
+                conn = stack.enter_context(contextlib.closing(_open_writing(uri)))
+            else:
+                conn, read_only = stack.enter_context(open_for_reading(p, uri))
+        except sqlite3.Error as exc:
+            raise _open_refusal(source, p, exc) from None
+        yield from _connected(conn, source, p, write=write, read_only=read_only, migrate=migrate)
+
+
+def _open_writing(uri: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None)
     try:
-        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS, isolation_level=None)
-    except sqlite3.Error as exc:
-        raise refused(source, "", f"cannot open the event file: {exc}") from None
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error:
+        conn.close()
+        raise
+    return conn
+
+
+def _open_refusal(source: str, p: Path, exc: sqlite3.Error) -> Exception:
+    """The one-line refusal for a file SQLite cannot open or read at all."""
+    if not _sqlite_header(p):
+        return refused(
+            source, "", f"not a knockout event file: expected an SQLite database, found {exc}"
+        )
+    return _refusal(source, p, exc)
+
+
+def _sqlite_header(p: Path) -> bool:
+    """The file begins as every SQLite database does."""
+    try:
+        with p.open("rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False
+
+
+def _connected(
+    conn: sqlite3.Connection,
+    source: str,
+    p: Path,
+    *,
+    write: bool,
+    read_only: bool,
+    migrate: bool,
+) -> Iterator[sqlite3.Connection]:
     try:
         version = _identify(conn, source)
         if write:
@@ -327,8 +466,6 @@ def connect(
         yield conn
     except sqlite3.Error as exc:
         raise _refusal(source, p, exc) from None
-    finally:
-        conn.close()
 
 
 def _check_writable(p: Path, source: str) -> None:
@@ -352,6 +489,8 @@ def _refusal(source: str, p: Path, exc: sqlite3.Error) -> Exception:
         return refused(source, "", read_only_message(p))
     if "malformed" in str(exc) or "not a database" in str(exc):
         return refused(source, "", damaged_message(source, f"SQLite: {exc}"))
+    if "full" in str(exc) or disk_full(p):
+        return refused(source, "", full_disk_message(p))
     return refused(source, "", f"the event file could not be used, nothing changed: {exc}")
 
 
@@ -531,6 +670,12 @@ def create_file(
             before_link()
         _link(tmp, target, source)
     except (sqlite3.Error, OSError) as exc:
+        if disk_full(target.parent):
+            message = _(
+                "the disk is full (no space left in {folder}): no event file was made; free some "
+                "space (or choose another disk), then run the command again"
+            ).format(folder=target.parent.resolve())
+            raise refused(source, "", message) from None
         raise refused(source, "", f"cannot create the event file: {exc}") from None
     finally:
         _remove(tmp)

@@ -1,6 +1,7 @@
 """Reading an event file without ever writing it: for the hall screen (``knockout event serve``).
 
-The file is opened read-only (SQLite ``mode=ro``): no migration, no change of journal mode, no
+The file is opened read-only (SQLite ``mode=ro``; ``immutable`` on read-only media, where SQLite
+could not create its shared-memory file): no migration, no change of journal mode, no
 entry. Each read is one transaction over the whole journal, so while arbiters record from other
 terminals a reader sees the journal either before or after each entry, never half of one (WAL
 mode lets it read while they write, and never blocks them).
@@ -8,12 +9,21 @@ mode lets it read while they write, and never blocks them).
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from knockout.event.database import APPLICATION_ID, BUSY_SECONDS, SCHEMA_VERSION, read_rows
+from knockout.event.database import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    disk_full,
+    full_disk_message,
+    open_for_reading,
+    read_rows,
+    read_uri,
+)
 from knockout.event.errors import refused
 from knockout.event.state import Event
 
@@ -34,19 +44,18 @@ def read_only(path: str | Path) -> Iterator[sqlite3.Connection]:
     if not p.is_file():
         what = "is a folder, not an event file" if p.is_dir() else "no such event file"
         raise refused(source, "", f"{what} (create one with: knockout event new)")
-    try:
-        conn = sqlite3.connect(
-            p.resolve().as_uri() + "?mode=ro", uri=True, timeout=BUSY_SECONDS, isolation_level=None
-        )
-    except sqlite3.Error as exc:
-        raise refused(source, "", f"cannot open the event file to read: {exc}") from None
-    try:
-        _check(conn, source)
-        yield conn
-    except sqlite3.Error as exc:
-        raise refused(source, "", f"cannot read the event file: {exc}") from None
-    finally:
-        conn.close()
+    with contextlib.ExitStack() as stack:
+        try:
+            conn, _ = stack.enter_context(open_for_reading(p, read_uri(p)))
+        except sqlite3.Error as exc:
+            if disk_full(p):
+                raise refused(source, "", full_disk_message(p)) from None
+            raise refused(source, "", f"cannot open the event file to read: {exc}") from None
+        try:
+            _check(conn, source)
+            yield conn
+        except sqlite3.Error as exc:
+            raise refused(source, "", f"cannot read the event file: {exc}") from None
 
 
 def _check(conn: sqlite3.Connection, source: str) -> None:
