@@ -23,6 +23,7 @@ from knockout.cli.app import (
     user_errors,
 )
 from knockout.errors import KnockoutError
+from knockout.i18n import _
 
 if TYPE_CHECKING:  # imported where a command needs it: a fast start
     from knockout.event.decisions import Answer
@@ -427,7 +428,17 @@ def _written(entries: tuple[Entry, ...], event: Event) -> None:
 
     by_seq = {e.seq: e for e in event.entries}
     for e in entries:
-        if e.kind == "undo" and e.undoes is not None:
+        target = by_seq.get(e.undoes or 0)
+        if target is not None and target.kind == "undo" and target.undoes is not None:
+            _say(
+                _("Restored #{restored} (entry #{seq} undoes #{undone}): {what}").format(
+                    restored=target.undoes,
+                    seq=e.seq,
+                    undone=target.seq,
+                    what=describe(by_seq[target.undoes], by_seq),
+                )
+            )
+        elif e.kind == "undo" and e.undoes is not None:
             _say(f"Undid #{e.undoes} (entry #{e.seq}): {describe(by_seq[e.undoes], by_seq)}")
         else:
             _recorded(e, event)
@@ -925,33 +936,13 @@ def check(
         knockout event check cup.db --salvage rescue.toml
     """
     from knockout.event.database import file_health
-    from knockout.event.export import to_scenario_toml
     from knockout.event.store import load_event
-    from knockout.event.store import salvage as salvage_file
     from knockout.io.text import plural
 
     with user_errors():
         health = file_health(event)
         if salvage is not None:
-            if salvage.exists():
-                raise KnockoutError(f"{salvage}: already exists: choose another file name")
-            ev, lost, dropped = salvage_file(event)
-            try:
-                salvage.write_text(to_scenario_toml(ev), encoding="utf-8")
-            except OSError as exc:
-                raise KnockoutError(f"{salvage}: cannot write: {exc.strerror}") from None
-            lost_text = f"; unreadable: #{', #'.join(map(str, lost))}" if lost else ""
-            left = (
-                f"; {plural(dropped, 'entry', 'entries')} at the end left out (the rules "
-                "cannot place them)"
-                if dropped
-                else ""
-            )
-            _say(
-                f"Salvaged {plural(len(ev.entries), 'journal entry', 'journal entries')} "
-                f"({plural(len(ev.games), 'game')} in force{lost_text}{left}) into {salvage}; "
-                f"carry on with: knockout event new NEW.db --scenario {salvage}"
-            )
+            _salvage(event, salvage)
         if not health.sound:
             raise KnockoutError(_damage_line(str(event), health))
         ev = load_event(event)
@@ -960,7 +951,66 @@ def check(
             f"{plural(health.entries, 'journal entry', 'journal entries')} numbered 1 to "
             f"{health.entries} without gaps, replayed through the rules "
             f"({plural(len(ev.games), 'game')} in force)."
+            + _unchecked_note(health.unchecked, health.entries)
         )
+
+
+def _unchecked_note(unchecked: int, entries: int) -> str:
+    """What ``check`` says of entries written before checksums (schema 5)."""
+    from knockout.i18n import ngettext
+
+    if not unchecked:
+        return _(" Every entry's checksum matches.")
+    text = ngettext(
+        " {n} entry written before checksums (schema 5) is checked against its schema only;",
+        " {n} entries written before checksums (schema 5) are checked against their schema only;",
+        unchecked,
+    ).format(n=unchecked)
+    return text + _(" the {n} after them carry checksums, which match.").format(
+        n=entries - unchecked
+    )
+
+
+def _salvage(event: Path, salvage: Path) -> None:
+    """``check --salvage FILE``: save what can be read as a scenario, and say so."""
+    from knockout.event.export import to_scenario_toml
+    from knockout.event.store import salvage as salvage_file
+    from knockout.i18n import ngettext
+
+    if salvage.exists():
+        raise KnockoutError(f"{salvage}: already exists: choose another file name")
+    rescue = salvage_file(event)
+    ev = rescue.event
+    try:
+        salvage.write_text(to_scenario_toml(ev), encoding="utf-8")
+    except OSError as exc:
+        raise KnockoutError(f"{salvage}: cannot write: {exc.strerror}") from None
+    kept = len(ev.entries)
+    parts = [
+        ngettext("Salvaged {n} journal entry", "Salvaged {n} journal entries", kept).format(n=kept)
+        + " ("
+        + ngettext("{n} game in force", "{n} games in force", len(ev.games)).format(n=len(ev.games))
+    ]
+    if rescue.damaged:
+        numbers = ", ".join(f"#{d.seq}" for d in rescue.damaged)
+        parts.append(_("damaged: {numbers}").format(numbers=numbers))
+    if rescue.lost:
+        parts.append(
+            _("unreadable: {numbers}").format(numbers=", ".join(f"#{n}" for n in rescue.lost))
+        )
+    if rescue.left_out:
+        numbers = ", ".join(f"#{n}" for n in rescue.left_out)
+        parts.append(_("left out as they depend on them: {numbers}").format(numbers=numbers))
+    if rescue.header_damage is not None:
+        parts.append(rescue.header_damage.line())
+    _say(
+        "; ".join(parts)
+        + ") "
+        + _(
+            "into {file}; carry on with the event's seed: knockout event new NEW.db "
+            "--scenario {file} --seed {seed}"
+        ).format(file=salvage, seed=ev.seed)
+    )
 
 
 def _damage_line(source: str, health: object) -> str:
@@ -975,6 +1025,9 @@ def _damage_line(source: str, health: object) -> str:
         parts.append(f"{health.foreign_keys} broken references")
     if health.gaps:
         parts.append(f"journal entries missing: #{', #'.join(map(str, health.gaps[:10]))}")
+    parts += [d.line() for d in health.damaged[:10]]
+    if len(health.damaged) > 10:
+        parts.append(f"and {len(health.damaged) - 10} more damaged entries")
     return (
         f"{source}: damaged: {'; '.join(parts)}. Save what can be read: knockout event check "
         f"{source} --salvage RESCUE.toml, then knockout event new NEW.db --scenario RESCUE.toml"

@@ -26,7 +26,7 @@ from knockout.dashboard.fit import table as fit_table
 from knockout.dashboard.match import CLOCK_NOTE, clock_text
 from knockout.dashboard.times import duration
 from knockout.event.entries import describe, outcome_text, result_text
-from knockout.event.journal import Entry
+from knockout.event.journal import Entry, cascade_of
 from knockout.event.state import (
     Event,
     Match,
@@ -389,6 +389,15 @@ def entry_preview(entries: tuple[Entry, ...], event: Event, *, dry_run: bool) ->
                 f"{verb} {e.match} game {e.game} ({d['stage']}): #{old.seq} has {was}; "
                 f"now {_outcome(event, d)}{_times(d)}."
             )
+        elif e.kind == "undo" and by_seq[e.undoes or 0].kind == "undo":
+            u = by_seq[e.undoes or 0]
+            verb = _("Would restore") if dry_run else _("Restoring")
+            what = describe(by_seq[u.undoes or 0], by_seq)
+            out.append(
+                _("{verb} #{restored} (undoing #{undone}, with the correction): {what}.").format(
+                    verb=verb, restored=u.undoes, undone=u.seq, what=what
+                )
+            )
         elif e.kind == "undo" and e.undoes is not None:
             verb = "Would undo" if dry_run else "Undoing"
             why = f" (it no longer fits: {d['cascade']})" if d.get("cascade") else ""
@@ -579,12 +588,17 @@ def journal_view(event: Event) -> Table:
             note, style = f"undone by #{event.undone[e.seq]}", "strike dim"
         if target is not None and e.seq == target.seq:
             note = "<- undo"
+            cascade = cascade_of(event.entries, target)
+            if cascade:
+                first, last = cascade[-1].seq, cascade[0].seq
+                span = f"#{first}" if first == last else f"#{first}-#{last}"
+                note += _(" (with {entries})").format(entries=span)
         table.add_row(
             str(e.seq),
             local_time(e.at),
             Text(describe(e, by_seq), style=style),
             e.command,
-            Text(note, style="bold yellow" if note == "<- undo" else "dim"),
+            Text(note, style="bold yellow" if note.startswith("<- undo") else "dim"),
         )
     return fitted(table)
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from knockout.event.errors import refused
+from knockout.event.integrity import Damage, entry_damage, header_damage, row_checksum
 from knockout.event.journal import ENTRY_KINDS, LEGACY_DECISION_KINDS, UNDOABLE, Entry, EntryKind
 from knockout.i18n import _
 
@@ -44,10 +45,12 @@ __all__ = [
     "EventHeader",
     "EventRows",
     "FileHealth",
+    "Salvaged",
     "append",
     "check_pages",
     "connect",
     "create_file",
+    "damaged_entry_message",
     "damaged_message",
     "disk_full",
     "file_health",
@@ -64,7 +67,7 @@ __all__ = [
 #: ``PRAGMA application_id`` of an event file ("KNKO").
 APPLICATION_ID = 0x4B4E4B4F
 #: The schema this code writes. Older files are migrated (MIGRATIONS), newer ones refused.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: How long a writer waits for another terminal's write to finish.
 BUSY_SECONDS = 30.0
 
@@ -73,7 +76,8 @@ BUSY_SECONDS = 30.0
 _KINDS = tuple((kind, int(kind in UNDOABLE)) for kind in ENTRY_KINDS)
 
 
-def _journal_table(name: str) -> str:
+def _journal_table_v2(name: str) -> str:
+    """The journal of schemas 2 to 4 (kept to migrate a schema-1 file step by step)."""
     return f"""CREATE TABLE {name} (
         seq INTEGER PRIMARY KEY CHECK (seq >= 1),
         at TEXT NOT NULL,
@@ -84,6 +88,25 @@ def _journal_table(name: str) -> str:
         data TEXT NOT NULL,
         command TEXT NOT NULL,
         undoes INTEGER UNIQUE REFERENCES journal (seq),
+        CHECK ((kind = 'undo') = (undoes IS NOT NULL))
+    )"""
+
+
+def _journal_table(name: str) -> str:
+    """The journal of schema 5: every entry carries a checksum of its row (``checksum``;
+    NULL only in entries written before schema 5), and an undo can reverse an undo (so
+    ``undoes`` is no longer unique: an entry put back in force can be undone again)."""
+    return f"""CREATE TABLE {name} (
+        seq INTEGER PRIMARY KEY CHECK (seq >= 1),
+        at TEXT NOT NULL,
+        kind TEXT NOT NULL REFERENCES entry_kinds (kind),
+        match TEXT,
+        game INTEGER,
+        player TEXT,
+        data TEXT NOT NULL,
+        command TEXT NOT NULL,
+        undoes INTEGER REFERENCES journal (seq),
+        checksum TEXT,
         CHECK ((kind = 'undo') = (undoes IS NOT NULL))
     )"""
 
@@ -108,18 +131,36 @@ def _never_changed(tables: Sequence[str]) -> tuple[str, ...]:
     )
 
 
-_JOURNAL_TRIGGERS: tuple[str, ...] = (
-    """CREATE TRIGGER journal_in_order BEFORE INSERT ON journal
+_IN_ORDER = """CREATE TRIGGER journal_in_order BEFORE INSERT ON journal
         WHEN NEW.seq != (SELECT COALESCE(MAX(seq), 0) + 1 FROM journal)
-        BEGIN SELECT RAISE(ABORT, 'journal entries are appended in order'); END""",
-    """CREATE TRIGGER journal_kind_known BEFORE INSERT ON journal
+        BEGIN SELECT RAISE(ABORT, 'journal entries are appended in order'); END"""
+_KIND_KNOWN = """CREATE TRIGGER journal_kind_known BEFORE INSERT ON journal
         WHEN NOT EXISTS (SELECT 1 FROM entry_kinds WHERE kind = NEW.kind)
-        BEGIN SELECT RAISE(ABORT, 'not a kind of journal entry'); END""",
+        BEGIN SELECT RAISE(ABORT, 'not a kind of journal entry'); END"""
+
+#: The journal's triggers of schemas 2 to 4.
+_JOURNAL_TRIGGERS_V2: tuple[str, ...] = (
+    _IN_ORDER,
+    _KIND_KNOWN,
     """CREATE TRIGGER journal_undo_target BEFORE INSERT ON journal
         WHEN NEW.kind = 'undo' AND NOT EXISTS (
             SELECT 1 FROM journal AS j JOIN entry_kinds AS k ON k.kind = j.kind
             WHERE j.seq = NEW.undoes AND k.undoable = 1)
         BEGIN SELECT RAISE(ABORT, 'an undo reverses an entry that can be undone'); END""",
+)
+
+#: Schema 5: an undo may reverse an undo; every new entry carries its checksum.
+_JOURNAL_TRIGGERS: tuple[str, ...] = (
+    _IN_ORDER,
+    _KIND_KNOWN,
+    """CREATE TRIGGER journal_undo_target BEFORE INSERT ON journal
+        WHEN NEW.kind = 'undo' AND NOT EXISTS (
+            SELECT 1 FROM journal AS j JOIN entry_kinds AS k ON k.kind = j.kind
+            WHERE j.seq = NEW.undoes AND (k.undoable = 1 OR j.kind = 'undo'))
+        BEGIN SELECT RAISE(ABORT, 'an undo reverses an entry that can be undone'); END""",
+    """CREATE TRIGGER journal_checksummed BEFORE INSERT ON journal
+        WHEN NEW.checksum IS NULL
+        BEGIN SELECT RAISE(ABORT, 'a journal entry carries its checksum'); END""",
 )
 
 SCHEMA: tuple[str, ...] = (
@@ -129,12 +170,14 @@ SCHEMA: tuple[str, ...] = (
         scenario TEXT NOT NULL,
         seed INTEGER NOT NULL,
         created TEXT NOT NULL,
-        knockout_version TEXT NOT NULL
+        knockout_version TEXT NOT NULL,
+        checksum TEXT
     )""",
     """CREATE TABLE players (
         position INTEGER PRIMARY KEY,
         name TEXT NOT NULL UNIQUE,
-        federation TEXT
+        federation TEXT,
+        checksum TEXT
     )""",
     *_KIND_TABLE,
     _journal_table("journal"),
@@ -154,13 +197,13 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
             for t in ("journal_in_order", "journal_undo_target", "journal_no_update")
         ),
         "DROP TRIGGER journal_no_delete",
-        _journal_table("journal_v2"),
+        _journal_table_v2("journal_v2"),
         "INSERT INTO journal_v2 (seq, at, kind, match, game, player, data, command, undoes) "
         "SELECT seq, at, kind, match, game, player, data, command, undoes FROM journal "
         "ORDER BY seq",
         "DROP TABLE journal",
         "ALTER TABLE journal_v2 RENAME TO journal",
-        *_JOURNAL_TRIGGERS,
+        *_JOURNAL_TRIGGERS_V2,
         *_never_changed(("journal", "entry_kinds")),
     ),
     2: tuple(
@@ -170,6 +213,21 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     # schema 4: one kind of entry for every decision the players make; the older entries stay
     # as written (the journal is never edited) and are read as decisions (_entry)
     3: ("INSERT OR IGNORE INTO entry_kinds (kind, undoable) VALUES ('decision', 1)",),
+    # schema 5: a checksum in every row written from now on (the rows already written keep
+    # none and are checked against their schema only); an undo may reverse an undo, so
+    # ``undoes`` is no longer unique: the journal is copied into a new table, as from schema 1
+    4: (
+        "ALTER TABLE event ADD COLUMN checksum TEXT",
+        "ALTER TABLE players ADD COLUMN checksum TEXT",
+        _journal_table("journal_v5"),
+        "INSERT INTO journal_v5 (seq, at, kind, match, game, player, data, command, undoes) "
+        "SELECT seq, at, kind, match, game, player, data, command, undoes FROM journal "
+        "ORDER BY seq",
+        "DROP TABLE journal",
+        "ALTER TABLE journal_v5 RENAME TO journal",
+        *_JOURNAL_TRIGGERS,
+        *_never_changed(("journal",)),
+    ),
 }
 
 
@@ -246,6 +304,15 @@ def damaged_message(source: str, detail: str) -> str:
         f"read: knockout event check {source} --salvage RESCUE.toml, then carry on from it: "
         f"knockout event new NEW.db --scenario RESCUE.toml"
     )
+
+
+def damaged_entry_message(source: str, damage: Damage) -> str:
+    """The refusal for a damaged row: which and what is wrong, and how to recover."""
+    return _(
+        "{damage}; nothing was changed. Save what can still be read: knockout event check "
+        "{source} --salvage RESCUE.toml, then carry on from it: knockout event new NEW.db "
+        "--scenario RESCUE.toml"
+    ).format(damage=damage.line(), source=source)
 
 
 def _problems(rows: Sequence[Sequence[Any]]) -> list[str]:
@@ -570,41 +637,109 @@ def write_transaction(conn: sqlite3.Connection, source: str) -> Iterator[None]:
 
 
 def read_rows(conn: sqlite3.Connection, source: str) -> EventRows:
-    """The event row, the players and the whole journal, in one consistent read.
+    """The event row, the players and the whole journal, in one consistent read, each row
+    checked (:mod:`knockout.event.integrity`: its checksum, and its schema).
 
     Inside a write transaction the read belongs to it; otherwise it is its own transaction.
+
+    Raises:
+        EventRefused: A damaged row, in one line naming it (the first one found) and the way
+            out (``event check --salvage``).
     """
     own = not conn.in_transaction
     if own:
         conn.execute("BEGIN")
     try:
-        row = conn.execute(
-            "SELECT name, scenario, seed, created, knockout_version FROM event WHERE id = 1"
-        ).fetchone()
-        if row is None:
-            raise refused(source, "", "not a complete event file (no event row)")
-        header = EventHeader(row[0], json.loads(row[1]), int(row[2]), row[3], row[4])
-        federations = {
-            name: fed
-            for name, fed in conn.execute("SELECT name, federation FROM players ORDER BY position")
-        }
-        entries = tuple(
-            _entry(r)
-            for r in conn.execute(
-                "SELECT seq, at, kind, match, game, player, data, command, undoes "
-                "FROM journal ORDER BY seq"
-            )
-        )
+        rows, damage = _read_checked(conn, source, stop=True)
     finally:
         if own:
             conn.execute("COMMIT")
-    return EventRows(header, federations, entries)
+    if damage:
+        raise refused(source, "", damaged_entry_message(source, damage[0]))
+    return rows
 
 
-def _entry(r: Sequence[Any]) -> Entry:
-    """A journal row as an entry; a decision written by the older schema (a ``bid``,
-    ``choice``, ``sealed`` or ``cut`` row) as the ``decision`` entry it is."""
-    kind, data = r[2], json.loads(r[6])
+def _has_checksums(conn: sqlite3.Connection) -> bool:
+    """The file's rows carry checksums (schema 5 and later)."""
+    return int(conn.execute("PRAGMA user_version").fetchone()[0]) >= 5
+
+
+_JOURNAL_COLUMNS = "seq, at, kind, match, game, player, data, command, undoes"
+
+
+def _read_header(
+    conn: sqlite3.Connection, source: str, sums: bool
+) -> tuple[EventHeader, Damage | None]:
+    extra = ", checksum" if sums else ""
+    row = conn.execute(
+        f"SELECT name, scenario, seed, created, knockout_version{extra} FROM event WHERE id = 1"
+    ).fetchone()
+    if row is None:
+        raise refused(source, "", "not a complete event file (no event row)")
+    damage = header_damage(row[:5], row[5] if sums else None)
+    if damage is not None:
+        return EventHeader(row[0], {}, 0, row[3], row[4]), damage
+    return EventHeader(row[0], json.loads(row[1]), int(row[2]), row[3], row[4]), None
+
+
+def _format_of(header: EventHeader) -> tuple[Any, Damage | None]:
+    """The event's match format (for checking the entries' stages and clocks), or why the
+    scenario cannot give it."""
+    from knockout.errors import InputError  # noqa: PLC0415
+    from knockout.rules.scenario.aggregate import parse_scenario  # noqa: PLC0415
+
+    try:
+        return parse_scenario(header.scenario, source="event").format, None
+    except InputError as exc:
+        first = exc.problems[0] if exc.problems else None
+        what = "?" if first is None else f"{first.key}: {first.message}"
+        line = _("its scenario is not one knockout can read ({what})").format(what=what)
+        return None, Damage(None, None, line)
+
+
+def _read_checked(
+    conn: sqlite3.Connection, source: str, *, stop: bool
+) -> tuple[EventRows, list[Damage]]:
+    """Every row read and checked; the damaged ones (with ``stop``: only the first) named and
+    left out."""
+    sums = _has_checksums(conn)
+    header, damage = _read_header(conn, source, sums)
+    if damage is not None:
+        return EventRows(header, {}, ()), [damage]
+    fmt, damage = _format_of(header)
+    if damage is not None:
+        return EventRows(header, {}, ()), [damage]
+    damaged: list[Damage] = []
+    extra = ", checksum" if sums else ""
+    federations: dict[str, str | None] = {}
+    for r in conn.execute(
+        f"SELECT position, name, federation{extra} FROM players ORDER BY position"
+    ):
+        if sums and r[3] is not None and row_checksum(r[:3]) != r[3]:
+            what = _("its checksum does not match: a byte of it changed after it was written")
+            damaged.append(Damage(None, None, what, kind=f"players:{r[0]}"))
+            if stop:
+                return EventRows(header, federations, ()), damaged
+        federations[r[1]] = r[2]
+    entries: list[Entry] = []
+    for r in conn.execute(f"SELECT {_JOURNAL_COLUMNS}{extra} FROM journal ORDER BY seq"):
+        damage, data = entry_damage(r[:9], r[9] if sums else None, fmt)
+        if damage is not None or data is None:
+            assert damage is not None
+            damaged.append(damage)
+            if stop:
+                break
+            continue
+        entries.append(_entry(r, data))
+    return EventRows(header, federations, tuple(entries)), damaged
+
+
+def _entry(r: Sequence[Any], data: Mapping[str, Any] | None = None) -> Entry:
+    """A journal row as an entry (``data``: its data, already read); a decision written by the
+    older schema (a ``bid``, ``choice``, ``sealed`` or ``cut`` row) as the ``decision`` entry it
+    is."""
+    kind = r[2]
+    data = json.loads(r[6]) if data is None else data
     if kind in LEGACY_DECISION_KINDS:
         kind, data = "decision", {**data, "kind": kind}
     return Entry(
@@ -622,20 +757,20 @@ def _entry(r: Sequence[Any]) -> Entry:
 
 def append(conn: sqlite3.Connection, entry: Entry) -> None:
     """Insert ``entry`` (inside the caller's write transaction)."""
+    row = (
+        entry.seq,
+        entry.at,
+        entry.kind,
+        entry.match,
+        entry.game,
+        entry.player,
+        json.dumps(dict(entry.fields), ensure_ascii=False, sort_keys=True, allow_nan=False),
+        entry.command,
+        entry.undoes,
+    )
     conn.execute(
-        "INSERT INTO journal (seq, at, kind, match, game, player, data, command, undoes) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            entry.seq,
-            entry.at,
-            entry.kind,
-            entry.match,
-            entry.game,
-            entry.player,
-            json.dumps(dict(entry.fields), ensure_ascii=False, sort_keys=True, allow_nan=False),
-            entry.command,
-            entry.undoes,
-        ),
+        f"INSERT INTO journal ({_JOURNAL_COLUMNS}, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (*row, row_checksum(row)),
     )
 
 
@@ -698,20 +833,22 @@ def _build(
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             for statement in SCHEMA:
                 conn.execute(statement)
-            conn.execute(
-                "INSERT INTO event (id, name, scenario, seed, created, knockout_version) "
-                "VALUES (1, ?, ?, ?, ?, ?)",
-                (
-                    header.name,
-                    json.dumps(dict(header.scenario), ensure_ascii=False, allow_nan=False),
-                    header.seed,
-                    header.created,
-                    header.knockout_version,
-                ),
+            row = (
+                header.name,
+                json.dumps(dict(header.scenario), ensure_ascii=False, allow_nan=False),
+                header.seed,
+                header.created,
+                header.knockout_version,
             )
+            conn.execute(
+                "INSERT INTO event (id, name, scenario, seed, created, knockout_version, "
+                "checksum) VALUES (1, ?, ?, ?, ?, ?, ?)",
+                (*row, row_checksum(row)),
+            )
+            players = [(i, name, fed) for i, (name, fed) in enumerate(federations.items(), 1)]
             conn.executemany(
-                "INSERT INTO players (position, name, federation) VALUES (?, ?, ?)",
-                [(i, name, fed) for i, (name, fed) in enumerate(federations.items(), 1)],
+                "INSERT INTO players (position, name, federation, checksum) VALUES (?, ?, ?, ?)",
+                [(*p, row_checksum(p)) for p in players],
             )
             for entry in entries:
                 append(conn, entry)
@@ -757,6 +894,9 @@ class FileHealth:
         entries: Journal entries read.
         gaps: Entry numbers missing from the journal.
         version: The file's schema version.
+        damaged: The rows whose checksum or schema is wrong (:mod:`knockout.event.integrity`).
+        unchecked: Journal entries without a checksum (written before schema 5: checked
+            against their schema only).
     """
 
     pages: tuple[str, ...]
@@ -764,75 +904,144 @@ class FileHealth:
     entries: int
     gaps: tuple[int, ...]
     version: int
+    damaged: tuple[Damage, ...] = ()
+    unchecked: int = 0
 
     @property
     def sound(self) -> bool:
         """Nothing wrong."""
-        return not self.pages and not self.foreign_keys and not self.gaps
+        return not self.pages and not self.foreign_keys and not self.gaps and not self.damaged
 
 
 def file_health(path: str | Path) -> FileHealth:
-    """The full integrity check of an event file (read only; nothing is migrated).
+    """The full integrity check of an event file (read only; nothing is migrated): SQLite's
+    pages, and every row's checksum and schema.
 
     Raises:
         EventRefused: Not an event file.
     """
+    source = str(path)
     with connect(path, write=False, migrate=False) as conn:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         pages = tuple(check_pages(conn, full=True))
+        damaged: list[Damage] = []
+        unchecked = 0
         try:
             keys = len(conn.execute("PRAGMA foreign_key_check").fetchall())
             seqs = [int(r[0]) for r in conn.execute("SELECT seq FROM journal ORDER BY seq")]
+            _rows, damaged = _read_checked(conn, source, stop=False)
+            if version >= 5:
+                unchecked = int(
+                    conn.execute("SELECT COUNT(*) FROM journal WHERE checksum IS NULL").fetchone()[
+                        0
+                    ]
+                )
+            else:
+                unchecked = len(seqs)
         except sqlite3.DatabaseError:
             if not pages:
                 raise
             keys, seqs = 0, []
     gaps = tuple(sorted(set(range(1, (max(seqs) if seqs else 0) + 1)) - set(seqs)))
-    return FileHealth(pages, keys, len(seqs), gaps, version)
+    return FileHealth(pages, keys, len(seqs), gaps, version, tuple(damaged), unchecked)
 
 
 #: Entry numbers tried one by one past an unreadable one before a salvage stops.
 _SALVAGE_RUN = 64
 
 
-def salvage_rows(path: str | Path) -> tuple[EventRows, tuple[int, ...]]:
-    """What can still be read of a damaged event file: the event row, the players (their
-    federations; without them, none), and the journal's entries from 1 up to the first one that
-    cannot be read. Returns the rows and the entry numbers that could not be read.
+@dataclass(frozen=True)
+class Salvaged:
+    """What can still be read of a damaged event file.
+
+    Attributes:
+        rows: The event row, the players (without them, the scenario's, with no federations)
+            and every journal entry that can be read and is not damaged.
+        lost: The entry numbers SQLite cannot read at all (what they were is not known).
+        damaged: The entries that can be read but are damaged (their number and match known).
+        header_damage: What is wrong with the event row, when its scenario can still be used.
+    """
+
+    rows: EventRows
+    lost: tuple[int, ...]
+    damaged: tuple[Damage, ...]
+    header_damage: Damage | None = None
+
+
+def salvage_rows(path: str | Path) -> Salvaged:
+    """What can still be read of a damaged event file (see :class:`Salvaged`): every readable,
+    sound row, wherever it is; which entries depend on a damaged one is for the caller.
 
     Raises:
-        EventRefused: Not even the event row can be read.
+        EventRefused: Not even the event's scenario can be read.
     """
     source = str(path)
     with connect(path, write=False, migrate=False) as conn:
         try:
-            row = conn.execute(
-                "SELECT name, scenario, seed, created, knockout_version FROM event WHERE id = 1"
-            ).fetchone()
+            sums = _has_checksums(conn)
+            header, header_bad = _read_header(conn, source, sums)
         except sqlite3.DatabaseError as exc:
             message = f"nothing can be salvaged: the event row is lost ({exc})"
             raise refused(source, "", message) from None
-        if row is None:
-            raise refused(source, "", "nothing can be salvaged: no event row")
-        header = EventHeader(row[0], json.loads(row[1]), int(row[2]), row[3], row[4])
+        if header_bad is not None:
+            header = _usable_header(conn, source, header_bad)
+        fmt, bad = _format_of(header)
+        if bad is not None:
+            raise refused(source, "", _("nothing can be salvaged: {what}").format(what=bad.line()))
         try:
             federations: dict[str, str | None] = dict(
                 conn.execute("SELECT name, federation FROM players ORDER BY position").fetchall()
             )
         except sqlite3.DatabaseError:
             federations = {p["name"]: None for p in header.scenario.get("players", [])}
-        entries, lost = _salvage_journal(conn)
-    return EventRows(header, federations, tuple(entries)), tuple(lost)
+        entries, lost, damaged = _salvage_journal(conn, sums, fmt)
+    rows = EventRows(header, federations, tuple(entries))
+    return Salvaged(rows, tuple(lost), tuple(damaged), header_bad)
 
 
-def _salvage_journal(conn: sqlite3.Connection) -> tuple[list[Entry], list[int]]:
-    select = "SELECT seq, at, kind, match, game, player, data, command, undoes FROM journal"
+def _usable_header(conn: sqlite3.Connection, source: str, damage: Damage) -> EventHeader:
+    """The event row whose checksum fails but whose scenario and seed still read (a changed
+    name, say): used, the damage reported. Else nothing can be salvaged."""
+    row = conn.execute(
+        "SELECT name, scenario, seed, created, knockout_version FROM event WHERE id = 1"
+    ).fetchone()
     try:
-        return [_entry(r) for r in conn.execute(select + " ORDER BY seq")], []
-    except sqlite3.DatabaseError:
-        pass
+        scenario = json.loads(row[1])
+        seed = row[2]
+        if not isinstance(scenario, dict) or not isinstance(seed, int):
+            raise ValueError
+    except (TypeError, ValueError):
+        what = _("nothing can be salvaged: {what}").format(what=damage.line())
+        raise refused(source, "", what) from None
+    return EventHeader(row[0], scenario, seed, row[3], row[4])
+
+
+def _salvage_journal(
+    conn: sqlite3.Connection, sums: bool, fmt: Any
+) -> tuple[list[Entry], list[int], list[Damage]]:
+    """The journal's sound entries, the numbers of those SQLite cannot read, and the damaged
+    ones; read at once, or entry by entry when a page is damaged."""
+    extra = ", checksum" if sums else ""
+    select = f"SELECT {_JOURNAL_COLUMNS}{extra} FROM journal"
     entries: list[Entry] = []
     lost: list[int] = []
+    damaged: list[Damage] = []
+
+    def take(r: Sequence[Any]) -> None:
+        damage, data = entry_damage(r[:9], r[9] if sums else None, fmt)
+        if damage is not None:
+            damaged.append(damage)
+        else:
+            entries.append(_entry(r, data))
+
+    try:
+        rows = conn.execute(select + " ORDER BY seq").fetchall()
+    except sqlite3.DatabaseError:
+        rows = None
+    if rows is not None:
+        for r in rows:
+            take(r)
+        return entries, lost, damaged
     seq, misses = 1, 0
     while misses < _SALVAGE_RUN:
         try:
@@ -844,10 +1053,6 @@ def _salvage_journal(conn: sqlite3.Connection) -> tuple[list[Entry], list[int]]:
             misses += 1
         else:
             misses = 0
-            if not lost:
-                entries.append(_entry(r))
-            else:
-                lost.append(seq)  # readable, but after a lost entry: the chain is broken
+            take(r)
         seq += 1
-    last = max([e.seq for e in entries] + [0])
-    return entries, sorted(x for x in set(lost) if x > last)
+    return entries, sorted(set(lost)), damaged

@@ -583,6 +583,12 @@ def describe(entry: Entry, entries: Mapping[int, Entry]) -> str:
     if entry.kind in ("amend", "replace"):
         return _player_line(entry)
     target = entries.get(entry.undoes or 0)
+    if target is not None and target.kind == "undo":
+        original = entries.get(target.undoes or 0)
+        text = _("undo #{undone}, restoring #{restored}").format(
+            undone=entry.undoes, restored=target.undoes
+        )
+        return text + ("" if original is None else f": {describe(original, entries)}")
     only = f" (undo --match {d['only_match']})" if d.get("only_match") else ""
     return f"undo #{entry.undoes}{only}" + (
         "" if target is None else f": {describe(target, entries)}"

@@ -14,7 +14,10 @@ An :class:`Entry` is one row of the ``journal`` table. Kinds:
   (``data["corrects"]``: the entry it replaces); the game keeps its place in its match;
 * ``amend``: a player's name, ratings or federation corrected (``player``: the name before);
 * ``replace``: a player who has not played replaced by a reserve (``player``: who is out);
-* ``undo``: reverses one earlier entry (``undoes``); an entry is reversed at most once.
+* ``undo``: reverses one earlier entry (``undoes``). An undo of an undo puts the entry it
+  reversed back in force: one ``undo`` of a correction written with ``--cascade`` takes back the
+  correction and the cascade's undos, so the entries the cascade took back are in force again
+  (:func:`undone_by`).
 
 The event's state is the journal replayed (:mod:`knockout.event.state`), so there is no second
 copy of the state that could disagree with it.
@@ -22,7 +25,7 @@ copy of the state that could disagree with it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, get_args
@@ -33,6 +36,8 @@ __all__ = [
     "UNDOABLE",
     "Entry",
     "EntryKind",
+    "cascade_of",
+    "undone_by",
     "utc_now",
 ]
 
@@ -97,3 +102,45 @@ class Entry:
     def fields(self) -> Mapping[str, Any]:
         """``data``, or an empty mapping."""
         return self.data or {}
+
+
+def undone_by(entries: Sequence[Entry]) -> dict[int, int]:
+    """For each entry out of force, the undo in force that reversed it.
+
+    An undo is in force unless a later undo in force reversed it, so the journal is read from
+    its end: an undo of an undo puts the first undo's entry back in force, and that entry can be
+    undone again later.
+
+    >>> g, u1 = Entry(2, "", "game"), Entry(3, "", "undo", undoes=2)
+    >>> u2 = Entry(4, "", "undo", undoes=3)
+    >>> undone_by([g, u1]), undone_by([g, u1, u2])
+    ({2: 3}, {3: 4})
+    >>> undone_by([g, u1, u2, Entry(5, "", "undo", undoes=2)])
+    {2: 5, 3: 4}
+    """
+    out: dict[int, int] = {}
+    for e in reversed(entries):
+        if e.kind == "undo" and e.undoes is not None and e.seq not in out:
+            out.setdefault(e.undoes, e.seq)
+    return dict(sorted(out.items()))
+
+
+def cascade_of(entries: Sequence[Entry], target: Entry) -> tuple[Entry, ...]:
+    """The undos that ``correct --cascade`` wrote with the correction ``target`` (the entries
+    just before it, in the same write, each marked with the cascade), latest first; empty for
+    any other entry. An undo of ``target`` undoes them too, so the entries they took back are in
+    force again.
+    """
+    if target.kind != "correct":
+        return ()
+    because = f"correct {target.match} game {target.game}"
+    by_seq = {e.seq: e for e in entries}
+    out: list[Entry] = []
+    seq = target.seq - 1
+    while seq in by_seq:
+        e = by_seq[seq]
+        if e.kind != "undo" or e.at != target.at or e.fields.get("cascade") != because:
+            break
+        out.append(e)
+        seq -= 1
+    return tuple(out)

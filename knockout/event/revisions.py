@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from knockout.event.database import EventRows
-from knockout.event.journal import UNDOABLE, Entry
+from knockout.event.journal import UNDOABLE, Entry, undone_by
 from knockout.event.state import (
     THIRD_ID,
     Event,
@@ -31,7 +31,7 @@ from knockout.rules.decisions.made import made_of_fields
 
 Step = NextGame | PendingDecision | None
 
-__all__ = ["Conflict", "later_conflicts"]
+__all__ = ["Conflict", "downstream", "later_conflicts"]
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class Conflict:
     why: str
 
 
-def _downstream(event: Event, match: str) -> set[str]:
+def downstream(event: Event, match: str) -> set[str]:
     """``match`` and every match its result feeds."""
     m = event.find_match(match)
     k, index = m.key
@@ -84,12 +84,12 @@ def later_conflicts(
         changed: New entries placed at that point (a correction).
         dropped: Entries taken out (an undo).
     """
-    undone = {e.undoes for e in rows.entries if e.undoes is not None}
+    undone = undone_by(rows.entries)
     live = [e for e in rows.entries if e.seq not in undone and e.kind != "undo"]
     before = [e for e in live if e.seq <= at and e.seq not in dropped]
     kept: list[Entry] = [*before, *changed]
     event = Event.replay(source, replace(rows, entries=tuple(kept)))
-    watched = _downstream(event, match)
+    watched = downstream(event, match)
     out: list[Conflict] = []
     left_out: set[int] = set(dropped)
     for e in live:

@@ -24,7 +24,7 @@ from knockout.errors import ScenarioError
 from knockout.event.checks import name_key
 from knockout.event.database import EventHeader, EventRows
 from knockout.event.errors import refused
-from knockout.event.journal import UNDOABLE, Entry
+from knockout.event.journal import UNDOABLE, Entry, undone_by
 from knockout.event.lot import first_uniform
 from knockout.event.roster import renamed, roster
 from knockout.game import Result
@@ -485,7 +485,7 @@ class Event:
             EventRefused: If the rules cannot place the journal's games (a refused entry).
         """
         first = parse_scenario(rows.header.scenario, source=source)
-        undone = {e.undoes: e.seq for e in rows.entries if e.undoes is not None}
+        undone = undone_by(rows.entries)
         live = [e for e in rows.entries if e.seq not in undone]
         players = roster(first, rows.federations, live)
         base = players.base

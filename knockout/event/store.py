@@ -9,7 +9,7 @@ raises before anything is written, so the file is left exactly as it was.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +38,9 @@ from knockout.event.entries import (
     withdraw_entry,
 )
 from knockout.event.errors import EventRefused, refused
-from knockout.event.journal import Entry, utc_now
-from knockout.event.revisions import Conflict, later_conflicts
+from knockout.event.integrity import Damage
+from knockout.event.journal import Entry, cascade_of, utc_now
+from knockout.event.revisions import Conflict, downstream, later_conflicts
 from knockout.event.state import Event, MatchKey, assign_boards
 from knockout.i18n import _
 from knockout.io.text import plural, read_text
@@ -49,6 +50,7 @@ from knockout.version import __version__
 
 __all__ = [
     "Confirm",
+    "Rescue",
     "amend_player",
     "correct_game",
     "create_event",
@@ -136,13 +138,30 @@ def _planned(
     source: str, rows: EventRows, plan: Callable[[Event, EventRows], Sequence[Maker]]
 ) -> tuple[tuple[Entry, ...], EventRows, Event]:
     """The entries ``plan`` makes, each from the state the ones before it leave; the rows with
-    them appended, and the event those rows replay to."""
+    them appended, and the event those rows replay to.
+
+    The entries of one change are one write, so only the state after the last must stand: a
+    step between them that the rules cannot place alone (the cascade's undos have taken back a
+    sudden-death game whose winner a later round's game, which the correction keeps, needs) is
+    passed over, the next entry built from the last state that stands, and it has no boards of
+    its own.
+
+    Raises:
+        EventRefused: The state after the last entry does not stand.
+    """
     at = utc_now()
     out: list[Entry] = []
     event = Event.replay(source, rows)
-    for make in plan(event, rows):
-        entry, rows = _with_entry(source, rows, make, at, event)
-        event = Event.replay(source, rows)
+    makers = plan(event, rows)
+    for i, make in enumerate(makers):
+        try:
+            entry, rows = _with_entry(source, rows, make, at, event)
+            event = Event.replay(source, rows)
+        except EventRefused:
+            if i == len(makers) - 1:
+                raise
+            entry = make(event, len(rows.entries) + 1, at)
+            rows = replace(rows, entries=(*rows.entries, entry))
         out.append(entry)
     return tuple(out), rows, event
 
@@ -294,6 +313,23 @@ def _cascade(
     return makers
 
 
+def _restore(event: Event, target: int, command: str) -> list[Maker]:
+    """With the undo of a correction written with ``--cascade``: an undo of each of the
+    cascade's undos, the entry it took back first, so every entry the cascade took back is in
+    force again, as before the correction (an empty list for any other entry)."""
+    by_seq = {e.seq: e for e in event.entries}
+    makers: list[Maker] = []
+    for u in cascade_of(event.entries, by_seq[target]):
+
+        def restore(ev: Event, seq: int, at: str, u: Entry = u) -> Entry:
+            data = {"kind": "undo", "match": u.match, "game": u.game, "restores": u.undoes}
+            data["with"] = target
+            return Entry(seq, at, "undo", match=u.match, data=data, command=command, undoes=u.seq)
+
+        makers.append(restore)
+    return makers
+
+
 def short(entry: Entry, entries: Mapping[int, Entry]) -> str:
     """A few words naming an entry: ``R2-M1 game 1``, ``R1-M2 bid``, ``X withdraws``."""
     if entry.kind in ("game", "correct"):
@@ -355,15 +391,17 @@ def undo_entries(
         return undo_entry(ev, seq, at, command, match=match)
 
     def plan(ev: Event, rows: EventRows) -> list[Maker]:
-        if match is None:
-            return [make]
         entry = make(ev, len(rows.entries) + 1, utc_now())
-        assert entry.undoes is not None and entry.match is not None
+        assert entry.undoes is not None
+        restore = _restore(ev, entry.undoes, command)
+        if match is None:
+            return [make, *restore]
+        assert entry.match is not None
         conflicts = later_conflicts(
             ev.source, rows, at=entry.undoes, match=entry.match, dropped=frozenset({entry.undoes})
         )
         key = f"undo --match {entry.match}"
-        return [*_cascade(ev, key, conflicts, cascade, command, key), make]
+        return [*_cascade(ev, key, conflicts, cascade, command, key), make, *restore]
 
     return _change(path, plan, confirm=confirm, dry_run=dry_run)
 
@@ -421,30 +459,90 @@ def replace_player(
     )
 
 
-def salvage(path: str | Path) -> tuple[Event, tuple[int, ...], int]:
-    """What a damaged event file still holds, replayed: the longest readable start of the
-    journal that the rules can place (``event check --salvage`` saves it as a scenario file,
+@dataclass(frozen=True)
+class Rescue:
+    """What ``event check --salvage`` saves of a damaged event file.
+
+    Attributes:
+        event: The event as salvaged (the entries kept, replayed).
+        lost: Entry numbers SQLite cannot read at all.
+        damaged: The entries that can be read but are damaged.
+        left_out: Readable, sound entries left out because they depend on a lost or damaged
+            one (a later entry of its match or of a match its result feeds, an undo or
+            correction of it), or because the rules cannot place them.
+        header_damage: What is wrong with the event row, when its scenario could still be used.
+    """
+
+    event: Event
+    lost: tuple[int, ...]
+    damaged: tuple[Damage, ...]
+    left_out: tuple[int, ...]
+    header_damage: Damage | None = None
+
+
+def salvage(path: str | Path) -> Rescue:
+    """What a damaged event file still holds, replayed: every readable, sound entry that does
+    not depend on a lost or damaged one (``event check --salvage`` saves it as a scenario file,
     from which ``event new`` carries the event on).
 
-    Returns:
-        The event as salvaged, the entry numbers that could not be read, and how many readable
-        entries at the end were left out because the rules cannot place them.
+    An entry depends on a damaged one when it comes after it in the same match or in a match
+    that match's result feeds (a later round on its side of the draw, the match for third
+    place), or when it undoes or corrects one left out. A lost entry (unreadable, so its match
+    is not known), or a damaged one whose match is not known or that changes a player, leaves
+    out everything after it. What is left is replayed through the rules; entries they cannot
+    place are left out from the end.
 
     Raises:
         EventRefused: Nothing can be read.
     """
     source = str(path)
-    rows, lost = salvage_rows(path)
-    entries = rows.entries
-    dropped = 0
+    found = salvage_rows(path)
+    rows = found.rows
+    blank = Event.replay(source, replace(rows, entries=()))
+    cut = min(found.lost, default=None)
+    tainted: list[tuple[int, set[str]]] = []
+    for d in found.damaged:
+        assert d.seq is not None
+        feeds = _fed_by(blank, d.match) if d.kind not in ("amend", "replace", "new") else None
+        if feeds is None:
+            cut = d.seq if cut is None else min(cut, d.seq)
+        else:
+            tainted.append((d.seq, feeds))
+    out: set[int] = set(found.lost) | {d.seq for d in found.damaged if d.seq is not None}
+    kept: list[Entry] = []
+    for e in rows.entries:
+        depends = (
+            (cut is not None and e.seq > cut)
+            or any(e.seq > at and e.match in feeds for at, feeds in tainted)
+            or (e.undoes is not None and e.undoes in out)
+            or (e.kind == "correct" and int(e.fields.get("corrects", 0)) in out)
+        )
+        if depends:
+            out.add(e.seq)
+        else:
+            kept.append(e)
+    left_out = [e.seq for e in rows.entries if e.seq in out]
+    entries = tuple(kept)
     while True:
         try:
             event = Event.replay(source, replace(rows, entries=entries))
-            return event, lost, dropped
+            break
         except EventRefused:
             if len(entries) <= 1:
                 raise
-            entries, dropped = entries[:-1], dropped + 1
+            left_out.append(entries[-1].seq)
+            entries = entries[:-1]
+    return Rescue(event, found.lost, found.damaged, tuple(sorted(left_out)), found.header_damage)
+
+
+def _fed_by(event: Event, match: str | None) -> set[str] | None:
+    """``match`` and the matches its result feeds (None: not a match of the draw)."""
+    if match is None:
+        return None
+    try:
+        return downstream(event, match)
+    except EventRefused:
+        return None
 
 
 def create_event(

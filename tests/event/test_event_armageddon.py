@@ -359,6 +359,9 @@ def test_a_schema_2_file_migrates_and_takes_sealed_bids(tmp_path: Path) -> None:
     conn.execute("DELETE FROM entry_kinds WHERE kind IN ('sealed', 'cut')")
     for statement in database._never_changed(("entry_kinds",)):
         conn.execute(statement)
+    conn.execute("DROP TRIGGER journal_checksummed")  # schema 2 had no checksums
+    for table in ("event", "players", "journal"):
+        conn.execute(f"ALTER TABLE {table} DROP COLUMN checksum")
     conn.execute("PRAGMA user_version = 2")
     conn.commit()
     with pytest.raises(sqlite3.IntegrityError, match="not a kind of journal entry"):
@@ -370,7 +373,7 @@ def test_a_schema_2_file_migrates_and_takes_sealed_bids(tmp_path: Path) -> None:
         Path(db), "R1-M1", sealed_answer(bids=[f"{WANG}=6.5", f"{ZHENG}=8.25"])
     )  # migrates first
     conn = sqlite3.connect(db)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == database.SCHEMA_VERSION == 4
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == database.SCHEMA_VERSION == 5
     kinds = dict(conn.execute("SELECT kind, undoable FROM entry_kinds").fetchall())
     assert kinds["sealed"] == kinds["cut"] == kinds["decision"] == 1
     conn.close()
