@@ -1,12 +1,14 @@
 """The terminal sessions in docs/organiser.md run as tests: each ``$ knockout ...`` line of a
 ``console`` block, in order, in one folder, must print what the page shows (stdout, then
 stderr; a line ``...`` stands for any number of lines) and exit 2 exactly when it shows an
-``error:`` line. The page's events use ``event new --seed``, so the colours are the page's."""
+``error:`` line. A ``$ sqlite3 FILE ...`` line (a copy, a deliberate damage) runs in-process.
+The page's events use ``event new --seed``, so the colours are the page's."""
 
 from __future__ import annotations
 
 import re
 import shlex
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -75,6 +77,10 @@ def run_as_shown(steps: list[tuple[str, list[str]]]) -> None:
     runner = CliRunner()
     for command, expected in steps:
         argv = shlex.split(command)
+        if argv[0] == "sqlite3":
+            assert not expected, command
+            sqlite3_shell(argv[1:])
+            continue
         assert argv[0] == "knockout", command
         result = runner.invoke(app, argv[1:])
         actual = [x.rstrip() for x in (result.stdout + result.stderr).splitlines()]
@@ -85,3 +91,18 @@ def run_as_shown(steps: list[tuple[str, list[str]]]) -> None:
         fails = any(x.startswith("error: ") for x in expected)
         assert result.exit_code == (2 if fails else 0), (command, result.output)
         assert matches(expected, actual), (command, "\n".join(actual))
+
+
+def sqlite3_shell(args: list[str]) -> None:
+    """``sqlite3 FILE ".backup COPY"`` or ``sqlite3 FILE "SQL; ..."``, as the sqlite3 shell
+    runs them (the page damages a copy of its event to show the way out), without a process."""
+    conn = sqlite3.connect(args[0], isolation_level=None)
+    try:
+        if args[1].startswith(".backup "):
+            copy = sqlite3.connect(args[1].split(None, 1)[1])
+            conn.backup(copy)
+            copy.close()
+        else:
+            conn.executescript(args[1])
+    finally:
+        conn.close()

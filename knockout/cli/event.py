@@ -960,15 +960,13 @@ def _unchecked_note(unchecked: int, entries: int) -> str:
     from knockout.i18n import ngettext
 
     if not unchecked:
-        return _(" Every entry's checksum matches.")
+        return _(" Every entry's checksum checks out.")
     text = ngettext(
         " {n} entry written before checksums (schema 5) is checked against its schema only;",
         " {n} entries written before checksums (schema 5) are checked against their schema only;",
         unchecked,
     ).format(n=unchecked)
-    return text + _(" the {n} after them carry checksums, which match.").format(
-        n=entries - unchecked
-    )
+    return text + _(" the {n} after them carry checksums, all right.").format(n=entries - unchecked)
 
 
 def _salvage(event: Path, salvage: Path) -> None:
@@ -1025,7 +1023,7 @@ def _damage_line(source: str, health: object) -> str:
         parts.append(f"{health.foreign_keys} broken references")
     if health.gaps:
         parts.append(f"journal entries missing: #{', #'.join(map(str, health.gaps[:10]))}")
-    parts += [d.line() for d in health.damaged[:10]]
+    parts += [f"{d.where}: {d.what}" for d in health.damaged[:10]]
     if len(health.damaged) > 10:
         parts.append(f"and {len(health.damaged) - 10} more damaged entries")
     return (

@@ -716,7 +716,7 @@ def _read_checked(
         f"SELECT position, name, federation{extra} FROM players ORDER BY position"
     ):
         if sums and r[3] is not None and row_checksum(r[:3]) != r[3]:
-            what = _("its checksum does not match: a byte of it changed after it was written")
+            what = _("its checksum is wrong: a byte of it changed after it was written")
             damaged.append(Damage(None, None, what, kind=f"players:{r[0]}"))
             if stop:
                 return EventRows(header, federations, ()), damaged

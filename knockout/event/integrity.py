@@ -98,7 +98,7 @@ def header_damage(row: Sequence[Any], checksum: str | None) -> Damage | None:
     except (TypeError, ValueError) as exc:
         return Damage(None, None, _("its scenario is not JSON ({error})").format(error=exc))
     if not isinstance(scenario, dict):
-        return Damage(None, None, _("its scenario is not a JSON object"))
+        return Damage(None, None, _("its scenario is not JSON keys and values"))
     if not isinstance(row[2], int) or isinstance(row[2], bool):
         return Damage(None, None, _("its seed is not a whole number"))
     if checksum is not None and row_checksum(row) != checksum:
@@ -107,14 +107,14 @@ def header_damage(row: Sequence[Any], checksum: str | None) -> Damage | None:
 
 
 def _changed() -> str:
-    return _("its checksum does not match: a byte of it changed after it was written")
+    return _("its checksum is wrong: a byte of it changed after it was written")
 
 
 def entry_damage(
     row: Sequence[Any], checksum: str | None, fmt: Format | None
 ) -> tuple[Damage | None, Mapping[str, Any] | None]:
     """What is wrong with the journal row ``(seq, at, kind, match, game, player, data, command,
-    undoes)`` (None: nothing), and its data (None: not a JSON object).
+    undoes)`` (None: nothing), and its data (None: not JSON keys and values).
 
     ``checksum``: the one stored (None: written before schema 5, checked against the schema
     only); ``fmt``: the event's match format (None: not known, its stages and clocks are not
@@ -131,7 +131,7 @@ def entry_damage(
     except (TypeError, ValueError) as exc:
         return damage(_("its data is not JSON ({error})").format(error=exc)), None
     if not isinstance(data, dict):
-        return damage(_("its data is not a JSON object")), None
+        return damage(_("its data is not JSON keys and values")), None
     problem = _row_problem(row, data, fmt)
     if problem is None and checksum is not None and row_checksum(row) != checksum:
         problem = _changed()
@@ -139,7 +139,7 @@ def entry_damage(
 
 
 def _row_problem(row: Sequence[Any], data: Mapping[str, Any], fmt: Format | None) -> str | None:
-    """What is wrong with the row's columns and its data (a JSON object)."""
+    """What is wrong with the row's columns and its data (JSON keys and values)."""
     seq, _at, kind, match, _game, player, _data, _command, undoes = row[:9]
     problem = _column_problem(row)
     if problem is not None:
