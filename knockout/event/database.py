@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+from knockout.errors import InputError
 from knockout.event.errors import refused
 from knockout.event.integrity import Damage, entry_damage, header_damage, row_checksum
 from knockout.event.journal import ENTRY_KINDS, LEGACY_DECISION_KINDS, UNDOABLE, Entry, EntryKind
@@ -685,8 +686,7 @@ def _read_header(
 def _format_of(header: EventHeader) -> tuple[Any, Damage | None]:
     """The event's match format (for checking the entries' stages and clocks), or why the
     scenario cannot give it."""
-    from knockout.errors import InputError  # noqa: PLC0415
-    from knockout.rules.scenario.aggregate import parse_scenario  # noqa: PLC0415
+    from knockout.rules.scenario.aggregate import parse_scenario  # noqa: PLC0415  (reading)
 
     try:
         return parse_scenario(header.scenario, source="event").format, None
