@@ -659,7 +659,8 @@ def show_event(
     """The dashboard of the event: bracket, games to play, latest results, ranking so far.
 
     With --live it redraws whenever another terminal records something (the file is polled
-    every second; readers never block the arbiters' writes).
+    every second; readers never block the arbiters' writes). If the file is away for a moment
+    (a USB stick remounting), it says so and waits for it.
 
     Example:
 

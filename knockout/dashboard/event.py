@@ -11,7 +11,7 @@ from __future__ import annotations
 import shlex
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import assert_never
 
@@ -26,6 +26,7 @@ from knockout.dashboard.fit import table as fit_table
 from knockout.dashboard.match import CLOCK_NOTE, clock_text
 from knockout.dashboard.times import duration
 from knockout.event.entries import describe, outcome_text, result_text
+from knockout.event.errors import EventRefused
 from knockout.event.journal import Entry, cascade_of
 from knockout.event.state import (
     Event,
@@ -630,6 +631,9 @@ class LiveEventFile:
         height: the games to play and the decisions to ask first, then the bracket as far as
         it fits. It is drawn on the alternate screen (``screen``) and laid out again twice a
         second, so a resized terminal gets a frame of its new size with nothing left over.
+
+        While the file cannot be read (a USB stick remounting, a share gone for a moment) the
+        last frame stays, with a line saying so, and the view waits for the file to come back.
         """
         from rich.live import Live  # noqa: PLC0415  (only the live view: slow to load)
 
@@ -637,6 +641,7 @@ class LiveEventFile:
         seen = event.entries[-1].seq
         polls = 0
         frame = EventFrame(event, datetime.now().astimezone())
+        away = False
         with Live(
             frame,
             console=console,
@@ -650,11 +655,29 @@ class LiveEventFile:
                 while self.max_polls is None or polls < self.max_polls:
                     self.sleep(self.interval)
                     polls += 1
-                    if self.head() != seen:
+                    try:
+                        if self.head() == seen and not away:
+                            continue
                         event = self.load()
-                        seen = event.entries[-1].seq
-                        frame = EventFrame(event, datetime.now().astimezone())
-                        live.update(frame, refresh=True)
+                    except EventRefused as exc:  # the file is away: a USB stick remounting
+                        if not away:
+                            away = True
+                            frame = replace(frame, away=_away_note(exc))
+                            live.update(frame, refresh=True)
+                        continue
+                    away = False
+                    seen = event.entries[-1].seq
+                    frame = EventFrame(event, datetime.now().astimezone())
+                    live.update(frame, refresh=True)
             except KeyboardInterrupt:
                 pass
         return event
+
+
+def _away_note(exc: EventRefused) -> str:
+    """What the live view says while the event file cannot be read."""
+    why = "; ".join(exc.lines())
+    return _(
+        "The event file cannot be read since {at:%H:%M:%S}: {why}. Showing what was read "
+        "before; waiting for the file to come back (checked every second)."
+    ).format(at=datetime.now().astimezone(), why=why)

@@ -167,10 +167,12 @@ class EventFrame:
     Attributes:
         event: The event as last read.
         now: When it was read (shown in the headline).
+        away: Why the event file cannot be read now (shown under the headline), or None.
     """
 
     event: Event
     now: datetime
+    away: str | None = None
 
     def __post_init__(self) -> None:
         from knockout.event.ranking import standings  # noqa: PLC0415  (the engine's records)
@@ -233,11 +235,14 @@ class EventFrame:
                 else f"{plural(len(self.games), 'game')} to play, "
                 f"{plural(len(self.asks), 'decision', 'decisions')} to ask"
             )
-            return Text.assemble(
+            head = Text.assemble(
                 (ev.name, "bold"),
                 f"  entry #{ev.entries[-1].seq}, read {self.now:%H:%M:%S}  ",
                 (status, "yellow" if ev.finished else "cyan"),
             )
+            if self.away is None:
+                return head
+            return Group(head, Text(self.away, style="bold red"))
         if key == "games":
             return self._games(n)
         if key == "decisions":

@@ -78,3 +78,35 @@ def test_live_view_redraws_when_another_terminal_writes(tmp_path: Path) -> None:
     assert len(loads) == 3  # the first picture, then one redraw per new entry
     assert len(last.games) == 2 and last.entries[-1].seq == 3
     assert "R1-M1" in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_live_view_waits_while_the_event_file_is_away(tmp_path: Path) -> None:
+    path = new_event(tmp_path)
+    away = tmp_path / "remounting.db"
+    polls = 0
+
+    def sleep(_: float) -> None:
+        nonlocal polls
+        polls += 1
+        if polls == 2:  # the USB stick goes away ...
+            path.rename(away)
+        if polls == 4:  # ... and comes back, with a game recorded elsewhere meanwhile
+            g = load_event(away).next_games()[0]
+            record_game(away, g.match, g.number, "1/2")
+            away.rename(path)
+
+    console = Console(width=200, file=io.StringIO(), force_terminal=True, color_system=None)
+    view = LiveEventFile(
+        head=lambda: journal_head(path),
+        load=lambda: load_event(path),
+        sleep=sleep,
+        max_polls=6,
+        screen=False,
+    )
+    last = view.watch(console)
+    assert len(last.games) == 1 and last.entries[-1].seq == 2
+    shown = console.file.getvalue()  # type: ignore[attr-defined]
+    note = "The event file cannot be read since"
+    assert note in shown and "no such event file" in shown
+    assert "waiting for the file to come back" in shown
+    assert note not in shown[shown.rindex("entry #2") :]  # gone once the file is back
