@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import shlex
 import sys
 from collections.abc import Callable
@@ -1107,6 +1108,15 @@ def export_event(
             callback=lambda v: _choice("--table", ExportTable, v),
         ),
     ] = ExportTable.GAMES.value,
+    encoding: Annotated[
+        str,
+        typer.Option(
+            "--encoding",
+            help="With --format csv: the text encoding: utf-8; utf-8-sig (UTF-8 with a byte "
+            "order mark, for spreadsheet programs on Chinese Windows, which otherwise read "
+            "UTF-8 as the local code page); gb18030.",
+        ),
+    ] = "utf-8",
 ) -> None:
     """Write the event to stdout as JSON, CSV, a scenario file, PGN or TRF-16.
 
@@ -1136,13 +1146,42 @@ def export_event(
         ev = load_event(event)
         if fmt != ExportFormat.CSV and table != ExportTable.GAMES:
             raise KnockoutError(f"--table {table}: only with --format csv, found --format {fmt}")
+        if fmt != ExportFormat.CSV and encoding != "utf-8":
+            raise KnockoutError(
+                _("--encoding {encoding}: only with --format csv, found --format {fmt}").format(
+                    encoding=encoding, fmt=fmt
+                )
+            )
         if fmt == ExportFormat.JSON:
             emit_json(to_json(ev))
         elif fmt == ExportFormat.CSV:
-            sys.stdout.write(to_csv(ev, table))
+            data = _encoded(to_csv(ev, table), encoding)
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
         elif fmt == ExportFormat.PGN:
             sys.stdout.write(to_pgn(ev))
         elif fmt == ExportFormat.TRF:
             sys.stdout.write(to_trf_text(ev))
         else:
             sys.stdout.write(to_scenario_toml(ev))
+
+
+#: The encodings a CSV export is written in (``--encoding``).
+CSV_ENCODINGS = ("utf-8", "utf-8-sig", "gb18030")
+
+
+def _encoded(text: str, encoding: str) -> bytes:
+    """``text`` in ``encoding`` (one of CSV_ENCODINGS, in any spelling Python knows)."""
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        name = ""
+    known = {codecs.lookup(e).name: e for e in CSV_ENCODINGS}
+    if name not in known:
+        raise KnockoutError(
+            _("--encoding: expected one of {choices}, found {found}").format(
+                choices=", ".join(CSV_ENCODINGS), found=repr(encoding)
+            )
+        )
+    return text.encode(known[name])

@@ -10,9 +10,11 @@
   and Black start with different clocks (the sudden death), ``TimeControl`` is ``?`` (PGN has
   one time control per game) and ``RedTimeControl`` and ``BlackTimeControl`` give each.
 * **TRF-16**: every game as a round of its own (the knockout's game slots, as the event's
-  ranking counts them), results as played (``1``, ``=``, ``0``), a walkover as a forfeit
-  (``+``/``-``); points are the classical 1, ½, 0 that ``knockout standings`` reads with, and
-  the rank column is the event's ranking so far.
+  ranking counts them), results as played (``1``, ``=``, ``0``), a walkover (or the rest of a
+  match after a withdrawal) as a forfeit, written as TRF-16 pairs one: the opponent, a colour
+  (``w`` for the winner, ``b`` for the player who withdrew: the game was never played, so the
+  colour only completes the pairing) and ``+``/``-``; points are the classical 1, ½, 0 that
+  ``knockout standings`` reads with, and the rank column is the event's ranking so far.
 """
 
 from __future__ import annotations
@@ -127,12 +129,12 @@ def _crosstable(event: Event) -> CrossTable:
         if f.how in ("walkover", "withdrawal"):
             assert f.winner is not None and f.loser is not None
             slot = start + len(f.games)
-            for name, other, outcome in (
-                (f.winner, f.loser, Outcome.WIN),
-                (f.loser, f.winner, Outcome.LOSS),
+            for name, other, outcome, colour in (
+                (f.winner, f.loser, Outcome.WIN, Colour.RED),
+                (f.loser, f.winner, Outcome.LOSS, Colour.BLACK),
             ):
                 points = CLASSICAL.points(Kind.FORFEIT, outcome, None)
-                entries.append((name, Entry(slot, other, None, outcome, Kind.FORFEIT, points)))
+                entries.append((name, Entry(slot, other, colour, outcome, Kind.FORFEIT, points)))
     rounds = max([e.round for _, e in entries] + [1])
     names = [p.name for p in event.base.players]
     return CrossTable.from_entries(

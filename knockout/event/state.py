@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, assert_never
 
 from knockout.errors import ScenarioError
-from knockout.event.checks import name_key
+from knockout.event.checks import clean_name, name_key
 from knockout.event.database import EventHeader, EventRows
 from knockout.event.errors import refused
 from knockout.event.journal import UNDOABLE, Entry, undone_by
@@ -535,8 +535,9 @@ class Event:
 
     @property
     def name(self) -> str:
-        """The event's name."""
-        return self.header.name
+        """The event's name, tidied as names are (a file made before names were tidied may
+        hold a line break, which would break the headers of the PGN and TRF exports)."""
+        return clean_name(self.header.name) or "?"
 
     @property
     def seed(self) -> int:

@@ -607,7 +607,13 @@ def create_event(
         played=(),
     )
     at = utc_now()
-    header = EventHeader(scenario.name, base.to_dict(), event_seed, at, __version__)
+    name = clean_name(scenario.name)
+    if not name:
+        message = _("expected the event's name, found nothing visible ({found})")
+        raise refused(str(scenario_path), "name", message.format(found=repr(scenario.name)))
+    if name != scenario.name:
+        base = replace(base, name=name)
+    header = EventHeader(name, base.to_dict(), event_seed, at, __version__)
     federations = _federations(scenario, players_path, encoding)
     if players_path is None:
         federations.update(carried.federations)

@@ -11,13 +11,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import chess.pgn
 import pytest
 from conftest import run_json
-from event_helpers import decide, level_to_sudden_death, new_event, upper
+from event_helpers import decide, level_to_sudden_death, new_event, upper, write_scenario
+from gacrux.tiebreak import tiebreak as GacruxTiebreak
 from gacrux.trf2json import trf2json as GacruxTrf
 from typer.testing import CliRunner
 
@@ -27,6 +29,8 @@ from knockout.event.export import MATCH_COLUMNS, csv_cell, to_csv, to_json
 from knockout.event.resultfiles import to_pgn, to_trf_text
 from knockout.event.state import Event, NextGame
 from knockout.event.store import create_event, load_event, record_decision, record_game, withdraw
+from knockout.standings.conventions import Conventions
+from knockout.standings.tiebreaks import rank_players
 from knockout.standings.trf import parse_trf
 
 runner = CliRunner()
@@ -142,6 +146,62 @@ def test_trf_export_reads_back_in_knockout_standings_and_gacrux(tmp_path: Path) 
     assert len(played) == len(event.games)
 
 
+#: Tie-breaks both knockout standings and gacrux compute (knockout's code: gacrux's).
+SHARED_TIEBREAKS = {
+    "BH": "BH",
+    "BH-C1": "BH/C1",
+    "SB": "SB",
+    "PS": "PS",
+    "WIN": "WIN",
+    "WON": "WON",
+    "BWG": "BWG",
+    "BPG": "BPG",
+}
+
+
+def test_trf_export_with_walkovers_ranks_alike_in_gacrux(tmp_path: Path) -> None:
+    """gacrux ranks the export of an event with a walkover and a withdrawal (each forfeit
+    paired as TRF-16 pairs one: the opponent, a colour, ``+``/``-``) and every shared tie-break
+    equals knockout standings' from the same file.
+
+    By design these are not the event's own ranking: a knockout pairs a player only while they
+    are in, so a player knocked out in round 1 has unpaired slots that Buchholz counts as FIDE
+    C.07's unplayed rounds (against a virtual opponent), and the event ranks by the round
+    reached first (``knockout event show``'s ranking), not by Buchholz."""
+    event = load_event(eventful(tmp_path))
+    text = to_trf_text(event)
+    lines = {line[14:47].strip(): line for line in text.splitlines() if line.startswith("001")}
+    walkover = by_match(to_json(event))["R1-M4"]
+    assert walkover["how"] == "walkover"
+    number = {name: line[4:8].strip() for name, line in lines.items()}
+    won, lost = lines[walkover["winner"]], lines[walkover["loser"]]
+    assert f"{number[walkover['loser']]:>4} w +" in won
+    assert f"{number[walkover['winner']]:>4} b -" in lost
+    reader = GacruxTrf()
+    reader.parse_file(text, 0)
+    assert reader.chessjson["status"].get("code", 0) < 400, reader.chessjson["status"]
+    tournament = reader.get_tournament(1)
+    params: dict[str, Any] = {
+        "tiebreak": ["PTS", *SHARED_TIEBREAKS.values()],
+        "check": False,
+        "unrated": None,
+    }
+    theirs = GacruxTiebreak(tournament, -1, params).compute_tiebreaks(tournament, params)
+    table = parse_trf(text)
+    ranked = rank_players(table, list(SHARED_TIEBREAKS), conventions=Conventions.for_event(table))
+    mine = {s.name: s.tiebreaks for s in ranked.players}
+    compared = 0
+    for c in theirs["competitors"]:
+        name = table.players[c["cid"] - 1]
+        assert Decimal(str(c["tiebreakScore"][0])) == table.score(name), name
+        for code, value in zip(SHARED_TIEBREAKS, c["tiebreakScore"][1:], strict=True):
+            assert Decimal(str(value)) == mine[name][code], (name, code)
+            compared += 1
+    assert compared == 8 * len(SHARED_TIEBREAKS)
+    walked = walkover["winner"]  # the walkover counts a forfeit win, not a game won
+    assert mine[walked]["WIN"] == 1 and mine[walked]["WON"] == 0
+
+
 def test_pgn_export_reads_back_in_python_chess(tmp_path: Path) -> None:
     path = eventful(tmp_path)
     event = load_event(path)
@@ -231,3 +291,71 @@ def test_new_event_exports_nothing_played(tmp_path: Path, fmt: str) -> None:
         table = parse_trf(to_trf_text(event))
         assert all(float(table.score(n)) == 0 for n in table.players)
     assert json.loads(json.dumps(to_json(event)))["withdrawn"] == []
+
+
+@pytest.mark.parametrize(
+    ("encoding", "start"), [("utf-8", b"match,"), ("utf-8-sig", b"\xef\xbb\xbfmatch,")]
+)
+def test_csv_export_in_the_encoding_asked(tmp_path: Path, encoding: str, start: bytes) -> None:
+    path = eventful(tmp_path)
+    text = to_csv(load_event(path), "games")
+    result = runner.invoke(
+        app, ["event", "export", str(path), "--format", "csv", "--encoding", encoding]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout_bytes.startswith(start)
+    assert result.stdout_bytes.decode(encoding) == text
+
+
+def test_csv_export_in_gb18030_and_refusals(tmp_path: Path) -> None:
+    path = eventful(tmp_path)
+    players = tmp_path / "chinese.csv"
+    players.write_text("name,rating\n王立新,2600\n李文,2500\n", encoding="utf-8")
+    chinese = tmp_path / "chinese.db"
+    rules = write_scenario(tmp_path, third_place=False)
+    create_event(chinese, rules, players_path=players, command="t", seed=1)
+    record_game(chinese, "R1-M1", 1, "1-0")
+    result = runner.invoke(
+        app, ["event", "export", str(chinese), "--format", "csv", "--encoding", "GB18030"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "王立新".encode("gb18030") in result.stdout_bytes
+    assert result.stdout_bytes.decode("gb18030") == to_csv(load_event(chinese), "games")
+    for args, says in (
+        (["--format", "csv", "--encoding", "latin-1"], "expected one of utf-8, utf-8-sig"),
+        (["--format", "json", "--encoding", "gb18030"], "only with --format csv"),
+    ):
+        bad = runner.invoke(app, ["event", "export", str(path), *args])
+        assert bad.exit_code == 2 and says in bad.stderr and len(bad.stderr.splitlines()) == 1
+
+
+def test_the_event_name_is_tidied_like_player_names(tmp_path: Path) -> None:
+    rules = write_scenario(tmp_path, third_place=False)
+    text = rules.read_text(encoding="utf-8").replace('"Test cup"', '"City\\nCup\\u0007  2026"')
+    rules.write_text(text, encoding="utf-8")
+    players = tmp_path / "players.csv"
+    players.write_text("name,rating\nAlpha,2600\nBeta,2500\n", encoding="utf-8")
+    path = tmp_path / "cup.db"
+    create_event(path, rules, players_path=players, command="t", seed=1)
+    record_game(path, "R1-M1", 1, "1-0")
+    event = load_event(path)
+    assert event.name == "City Cup 2026"
+    assert '[Event "City Cup 2026"]' in to_pgn(event).splitlines()
+    assert to_trf_text(event).splitlines()[0] == "012 City Cup 2026"
+    rules.write_text(text.replace("City\\nCup\\u0007  2026", " \\t\\u200b"), encoding="utf-8")
+    bad = runner.invoke(
+        app,
+        [
+            "event",
+            "new",
+            str(tmp_path / "b.db"),
+            "--scenario",
+            str(rules),
+            "--players",
+            str(players),
+        ],
+    )
+    assert (
+        bad.exit_code == 2
+        and "name: expected the event's name, found nothing visible" in bad.stderr
+    )
