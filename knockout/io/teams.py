@@ -241,6 +241,10 @@ def clocks_from(parsed: ClocksIn, source: str) -> tuple[tuple[BoardClock, ...], 
     return tuple(BoardClock(m, i) for m, i in zip(minutes, increments, strict=True)), []
 
 
+#: A scenario's [model] keys that league-odds does not carry (it solves at fixed constants).
+UNCARRIED_MODEL_KEYS = ("sd", "correlation")
+
+
 def parse_team_match(data: Mapping[str, Any], *, source: str = "<teams>") -> TeamMatchFile:
     """Validate a team-match file given as a mapping (parsed TOML or :meth:`TeamMatchFile.to_dict`).
 
@@ -248,6 +252,25 @@ def parse_team_match(data: Mapping[str, Any], *, source: str = "<teams>") -> Tea
         InputError: Listing every problem found, each naming its key.
     """
     problems: list[Problem] = []
+    model = data.get("model")
+    if isinstance(model, Mapping) and any(k in model for k in UNCARRIED_MODEL_KEYS):
+        # Said, not merely refused as an unknown key: a scenario's [model.sd] means something
+        # elsewhere, and a reader copying it here should learn that league-odds drops it.
+        for key in UNCARRIED_MODEL_KEYS:
+            if key in model:
+                problems.append(
+                    Problem(
+                        source,
+                        f"model.{key}",
+                        "league-odds works at the model's central constants and does not carry "
+                        "their uncertainty: remove it (odds, compare, fair, incentives and "
+                        "equilibrium integrate over a scenario's [model.sd])",
+                    )
+                )
+        data = {
+            **data,
+            "model": {k: v for k, v in model.items() if k not in UNCARRIED_MODEL_KEYS},
+        }
     parsed: _TeamMatchIn | None = None
     try:
         parsed = _TeamMatchIn.model_validate(dict(data))

@@ -291,6 +291,12 @@ def test_the_bundled_teams_file_runs() -> None:
             lambda t: 'home_team = "红队"\naway_team = "红队"\n' + t,
             "away_team: '红队' cannot play itself (home_team too)",
         ),
+        (
+            lambda t: t + "\n[model.sd]\nred_advantage = 25\n",
+            "model.sd: league-odds works at the model's central constants and does not carry "
+            "their uncertainty: remove it (odds, compare, fair, incentives and equilibrium "
+            "integrate over a scenario's [model.sd])",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(tmp_path: Path, edit: Any, expected: str) -> None:
