@@ -349,3 +349,51 @@ def test_plots_mark_the_line_that_decides_the_verdict() -> None:
     heat = heat_figure([0, 1, 2], [0, 1, 2], z, title="t", xlabel="x", ylabel="y", colorbar="c",
                        references=[(STRATEGY_PROOF, "line")]).axes[0]  # fmt: skip
     assert "line" in [t.get_text() for t in heat.get_legend().get_texts()]
+
+
+# --- results.json: what odds --json carries ---------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_studys_results_json_carries_the_version_and_the_resolved_scenario(
+    tmp_path: Path,
+) -> None:
+    """results.json has `version` and, at the top level, `scenario`: the base scenario resolved
+    as `odds --json` gives it (the README's contract, issue 42)."""
+    import json
+
+    from conftest import run_json
+    from typer.testing import CliRunner
+
+    from knockout.program import app
+
+    final = ROOT / "scenarios" / "final-2600-vs-2550.toml"
+    study = tmp_path / "s.toml"
+    study.write_text(
+        f'name = "s"\nscenario = "{final.as_posix()}"\nmetrics = ["odds.win.王天一"]\n'
+        '[grid]\n"model.draw_nu.rapid" = [0.5, 1.0]\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["study", str(study), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    odds = run_json("odds", str(final), "--json")
+    assert doc["version"] == odds["version"]
+    assert doc["scenario"] == odds["scenario"]
+
+
+def test_the_bundled_outputs_carry_the_version_and_the_scenario() -> None:
+    """Every committed results.json of a sweep or a design carries both (design-day's once
+    carried neither: the outputs are re-run when the contract grows)."""
+    import json
+
+    found = 0
+    for path in sorted((ROOT / "docs" / "studies").glob("*/results.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        assert isinstance(doc.get("version"), str), path
+        if "grid" in doc or "design" in doc:  # the scoring studies read no scenario
+            found += 1
+            scenario = doc.get("scenario")
+            assert isinstance(scenario, dict) and scenario.get("players"), path
+    assert found >= 8
