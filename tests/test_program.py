@@ -5,6 +5,7 @@ through the command line."""
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 
@@ -49,3 +50,42 @@ def test_version_with_anything_else_goes_through_the_command_line() -> None:
     printed, loaded = probe("--version", "odds")
     assert printed == f"knockout {__version__}\n"  # typer's eager option
     assert {"typer", "knockout.cli"} <= set(loaded)
+
+
+#: Runs the program, recording whether the collector was on while its command was built and
+#: after it ran, and whether what was built was frozen.
+COLLECTOR = """
+import gc, json, sys
+sys.argv = ["knockout", *sys.argv[1:]]
+import knockout.cli
+cli = sys.modules["knockout.cli.app"]
+building = []
+real = cli.prepared
+
+
+def prepared(argv):
+    building.append(gc.isenabled())
+    return real(argv)
+
+
+cli.prepared = prepared
+from knockout.program import main
+try:
+    main()
+except SystemExit:
+    pass
+print(json.dumps([building, gc.isenabled(), gc.get_freeze_count() > 0]))
+"""
+
+
+@pytest.mark.system
+@pytest.mark.parametrize("args", [["odds", "--help"], ["no-such-command"]])
+def test_the_collector_is_off_while_the_command_is_built_and_on_when_it_runs(
+    args: list[str],
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", COLLECTOR, *args], capture_output=True, text=True, check=True
+    )
+    building, enabled, frozen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert building == [False]
+    assert enabled and frozen

@@ -14,7 +14,7 @@ import io
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -334,11 +334,12 @@ def _speak_the_events_language(args: Sequence[str]) -> None:
             return
 
 
-def main() -> None:
+def main(built: Callable[[], None] | None = None) -> None:
     """Console-script entry point.
 
     A usage error (an unknown option, a value out of range, a missing argument) is one line on
     stderr and exit code 2, like every other refusal, instead of click's boxed message.
+    ``built``: called once the command to run is built, before it parses its arguments.
     """
     errors = _click_exceptions()
     no_args = getattr(errors, "NoArgsIsHelpError", ())
@@ -347,6 +348,9 @@ def main() -> None:
     except ValueError as exc:
         err_console.print(_("error: {problem}").format(problem=exc), markup=False, soft_wrap=True)
         sys.exit(2)
+    finally:
+        if built is not None:
+            built()
     try:
         code = command.main(args=args, prog_name="knockout", standalone_mode=False)
     except no_args:  # the help, printed as the error is made; exit 2 as click does
