@@ -153,6 +153,17 @@ def calibrate(
             show_default=False,
         ),
     ] = None,
+    classical_events: Annotated[
+        Path | None,
+        typer.Option(
+            "--classical-events",
+            metavar="FILE",
+            help="With --strengths: events known to be played at a slow clock, one a line: "
+            "their unknown-class games are classical, so the classical fit without the "
+            "unknown games has games of its own.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Fit the model's constants to recorded games (see the help text above)."""
     from knockout.calibration import calibrate as fit_games
@@ -164,7 +175,7 @@ def calibrate(
         if strengths:
             _strengths(
                 games, by, min_games, write_model, players, bootstrap, seed, json_out, encoding,
-                export,
+                export, classical_events,
             )  # fmt: skip
             return
         for name, given in (
@@ -173,6 +184,7 @@ def calibrate(
             ("--min-games", min_games != 0),
             ("--bootstrap", bootstrap != 0),
             ("--seed", seed is not None),
+            ("--classical-events", classical_events is not None),
         ):
             if given:
                 raise InputError.single(name, "", "expected only with --strengths")
@@ -198,6 +210,7 @@ def _strengths(
     json_out: bool,
     encoding: str | None,
     export: Path | None,
+    classical_events: Path | None = None,
 ) -> None:
     """``calibrate --strengths``: read, fit (a progress bar on stderr), write, show."""
     import numpy as np
@@ -218,6 +231,7 @@ def _strengths(
     if seed is not None and bootstrap == 0:
         raise InputError.single("--seed", "", "expected only with --bootstrap N")
     used_seed = (fresh_seed() if seed is None else seed) if bootstrap else None
+    slow = () if classical_events is None else _event_lines(classical_events)
     table = read_table(games, encoding=encoding)
     bar, update = (
         progress_bar(err_console, 1, label="fitting")
@@ -232,8 +246,16 @@ def _strengths(
             rng=None if used_seed is None else np.random.default_rng(used_seed),
             progress=update,
             min_games=min_games,
+            classical_events=slow,
         )
     left_out_note(cal.left_out)
+    if slow:
+        err_console.print(
+            f"note: {cal.marked_classical:,} games of the {len(slow)} events in "
+            f"{classical_events} read as classical",
+            markup=False,
+            soft_wrap=True,
+        )
     for c in cal.main.classes:
         if c.reason is not None and c.games:
             err_console.print(
@@ -248,6 +270,7 @@ def _strengths(
             + (" --by time_class" if by else "")
             + (f" --min-games {min_games}" if min_games else "")
             + (f" --bootstrap {bootstrap} --seed {used_seed}" if bootstrap else "")
+            + (f" --classical-events {classical_events}" if classical_events else "")
         )
         _write(write_model, cal.model_toml(command + f" --write-model {write_model}"))
     if players is not None:
@@ -256,6 +279,22 @@ def _strengths(
         emit_json(envelope(cal.to_json(), seed=used_seed))
     else:
         show(strengths_view(cal), export, title=f"strengths of {games}")
+
+
+def _event_lines(path: Path) -> tuple[str, ...]:
+    """The event names of a ``--classical-events`` file, one a line (blank lines skipped).
+
+    Raises:
+        InputError: If it cannot be read or names no event.
+    """
+    from knockout.io.text import read_text
+
+    lines = tuple(line.strip() for line in read_text(path).splitlines() if line.strip())
+    if not lines:
+        raise InputError.single(
+            str(path), "--classical-events", "expected event names, one a line, got none"
+        )
+    return lines
 
 
 def _write_players(path: Path, cal: StrengthCalibration) -> None:

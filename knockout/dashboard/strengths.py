@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from knockout.calibration import Estimate
+from knockout.rules.model.strength import TimeClass
 from knockout.strengths.calibrate import MIN_CLASS_GAMES, ConstantsFit, StrengthCalibration
 
 __all__ = ["strengths_view"]
@@ -27,13 +28,24 @@ def _cell(est: Estimate, places: int) -> str:
     return f"{est.estimate:.{places}f} ± {est.stderr:.{places}f}"
 
 
-def _rows(table: Table, label: str, fit: ConstantsFit, notes: list[str]) -> None:
+def _rows(
+    table: Table, label: str, fit: ConstantsFit, notes: list[str], *, classical: bool = False
+) -> None:
+    """One section of the table: a row per class with games (``classical``: the classical row
+    even without games, saying why it has none)."""
     first = True
     for c in fit.classes:
-        if c.games == 0:
+        empty_classical = classical and c.time_class is TimeClass.CLASSICAL and c.games == 0
+        if c.games == 0 and not empty_classical:
             continue
         name = c.time_class.value
-        if c.reason is not None:
+        if empty_classical:
+            notes.append(
+                f"[{len(notes) + 1}] {label}, classical: no game is marked classical; the "
+                "table marks no event slow (name them with --classical-events FILE)."
+            )
+            name += f" [{len(notes)}]"
+        elif c.reason is not None:
             notes.append(
                 f"[{len(notes) + 1}] {label}, {c.time_class}: {c.games} games, fewer than "
                 f"{MIN_CLASS_GAMES} or a result missing: fitted with the {c.group} constants."
@@ -60,6 +72,7 @@ def strengths_view(cal: StrengthCalibration) -> RenderableType:
         title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
+        collapse_padding=True,
     )
     for name, right in (
         ("games", False),
@@ -73,17 +86,23 @@ def strengths_view(cal: StrengthCalibration) -> RenderableType:
     notes: list[str] = []
     _rows(table, "all", cal.main, notes)
     if cal.without_unknown is not None:
-        _rows(table, "no unknown", cal.without_unknown, notes)
+        _rows(table, "no unknown", cal.without_unknown, notes, classical=True)
     for folder, fit in cal.by_source.items():
         _rows(table, FOLDER_WORDS.get(folder, folder), fit, notes)
     left = ", ".join(f"{n:,} {why}" for why, n in cal.left_out.items()) or "none"
+    slow = (
+        f"; {cal.marked_classical:,} games made classical by the {len(cal.classical_events)} "
+        "events named slow (--classical-events)"
+        if cal.classical_events
+        else ""
+    )
     h = cal.hyper
     parts: list[RenderableType] = [table, *(Text(n, style="dim") for n in notes)]
     parts.append(
         Text(
             f"{cal.fitted:,} master games fitted (left out: {left}); constants measured on "
             f"{cal.main.games:,}{cal._between()}; unknown-class games "
-            f"fitted as classical. Strengths: one a player and year, {len(cal.players):,} "
+            f"fitted as classical{slow}. Strengths: one a player and year, {len(cal.players):,} "
             f"players, drift {h.drift:.1f} Elo a year, newcomers' spread {h.spread:.0f} Elo "
             f"(both by the marginal likelihood). Constants: the Laplace-approximate marginal "
             f"likelihood's maximum, ± one standard error (strengths profiled out). R/D/B: Red "

@@ -52,7 +52,14 @@ from knockout.strengths.fit import (
     fit_strengths,
     marginal,
 )
-from knockout.strengths.table import GameRow, GameTable, Outcome, TableClass, event_of
+from knockout.strengths.table import (
+    GameRow,
+    GameTable,
+    Outcome,
+    TableClass,
+    classical_by_event,
+    event_of,
+)
 
 __all__ = [
     "MIN_CLASS_GAMES",
@@ -307,6 +314,8 @@ class StrengthCalibration:
         min_games: The constants' games are between players with at least this many (0: all).
         established: How many players have ``min_games`` (0 without it).
         fitted: Games fitted (strengths), all of them, whatever ``min_games``.
+        classical_events: The events named as slow (``--classical-events``), if any.
+        marked_classical: Games fitted that those events made ``classical``.
     """
 
     source: str
@@ -323,6 +332,8 @@ class StrengthCalibration:
     min_games: int = 0
     established: int = 0
     fitted: int = 0
+    classical_events: tuple[str, ...] = ()
+    marked_classical: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The public contract: ``classical``, ``rapid`` and ``blitz`` always, each ``{"games",
@@ -354,6 +365,11 @@ class StrengthCalibration:
             "left_out": self.left_out,
         }
         out["min_games"] = {"games": self.min_games, "players": self.established}
+        if self.classical_events:
+            out["classical_events"] = {
+                "events": list(self.classical_events),
+                "games": self.marked_classical,
+            }
         out["by_source"] = {
             name: {
                 "games": fit.games,
@@ -643,6 +659,7 @@ def calibrate_strengths(
     rng: np.random.Generator | None = None,
     progress: Progress | None = None,
     min_games: int = 0,
+    classical_events: Sequence[str] = (),
 ) -> StrengthCalibration:
     """Fit ``table`` (see the module docstring).
 
@@ -655,14 +672,23 @@ def calibrate_strengths(
         bootstrap: Resamples of whole events to check the standard errors (0: none).
         rng: The bootstrap's random numbers (needed when ``bootstrap`` > 0).
         progress: Called with (steps done, steps planned).
+        classical_events: Events known to be slow: their ``unknown`` games are ``classical``
+            (:func:`~knockout.strengths.table.classical_by_event`), so the classical fit
+            without the unknown games has games to stand on.
 
     Raises:
         InputError: If fewer than :data:`MIN_CLASS_GAMES` games are usable, or no class
             has a Red win, a draw and a Black win (with ``min_games``: among the games
             between established players).
     """
+    slow_before = {g.id for g in table.games if g.time_class is TableClass.CLASSICAL}
+    if classical_events:
+        table, _ = classical_by_event(table, classical_events)
     selection = select_games(table)
     games = selection.games
+    marked = sum(
+        1 for g in games if g.time_class is TableClass.CLASSICAL and g.id not in slow_before
+    )
     _check_enough(table, selection)
     established = _established(table, games, min_games)
     folders = sorted({f for g in games for f in g.folders if f})
@@ -717,6 +743,8 @@ def calibrate_strengths(
         min_games,
         0 if established is None else len(established),
         len(games),
+        tuple(classical_events),
+        marked,
     )
 
 

@@ -21,10 +21,11 @@ import gzip
 import lzma
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path, PurePosixPath
 
+from knockout.corpus.timeclass import time_class
 from knockout.errors import InputError, Problem
 from knockout.io.csvrows import Row, parse_rows
 from knockout.io.text import decode
@@ -36,6 +37,7 @@ __all__ = [
     "GameTable",
     "Outcome",
     "TableClass",
+    "classical_by_event",
     "event_of",
     "parse_table",
     "read_table",
@@ -174,6 +176,33 @@ def event_of(game: GameRow) -> tuple[int | None, str]:
         if at >= 0:
             cut = min(cut, at)
     return game.year, text[:cut].strip(" \t\u3000,，:：-—")
+
+
+def classical_by_event(table: GameTable, events: Sequence[str]) -> tuple[GameTable, int]:
+    """``table`` with its ``unknown`` games of the ``events`` known to be slow read as
+    ``classical`` (``--classical-events``: a game whose event text contains a line, both in
+    simplified characters, spaces ignored, as ``knockout games import`` reads the same file),
+    and how many games that made classical. Games the event text marks faster stay as they are.
+
+    >>> t = parse_table(
+    ...     "id,event,date,year,red,black,result,time_class,kind,sources\\n"
+    ...     "g1,全國象棋個人賽 第3輪,2001,2001,A,B,1-0,unknown,master,x.pgn\\n"
+    ...     "g2,五羊杯,2001,2001,A,B,1-0,unknown,master,x.pgn\\n",
+    ...     source="t.csv",
+    ... )
+    >>> marked, n = classical_by_event(t, ["全国象棋个人赛"])
+    >>> n, [g.time_class.value for g in marked.games]
+    (1, ['classical', 'unknown'])
+    """
+    games = []
+    marked = 0
+    for g in table.games:
+        if g.time_class is TableClass.UNKNOWN and time_class(g.event, "", events) == "classical":
+            games.append(replace(g, time_class=TableClass.CLASSICAL))
+            marked += 1
+        else:
+            games.append(g)
+    return GameTable(table.source, tuple(games)), marked
 
 
 def _split_sources(cell: str) -> tuple[str, ...]:

@@ -146,3 +146,40 @@ def test_strength_options_need_strengths(games: Path) -> None:
     result = runner.invoke(app, ["calibrate", str(games), "--players", "p.csv"])
     assert result.exit_code == 2
     assert result.stderr.strip() == "error: --players: expected only with --strengths"
+
+
+def test_calibrate_classical_events(games: Path, tmp_path: Path) -> None:
+    events = tmp_path / "slow.txt"
+    events.write_text("Cup 1\n\nCup 2\n", encoding="utf-8")
+    result = runner.invoke(
+        app,
+        ["calibrate", str(games), "--strengths", "--by", "time_class", "--json",
+         "--classical-events", str(events)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    n = data["classical_events"]["games"]
+    assert data["classical_events"]["events"] == ["Cup 1", "Cup 2"] and n > 0
+    assert data["classical"]["without_unknown"]["games"] == n
+    assert f"note: {n:,} games of the 2 events in {events} read as classical" in result.stderr
+    events.write_text("\n \n", encoding="utf-8")
+    result = runner.invoke(
+        app, ["calibrate", str(games), "--strengths", "--classical-events", str(events)]
+    )
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        f"error: {events}: --classical-events: expected event names, one a line, got none"
+    )
+    result = runner.invoke(app, ["calibrate", str(games), "--classical-events", str(events)])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "error: --classical-events: expected only with --strengths"
+
+
+def test_calibrate_view_shows_the_classical_row_without_unknown_games(games: Path) -> None:
+    result = runner.invoke(app, ["calibrate", str(games), "--strengths", "--by", "time_class"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= 80
+    row = next(line for line in lines if line.lstrip().startswith("no unknown"))
+    assert "classical [" in row and " 0 " in row
+    assert "no game is marked classical" in result.stdout

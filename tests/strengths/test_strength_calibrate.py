@@ -19,7 +19,7 @@ from knockout.strengths.calibrate import (
     select_games,
 )
 from knockout.strengths.simulate import simulate_field
-from knockout.strengths.table import GameTable, Outcome, TableClass, parse_table
+from knockout.strengths.table import GameRow, GameTable, Outcome, TableClass, parse_table
 
 PLAYERS = '\n[[players]]\nname = "A"\nrating = 2500\n\n[[players]]\nname = "B"\nrating = 2450\n'
 
@@ -111,9 +111,8 @@ def test_constants_measured_between_established_players(table: GameTable) -> Non
         calibrate_strengths(table, min_games=10_000)
 
 
-def test_the_model_file_is_a_scenario_model_with_its_uncertainty(
-    per_class,
-    tmp_path: Path,  # type: ignore[no-untyped-def]
+def test_the_model_file_is_a_scenario_model_with_its_uncertainty(  # type: ignore[no-untyped-def]
+    per_class, tmp_path: Path
 ) -> None:
     text = per_class.model_toml("knockout calibrate sim.csv --strengths --by time_class")
     assert text.startswith("# Written by: knockout calibrate sim.csv --strengths")
@@ -177,3 +176,37 @@ def test_a_bootstrap_wider_than_the_curvature_widens_the_model_files_sd(per_clas
         "the spread over 50 resamples of the 120 events; the bootstrap's for draw_nu.classical"
         in header
     )
+
+
+def test_events_named_slow_give_the_classical_fit_without_unknown_games(  # type: ignore[no-untyped-def]
+    table: GameTable, per_class
+) -> None:
+    """--classical-events: the unknown games of the events named are classical; the main fit
+    (unknown games fitted as classical anyway) does not move, and the classical fit without
+    the unknown games now stands on those games alone."""
+    slow = [
+        g
+        for g in select_games(table).games
+        if g.time_class is TableClass.UNKNOWN and any(e in g.event for e in ("Cup 1", "Cup 2"))
+    ]
+    assert len(slow) >= MIN_CLASS_GAMES
+    cal = calibrate_strengths(table, by="time_class", classical_events=["Cup 1", "Cup2"])
+    data, before = cal.to_json(), per_class.to_json()
+    assert data["classical_events"] == {"events": ["Cup 1", "Cup2"], "games": len(slow)}
+    assert cal.marked_classical == len(slow)
+    for tc in ("classical", "rapid"):
+        for name in ("red_advantage", "draw_nu"):
+            assert data[tc][name]["estimate"] == pytest.approx(
+                before[tc][name]["estimate"], rel=1e-9
+            )
+    without = data["classical"]["without_unknown"]
+    assert without["games"] == len(slow)
+    assert without["results"] == dict(zip(("red", "draw", "black"), _counts(slow), strict=True))
+    assert without["red_advantage"]["stderr"] > data["classical"]["red_advantage"]["stderr"]
+    assert before["classical"]["without_unknown"]["games"] == 0
+    assert "classical_events" not in before
+
+
+def _counts(games: list[GameRow]) -> tuple[int, int, int]:
+    codes = [g.result.code for g in games]
+    return codes.count(0), codes.count(1), codes.count(2)
