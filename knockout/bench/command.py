@@ -71,9 +71,11 @@ def bench(
     short commands (odds, event next/record/show/odds) in CPU against import numpy, exact
     bracket odds of 4,096 players (CPU, peak memory, growth from 1,024), a study of a
     simulate. metric against the kernel, the estimates before simulate and study against the
-    runs; a local Dask cluster against the ceiling. Each ratio's two sides are measured in this
-    run, interleaved; start-up ratios in CPU with one BLAS thread on both sides (the steady
-    yardstick). Nothing here fails on a slow machine. Takes several minutes.
+    runs; the strength fit and the backtest of the bundled games table (calibrate --strengths,
+    backtest --from 1990), CPU against a minute each; a local Dask cluster against the
+    ceiling. Each ratio's two sides are measured in this run, interleaved; start-up ratios in
+    CPU with one BLAS thread on both sides (the steady yardstick). Nothing here fails on a slow
+    machine. Takes several minutes.
 
     Example:
 

@@ -24,6 +24,9 @@ The goals:
   kernel with the same format and strategy: at most 3.
 * ``selfplay``: games a minute of a self-play run with two jobs against the same run with one:
   at least 1.8.
+* ``strength_fit_cpu`` / ``backtest_cpu`` (issue 39): ``calibrate --strengths --by time_class``
+  on the bundled games table and ``backtest --from 1990 --by time_class`` on it, each a whole
+  process: at most 60 s of CPU.
 * ``dask``: the speed-up of a run on a local Dask cluster (scheduler and workers in their own
   processes, once started) as a share of the ceiling, i.e. scheduler overhead is a small share:
   at least 0.90.
@@ -70,17 +73,20 @@ from knockout.bench.waits import (
     STEADY_NOTE,
     BracketSize,
     CommandTime,
+    CorpusTime,
     EstimateCheck,
     PilotTime,
     StudyCheck,
     bracket_sizes,
     child_cpu,
+    corpus_times,
     estimate_checks,
     knockout_argv,
     pilot_times,
     short_commands,
     study_check,
 )
+from knockout.corpus.bundle import BUNDLED
 from knockout.engine.match import play_match
 from knockout.errors import KnockoutError
 from knockout.exact.solver import solve
@@ -236,6 +242,8 @@ class BenchFigures:
         study: A study of a ``simulate.`` metric against the kernel for the same matches.
         estimates: Estimates said before a run beside the run's time.
         pilots: The estimate's own time before a very long run.
+        corpus: The strength fit and the backtest of the bundled games table (None: not
+            timed).
         goals: The goals, each with its measured ratio.
     """
 
@@ -273,6 +281,7 @@ class BenchFigures:
     pass_seconds: float | None = None
     selfplay: SelfPlayCheck | str | None = None
     pilots: tuple[PilotTime, ...] = ()
+    corpus: tuple[CorpusTime, CorpusTime] | None = None
     goals: tuple[Goal, ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
@@ -446,6 +455,10 @@ class BenchFigures:
         rows += [
             (f"estimate before {p.runs:,} runs: {p.workload}", f"{p.seconds:.2f} s")
             for p in self.pilots
+        ]
+        rows += [
+            (f"knockout {c.command}, {Path(c.games).name}", f"{c.seconds:.1f} s CPU")
+            for c in self.corpus or ()
         ]
         return rows
 
@@ -829,6 +842,8 @@ class BenchSettings:
             timed).
         selfplay_games: Games of each self-play run (0: not played).
         pilot_runs: Runs of the very long ``simulate`` whose estimate is timed (0: not timed).
+        corpus_repeats: Repeats of the strength fit and the backtest of the bundled games
+            table, each a whole process of up to a minute (0: not timed).
     """
 
     repeats: int = 30
@@ -851,6 +866,7 @@ class BenchSettings:
     beliefs_repeats: int = 30
     selfplay_games: int = 24  # 8 openings: each run a few dozen seconds on a quiet machine
     pilot_runs: int = 10**14
+    corpus_repeats: int = 1
 
 
 def run_benchmark(
@@ -924,6 +940,9 @@ def run_benchmark(
         if cfg.pilot_runs < 1
         else pilot_times([s for s in (scenario, bracket) if s is not None], cfg.pilot_runs, say)
     )
+    corpus = None
+    if cfg.corpus_repeats > 0:
+        corpus = corpus_times(BUNDLED, CORPUS_FROM, cfg.corpus_repeats, say)
     figures = BenchFigures(
         scenario=scenario.name,
         cores=cores,
@@ -959,6 +978,7 @@ def run_benchmark(
         pass_seconds=bare,
         selfplay=selfplay,
         pilots=pilots,
+        corpus=corpus,
     )
     return replace(figures, goals=goals(figures))
 
@@ -1099,6 +1119,8 @@ BRACKET_GROWTH_TARGET = 2.1
 STUDY_TARGET = 1.5
 ESTIMATE_TARGET = 2.0
 PILOT_TARGET = 3.0  # seconds: said before a run starts, so a user is not kept waiting for it
+CORPUS_CPU_TARGET = 60.0  # seconds of CPU: the strength fit, and the backtest (issue 39)
+CORPUS_FROM = 1990  # the backtest's first year forecast
 
 
 def _wait_goals(f: BenchFigures) -> list[Goal]:
@@ -1207,4 +1229,19 @@ def _wait_goals(f: BenchFigures) -> list[Goal]:
             else ", ".join(f"{p.workload} {p.seconds:.2f} s" for p in f.pilots),
         )
     )
+    for key, i, what in (
+        ("strength_fit_cpu", 0, "calibrate --strengths --by time_class"),
+        ("backtest_cpu", 1, f"backtest --from {CORPUS_FROM} --by time_class"),
+    ):
+        timed = None if f.corpus is None else f.corpus[i]
+        out.append(
+            Goal(
+                key,
+                f"{what} on the bundled games table, whole process, CPU seconds",
+                None if timed is None else timed.seconds,
+                CORPUS_CPU_TARGET,
+                True,
+                "not measured" if timed is None else f"{timed.seconds:.1f} s CPU",
+            )
+        )
     return out

@@ -9,6 +9,8 @@
   time for the same matches.
 * Estimates before long runs (``simulate`` and ``study``) against the time the run then took,
   and what the estimate itself costs before a very long run (its pilot).
+* The real games: ``calibrate --strengths --by time_class`` on the bundled games table and
+  ``backtest --from 1990`` on it, each a whole process, in CPU seconds.
 
 Nothing here asserts a speed: :mod:`knockout.bench.figures` turns the figures into goals.
 """
@@ -42,11 +44,13 @@ __all__ = [
     "STEADY_NOTE",
     "BracketSize",
     "CommandTime",
+    "CorpusTime",
     "EstimateCheck",
     "PilotTime",
     "StudyCheck",
     "bracket_sizes",
     "child_cpu",
+    "corpus_times",
     "estimate_checks",
     "knockout_argv",
     "pilot_times",
@@ -346,6 +350,33 @@ def estimate_checks(scenario: Scenario, runs: int, say: Say) -> tuple[EstimateCh
     start = time.perf_counter()
     simulate_match(sc, runs, 1, workers=1)
     return (EstimateCheck(workload, estimate, time.perf_counter() - start),)
+
+
+@dataclass(frozen=True)
+class CorpusTime:
+    """A whole command on a games table, the CPU seconds (user + system) of its process with
+    one BLAS thread, best of ``repeats``; ``games`` is the table's file."""
+
+    command: str
+    games: str
+    seconds: float
+
+
+def corpus_times(games: Path, start: int, repeats: int, say: Say) -> tuple[CorpusTime, CorpusTime]:
+    """``knockout calibrate GAMES --strengths --by time_class --json`` and ``knockout backtest
+    GAMES --from START --by time_class --json`` as whole processes (issue 39: each under a
+    minute of CPU on the bundled table from 1990), the best of ``repeats`` each."""
+    out = []
+    for command, args in (
+        ("calibrate --strengths --by time_class", ["--strengths"]),
+        (f"backtest --from {start} --by time_class", ["--from", str(start)]),
+    ):
+        verb = command.split()[0]
+        say(f"knockout {command} on {games.name}")
+        argv = knockout_argv([verb, str(games), *args, "--by", "time_class", "--json"])
+        best = min(child_cpu(argv) for _ in range(max(1, repeats)))
+        out.append(CorpusTime(command, str(games), best))
+    return out[0], out[1]
 
 
 @dataclass(frozen=True)
