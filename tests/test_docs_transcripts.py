@@ -1,7 +1,8 @@
 """The terminal sessions in docs/organiser.md run as tests: each ``$ knockout ...`` line of a
 ``console`` block, in order, in one folder, must print what the page shows (stdout, then
 stderr; a line ``...`` stands for any number of lines) and exit 2 exactly when it shows an
-``error:`` line. A ``$ sqlite3 FILE ...`` line (a copy, a deliberate damage) runs in-process.
+``error:`` line; ``> FILE`` writes stdout to the file. A ``$ sqlite3 FILE ...`` line (a copy,
+a deliberate damage) runs in-process.
 The page's events use ``event new --seed``, so the colours are the page's."""
 
 from __future__ import annotations
@@ -82,8 +83,16 @@ def run_as_shown(steps: list[tuple[str, list[str]]]) -> None:
             sqlite3_shell(argv[1:])
             continue
         assert argv[0] == "knockout", command
+        into = None
+        if ">" in argv:  # stdout into a file: the page shows only stderr
+            at = argv.index(">")
+            argv, into = argv[:at], Path(argv[at + 1])
         result = runner.invoke(app, argv[1:])
-        actual = [x.rstrip() for x in (result.stdout + result.stderr).splitlines()]
+        shown = result.stdout
+        if into is not None:
+            into.write_text(result.stdout, encoding="utf-8")
+            shown = ""
+        actual = [x.rstrip() for x in (shown + result.stderr).splitlines()]
         while actual and not actual[-1]:
             actual.pop()
         while expected and not expected[-1]:

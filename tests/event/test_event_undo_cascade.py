@@ -101,3 +101,13 @@ def test_the_undo_says_and_the_log_shows_what_came_back(tmp_path: Path) -> None:
     event = load_event(db)
     by_seq: dict[int, Entry] = {e.seq: e for e in event.entries}
     assert all(by_seq[e.undoes].kind == "undo" for e in event.entries[-4:] if e.undoes)
+
+
+def test_undo_of_the_match_also_restores_the_cascade(tmp_path: Path) -> None:
+    """``undo --match`` of the corrected match, when the correction is its last entry, takes
+    back the whole change too."""
+    db, before, _n = _cascaded(tmp_path)
+    correct_game(db, "R1-M2", 1, _other_wins_game_1(db), cascade=True)
+    entries, _event = undo_entries(db, match="R1-M2")
+    assert len(entries) == 5
+    assert _views(db) == before
