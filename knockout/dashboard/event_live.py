@@ -12,7 +12,7 @@ a frame of its new size (the live view draws on the alternate screen, which it r
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -33,7 +33,8 @@ from knockout.event.facts import (
 )
 from knockout.event.facts import score_text as score
 from knockout.event.state import Event, NextGame, PendingDecision
-from knockout.io.text import plural
+from knockout.i18n import _, language, ngettext, pgettext, speaking
+from knockout.i18n.terms import reached_label, stage_label
 
 __all__ = ["EventFrame", "FrameLayout", "bracket_lines", "upgrades"]
 
@@ -75,11 +76,11 @@ def bracket_lines(event: Event, facts: tuple[MatchFacts, ...]) -> list[Text]:
     for f in order:
         line = Text(f"{f.match:<6} ", style="bold")
         if f.players is None:
-            line.append("players not known yet", style="dim")
+            line.append(_("players not known yet"), style="dim")
         else:
             a, b = f.players
             line.append(a, style="green bold" if f.winner == a else "")
-            line.append(" v ")
+            line.append(_(" v "))
             line.append(b, style="green bold" if f.winner == b else "")
             if f.winner is not None:
                 line.append(f"  {_how(f)}", style="dim")
@@ -94,58 +95,74 @@ def _how(f: MatchFacts) -> str:
     """Who advanced and how, short: ``王立新 1½-½ (slow)``."""
     assert f.winner is not None and f.loser is not None
     if f.how == "walkover":
-        return f"{f.winner} by walkover"
+        return _("{winner} by walkover").format(winner=f.winner)
     if f.how == "withdrawal":
-        return f"{f.winner}: {f.loser} withdrew"
+        return _("{winner}: {loser} withdrew").format(winner=f.winner, loser=f.loser)
     if f.how == "sudden-death draw":
-        return f"{f.winner} on the sudden-death draw (Black)"
+        return _("{winner} on the sudden-death draw (Black)").format(winner=f.winner)
     won = f"{half_points(f.points[f.winner])}-{half_points(f.points[f.loser])}"
-    return f"{f.winner} {won} ({(f.decided_in or '').replace('_', ' ')})"
+    stage = stage_label(f.decided_in or "").replace("_", " ")
+    return _("{winner} {score} ({stage})").format(winner=f.winner, score=won, stage=stage)
 
 
 def _next(event: Event, f: MatchFacts) -> Text:
     step = event.next_step(event.find_match(f.match))
-    board = "" if f.board is None else f", board {f.board}"
+    board = "" if f.board is None else _(", board {board}").format(board=f.board)
     if isinstance(step, PendingDecision) and step.kind == "bid":
-        return Text(f"  sudden-death bid to record{board}", style="yellow")
+        return Text("  " + _("sudden-death bid to record{board}").format(board=board), "yellow")
     if step is not None and not isinstance(step, NextGame):
-        return Text(f"  {_pending_words(step.kind)} to record{board}", style="yellow")
+        what = _("{what} to record{board}").format(what=_pending_words(step.kind), board=board)
+        return Text("  " + what, style="yellow")
     if isinstance(step, NextGame):
-        return Text(f"  next: game {step.number} ({step.stage}){board}", style="cyan")
+        stage = stage_label(step.stage)
+        text = _("next: game {game} ({stage}){board}").format(
+            game=step.number, stage=stage, board=board
+        )
+        return Text("  " + text, style="cyan")
     return Text("")
 
 
 def _pending_words(kind: str) -> str:
     """A decision still to record, in a few words."""
     return {
-        "bid": "sudden-death bid",
-        "choice": "colour choice",
-        "sealed-bid": "sealed bids",
-        "cut": "cut",
+        "bid": _("sudden-death bid"),
+        "choice": _("colour choice"),
+        "sealed-bid": _("sealed bids"),
+        "cut": _("cut"),
     }.get(kind, kind)
 
 
 def decision_line(d: Decision) -> Text:
     """A decision to ask, on one line (it wraps on a narrow terminal)."""
     a, b = d.players
-    where = f"{d.match} game {d.game}" + ("" if d.board is None else f", board {d.board}")
-    text = Text(f"{where}: ", style="bold")
+    where = _("{match} game {game}").format(match=d.match, game=d.game)
+    if d.board is not None:
+        where += _(", board {board}").format(board=d.board)
+    text = Text(_("{where}: ").format(where=where), style="bold")
     if d.kind == "choice":
-        who = d.chooser or f"the lot's winner ({a} or {b}; --chooser)"
-        text.append(f"colour choice: {who} chooses Red or Black")
+        who = d.chooser or _("the lot's winner ({a} or {b}; --chooser)").format(a=a, b=b)
+        text.append(_("colour choice: {who} chooses Red or Black").format(who=who))
     elif d.kind == "sealed-bid":
-        text.append(f"sealed bids: {a} and {b} each bid Black's minutes")
+        text.append(_("sealed bids: {a} and {b} each bid Black's minutes").format(a=a, b=b))
     elif d.kind == "cut":
-        who = d.chooser or f"the cutter by lot ({a} or {b}; --cutter)"
-        text.append(f"cut and choose: {who} names Red's minutes, the other picks the colour")
+        who = d.chooser or _("the cutter by lot ({a} or {b}; --cutter)").format(a=a, b=b)
+        text.append(
+            _("cut and choose: {who} names Red's minutes, the other picks the colour").format(
+                who=who
+            )
+        )
     elif d.chooser is not None:
         text.append(
-            f"sudden-death bid: ask 甲 {d.chooser} Red or Black, then 乙 {d.other} accept or object"
+            _(
+                "sudden-death bid: ask 甲 {chooser} Red or Black, then 乙 {other} accept or object"
+            ).format(chooser=d.chooser, other=d.other)
         )
     else:
         text.append(
-            f"sudden-death bid: draw lots for 甲 ({a} or {b}; --chooser), then ask Red or "
-            "Black, accept or object",
+            _(
+                "sudden-death bid: draw lots for 甲 ({a} or {b}; --chooser), then ask Red or "
+                "Black, accept or object"
+            ).format(a=a, b=b),
             style="yellow",
         )
     return text
@@ -168,11 +185,14 @@ class EventFrame:
         event: The event as last read.
         now: When it was read (shown in the headline).
         away: Why the event file cannot be read now (shown under the headline), or None.
+        lang: The language it speaks: the one in force where it is made (the live view draws
+            it from another thread, which would otherwise speak the default).
     """
 
     event: Event
     now: datetime
     away: str | None = None
+    lang: str = field(default_factory=language)
 
     def __post_init__(self) -> None:
         from knockout.event.ranking import standings  # noqa: PLC0415  (the engine's records)
@@ -181,7 +201,8 @@ class EventFrame:
         self.facts = match_facts(ev)
         self.games = next_games(ev)
         self.asks = decisions(ev)
-        self.lines = bracket_lines(ev, self.facts)
+        with speaking(self.lang):
+            self.lines = bracket_lines(ev, self.facts)
         self.results = list(reversed(ev.games[-RESULTS:]))
         self.ranking = standings(ev)[:RANKED]
 
@@ -196,7 +217,9 @@ class EventFrame:
         }
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield self.layout(self.fit(console, options))
+        with speaking(self.lang):
+            frame = self.layout(self.fit(console, options))
+        yield frame
 
     def fit(self, console: Console, options: ConsoleOptions) -> FrameLayout:
         """The fullest layout (by :func:`upgrades`) whose frame is no taller than the console."""
@@ -229,15 +252,26 @@ class EventFrame:
         ev = self.event
         n = int(value)
         if key == "header":
+            games, asks = len(self.games), len(self.asks)
             status = (
-                f"finished, champion {ev.champion}"
+                _("finished, champion {name}").format(name=ev.champion)
                 if ev.finished
-                else f"{plural(len(self.games), 'game')} to play, "
-                f"{plural(len(self.asks), 'decision', 'decisions')} to ask"
+                else _("{games}, {decisions}").format(
+                    games=ngettext("{n:,} game to play", "{n:,} games to play", games).format(
+                        n=games
+                    ),
+                    decisions=ngettext(
+                        "{n:,} decision to ask", "{n:,} decisions to ask", asks
+                    ).format(n=asks),
+                )
             )
             head = Text.assemble(
                 (ev.name, "bold"),
-                f"  entry #{ev.entries[-1].seq}, read {self.now:%H:%M:%S}  ",
+                "  "
+                + _("entry #{seq}, read {time}").format(
+                    seq=ev.entries[-1].seq, time=f"{self.now:%H:%M:%S}"
+                )
+                + "  ",
                 (status, "yellow" if ev.finished else "cyan"),
             )
             if self.away is None:
@@ -257,7 +291,7 @@ class EventFrame:
             if not value:
                 return None
             return bracket_tree(
-                ev.state.bracket, decided_records(ev), title="Bracket", live=self._live_labels()
+                ev.state.bracket, decided_records(ev), title=_("Bracket"), live=self._live_labels()
             )
         raise KeyError(key)
 
@@ -269,31 +303,35 @@ class EventFrame:
                 continue
             a, b = f.players
             played = f" {f.score}" if f.games else ""
-            label = f"{a} v {b}{played}  {_next(self.event, f).plain.strip()}"
+            names = _("{red} v {black}").format(red=a, black=b)
+            label = f"{names}{played}  {_next(self.event, f).plain.strip()}"
             out[self.event.find_match(f.match).key] = Text(label, style="cyan")
         return out
 
     def _games(self, n: int) -> RenderableType:
         if not self.games:
             return Text(
-                "No game can be played now." if not self.event.finished else "", style="dim"
+                _("No game can be played now.") if not self.event.finished else "", style="dim"
             )
         if n == 0:
-            return Text(f"Games to play now: {len(self.games)} (knockout event next)", style="bold")
-        t = fit_table("Games to play now")
-        t.add_column("Bd", justify="right", no_wrap=True)
-        t.add_column("Match", no_wrap=True)
-        t.add_column("G", justify="right", no_wrap=True)
-        t.add_column("Stage", no_wrap=True)
-        t.add_column("Red", style="red", overflow="fold")
-        t.add_column("Black", overflow="fold")
-        t.add_column("Clock", no_wrap=True)
+            return Text(
+                _("Games to play now: {n} (knockout event next)").format(n=len(self.games)),
+                style="bold",
+            )
+        t = fit_table(_("Games to play now"))
+        t.add_column(_("Bd"), justify="right", no_wrap=True)
+        t.add_column(_("Match"), no_wrap=True)
+        t.add_column(_("G"), justify="right", no_wrap=True)
+        t.add_column(_("Stage"), no_wrap=True)
+        t.add_column(pgettext("side", "Red"), style="red", overflow="fold")
+        t.add_column(pgettext("side", "Black"), overflow="fold")
+        t.add_column(_("Clock"), no_wrap=True)
         for g in self.games[:n]:
             t.add_row(
                 "-" if g.board is None else str(g.board),
                 g.match,
                 str(g.number),
-                g.stage,
+                stage_label(g.stage),
                 g.red,
                 g.black,
                 clock_text(g.clock, g.increment_seconds),
@@ -301,50 +339,60 @@ class EventFrame:
         more = len(self.games) - n
         if more <= 0:
             return fitted(t)
-        note = Text(f"and {plural(more, 'more game')} to play (knockout event next)", style="dim")
+        note = Text(
+            ngettext(
+                "and {n:,} more game to play (knockout event next)",
+                "and {n:,} more games to play (knockout event next)",
+                more,
+            ).format(n=more),
+            style="dim",
+        )
         return Group(fitted(t), note)
 
     def _decisions(self, n: int) -> RenderableType | None:
         if not self.asks:
             return None
-        head = Text(f"Decisions to ask: {len(self.asks)}", style="bold yellow")
+        head = Text(_("Decisions to ask: {n}").format(n=len(self.asks)), style="bold yellow")
         lines: list[RenderableType] = [head, *(decision_line(d) for d in self.asks[:n])]
         more = len(self.asks) - n
         if more > 0:
-            lines.append(Text(f"and {more} more (knockout event next)", style="dim"))
+            lines.append(Text(_("and {n} more (knockout event next)").format(n=more), style="dim"))
         return Group(*lines)
 
     def _bracket(self, n: int) -> RenderableType:
         decided = sum(1 for f in self.facts if f.winner is not None)
+        total = len(self.facts)
         head = Text.assemble(
-            ("Bracket", "bold"),
-            f": {decided} of {plural(len(self.facts), 'match', 'matches')} decided",
+            (_("Bracket"), "bold"),
+            ngettext(
+                ": {decided} of {n:,} match decided", ": {decided} of {n:,} matches decided", total
+            ).format(decided=decided, n=total),
         )
         if n == 0:
             return head
         lines: list[RenderableType] = [head, *self.lines[:n]]
         more = len(self.lines) - n
         if more > 0:
-            lines.append(Text(f"and {more} more (knockout event show)", style="dim"))
+            lines.append(Text(_("and {n} more (knockout event show)").format(n=more), style="dim"))
         return Group(*lines)
 
     def _results(self, n: int) -> Table:
-        t = fit_table("Latest results")
-        t.add_column("Match", no_wrap=True)
-        t.add_column("G", justify="right", no_wrap=True)
-        t.add_column("Red", style="red", overflow="fold")
+        t = fit_table(_("Latest results"))
+        t.add_column(_("Match"), no_wrap=True)
+        t.add_column(_("G"), justify="right", no_wrap=True)
+        t.add_column(pgettext("side", "Red"), style="red", overflow="fold")
         t.add_column("", no_wrap=True)
-        t.add_column("Black", overflow="fold")
+        t.add_column(pgettext("side", "Black"), overflow="fold")
         for g in self.results[:n]:
             t.add_row(g.match, str(g.number), g.red, score(g.result), g.black)
         return fitted(t)
 
     def _ranking(self, n: int) -> Table:
-        t = fit_table("Final ranking" if self.event.finished else "Ranking so far")
+        t = fit_table(_("Final ranking") if self.event.finished else _("Ranking so far"))
         t.add_column("#", justify="right", no_wrap=True)
-        t.add_column("Player", overflow="fold")
-        t.add_column("Reached", no_wrap=True)
-        t.add_column("Pts", justify="right", no_wrap=True)
+        t.add_column(_("Player"), overflow="fold")
+        t.add_column(_("Reached"), no_wrap=True)
+        t.add_column(_("Pts"), justify="right", no_wrap=True)
         for s in self.ranking[:n]:
-            t.add_row(str(s.rank), s.name, s.reached, f"{s.points.normalize():f}")
+            t.add_row(str(s.rank), s.name, reached_label(s.reached), f"{s.points.normalize():f}")
         return fitted(t)

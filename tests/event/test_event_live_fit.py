@@ -6,18 +6,22 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 from datetime import datetime
 from pathlib import Path
 
 import pytest
+from chinese import english_left
 from event_helpers import new_event
 from hall_helpers import hall_event, record_next
+from rich.cells import cell_len
 from rich.console import Console
 
 from knockout.dashboard.event import LiveEventFile
 from knockout.dashboard.event_live import EventFrame
 from knockout.event.state import Event
 from knockout.event.store import journal_head, load_event
+from knockout.i18n import speaking
 
 SIZES = [(80, 24), (100, 30), (120, 40)]
 NOW = datetime(2026, 11, 30, 9, 15)
@@ -104,3 +108,43 @@ def test_the_live_view_redraws_the_fitted_frame(tmp_path: Path) -> None:
     last = view.watch(console)
     assert last.games[-1].match == "R1-M8"
     assert "Games to play now" in out.getvalue()
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_frame_in_chinese_fits_in_cells(tmp_path: Path, width: int, height: int) -> None:
+    """Chinese characters take two cells each: every line still fits the terminal's width (in
+    cells, as the terminal draws it) and the frame its height; the order and the glossary's
+    words are the English frame's, with no English sentence of the catalogue left."""
+    event = load_event(hall_event(tmp_path))
+    with speaking("zh_CN"):
+        lines = screen(event, width, height)
+    assert len(lines) <= height
+    assert max(cell_len(line.rstrip()) for line in lines) <= width
+    assert any(cell_len(line.rstrip()) > len(line.rstrip()) for line in lines)  # wide cells
+    text = "\n".join(lines)
+    for g in event.next_games():
+        assert re.search(rf"{g.board}\s+{g.match}\s+{g.number}\s+慢棋\s+{g.red}", text), g
+    assert "需要询问的决定：1" in text and "R1-M3 第 4 局，第 3 台" in text
+    games, asks = first_line(lines, "现在要下的对局"), first_line(lines, "需要询问的决定")
+    bracket = first_line(lines, "^对阵表")
+    assert 0 < games < asks < bracket
+    assert "台" in lines[games + 2] and "红方" in lines[games + 2]
+    assert english_left(text) == [] and "…" not in text
+    if (width, height) == (80, 24):
+        assert re.fullmatch(r"还有 \d+ 场（knockout event show）", lines[-1].strip()), lines[-1]
+
+
+def test_the_frame_keeps_its_language_when_drawn_from_another_thread(tmp_path: Path) -> None:
+    """rich's Live refreshes from its own thread, which starts in the default language: the
+    frame speaks the language in force where it was made."""
+    event = load_event(hall_event(tmp_path))
+    with speaking("zh_CN"):
+        frame = EventFrame(event, NOW)
+    out = io.StringIO()
+    drawer = threading.Thread(
+        target=lambda: Console(file=out, width=80, height=24, color_system=None).print(frame)
+    )
+    drawer.start()
+    drawer.join(60)
+    text = out.getvalue()
+    assert "现在要下的对局" in text and "Games to play now" not in text

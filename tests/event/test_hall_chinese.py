@@ -15,14 +15,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
+from chinese import english_left
 from hall_helpers import hall_event
 
 from knockout.dashboard.web.pages import PAGES, Site
 from knockout.dashboard.web.server import HallSite, make_server
 from knockout.event.language import write_language
 from knockout.event.reader import load_event_read_only
-from knockout.i18n import LOCALE_DIR, set_language, speaking
+from knockout.i18n import set_language, speaking
 
 #: Labels every Chinese page of the tests' event shows, by page (the glossary's terms).
 LABELS = {
@@ -53,31 +53,6 @@ def text_of(page: str) -> str:
     """The page's words: scripts, styles and tags dropped, entities decoded."""
     page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
-
-
-def english_stretches() -> set[str]:
-    """Every run of three English words or more between the placeholders of the catalogue's
-    message ids (as tests/i18n/test_no_english.py looks for them)."""
-    with (LOCALE_DIR / "knockout.pot").open("rb") as file:
-        catalog = read_po(file)
-    found: set[str] = set()
-    for message in catalog:
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        for msgid in ids:
-            if not msgid or any(loc[0] == "--help" for loc in message.locations):
-                continue
-            for part in re.split(r"\{[^{}]*\}|\[/?\w*\]|\n|`[^`]*`", msgid):
-                words = re.findall(r"[A-Za-z][A-Za-z'-]+", part)
-                if len(words) >= 3:
-                    found.add(" ".join(words))
-    return found
-
-
-def english_left(text: str) -> list[str]:
-    """The catalogue's English sentences found in ``text`` (the commands printed on the forms
-    and the event's own names are not sentences of the catalogue)."""
-    flat = " ".join(re.findall(r"[A-Za-z][A-Za-z'-]+", text))
-    return sorted(s for s in english_stretches() if s in flat)
 
 
 def test_the_english_check_can_fail() -> None:
