@@ -294,7 +294,7 @@ def _decision_problem(kind: str, data: Mapping[str, Any], fmt: Format | None) ->
     if missing is not None:
         return missing
     try:
-        made_of_fields(str(made_kind), data)
+        made = made_of_fields(str(made_kind), data)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         return _("its decision cannot be read ({error})").format(error=_exception(exc))
     for side in ("red", "black"):
@@ -305,7 +305,21 @@ def _decision_problem(kind: str, data: Mapping[str, Any], fmt: Format | None) ->
         stage, problem = _stage(fmt, data["stage"])
         if problem is not None:
             return problem
-    return _clock_problem(data["clock"], stage, fixed=True)
+    elif fmt is not None:
+        stage = next(iter(type(made).stages(fmt)), None)
+    problem = _clock_problem(data["clock"], stage, fixed=True)
+    if problem is not None or stage is None:
+        return problem
+    try:  # the clock the decision gives at its stage
+        given = [float(c) for c in made.clock(stage)]
+    except (AssertionError, KeyError, TypeError, ValueError, AttributeError):
+        given = None
+    if given is not None and [float(c) for c in data["clock"]] != given:
+        what = _("the clocks the decision gives ({red:g} and {black:g} min)").format(
+            red=given[0], black=given[1]
+        )
+        return _expected(what, data["clock"], key="clock")
+    return None
 
 
 def _exception(exc: BaseException) -> str:

@@ -300,3 +300,17 @@ def test_salvage_keeps_what_does_not_depend_on_the_damage(template: Path, tmp_pa
     step = carried.next_step(carried.find_match("R1-M1"))
     game1 = original.find_match("R1-M1").games[0]
     assert step is not None and (step.red, step.black) == (game1.red, game1.black)
+
+
+def test_a_bids_clock_the_decision_cannot_give_is_reported_without_a_checksum(
+    template: Path, tmp_path: Path
+) -> None:
+    """A bid's clocks are those its announcement and reply give, even in an entry written
+    before checksums."""
+    db = tmp_path / "cup.db"
+    shutil.copyfile(template, db)
+    seq = _first_of_each_kind(db)["decision"]
+    data = _rows(db)[seq][2]
+    _legacy(db, seq, data.replace(*_clock(data), 1))
+    line = _one_line(run("check", str(db)))
+    assert f"journal entry #{seq} (R1-M2): clock: expected the clocks the decision gives" in line
