@@ -1130,7 +1130,8 @@ def _wait_goals(f: BenchFigures) -> list[Goal]:
     out.append(
         Goal(
             "short_commands",
-            "short commands (odds on a match, event next/record/show/odds) / python -c "
+            "short commands (odds on a match, event next/record/show/odds; odds and event "
+            "show with --lang zh) / python -c "
             "'import numpy', whole-process CPU, one BLAS thread, the slowest",
             None if worst is None else worst.ratio,
             SHORT_COMMAND_TARGET,

@@ -106,10 +106,15 @@ def knockout_argv(args: Sequence[str]) -> list[str]:
 
 def short_commands(scenario_path: Path, repeats: int, say: Say) -> tuple[CommandTime, ...]:
     """``knockout odds`` on the match and the organiser's short commands on the bundled
-    16-player cup (``events/`` beside the scenario, when it is there), each against ``python -c
+    16-player cup (``events/`` beside the scenario, when it is there), ``odds`` and ``event
+    show`` also with ``--lang zh`` (the Chinese catalogue loaded), each against ``python -c
     "import numpy"`` timed just before it, in CPU time, both with one BLAS thread; of
     ``repeats`` such pairs, the one with the median ratio."""
-    commands: list[tuple[str, list[str]]] = [("odds", ["odds", str(scenario_path.resolve())])]
+    scenario = str(scenario_path.resolve())
+    commands: list[tuple[str, list[str]]] = [
+        ("odds", ["odds", scenario]),
+        ("odds --lang zh", ["--lang", "zh", "odds", scenario]),  # the Chinese catalogue loaded
+    ]
     events = scenario_path.resolve().parent / "events"
     with tempfile.TemporaryDirectory() as folder:
         if (events / "city-cup-16.toml").exists():
@@ -135,6 +140,7 @@ def short_commands(scenario_path: Path, repeats: int, say: Say) -> tuple[Command
                 ("event next", ["event", "next", db]),
                 ("event record", ["event", "record", db, "R1-M1", "1", "1-0", "--dry-run"]),
                 ("event show", ["event", "show", db]),
+                ("event show --lang zh", ["--lang", "zh", "event", "show", db]),
                 ("event odds", ["event", "odds", db]),
             ]
         numpy_argv = [sys.executable, "-c", "import numpy"]
