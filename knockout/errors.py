@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from knockout.i18n import _
+
 __all__ = ["InputError", "KnockoutError", "Problem", "ScenarioError"]
 
 
@@ -32,8 +34,11 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        where = f"{self.source}: {self.key}" if self.key else self.source
-        return f"{where}: {self.message}"
+        if self.key:
+            return _("{source}: {key}: {message}").format(
+                source=self.source, key=self.key, message=self.message
+            )
+        return _("{source}: {message}").format(source=self.source, message=self.message)
 
 
 class InputError(KnockoutError, ValueError):

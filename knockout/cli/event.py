@@ -24,7 +24,7 @@ from knockout.cli.app import (
     user_errors,
 )
 from knockout.errors import KnockoutError
-from knockout.i18n import _
+from knockout.i18n import N_, _
 
 if TYPE_CHECKING:  # imported where a command needs it: a fast start
     from knockout.event.decisions import Answer
@@ -98,6 +98,14 @@ WinnerOpt = Annotated[
 DrawOpt = Annotated[bool, typer.Option("--draw", help="The game was drawn.")]
 
 
+#: How the draw was seeded, as ``event new`` says it (the scenario's [bracket] seeding).
+SEEDINGS = {
+    "rating": N_("rating seeding"),
+    "given": N_("given seeding"),
+    "random": N_("random seeding"),
+}
+
+
 def _command(name: str, *parts: str) -> str:
     """The command line of ``knockout event NAME ...``, as the journal records it."""
     return shlex.join(["knockout", "event", name, *parts])
@@ -109,44 +117,62 @@ def _say(text: str | Text) -> None:
 
 def _step_line(event: Event, match_id: str) -> str:
     """What comes next in ``match_id`` (or for its winner) after a change."""
-    from knockout.dashboard.event import decision_line
+    from knockout.dashboard.event import decision_line, how_decided
     from knockout.dashboard.match import clock_text
     from knockout.event.state import NextGame, PendingDecision
-    from knockout.io.text import plural
+    from knockout.i18n import _
+    from knockout.i18n.terms import stage_label
 
     m = event.find_match(match_id)
     if m.winner is not None:
-        how = "walkover" if m.walkover else f"{m.decided_in}, {plural(len(m.games), 'game')}"
-        line = f"{m.id} decided: {m.winner} wins ({how})."
+        line = _("{match} decided: {winner} wins ({how}).").format(
+            match=m.id, winner=m.winner, how=how_decided(m)
+        )
         following = event.match_of(m.winner)
         if event.finished:
-            line += f" The event is over: champion {event.champion}."
+            line += _(" The event is over: champion {champion}.").format(champion=event.champion)
         elif following is not None and following.players is None:
-            line += f" {m.winner} goes on to {following.id} (opponent not known yet)."
+            line += _(" {winner} goes on to {match} (opponent not known yet).").format(
+                winner=m.winner, match=following.id
+            )
         elif following is not None:
-            line += f" {m.winner} goes on to {following.id}."
+            line += _(" {winner} goes on to {match}.").format(winner=m.winner, match=following.id)
         return line
     step = event.next_step(m)
     if isinstance(step, PendingDecision):
         return decision_line(event, step)
     if isinstance(step, NextGame):
-        board = "waiting for a board" if step.board is None else f"board {step.board}"
-        return (
-            f"Next in {m.id}: game {step.number} ({step.stage}), {step.red} (Red) v "
-            f"{step.black} (Black), {clock_text(step.clock, step.increment_seconds)}, {board}."
+        board = (
+            _("waiting for a board")
+            if step.board is None
+            else _("board {board}").format(board=step.board)
         )
-    return f"{m.id}: waiting for its players."
+        return _(
+            "Next in {match}: game {game} ({stage}), {red} (Red) v {black} (Black), {clock}, "
+            "{board}."
+        ).format(
+            match=m.id,
+            game=step.number,
+            stage=stage_label(step.stage),
+            red=step.red,
+            black=step.black,
+            clock=clock_text(step.clock, step.increment_seconds),
+            board=board,
+        )
+    return _("{match}: waiting for its players.").format(match=m.id)
 
 
 def _recorded(entry: Entry, event: Event) -> None:
     from knockout.event.entries import describe
 
     by_seq = {e.seq: e for e in event.entries}
-    _say(f"Recorded #{entry.seq}: {describe(entry, by_seq)}")
+    _say(_("Recorded #{seq}: {what}").format(seq=entry.seq, what=describe(entry, by_seq)))
 
 
 def _warn(text: str) -> None:
-    err_console.print(f"warning: {text}", markup=False, highlight=False, soft_wrap=True)
+    err_console.print(
+        _("warning: {text}").format(text=text), markup=False, highlight=False, soft_wrap=True
+    )
 
 
 def _preview(entries: tuple[Entry, ...], after: Event, *, dry_run: bool) -> None:
@@ -174,7 +200,7 @@ def _after_game(entry: Entry, event: Event) -> None:
 
 
 def _dry_run_done() -> None:
-    _say("Nothing written (--dry-run).")
+    _say(_("Nothing written (--dry-run)."))
 
 
 @event_app.command("new")
@@ -227,8 +253,7 @@ def new(
     """
     from knockout.dashboard.event import next_view
     from knockout.event.store import create_event
-    from knockout.i18n import language_asked
-    from knockout.io.text import plural
+    from knockout.i18n import language_asked, ngettext
 
     parts = [str(event), "--scenario", str(scenario)]
     parts += [] if players is None else ["--players", str(players)]
@@ -245,13 +270,23 @@ def new(
             language=language_asked(),
         )
         bracket = ev.scenario.bracket
-        draw = f"{bracket.seeding} seeding"
+        draw = _(SEEDINGS.get(bracket.seeding, "{seeding} seeding")).format(seeding=bracket.seeding)
         if bracket.seeding == "random":
-            draw += f", draw seed {bracket.draw_seed}"
+            draw += _(", draw seed {seed}").format(seed=bracket.draw_seed)
+        n, rounds = len(ev.base.players), ev.rounds
         _say(
-            f"Created {event}: {ev.name}, {plural(len(ev.base.players), 'player')} ({draw}), "
-            f"{plural(ev.rounds, 'round')}{', third-place match' if ev.third_place else ''}; "
-            f"event seed {ev.seed} (colour lots)."
+            _(
+                "Created {file}: {name}, {players} ({draw}), {rounds}{third}; event seed {seed} "
+                "(colour lots)."
+            ).format(
+                file=event,
+                name=ev.name,
+                players=ngettext("{n} player", "{n} players", n).format(n=n),
+                draw=draw,
+                rounds=ngettext("{n} round", "{n} rounds", rounds).format(n=rounds),
+                third=_(", third-place match") if ev.third_place else "",
+                seed=ev.seed,
+            )
         )
         out_console.print(next_view(ev))
 
@@ -440,7 +475,11 @@ def _written(entries: tuple[Entry, ...], event: Event) -> None:
                 )
             )
         elif e.kind == "undo" and e.undoes is not None:
-            _say(f"Undid #{e.undoes} (entry #{e.seq}): {describe(by_seq[e.undoes], by_seq)}")
+            _say(
+                _("Undid #{undone} (entry #{seq}): {what}").format(
+                    undone=e.undoes, seq=e.seq, what=describe(by_seq[e.undoes], by_seq)
+                )
+            )
         else:
             _recorded(e, event)
     last = entries[-1]
@@ -678,7 +717,7 @@ def show_event(
 
     with user_errors():
         if live and export is not None:
-            raise KnockoutError("--export saves one view: use it without --live")
+            raise KnockoutError(_("--export saves one view: use it without --live"))
         if live:
             LiveEventFile(head=lambda: journal_head(event), load=lambda: load_event(event)).watch(
                 out_console
@@ -754,7 +793,7 @@ def undo_last(
     parts += ["--cascade"] if cascade else []
     with user_errors():
         if cascade and match is None:
-            raise KnockoutError("--cascade goes with --match (the last entry has none after it)")
+            raise KnockoutError(_("--cascade goes with --match (the last entry has none after it)"))
         entries, ev = undo_entries(
             event,
             command=_command("undo", *parts),
@@ -839,8 +878,10 @@ def amend(
 def _pinned_note(event: Event, entry: Entry) -> None:
     if event.pinned and any(k.startswith("rating") for k in entry.fields):
         _say(
-            "The draw stays as it was made (seeds pinned): the changed rating does not move "
-            "any pairing."
+            _(
+                "The draw stays as it was made (seeds pinned): the changed rating does not move "
+                "any pairing."
+            )
         )
 
 
@@ -848,7 +889,10 @@ def _pinned_note(event: Event, entry: Entry) -> None:
 def replace_player(
     event: EventArg,
     out: Annotated[
-        str, typer.Argument(help="The player who is out (has not played).", show_default=False)
+        str,
+        typer.Argument(
+            metavar="OUT", help="The player who is out (has not played).", show_default=False
+        ),
     ],
     reserve: Annotated[
         str,
@@ -939,7 +983,7 @@ def check(
     """
     from knockout.event.database import file_health
     from knockout.event.store import load_event
-    from knockout.io.text import plural
+    from knockout.i18n import ngettext
 
     with user_errors():
         health = file_health(event)
@@ -948,11 +992,20 @@ def check(
         if not health.sound:
             raise KnockoutError(_damage_line(str(event), health))
         ev = load_event(event)
+        games = len(ev.games)
         _say(
-            f"{event}: sound: integrity check ok, schema {health.version}, "
-            f"{plural(health.entries, 'journal entry', 'journal entries')} numbered 1 to "
-            f"{health.entries} without gaps, replayed through the rules "
-            f"({plural(len(ev.games), 'game')} in force)."
+            ngettext(
+                "{file}: sound: integrity check ok, schema {version}, {n} journal entry "
+                "numbered 1 to {n} without gaps, replayed through the rules ({games}).",
+                "{file}: sound: integrity check ok, schema {version}, {n} journal entries "
+                "numbered 1 to {n} without gaps, replayed through the rules ({games}).",
+                health.entries,
+            ).format(
+                file=event,
+                version=health.version,
+                n=health.entries,
+                games=ngettext("{n} game in force", "{n} games in force", games).format(n=games),
+            )
             + _unchecked_note(health.unchecked, health.entries)
         )
 
@@ -978,13 +1031,17 @@ def _salvage(event: Path, salvage: Path) -> None:
     from knockout.i18n import ngettext
 
     if salvage.exists():
-        raise KnockoutError(f"{salvage}: already exists: choose another file name")
+        raise KnockoutError(
+            _("{file}: already exists: choose another file name").format(file=salvage)
+        )
     rescue = salvage_file(event)
     ev = rescue.event
     try:
         salvage.write_text(to_scenario_toml(ev), encoding="utf-8")
     except OSError as exc:
-        raise KnockoutError(f"{salvage}: cannot write: {exc.strerror}") from None
+        raise KnockoutError(
+            _("{file}: cannot write: {why}").format(file=salvage, why=exc.strerror)
+        ) from None
     kept = len(ev.entries)
     parts = [
         ngettext("Salvaged {n} journal entry", "Salvaged {n} journal entries", kept).format(n=kept)
@@ -1017,21 +1074,41 @@ def _damage_line(source: str, health: object) -> str:
     from knockout.event.database import FileHealth
 
     assert isinstance(health, FileHealth)
+    from knockout.i18n import ngettext
+
     parts = []
     if health.pages:
-        more = f" (and {len(health.pages) - 1} more)" if len(health.pages) > 1 else ""
-        parts.append(f"SQLite's integrity check finds: {health.pages[0]}{more}")
+        more = _(" (and {n} more)").format(n=len(health.pages) - 1) if len(health.pages) > 1 else ""
+        parts.append(
+            _("SQLite's integrity check finds: {problem}{more}").format(
+                problem=health.pages[0], more=more
+            )
+        )
     if health.foreign_keys:
-        parts.append(f"{health.foreign_keys} broken references")
+        parts.append(
+            ngettext("{n} broken reference", "{n} broken references", health.foreign_keys).format(
+                n=health.foreign_keys
+            )
+        )
     if health.gaps:
-        parts.append(f"journal entries missing: #{', #'.join(map(str, health.gaps[:10]))}")
+        parts.append(
+            _("journal entries missing: {entries}").format(
+                entries=", ".join(f"#{n}" for n in health.gaps[:10])
+            )
+        )
     parts += [f"{d.where}: {d.what}" for d in health.damaged[:10]]
     if len(health.damaged) > 10:
-        parts.append(f"and {len(health.damaged) - 10} more damaged entries")
-    return (
-        f"{source}: damaged: {'; '.join(parts)}. Save what can be read: knockout event check "
-        f"{source} --salvage RESCUE.toml, then knockout event new NEW.db --scenario RESCUE.toml"
-    )
+        parts.append(
+            ngettext(
+                "and {n} more damaged entry",
+                "and {n} more damaged entries",
+                len(health.damaged) - 10,
+            ).format(n=len(health.damaged) - 10)
+        )
+    return _(
+        "{file}: damaged: {problems}. Save what can be read: knockout event check {file} "
+        "--salvage RESCUE.toml, then knockout event new NEW.db --scenario RESCUE.toml"
+    ).format(file=source, problems=_("; ").join(parts))
 
 
 @event_app.command("log")
@@ -1075,8 +1152,14 @@ def _choice(option: str, enum: type[StrEnum], value: str) -> str:
         from knockout.cli.app import err_console
 
         err_console.print(
-            f"error: {option}: expected {', '.join(allowed[:-1])} or {allowed[-1]}, "
-            f"found {value!r}",
+            _("error: {problem}").format(
+                problem=_("{option}: expected {allowed} or {last}, found {value}").format(
+                    option=option,
+                    allowed=", ".join(allowed[:-1]),
+                    last=allowed[-1],
+                    value=repr(value),
+                )
+            ),
             markup=False,
             soft_wrap=True,
         )
@@ -1145,7 +1228,11 @@ def export_event(
     with user_errors():
         ev = load_event(event)
         if fmt != ExportFormat.CSV and table != ExportTable.GAMES:
-            raise KnockoutError(f"--table {table}: only with --format csv, found --format {fmt}")
+            raise KnockoutError(
+                _("--table {table}: only with --format csv, found --format {fmt}").format(
+                    table=table, fmt=fmt
+                )
+            )
         if fmt != ExportFormat.CSV and encoding != "utf-8":
             raise KnockoutError(
                 _("--encoding {encoding}: only with --format csv, found --format {fmt}").format(

@@ -17,7 +17,7 @@ from knockout.dashboard.match import bar, pct, rating_text
 from knockout.dashboard.spread import interval_caption, percent_interval
 from knockout.dashboard.times import duration
 from knockout.i18n import N_, _, ngettext
-from knockout.i18n.terms import round_label, round_short, stage_label
+from knockout.i18n.terms import reached_label, round_label, round_short, stage_label
 from knockout.rules.book.bracket import Bracket, round_name
 from knockout.rules.model.sd import Spread
 from knockout.rules.scenario.aggregate import Scenario
@@ -317,7 +317,7 @@ def ranking_view(ranking: Sequence[KnockoutStanding], title: str = FINAL_RANKING
         t.add_row(
             str(s.rank),
             s.name,
-            round_label(s.reached),
+            reached_label(s.reached),
             f"{s.points.normalize():f}",
             *("-" if v is None else f"{v.normalize():f}" for v in s.tiebreaks.values()),
         )

@@ -35,9 +35,8 @@ from knockout.event.state import (
     RecordedGame,
 )
 from knockout.game import Colour, Result
-from knockout.i18n import N_, _
+from knockout.i18n import N_, _, ngettext
 from knockout.i18n.terms import colour_label, round_label, stage_label
-from knockout.io.text import plural
 from knockout.rules.book.bracket import round_name
 from knockout.rules.book.formats import CutChoose, SealedBid
 from knockout.rules.decisions.kinds import Bidding, Choice, CutChoice, OtherDecision, SealedBids
@@ -49,6 +48,7 @@ __all__ = [
     "decision_prompt",
     "entry_preview",
     "event_dashboard",
+    "how_decided",
     "journal_view",
     "local_time",
     "next_view",
@@ -123,10 +123,16 @@ def _added_prompt(event: Event, step: PendingDecision) -> Text:
     a, b = step.players
     made = step.made
     text = Text()
-    text.append(f"{step.match} ({a} v {b}), game {step.number}: {made.words}. ", style="bold")
-    text.append(f"The players settle {made.at_words}.")
     text.append(
-        f"\n  knockout event {made.command} {event.source} {step.match} {made.usage}".rstrip(),
+        _("{match} ({a} v {b}), game {game}: {what}. ").format(
+            match=step.match, a=a, b=b, game=step.number, what=_(made.words)
+        ),
+        style="bold",
+    )
+    text.append(_("The players settle {what}.").format(what=_(made.at_words)))
+    text.append(
+        f"\n  knockout event {made.command} {event.source} {step.match} "
+        f"{made.usage_words()}".rstrip(),
         style="cyan",
     )
     return text
@@ -193,20 +199,32 @@ def _choice_prompt(event: Event, choice: PendingDecision) -> Text:
     """What the arbiter asks at a game whose colours a player chooses, and the command."""
     a, b = choice.players
     text = Text()
-    text.append(f"{choice.match} ({a} v {b}), game {choice.number}: colour choice. ", style="bold")
+    text.append(
+        _("{match} ({a} v {b}), game {game}: colour choice. ").format(
+            match=choice.match, a=a, b=b, game=choice.number
+        ),
+        style="bold",
+    )
     if choice.chooser is not None:
-        text.append(f"{choice.chooser} chooses Red or Black (the format names them). ")
+        text.append(
+            _("{chooser} chooses Red or Black (the format names them). ").format(
+                chooser=choice.chooser
+            )
+        )
         chooser_opt = ""
     else:
-        text.append("A lot decides who chooses; the winner takes Red or Black. ", style="yellow")
-        chooser_opt = " --chooser NAME"
+        text.append(_("A lot decides who chooses; the winner takes Red or Black. "), style="yellow")
+        chooser_opt = _(" --chooser NAME")
     clock = choice.clock or (0.0, 0.0)
+    colours = _("red|black")
     text.append(
-        f"Red {clock[0]:g} min v Black {clock[1]:g} min ({choice.stage}).",
+        _("Red {red:g} min v Black {black:g} min ({stage}).").format(
+            red=clock[0], black=clock[1], stage=stage_label(choice.stage)
+        ),
         style="dim",
     )
     text.append(
-        f"\n  knockout event choose {event.source} {choice.match} red|black{chooser_opt}",
+        f"\n  knockout event choose {event.source} {choice.match} {colours}{chooser_opt}",
         style="cyan",
     )
     return text
@@ -216,18 +234,32 @@ def _sealed_prompt(event: Event, sealed: PendingDecision, rule: SealedBid) -> Te
     """What the arbiter asks at a sealed-bid Armageddon, and the command."""
     a, b = sealed.players
     text = Text()
-    text.append(f"{sealed.match} ({a} v {b}), game {sealed.number}: sealed bids. ", style="bold")
-    where = "on its own time" if rule.price == "first" else "on the higher bid's time"
     text.append(
-        f"{a} and {b} each write the minutes they would take as Black "
-        f"({rule.min_black_minutes:g} to {rule.red_minutes:g}); the lower bid plays Black "
-        f"{where} v Red {rule.red_minutes:g} min ({rule.price} price). Equal bids: the "
-        "arbiter's lot gives Black. "
+        _("{match} ({a} v {b}), game {game}: sealed bids. ").format(
+            match=sealed.match, a=a, b=b, game=sealed.number
+        ),
+        style="bold",
     )
     text.append(
+        (
+            _(
+                "{a} and {b} each write the minutes they would take as Black ({low:g} to "
+                "{red:g}); the lower bid plays Black on its own time v Red {red:g} min (first "
+                "price). Equal bids: the arbiter's lot gives Black. "
+            )
+            if rule.price == "first"
+            else _(
+                "{a} and {b} each write the minutes they would take as Black ({low:g} to "
+                "{red:g}); the lower bid plays Black on the higher bid's time v Red {red:g} min "
+                "(second price). Equal bids: the arbiter's lot gives Black. "
+            )
+        ).format(a=a, b=b, low=rule.min_black_minutes, red=rule.red_minutes)
+    )
+    minutes, name = _("MINUTES"), _("NAME")
+    text.append(
         f"\n  knockout event sealed {event.source} {sealed.match} "
-        f"--bid {shlex.quote(a + '=MINUTES')} --bid {shlex.quote(b + '=MINUTES')} "
-        "[--lot-black NAME]",
+        f"--bid {shlex.quote(a + '=' + minutes)} --bid {shlex.quote(b + '=' + minutes)} "
+        f"[--lot-black {name}]",
         style="cyan",
     )
     return text
@@ -237,31 +269,51 @@ def _cut_prompt(event: Event, cut: PendingDecision, rule: CutChoose) -> Text:
     """What the arbiter asks at a cut-and-choose game, and the command."""
     a, b = cut.players
     text = Text()
-    text.append(f"{cut.match} ({a} v {b}), game {cut.number}: cut and choose. ", style="bold")
-    range_ = f"{rule.min_red_minutes:g} to {rule.max_red_minutes:g}"
+    text.append(
+        _("{match} ({a} v {b}), game {game}: cut and choose. ").format(
+            match=cut.match, a=a, b=b, game=cut.number
+        ),
+        style="bold",
+    )
+    low, high, black = rule.min_red_minutes, rule.max_red_minutes, rule.black_minutes
+    previous = cut.number - 1
     if cut.chooser is not None:
-        times = " v ".join(f"{n} {duration(s, to_the_second=True)}" for n, s in cut.times.items())
+        times = _(" v ").join(
+            f"{n} {duration(s, to_the_second=True)}" for n, s in cut.times.items()
+        )
         text.append(
-            f"{cut.chooser} cuts (used less time in game {cut.number - 1}: {times}): names "
-            f"Red's minutes ({range_}) v Black {rule.black_minutes:g} min; then {cut.other} "
-            "picks the colour. "
+            _(
+                "{cutter} cuts (used less time in game {game}: {times}): names Red's minutes "
+                "({low:g} to {high:g}) v Black {black:g} min; then {other} picks the colour. "
+            ).format(
+                cutter=cut.chooser,
+                game=previous,
+                times=times,
+                low=low,
+                high=high,
+                black=black,
+                other=cut.other,
+            )
         )
         cutter_opt = ""
     else:
         why = {
-            "tie": f"equal times in game {cut.number - 1}",
-            "lot": "the rule is a lot",
-            "unknown": f"game {cut.number - 1}'s times were not recorded",
+            "tie": _("equal times in game {game}").format(game=previous),
+            "lot": _("the rule is a lot"),
+            "unknown": _("game {game}'s times were not recorded").format(game=previous),
         }.get(cut.why or "", "")
-        text.append(f"The cutter is drawn by lot ({why}). ", style="yellow")
+        text.append(_("The cutter is drawn by lot ({why}). ").format(why=why), style="yellow")
         text.append(
-            f"The cutter names Red's minutes ({range_}) v Black {rule.black_minutes:g} min; "
-            "the other picks the colour. "
+            _(
+                "The cutter names Red's minutes ({low:g} to {high:g}) v Black {black:g} min; "
+                "the other picks the colour. "
+            ).format(low=low, high=high, black=black)
         )
-        cutter_opt = " --cutter NAME"
+        cutter_opt = _(" --cutter NAME")
+    colours = _("red|black")
     text.append(
         f"\n  knockout event cut {event.source} {cut.match} --red-minutes M --colour "
-        f"red|black{cutter_opt}",
+        f"{colours}{cutter_opt}",
         style="cyan",
     )
     return text
@@ -278,30 +330,61 @@ def decision_line(event: Event, step: PendingDecision) -> str:
                 "Next in {match}: the sudden-death bid ({chooser}); see knockout event next."
             ).format(match=m, chooser=chooser)
         case Choice():
-            chooser = f"{step.chooser} chooses" if step.chooser else "the lot's winner chooses"
-            return (
-                f"Next in {m}: game {step.number} ({step.stage}), colours to choose ({chooser}: "
-                f"knockout event choose {event.source} {m} red|black"
-                f"{'' if step.chooser else ' --chooser NAME'})."
+            chooser = (
+                _("{name} chooses").format(name=step.chooser)
+                if step.chooser
+                else _("the lot's winner chooses")
+            )
+            return _(
+                "Next in {match}: game {game} ({stage}), colours to choose ({chooser}: {command})."
+            ).format(
+                match=m,
+                game=step.number,
+                stage=stage_label(step.stage),
+                chooser=chooser,
+                command=f"knockout event choose {event.source} {m} "
+                + _("red|black")
+                + ("" if step.chooser else _(" --chooser NAME")),
             )
         case SealedBids():
-            return (
-                f"Next in {m}: game {step.number} ({step.stage}), sealed bids to record (each "
-                f"player bids Black's minutes: knockout event sealed {event.source} {m} "
-                f"--bid NAME=MINUTES --bid NAME=MINUTES)."
+            name, minutes = _("NAME"), _("MINUTES")
+            return _(
+                "Next in {match}: game {game} ({stage}), sealed bids to record (each player "
+                "bids Black's minutes: {command})."
+            ).format(
+                match=m,
+                game=step.number,
+                stage=stage_label(step.stage),
+                command=f"knockout event sealed {event.source} {m} "
+                f"--bid {name}={minutes} --bid {name}={minutes}",
             )
         case CutChoice():
-            cutter = f"{step.chooser} cuts" if step.chooser else "the cutter by lot (--cutter NAME)"
-            return (
-                f"Next in {m}: game {step.number} ({step.stage}), the cut to record ({cutter}: "
-                f"knockout event cut {event.source} {m} --red-minutes M --colour red|black"
-                f"{'' if step.chooser else ' --cutter NAME'})."
+            cutter = (
+                _("{name} cuts").format(name=step.chooser)
+                if step.chooser
+                else _("the cutter by lot (--cutter NAME)")
+            )
+            return _(
+                "Next in {match}: game {game} ({stage}), the cut to record ({cutter}: {command})."
+            ).format(
+                match=m,
+                game=step.number,
+                stage=stage_label(step.stage),
+                cutter=cutter,
+                command=f"knockout event cut {event.source} {m} --red-minutes M --colour "
+                + _("red|black")
+                + ("" if step.chooser else _(" --cutter NAME")),
             )
         case OtherDecision():
             made = step.made
-            return (
-                f"Next in {m}: game {step.number} ({step.stage}), the {made.words} to record "
-                f"(knockout event {made.command} {event.source} {m} {made.usage})."
+            return _(
+                "Next in {match}: game {game} ({stage}), the {what} to record ({command})."
+            ).format(
+                match=m,
+                game=step.number,
+                stage=stage_label(step.stage),
+                what=_(made.words),
+                command=f"knockout event {made.command} {event.source} {m} {made.usage_words()}",
             )
         case _:
             assert_never(decision)
@@ -362,7 +445,7 @@ def _outcome(event: Event, d: dict[str, object] | object) -> str:
     through = None
     if stage.draw_winner is not None:
         name = red if stage.draw_winner is Colour.RED else black
-        through = f"{stage.draw_winner.value.capitalize()} ({name})"
+        through = _("{side} ({name})").format(side=colour_label(stage.draw_winner.value), name=name)
     return outcome_text(red, black, Result(str(d["result"])), stage.name, through)
 
 
@@ -374,21 +457,51 @@ def entry_preview(entries: tuple[Entry, ...], event: Event, *, dry_run: bool) ->
     for e in entries:
         d = dict(e.fields)
         if e.kind == "game":
-            board = f", board {d['board']}" if d.get("board") else ""
-            verb = "Would record" if dry_run else "Recording"
-            extra = _times(d)
+            stage = stage_label(str(d["stage"]))
+            where = (
+                _("{stage}, board {board}").format(stage=stage, board=d["board"])
+                if d.get("board")
+                else stage
+            )
             out.append(
-                f"{verb} {e.match} game {e.game} ({d['stage']}{board}): "
-                f"{_outcome(event, d)}{extra}."
+                (
+                    _("Would record {match} game {game} ({where}): {outcome}{extra}.")
+                    if dry_run
+                    else _("Recording {match} game {game} ({where}): {outcome}{extra}.")
+                ).format(
+                    match=e.match,
+                    game=e.game,
+                    where=where,
+                    outcome=_outcome(event, d),
+                    extra=_times(d),
+                )
             )
         elif e.kind == "correct":
             old = by_seq[int(d["corrects"])]
             g = RecordedGame.from_entry(old)
-            was = f"{g.red} (Red) {result_text(g.result)} {g.black}"
-            verb = "Would correct" if dry_run else "Correcting"
+            was = _("{red} (Red) {result} {black}").format(
+                red=g.red, result=result_text(g.result), black=g.black
+            )
             out.append(
-                f"{verb} {e.match} game {e.game} ({d['stage']}): #{old.seq} has {was}; "
-                f"now {_outcome(event, d)}{_times(d)}."
+                (
+                    _(
+                        "Would correct {match} game {game} ({stage}): #{seq} has {was}; "
+                        "now {outcome}{extra}."
+                    )
+                    if dry_run
+                    else _(
+                        "Correcting {match} game {game} ({stage}): #{seq} has {was}; "
+                        "now {outcome}{extra}."
+                    )
+                ).format(
+                    match=e.match,
+                    game=e.game,
+                    stage=stage_label(str(d["stage"])),
+                    seq=old.seq,
+                    was=was,
+                    outcome=_outcome(event, d),
+                    extra=_times(d),
+                )
             )
         elif e.kind == "undo" and by_seq[e.undoes or 0].kind == "undo":
             u = by_seq[e.undoes or 0]
@@ -400,12 +513,24 @@ def entry_preview(entries: tuple[Entry, ...], event: Event, *, dry_run: bool) ->
                 )
             )
         elif e.kind == "undo" and e.undoes is not None:
-            verb = "Would undo" if dry_run else "Undoing"
-            why = f" (it no longer fits: {d['cascade']})" if d.get("cascade") else ""
-            out.append(f"{verb} #{e.undoes}{why}: {describe(by_seq[e.undoes], by_seq)}.")
+            why = (
+                _(" (it no longer fits: {why})").format(why=d["cascade"])
+                if d.get("cascade")
+                else ""
+            )
+            out.append(
+                (
+                    _("Would undo #{seq}{why}: {what}.")
+                    if dry_run
+                    else _("Undoing #{seq}{why}: {what}.")
+                ).format(seq=e.undoes, why=why, what=describe(by_seq[e.undoes], by_seq))
+            )
         else:
-            verb = "Would record" if dry_run else "Recording"
-            out.append(f"{verb}: {describe(e, by_seq)}.")
+            out.append(
+                (_("Would record: {what}.") if dry_run else _("Recording: {what}.")).format(
+                    what=describe(e, by_seq)
+                )
+            )
     return out
 
 
@@ -413,9 +538,11 @@ def _times(d: dict[str, object]) -> str:
     used = d.get("time_used")
     text = ""
     if isinstance(used, dict) and used:
-        text += "; time used " + ", ".join(f"{n} {clock(float(t))}" for n, t in used.items())
+        text += _("; time used {times}").format(
+            times=_(", ").join(f"{n} {clock(float(t))}" for n, t in used.items())
+        )
     if d.get("moves"):
-        text += f"; {d['moves']} moves"
+        text += ngettext("; {n} move", "; {n} moves", int(str(d["moves"]))).format(n=d["moves"])
     return text
 
 
@@ -450,12 +577,18 @@ def chooser_warning(entry: Entry, event: Event) -> str | None:
     if g.number != entry.game:
         return None
     missing = [n for n in (g.red, g.black) if n not in g.time_used]
-    listed = " and ".join(missing)
+    listed = _(" and ").join(missing)
     adds = " ".join(f"--time-used '{n}=m:ss'" for n in missing)
-    return (
-        f"{m.id} game {g.number} decides 甲 of the sudden death (who used less time), but the "
-        f"time used of {listed} is not recorded: 甲 will be drawn by lot unless you add it: "
-        f"knockout event correct {event.source} {m.id} {g.number} {_SCORE[g.result]} {adds}"
+    return _(
+        "{match} game {game} decides 甲 of the sudden death (who used less time), but the "
+        "time used of {players} is not recorded: 甲 will be drawn by lot unless you add it: "
+        "{command}"
+    ).format(
+        match=m.id,
+        game=g.number,
+        players=listed,
+        command=f"knockout event correct {event.source} {m.id} {g.number} "
+        f"{_SCORE[g.result]} {adds}",
     )
 
 
@@ -483,29 +616,31 @@ def _live_label(event: Event, m: Match) -> Text | None:
     if step is None or m.players is None:
         return None
     a, b = m.players
-    board = "" if m.board is None else f", board {m.board}"
+    board = "" if m.board is None else _(", board {board}").format(board=m.board)
     if isinstance(step, PendingDecision):
-        what = f"game {step.number}: {step.made.words} to record"
+        what = _("game {game}: {what} to record").format(game=step.number, what=_(step.made.words))
     else:
-        what = f"next: game {step.number} ({step.stage})"
+        what = _("next: game {game} ({stage})").format(
+            game=step.number, stage=stage_label(step.stage)
+        )
     score = f" {_score(m)}" if m.games else ""
-    return Text(f"{a} v {b}{score}  {what}{board}", style="cyan")
+    return Text(_("{a} v {b}").format(a=a, b=b) + f"{score}  {what}{board}", style="cyan")
 
 
 def _results_table(event: Event) -> Table:
-    table = fit_table("Latest results")
-    table.add_column("Match", no_wrap=True)
-    table.add_column("Game", justify="right", no_wrap=True)
-    table.add_column("Stage", no_wrap=True)
-    table.add_column("Red", style="red", overflow="fold")
-    table.add_column("Result", no_wrap=True)
-    table.add_column("Black", overflow="fold")
-    table.add_column("Recorded", style="dim", no_wrap=True)
+    table = fit_table(_("Latest results"))
+    table.add_column(_("Match"), no_wrap=True)
+    table.add_column(_("Game"), justify="right", no_wrap=True)
+    table.add_column(_("Stage"), no_wrap=True)
+    table.add_column(colour_label("red"), style="red", overflow="fold")
+    table.add_column(_("Result"), no_wrap=True)
+    table.add_column(colour_label("black"), overflow="fold")
+    table.add_column(_("Recorded"), style="dim", no_wrap=True)
     for g in reversed(event.games[-RECENT_RESULTS:]):
         table.add_row(
             g.match,
             str(g.number),
-            g.stage,
+            stage_label(g.stage),
             g.red,
             result_text(g.result),
             g.black,
@@ -519,16 +654,22 @@ def event_dashboard(event: Event) -> RenderableType:
     from knockout.event.ranking import decided_records, standings  # noqa: PLC0415  (the engine's records)
 
     last = event.entries[-1]
+    games, asks = len(event.next_games()), len(event.pending_decisions())
     status = (
-        f"finished, champion {event.champion}"
+        _("finished, champion {champion}").format(champion=event.champion)
         if event.finished
-        else f"{plural(len(event.next_games()), 'game')} to play, "
-        f"{plural(len(event.pending_decisions()), 'decision')} to ask"
+        else ngettext("{n} game to play", "{n} games to play", games).format(n=games)
+        + _(", ")
+        + ngettext("{n} decision to ask", "{n} decisions to ask", asks).format(n=asks)
     )
+    entries = len(event.entries)
     header = Text.assemble(
         (event.name, "bold"),
-        f"   {event.source}: {plural(len(event.entries), 'entry', 'entries')}, "
-        f"last at {local_time(last.at)}   ",
+        "   "
+        + ngettext(
+            "{source}: {n} entry, last at {at}", "{source}: {n} entries, last at {at}", entries
+        ).format(source=event.source, n=entries, at=local_time(last.at))
+        + "   ",
         (status, "yellow" if event.finished else "cyan"),
     )
     results = decided_records(event)
@@ -537,7 +678,7 @@ def event_dashboard(event: Event) -> RenderableType:
     tree = bracket_tree(
         event.state.bracket,
         results,
-        title="Bracket",
+        title=_("Bracket"),
         live=live,
         depth=None if players <= 32 else 4,
     )
@@ -546,39 +687,55 @@ def event_dashboard(event: Event) -> RenderableType:
     if third is not None:
         parts.append(_third_line(event, third))
     if event.withdrawn:
-        parts.append(Text(f"Withdrawn: {', '.join(event.withdrawn)}", style="dim"))
+        parts.append(
+            Text(
+                _("Withdrawn: {players}").format(players=_(", ").join(event.withdrawn)),
+                style="dim",
+            )
+        )
     if not event.finished:
         parts.append(next_view(event))
     if event.games:
         parts.append(_results_table(event))
-    title = "Final ranking" if event.finished else "Ranking so far (decided matches)"
+    title = _("Final ranking") if event.finished else _("Ranking so far (decided matches)")
     parts.append(ranking_view(standings(event), title=title))
     return Group(*parts)
 
 
 def _third_line(event: Event, third: Match) -> Text:
     if third.players is None:
-        return Text("Third place (3RD): the losing semi-finalists, not known yet", style="dim")
+        return Text(_("Third place (3RD): the losing semi-finalists, not known yet"), style="dim")
     a, b = third.players
+    head = _("Third place (3RD): ")
     if third.winner is not None:
-        games = plural(len(third.games), "game")
-        how = "walkover" if third.walkover else f"{third.decided_in}, {games}"
-        return Text.assemble("Third place (3RD): ", (third.winner, "bold green"), f" ({how})")
+        return Text.assemble(
+            head, (third.winner, "bold green"), _(" ({how})").format(how=how_decided(third))
+        )
     label = _live_label(event, third)
-    return Text.assemble("Third place (3RD): ", label or Text(f"{a} v {b}"))
+    return Text.assemble(head, label or Text(_("{a} v {b}").format(a=a, b=b)))
+
+
+def how_decided(m: Match) -> str:
+    """How a decided match was decided: ``walkover``, ``rapid, 4 games`` (弃权, 快棋，4 局)."""
+    if m.walkover:
+        return _("walkover")
+    n = len(m.games)
+    return ngettext("{stage}, {n} game", "{stage}, {n} games", n).format(
+        stage=stage_label(m.decided_in or ""), n=n
+    )
 
 
 def journal_view(event: Event) -> Table:
     """Every journal entry: number, when, what, the command that wrote it, and what ``undo``
     would take back."""
     table = fit_table(
-        f"{event.name}: journal ({event.source})",
-        caption="undo reverses the entry marked <- undo; undo again to go further back",
+        _("{event}: journal ({source})").format(event=event.name, source=event.source),
+        caption=_("undo reverses the entry marked <- undo; undo again to go further back"),
     )
     table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("When (local)", no_wrap=True, style="dim")
-    table.add_column("Entry", overflow="fold")
-    table.add_column("Command", style="dim", overflow="fold")
+    table.add_column(_("When (local)"), no_wrap=True, style="dim")
+    table.add_column(_("Entry"), overflow="fold")
+    table.add_column(_("Command"), style="dim", overflow="fold")
     table.add_column("", no_wrap=True)
     by_seq = {e.seq: e for e in event.entries}
     target = event.last_undoable()
@@ -586,9 +743,9 @@ def journal_view(event: Event) -> Table:
         note = ""
         style = ""
         if e.seq in event.undone:
-            note, style = f"undone by #{event.undone[e.seq]}", "strike dim"
+            note, style = _("undone by #{seq}").format(seq=event.undone[e.seq]), "strike dim"
         if target is not None and e.seq == target.seq:
-            note = "<- undo"
+            note = _("<- undo")
             cascade = cascade_of(event.entries, target)
             if cascade:
                 first, last = cascade[-1].seq, cascade[0].seq
@@ -599,7 +756,7 @@ def journal_view(event: Event) -> Table:
             local_time(e.at),
             Text(describe(e, by_seq), style=style),
             e.command,
-            Text(note, style="bold yellow" if note.startswith("<- undo") else "dim"),
+            Text(note, style="bold yellow" if note.startswith(_("<- undo")) else "dim"),
         )
     return fitted(table)
 

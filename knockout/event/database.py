@@ -465,8 +465,13 @@ def connect(
     source = str(path)
     p = Path(path)
     if not p.is_file():
-        what = "is a folder, not an event file" if p.is_dir() else "no such event file"
-        raise refused(source, "", f"{what} (create one with: knockout event new)")
+        raise refused(
+            source,
+            "",
+            _("is a folder, not an event file (create one with: knockout event new)")
+            if p.is_dir()
+            else _("no such event file (create one with: knockout event new)"),
+        )
     if write:
         _check_writable(p, source)
     uri, read_only = _uri(p, write=write)

@@ -21,6 +21,7 @@ from knockout.event.errors import refused
 from knockout.event.journal import Entry
 from knockout.event.state import Event, NextGame, PendingDecision
 from knockout.game import Colour, Reply
+from knockout.i18n import _
 from knockout.i18n.typed import half_width, typed_colour, typed_reply, typed_text
 from knockout.rules.decisions.kinds import Choice, CutChoice, SealedBids
 from knockout.rules.decisions.made import Made, MadeBid, MadeChoice, MadeCut, MadeSealed
@@ -116,7 +117,7 @@ def given(made: Made) -> Answer:
         decider = made.decider
         if decider is None:
             return made, None
-        _, chosen_by = _decider(event, step, decider)
+        _who, chosen_by = _decider(event, step, decider)
         return made, chosen_by
 
     return Answer(type(made), read)
@@ -253,37 +254,44 @@ def _decider(event: Event, step: PendingDecision, given: str | None) -> tuple[st
     less time in the previous game), ``rule`` (the format names them), or ``lot`` (the
     arbiter's lot, given as the decision's option)."""
     made = step.made
-    key, who = f"--{made.decider_key}", made.decider_words
-    times = ", ".join(f"{n} {s:g} s" for n, s in step.times.items())
+    key, who = f"--{made.decider_key}", _(made.decider_words)
+    times = _(", ").join(
+        _("{name} {seconds:g} s").format(name=n, seconds=s) for n, s in step.times.items()
+    )
+    players = _(" or ").join(step.players)
     if step.chooser is not None:
         if given is not None and event.find_player(given, key) != step.chooser:
             reason = (
-                f"the format names {step.chooser} to choose the colours"
+                _("the format names {name} to choose the colours").format(name=step.chooser)
                 if step.why == "rule"
-                else f"{who} is {step.chooser}, who used less time in the previous game ({times})"
+                else _("{who} is {name}, who used less time in the previous game ({times})").format(
+                    who=who, name=step.chooser, times=times
+                )
             )
             raise refused(
                 event.source,
                 key,
-                f"expected {step.chooser} or no {key}: {reason}; found {given!r}",
+                _("expected {name} or no {key}: {reason}; found {given}").format(
+                    name=step.chooser, key=key, reason=reason, given=repr(given)
+                ),
             )
         return step.chooser, "rule" if step.why == "rule" else "times"
     if given is None:
         if isinstance(step.decision, Choice):
-            message = (
-                f"expected {key} NAME ({' or '.join(step.players)}): a lot decides who chooses "
-                "the colours, and the arbiter's lot names them"
-            )
+            message = _(
+                "expected {key} NAME ({players}): a lot decides who chooses the colours, and "
+                "the arbiter's lot names them"
+            ).format(key=key, players=players)
         else:
             why = {
-                "tie": f"equal times in the previous game ({times})",
-                "lot": "the priority rule of this event is a lot",
-                "unknown": "the previous game's times were not recorded",
+                "tie": _("equal times in the previous game ({times})").format(times=times),
+                "lot": _("the priority rule of this event is a lot"),
+                "unknown": _("the previous game's times were not recorded"),
             }.get(step.why or "", "")
-            message = (
-                f"expected {key} NAME ({' or '.join(step.players)}), the arbiter's lot: "
-                f"{who} is not known from the clocks ({why})"
-            )
+            message = _(
+                "expected {key} NAME ({players}), the arbiter's lot: {who} is not known from "
+                "the clocks ({why})"
+            ).format(key=key, players=players, who=who, why=why)
         raise refused(event.source, key, message)
     name = event.find_player(given, key)
     if name not in step.players:

@@ -32,7 +32,7 @@ from knockout.event.state import (
     time_limit,
 )
 from knockout.game import Result
-from knockout.i18n import _
+from knockout.i18n import N_, _, ngettext
 from knockout.i18n.terms import stage_label
 from knockout.i18n.typed import half_width, typed_result
 from knockout.rules.chain.replay import PlayedGame
@@ -84,7 +84,9 @@ def parse_result(text: str, source: str) -> Result:
     found = _RESULTS.get(typed_result(text).lower())
     if found is None:
         raise refused(
-            source, "result", f"expected 1-0, 0-1, 1/2 (or red, draw, black), found {text!r}"
+            source,
+            _("result"),
+            _("expected 1-0, 0-1, 1/2 (or red, draw, black), found {text}").format(text=repr(text)),
         )
     return found
 
@@ -105,12 +107,19 @@ def _time_items(event: Event, items: Sequence[str]) -> dict[str, float]:
             raise refused(
                 event.source,
                 "--time-used",
-                "expected NAME=SECONDS (seconds, or m:ss, or h:mm:ss, minutes and seconds "
-                f"below 60), found {item!r}" + (f": {why}" if why else ""),
+                _(
+                    "expected NAME=SECONDS (seconds, or m:ss, or h:mm:ss, minutes and seconds "
+                    "below 60), found {item}"
+                ).format(item=repr(item))
+                + (f": {why}" if why else ""),
             )
         name = event.find_player(name_text.strip(), "--time-used")
         if name in out:
-            raise refused(event.source, "--time-used", f"expected {name} once, found twice")
+            raise refused(
+                event.source,
+                "--time-used",
+                _("expected {name} once, found twice").format(name=name),
+            )
         out[name] = seconds
     return out
 
@@ -141,11 +150,13 @@ def resolve_result(
         if there
     ]
     if len(given) != 1:
-        found = "none" if not given else " and ".join(given)
+        found = _("none") if not given else _(" and ").join(given)
         raise refused(
             event.source,
             key,
-            f"expected one of RESULT (1-0, 0-1, 1/2), --winner NAME or --draw, found {found}",
+            _(
+                "expected one of RESULT (1-0, 0-1, 1/2), --winner NAME or --draw, found {found}"
+            ).format(found=found),
         )
     if draw:
         return Result.DRAW
@@ -155,7 +166,9 @@ def resolve_result(
             raise refused(
                 event.source,
                 "--winner",
-                f"expected {red} (Red) or {black} (Black), the players of {key}, found {name}",
+                _(
+                    "expected {red} (Red) or {black} (Black), the players of {key}, found {name}"
+                ).format(red=red, black=black, key=key, name=name),
             )
         return Result.RED if name == red else Result.BLACK
     assert result is not None
@@ -186,31 +199,57 @@ def game_entry(
     event.check_playable(m)
     step = event.next_step(m)
     assert step is not None
-    key = f"{m.id} game {game}"
+    key = game_key(m.id, game)
     if game < 1:
-        raise refused(event.source, key, f"expected a game number >= 1, found {game}")
+        raise refused(
+            event.source, key, _("expected a game number >= 1, found {game}").format(game=game)
+        )
     if game < step.number:
         g = m.games[game - 1]
-        what = f" ({g.red} v {g.black}, {result_text(g.result)})"
         raise refused(
             event.source,
             key,
-            f"expected game {step.number}, found game {game}, which already has a "
-            f"result{what}; to change it: knockout event correct {event.source} {m.id} {game} "
-            f"RESULT",
+            _(
+                "expected game {expected}, found game {game}, which already has a result "
+                "({red} v {black}, {result}); to change it: {command}"
+            ).format(
+                expected=step.number,
+                game=game,
+                red=g.red,
+                black=g.black,
+                result=result_text(g.result),
+                command=f"knockout event correct {event.source} {m.id} {game} " + _("RESULT"),
+            ),
         )
     if game > step.number:
         raise refused(
-            event.source, key, f"out of order: expected game {step.number} of {m.id} first"
+            event.source,
+            key,
+            _("out of order: expected game {game} of {match} first").format(
+                game=step.number, match=m.id
+            ),
         )
     if isinstance(step, PendingDecision):
         made = step.made
-        who = f"{step.chooser} decides" if step.chooser is not None else "its players decide"
         raise refused(
             event.source,
             key,
-            f"expected the {made.words} first: {who} the colours of this {step.stage} game "
-            f"(knockout event {made.command} EVENT {m.id} {made.usage})",
+            (
+                _(
+                    "expected the {what} first: {chooser} decides the colours of this {stage} "
+                    "game ({command})"
+                )
+                if step.chooser is not None
+                else _(
+                    "expected the {what} first: its players decide the colours of this {stage} "
+                    "game ({command})"
+                )
+            ).format(
+                what=_(made.words),
+                chooser=step.chooser,
+                stage=stage_label(step.stage),
+                command=f"knockout event {made.command} EVENT {m.id} {made.usage_words()}",
+            ),
         )
     outcome = resolve_result(
         event, step.red, step.black, key, result=result, winner=winner, draw=draw
@@ -249,7 +288,9 @@ def _check_times(
             raise refused(
                 event.source,
                 "--time-used",
-                f"expected {red} or {black} (the players of {key}), found {name}",
+                _("expected {red} or {black} (the players of {key}), found {name}").format(
+                    red=red, black=black, key=key, name=name
+                ),
             )
         base = clock[0] if name == red else clock[1]
         limit = time_limit(base, increment, n)
@@ -257,9 +298,19 @@ def _check_times(
             raise refused(
                 event.source,
                 "--time-used",
-                f"expected at most {limit:g} s for {name} ({base:g} min + "
-                f"{increment:g} s x {n} moves{'' if moves else ', the default'}), "
-                f"found {seconds:g} s",
+                (
+                    _(
+                        "expected at most {limit:g} s for {name} ({base:g} min + {increment:g} s "
+                        "x {n} moves), found {seconds:g} s"
+                    )
+                    if moves
+                    else _(
+                        "expected at most {limit:g} s for {name} ({base:g} min + {increment:g} s "
+                        "x {n} moves, the default), found {seconds:g} s"
+                    )
+                ).format(
+                    limit=limit, name=name, base=base, increment=increment, n=n, seconds=seconds
+                ),
             )
 
 
@@ -285,15 +336,22 @@ def correct_entry(
             nothing that differs from what is recorded.
     """
     m = event.find_match(match)
-    key = f"{m.id} game {game}"
+    key = game_key(m.id, game)
     if not 1 <= game <= len(m.games):
-        have = f"games 1-{len(m.games)} are" if len(m.games) > 1 else "game 1 is"
-        recorded = f"{have} recorded" if m.games else "no game is recorded yet"
+        recorded = (
+            _("games 1-{n} are recorded in {match}").format(n=len(m.games), match=m.id)
+            if len(m.games) > 1
+            else _("game 1 is recorded in {match}").format(match=m.id)
+            if m.games
+            else _("no game is recorded yet in {match}").format(match=m.id)
+        )
         raise refused(
             event.source,
             key,
-            f"expected a game with a result to correct, found none ({recorded} in {m.id}); "
-            f"a game still to play is recorded with knockout event record",
+            _(
+                "expected a game with a result to correct, found none ({recorded}); a game "
+                "still to play is recorded with knockout event record"
+            ).format(recorded=recorded),
         )
     g = m.games[game - 1]
     outcome = resolve_result(event, g.red, g.black, key, result=result, winner=winner, draw=draw)
@@ -306,7 +364,9 @@ def correct_entry(
         raise refused(
             event.source,
             key,
-            f"expected a change, found what #{g.seq} already records ({game_text(g)})",
+            _("expected a change, found what #{seq} already records ({what})").format(
+                seq=g.seq, what=game_text(g)
+            ),
         )
     original = next(e for e in event.entries if e.seq == g.seq).fields
     data: dict[str, Any] = {
@@ -370,17 +430,19 @@ def withdraw_entry(event: Event, seq: int, at: str, command: str, *, name: str) 
         EventRefused: A name not in the event, a player who already withdrew or who has no
             match left.
     """
-    player = event.find_player(name, "name")
+    player = event.find_player(name, _("name"))
     if player in event.withdrawn:
         raise refused(
-            event.source, player, "expected a player still in the event: already withdrew"
+            event.source, player, _("expected a player still in the event: already withdrew")
         )
     m = event.match_of(player)
     if m is None:
         raise refused(
             event.source,
             player,
-            f"expected a player with a match left, found none ({_why_no_match(event, player)})",
+            _("expected a player with a match left, found none ({why})").format(
+                why=_why_no_match(event, player)
+            ),
         )
     return Entry(
         seq, at, "withdraw", match=m.id, player=player, data={"match": m.id}, command=command
@@ -391,9 +453,9 @@ def _why_no_match(event: Event, name: str) -> str:
     for m in reversed(event.matches):
         if m.players is not None and name in m.players and m.winner is not None:
             if m.winner == name:
-                return f"won {m.id}, the last match"
-            return f"lost {m.id} to {m.winner}"
-    return "the event is over"
+                return _("won {match}, the last match").format(match=m.id)
+            return _("lost {match} to {winner}").format(match=m.id, winner=m.winner)
+    return _("the event is over")
 
 
 def undo_entry(event: Event, seq: int, at: str, command: str, *, match: str | None = None) -> Entry:
@@ -406,12 +468,20 @@ def undo_entry(event: Event, seq: int, at: str, command: str, *, match: str | No
     mid = None if match is None else event.find_match(match).id
     target = event.last_undoable(mid)
     if target is None:
-        where = "" if mid is None else f" in {mid}"
         raise refused(
             event.source,
             "undo",
-            f"expected a game, bid, colour choice, sealed bids, cut, withdrawal, correction or "
-            f"change of player to undo{where}, found none",
+            (
+                _(
+                    "expected a game, bid, colour choice, sealed bids, cut, withdrawal, "
+                    "correction or change of player to undo, found none"
+                )
+                if mid is None
+                else _(
+                    "expected a game, bid, colour choice, sealed bids, cut, withdrawal, "
+                    "correction or change of player to undo in {match}, found none"
+                ).format(match=mid)
+            ),
         )
     data = {"kind": target.kind, "match": target.match, "game": target.game}
     if mid is not None:
@@ -435,16 +505,20 @@ def _new_name(event: Event, text: str, key: str, *, own: str | None = None) -> s
             raise refused(
                 event.source,
                 key,
-                f"expected a name not already in the event, found {name!r} (the same as "
-                f"{n!r} once case and invisible characters are ignored)",
+                _(
+                    "expected a name not already in the event, found {name} (the same as "
+                    "{other} once case and invisible characters are ignored)"
+                ).format(name=repr(name), other=repr(n)),
             )
     for n, e in event.former.items():
         if name_key(n) == wanted and not _renamed_to(event, n, own):
             raise refused(
                 event.source,
                 key,
-                f"expected a name not used before in this event, found {name!r} (changed by "
-                f"#{e.seq})",
+                _(
+                    "expected a name not used before in this event, found {name} (changed by "
+                    "#{seq})"
+                ).format(name=repr(name), seq=e.seq),
             )
     return name
 
@@ -488,7 +562,7 @@ def amend_entry(
         EventRefused: Not a player, nothing to change, a name already in use, a bad rating,
             or a rating after the first game.
     """
-    player = event.find_player(name, "name")
+    player = event.find_player(name, _("name"))
     new = None if new_name is None else _new_name(event, new_name, "--name", own=player)
     changes = _ratings(event, ratings or {})
     data: dict[str, Any] = dict(changes)
@@ -506,8 +580,10 @@ def amend_entry(
         raise refused(
             event.source,
             player,
-            "expected a change (--name, --rating, --rating-rapid, --rating-blitz, "
-            "--federation), found nothing different from what is recorded",
+            _(
+                "expected a change (--name, --rating, --rating-rapid, --rating-blitz, "
+                "--federation), found nothing different from what is recorded"
+            ),
         )
     first = _first_game(event, player)
     rated = [k for k in data if k.startswith("rating")]
@@ -515,9 +591,11 @@ def amend_entry(
         raise refused(
             event.source,
             player,
-            f"expected no rating change: {player} has played ({first.match} game "
-            f"{first.number}, #{first.seq}), and ratings set the odds the games were played "
-            f"under; after the first game only the name's spelling and the federation change",
+            _(
+                "expected no rating change: {player} has played ({match} game {game}, #{seq}), "
+                "and ratings set the odds the games were played under; after the first game "
+                "only the name's spelling and the federation change"
+            ).format(player=player, match=first.match, game=first.number, seq=first.seq),
         )
     return Entry(seq, at, "amend", player=player, data=data, command=command)
 
@@ -540,24 +618,27 @@ def replace_entry(
         EventRefused: ``out`` has played or withdrew, the reserve's name is in use, or a bad
             rating.
     """
-    player = event.find_player(out, "OUT")
+    player = event.find_player(out, _("OUT"))
     first = _first_game(event, player)
     if first is not None:
         raise refused(
             event.source,
             player,
-            f"expected a player who has not played, found {player} in {first.match} game "
-            f"{first.number} (#{first.seq}); a player who leaves after a game withdraws "
-            f"(knockout event withdraw)",
+            _(
+                "expected a player who has not played, found {player} in {match} game {game} "
+                "(#{seq}); a player who leaves after a game withdraws (knockout event withdraw)"
+            ).format(player=player, match=first.match, game=first.number, seq=first.seq),
         )
     if player in event.withdrawn:
         raise refused(
             event.source,
             player,
-            f"expected a player still in the event: {player} withdrew; undo the withdrawal "
-            f"first to replace them",
+            _(
+                "expected a player still in the event: {player} withdrew; undo the withdrawal "
+                "first to replace them"
+            ).format(player=player),
         )
-    name = _new_name(event, reserve, "IN")
+    name = _new_name(event, reserve, _("IN"))
     data: dict[str, Any] = {"name": name, **_ratings(event, ratings)}
     data["federation"] = None if federation is None else clean_name(federation) or None
     return Entry(seq, at, "replace", player=player, data=data, command=command)
@@ -567,19 +648,34 @@ def describe(entry: Entry, entries: Mapping[int, Entry]) -> str:
     """One line saying what ``entry`` records (``entries``: the journal by number)."""
     d = entry.fields
     if entry.kind == "new":
+        fields = {
+            "scenario": d.get("scenario"),
+            "players": d.get("players"),
+            "field": d.get("field"),
+            "seeding": _(SEEDING_WORDS[str(d.get("seeding"))])
+            if d.get("seeding") in SEEDING_WORDS
+            else d.get("seeding"),
+            "seed": d.get("seed"),
+        }
         return (
-            f"event created from {d.get('scenario')}"
-            + (f" with the players of {d['players']}" if d.get("players") else "")
-            + f": {d.get('field')} players, seeding {d.get('seeding')}, event seed {d.get('seed')}"
-        )
+            _(
+                "event created from {scenario} with the players of {players}: {field} players, "
+                "seeding {seeding}, event seed {seed}"
+            )
+            if d.get("players")
+            else _(
+                "event created from {scenario}: {field} players, seeding {seeding}, "
+                "event seed {seed}"
+            )
+        ).format(**fields)
     if entry.kind == "game":
         return _game_line(entry)
     if entry.kind == "decision":
         return _decision_line(entry)
     if entry.kind == "withdraw":
-        return f"{entry.player} withdraws (in {entry.match})"
+        return _("{player} withdraws (in {match})").format(player=entry.player, match=entry.match)
     if entry.kind == "correct":
-        return f"correction of #{d['corrects']}: " + _game_line(entry)
+        return _("correction of #{seq}: {game}").format(seq=d["corrects"], game=_game_line(entry))
     if entry.kind in ("amend", "replace"):
         return _player_line(entry)
     target = entries.get(entry.undoes or 0)
@@ -589,8 +685,8 @@ def describe(entry: Entry, entries: Mapping[int, Entry]) -> str:
             undone=entry.undoes, restored=target.undoes
         )
         return text + ("" if original is None else f": {describe(original, entries)}")
-    only = f" (undo --match {d['only_match']})" if d.get("only_match") else ""
-    return f"undo #{entry.undoes}{only}" + (
+    only = _(" (undo --match {match})").format(match=d["only_match"]) if d.get("only_match") else ""
+    return _("undo #{seq}{only}").format(seq=entry.undoes, only=only) + (
         "" if target is None else f": {describe(target, entries)}"
     )
 
@@ -601,65 +697,106 @@ def _decision_line(entry: Entry) -> str:
     made = made_of_fields(d["kind"], d)
     clock = (float(d["clock"][0]), float(d["clock"][1]))
     where = (
-        f"{entry.match} bid"
+        _("{match} bid").format(match=entry.match)
         if isinstance(made, MadeBid)
-        else (f"{entry.match} game {entry.game} {made.words}")
+        else _("{match} game {game} {what}").format(
+            match=entry.match, game=entry.game, what=_(made.words)
+        )
     )
     if isinstance(made, MadeSealed):
-        where += f" ({d.get('price', 'first')} price)"
-    who = made.decider_words.removeprefix("the ")
-    lot = f" ({who} by the arbiter's lot)" if d.get("chosen_by") == "lot" else ""
-    return f"{where}: {made.text(d['red'], d['black'], clock)}{lot}"
+        where += (
+            _(" (second price)") if d.get("price", "first") == "second" else _(" (first price)")
+        )
+    lot = (
+        _(" ({who} by the arbiter's lot)").format(who=_(made.decider_words).removeprefix("the "))
+        if d.get("chosen_by") == "lot"
+        else ""
+    )
+    return _("{where}: {what}{lot}").format(
+        where=where, what=made.text(d["red"], d["black"], clock), lot=lot
+    )
 
 
 def _game_line(entry: Entry) -> str:
     d = entry.fields
-    text = (
-        f"{entry.match} game {entry.game} ({d['stage']}): {d['red']} (Red) "
-        f"{result_text(Result(d['result']))} {d['black']}"
+    text = _("{match} game {game} ({stage}): {red} (Red) {result} {black}").format(
+        match=entry.match,
+        game=entry.game,
+        stage=stage_label(d["stage"]),
+        red=d["red"],
+        result=result_text(Result(d["result"])),
+        black=d["black"],
     )
-    if d.get("time_used"):
-        text += "; time used " + ", ".join(f"{n} {s:g} s" for n, s in d["time_used"].items())
-    if d.get("moves"):
-        text += f"; {d['moves']} moves"
+    return text + _used(d.get("time_used"), d.get("moves"))
+
+
+def _used(time_used: Mapping[str, float] | None, moves: int | None) -> str:
+    """``; time used A 2400 s, B 2100 s; 80 moves`` (nothing for what is not recorded)."""
+    text = ""
+    if time_used:
+        text += _("; time used {times}").format(
+            times=_(", ").join(
+                _("{name} {seconds:g} s").format(name=n, seconds=s) for n, s in time_used.items()
+            )
+        )
+    if moves:
+        text += ngettext("; {n} move", "; {n} moves", moves).format(n=moves)
     return text
+
+
+#: A bracket's seeding rule, as the journal's first entry names it (the scenario's words).
+SEEDING_WORDS = {"rating": N_("rating"), "given": N_("given"), "random": N_("random")}
+
+#: A player's ratings, as an entry says them.
+RATING_WORDS = {
+    "rating": N_("rating {value:g}"),
+    "rating_rapid": N_("rating rapid {value:g}"),
+    "rating_blitz": N_("rating blitz {value:g}"),
+}
 
 
 def _player_line(entry: Entry) -> str:
     d = entry.fields
-    ratings = ", ".join(
-        f"{k.replace('_', ' ')} {d[k]:g}"
-        for k in ("rating", "rating_rapid", "rating_blitz")
-        if k in d
-    )
+    ratings = _(", ").join(_(RATING_WORDS[k]).format(value=d[k]) for k in RATING_WORDS if k in d)
     if entry.kind == "replace":
-        text = f"{d['name']} replaces {entry.player}"
-        return text + (f" ({ratings})" if ratings else "")
+        if ratings:
+            return _("{name} replaces {player} ({ratings})").format(
+                name=d["name"], player=entry.player, ratings=ratings
+            )
+        return _("{name} replaces {player}").format(name=d["name"], player=entry.player)
     parts = []
     if "name" in d:
-        parts.append(f"name {entry.player!r} corrected to {d['name']!r}")
+        parts.append(
+            _("name {old} corrected to {new}").format(old=repr(entry.player), new=repr(d["name"]))
+        )
     if ratings:
         parts.append(ratings)
     if "federation" in d:
-        parts.append(f"federation {d['federation'] or '(none)'}")
-    return f"{entry.player}: " + "; ".join(parts)
+        parts.append(_("federation {federation}").format(federation=d["federation"] or _("(none)")))
+    return _("{player}: {changes}").format(player=entry.player, changes=_("; ").join(parts))
 
 
 def game_text(g: RecordedGame) -> str:
     """``A (Red) 1-0 B`` with the time used and moves, as recorded."""
-    text = f"{g.red} (Red) {result_text(g.result)} {g.black}"
-    if g.time_used:
-        text += "; time used " + ", ".join(f"{n} {s:g} s" for n, s in g.time_used.items())
-    if g.moves:
-        text += f"; {g.moves} moves"
-    return text
+    text = _("{red} (Red) {result} {black}").format(
+        red=g.red, result=result_text(g.result), black=g.black
+    )
+    return text + _used(g.time_used, g.moves)
 
 
 def outcome_text(red: str, black: str, result: Result, stage: str, draw_winner: str | None) -> str:
     """What a result means, in words: ``B (Black) beats A (Red), 0-1``."""
     if result is Result.RED:
-        return f"{red} (Red) beats {black} (Black), 1-0"
+        return _("{red} (Red) beats {black} (Black), 1-0").format(red=red, black=black)
     if result is Result.BLACK:
-        return f"{black} (Black) beats {red} (Red), 0-1"
-    through = f"; a draw counts as a win for {draw_winner} here" if draw_winner else ""
-    return f"{red} (Red) and {black} (Black) draw, ½-½{through}"
+        return _("{black} (Black) beats {red} (Red), 0-1").format(red=red, black=black)
+    if draw_winner:
+        return _(
+            "{red} (Red) and {black} (Black) draw, ½-½; a draw counts as a win for {winner} here"
+        ).format(red=red, black=black, winner=draw_winner)
+    return _("{red} (Red) and {black} (Black) draw, ½-½").format(red=red, black=black)
+
+
+def game_key(match: str, game: int) -> str:
+    """A game as a refusal names it: ``R1-M3 game 2`` (R1-M3 第 2 局)."""
+    return _("{match} game {game}").format(match=match, game=game)

@@ -33,8 +33,8 @@ from knockout.event.facts import match_facts
 from knockout.event.ranking import standings
 from knockout.event.state import Event, NextGame, RecordedGame
 from knockout.event.toml import dumps
+from knockout.i18n import _, ngettext
 from knockout.io.envelope import envelope
-from knockout.io.text import plural
 from knockout.standings.tiebreaks import json_number
 
 __all__ = [
@@ -239,12 +239,19 @@ def scenario_data(event: Event, *, language: str | None = None) -> dict[str, Any
 def to_scenario_toml(event: Event, *, language: str | None = None) -> str:
     """The scenario with ``[[played]]`` games and withdrawals, and the ``[event]`` table that
     carries the event on (:func:`scenario_data`), as a TOML file."""
+    games, withdrawn, entries = len(event.games), len(event.withdrawn), len(event.entries)
     header = [
-        f"{event.name}: exported from the event file {event.source}",
-        f"{plural(len(event.games), 'game')} recorded, "
-        f"{plural(len(event.withdrawn), 'withdrawal')}, "
-        f"{plural(len(event.entries), 'journal entry', 'journal entries')}.",
-        "knockout odds, simulate and play start from the games (and bids) below;",
-        "knockout event new NEW.db --scenario FILE carries the event on from here ([event]).",
+        _("{event}: exported from the event file {source}").format(
+            event=event.name, source=event.source
+        ),
+        _("{games} recorded, {withdrawals}, {entries}.").format(
+            games=ngettext("{n} game", "{n} games", games).format(n=games),
+            withdrawals=ngettext("{n} withdrawal", "{n} withdrawals", withdrawn).format(
+                n=withdrawn
+            ),
+            entries=ngettext("{n} journal entry", "{n} journal entries", entries).format(n=entries),
+        ),
+        _("knockout odds, simulate and play start from the games (and bids) below;"),
+        _("knockout event new NEW.db --scenario FILE carries the event on from here ([event])."),
     ]
     return dumps(scenario_data(event, language=language), header=header)

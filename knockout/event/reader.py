@@ -26,6 +26,7 @@ from knockout.event.database import (
 )
 from knockout.event.errors import refused
 from knockout.event.state import Event
+from knockout.i18n import _
 
 __all__ = ["journal_head_read_only", "load_event_read_only", "read_only"]
 
@@ -42,11 +43,16 @@ def read_only(path: str | Path) -> Iterator[sqlite3.Connection]:
     source = str(path)
     p = Path(path)
     if not p.is_file():
-        what = "is a folder, not an event file" if p.is_dir() else "no such event file"
-        raise refused(source, "", f"{what} (create one with: knockout event new)")
+        raise refused(
+            source,
+            "",
+            _("is a folder, not an event file (create one with: knockout event new)")
+            if p.is_dir()
+            else _("no such event file (create one with: knockout event new)"),
+        )
     with contextlib.ExitStack() as stack:
         try:
-            conn, _ = stack.enter_context(open_for_reading(p, read_uri(p)))
+            conn, _uri = stack.enter_context(open_for_reading(p, read_uri(p)))
         except sqlite3.Error as exc:
             if disk_full(p):
                 raise refused(source, "", full_disk_message(p)) from None

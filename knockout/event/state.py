@@ -28,6 +28,8 @@ from knockout.event.journal import UNDOABLE, Entry, undone_by
 from knockout.event.lot import first_uniform
 from knockout.event.roster import renamed, roster
 from knockout.game import Result
+from knockout.i18n import _
+from knockout.i18n.terms import stage_label
 from knockout.rules.book.bracket import round_name
 from knockout.rules.book.formats import Format, Stage
 from knockout.rules.chain.match import Finished, MatchState, next_decision
@@ -491,7 +493,7 @@ class Event:
         base = players.base
         live = [renamed(e, players.names) for e in live]
         placed = [(at, RecordedGame.from_entry(e)) for at, e in _games_in_force(live)]
-        games = tuple(g for _, g in placed)
+        games = tuple(g for _at, g in placed)
         decisions = {
             (d.match, d.number): d
             for d in (
@@ -506,13 +508,13 @@ class Event:
             scenario = replace(
                 base,
                 players=tuple(replace(p, withdrawn=p.name in withdrawn) for p in base.players),
-                played=tuple(g for _, g in played),
+                played=tuple(g for _at, g in played),
             )
             state = scenario.event_state()
         except ScenarioError as exc:
-            reasons = "; ".join(p.message for p in exc.problems)
-            message = f"the rules cannot place these games: {reasons}"
-            raise refused(source, "journal", message) from None
+            reasons = _("; ").join(p.message for p in exc.problems)
+            message = _("the rules cannot place these games: {reasons}").format(reasons=reasons)
+            raise refused(source, _("journal"), message) from None
         event = cls(
             source,
             rows.header,
@@ -527,7 +529,7 @@ class Event:
             state,
             former=players.former,
             pinned=players.pinned,
-            played_at=tuple(at for at, _ in played),
+            played_at=tuple(at for at, _game in played),
         )
         return replace(event, matches=_with_boards(event, _matches(event)))
 
@@ -684,13 +686,26 @@ class Event:
     def check_playable(self, m: Match) -> None:
         """Refuse anything for a match whose players are unknown or which is decided."""
         if m.players is None:
-            raise refused(self.source, m.id, f"not scheduled yet: {self._waiting_for(m)}")
-        if m.winner is not None:
-            how = "by walkover" if m.walkover else f"in the {m.decided_in} stage"
             raise refused(
                 self.source,
                 m.id,
-                f"already decided: {m.winner} won {how}; nothing more is recorded in this match",
+                _("not scheduled yet: {why}").format(why=self._waiting_for(m)),
+            )
+        if m.winner is not None:
+            raise refused(
+                self.source,
+                m.id,
+                (
+                    _(
+                        "already decided: {winner} won by walkover; nothing more is recorded in "
+                        "this match"
+                    )
+                    if m.walkover
+                    else _(
+                        "already decided: {winner} won in the {stage} stage; nothing more is "
+                        "recorded in this match"
+                    )
+                ).format(winner=m.winner, stage=stage_label(m.decided_in or "")),
             )
 
     def _waiting_for(self, m: Match) -> str:
@@ -700,7 +715,9 @@ class Event:
         else:
             feeders = [self.by_key((k - 1, 2 * index)), self.by_key((k - 1, 2 * index + 1))]
         open_ = [f.id for f in feeders if f is not None and f.winner is None]
-        return f"its players come from {' and '.join(open_)}, not decided yet"
+        return _("its players come from {matches}, not decided yet").format(
+            matches=_(" and ").join(open_)
+        )
 
     def stage_at(self, m: Match) -> Stage:
         """The stage of ``m``'s next game (its last stage once decided)."""
@@ -716,9 +733,9 @@ class Event:
             EventRefused: For an ID that is not a match of this draw.
         """
         wanted = text.strip().upper()
-        expected = f"R1-M1 to {self.final.id} (R<round>-M<match>)"
+        expected = _("R1-M1 to {final} (R<round>-M<match>)").format(final=self.final.id)
         if self.third_place is not None:
-            expected += f" or {THIRD_ID}"
+            expected += _(" or {third}").format(third=THIRD_ID)
         for m in self.matches:
             if m.id == wanted:
                 return m
@@ -726,9 +743,17 @@ class Event:
         if found and int(found[1]) == 1 and 1 <= int(found[2]) <= self.state.bracket.size // 2:
             index = int(found[2]) - 1
             up, down = self.state.bracket.lines[2 * index : 2 * index + 2]
-            message = f"{wanted} is a bye ({up or down} goes through to round 2), not a match"
-            raise refused(self.source, "match", message)
-        raise refused(self.source, "match", f"expected a match ID {expected}, found {text!r}")
+            message = _("{match} is a bye ({player} goes through to round 2), not a match").format(
+                match=wanted, player=up or down
+            )
+            raise refused(self.source, _("match"), message)
+        raise refused(
+            self.source,
+            _("match"),
+            _("expected a match ID {expected}, found {text}").format(
+                expected=expected, text=repr(text)
+            ),
+        )
 
     def find_player(self, text: str, key: str) -> str:
         """The player called ``text``: exact, or the one name equal to it once both are tidied
@@ -747,20 +772,32 @@ class Event:
         if len(same) == 1:
             return same[0]
         if len(same) > 1:
-            listed = " and ".join(repr(n) for n in same)
+            listed = _(" and ").join(repr(n) for n in same)
             raise refused(
-                self.source, key, f"ambiguous: {text!r} matches {listed}; type the name exactly"
+                self.source,
+                key,
+                _("ambiguous: {text} matches {names}; type the name exactly").format(
+                    text=repr(text), names=listed
+                ),
             )
         former = {name_key(n): (n, e) for n, e in self.former.items()}
         if wanted in former:
             old, e = former[wanted]
-            how = "was replaced by" if e.kind == "replace" else "was renamed"
             now = next((n for n in names if n == e.fields.get("name")), e.fields.get("name"))
             raise refused(
                 self.source,
                 key,
-                f"expected a player of this event, found {old!r}, which {how} {now!r} "
-                f"(entry #{e.seq})",
+                (
+                    _(
+                        "expected a player of this event, found {old}, which was replaced by "
+                        "{now} (entry #{seq})"
+                    )
+                    if e.kind == "replace"
+                    else _(
+                        "expected a player of this event, found {old}, which was renamed {now} "
+                        "(entry #{seq})"
+                    )
+                ).format(old=repr(old), now=repr(now), seq=e.seq),
             )
         part = [n for n in names if wanted and wanted in name_key(n)]
         if len(part) > 1:
@@ -768,14 +805,24 @@ class Event:
             raise refused(
                 self.source,
                 key,
-                f"ambiguous: {text!r} is part of {len(part)} names ({listed}); type the full name",
+                _("ambiguous: {text} is part of {n} names ({names}); type the full name").format(
+                    text=repr(text), n=len(part), names=listed
+                ),
             )
         import difflib  # noqa: PLC0415  (only for a misspelt name: slow to load)
 
         close = part or difflib.get_close_matches(text, names, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        shown = repr(text) if len(text) <= 80 else f"{text[:40]!r}... ({len(text)} characters)"
-        raise refused(self.source, key, f"expected a player of this event, found {shown}{hint}")
+        hint = _(" (did you mean {name}?)").format(name=repr(close[0])) if close else ""
+        shown = (
+            repr(text)
+            if len(text) <= 80
+            else _("{start}... ({n} characters)").format(start=repr(text[:40]), n=len(text))
+        )
+        raise refused(
+            self.source,
+            key,
+            _("expected a player of this event, found {name}{hint}").format(name=shown, hint=hint),
+        )
 
     def match_of(self, name: str) -> Match | None:
         """``name``'s current match: playable, or waiting for an opponent; None if they have no
@@ -857,7 +904,7 @@ def _played(
     game is not recorded yet as a decision entry (at its own entry), so the rules place it and
     the odds of the event start from the game it set up."""
     out = [(at, g.played(decisions.get((g.match, g.number)))) for at, g in games]
-    played = {(g.match, g.number) for _, g in games}
+    played = {(g.match, g.number) for _at, g in games}
     out += [(d.seq, d.played()) for key, d in decisions.items() if key not in played]
     return tuple(sorted(out, key=lambda pair: pair[0]))
 

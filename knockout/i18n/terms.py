@@ -104,6 +104,8 @@ def reached_label(reached: str) -> str:
     ``final``, ``in semi-final`` (冠军, 决赛, 进入半决赛), as a ranking shows it."""
     if reached in REACHED:
         return _(REACHED[reached])
+    if reached == "third place":  # the place won (第三名), not the match for it
+        return pgettext("place", "third place")
     if reached.startswith("in "):
         return _("in {round}").format(round=round_label(reached.removeprefix("in ")))
     return round_label(reached)

@@ -30,6 +30,7 @@ from knockout.event.state import Event, NextGame, RecordedGame
 from knockout.i18n import _, language, ngettext, pgettext
 from knockout.i18n.terms import reached_label, round_heading, round_label, stage_label
 from knockout.rules.book.bracket import round_name
+from knockout.rules.decisions.made import MadeBid
 from knockout.version import __version__
 
 __all__ = ["HTML_LANG", "PAGES", "RECENT", "Site", "environment", "round_page"]
@@ -641,10 +642,7 @@ class Site:
         )
         if d is None:
             title = _blank_title()
-            command = (
-                f"knockout event bid {self.command_file} MATCH --announce red|black "
-                "--reply accept|object"
-            )
+            command = f"knockout event bid {self.command_file} MATCH {MadeBid.usage_words()}"
             board = None
             match = ""
         else:
@@ -653,9 +651,9 @@ class Site:
                 match=d.match, game=d.game, a=a_, b=b_
             )
             chooser_opt = "" if d.chooser is not None else " --chooser NAME"
-            command = (
-                f"knockout event bid {self.command_file} {d.match} --announce red|black "
-                f"--reply accept|object{chooser_opt}"
+            command = (  # the typed values in the page's language: the command reads both
+                f"knockout event bid {self.command_file} {d.match} {MadeBid.usage_words()}"
+                f"{chooser_opt}"
             )
             board = d.board
             match = d.match

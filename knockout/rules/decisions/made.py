@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from knockout.game import Colour, Reply
+from knockout.i18n import N_, _
+from knockout.i18n.terms import colour_word
 from knockout.rules.book.formats import BiddingMenu, ColourRule, CutChoose, Format, Stage
 from knockout.rules.decisions.kinds import (
     Bid,
@@ -99,8 +101,8 @@ class Made(ABC):
     keys: ClassVar[tuple[str, ...]]
     decider_key: ClassVar[str | None]
     recordable: ClassVar[str]
-    decider_words: ClassVar[str] = "the decider"
-    at_words: ClassVar[str] = "a game whose colours its players decide"
+    decider_words: ClassVar[str] = N_("the decider")
+    at_words: ClassVar[str] = N_("a game whose colours its players decide")
     command: ClassVar[str]
     usage: ClassVar[str] = ""
 
@@ -111,6 +113,12 @@ class Made(ABC):
             cls.command = cls.kind
         if "kind" in cls.__dict__ and register:
             MADE[cls.kind] = cls
+
+    @classmethod
+    def usage_words(cls) -> str:
+        """The command's arguments after the match, in the reader's language (``--announce
+        红|黑 --reply 接受|反对``: the typed values' Chinese forms are accepted)."""
+        return _(cls.usage) if cls.usage else ""
 
     # --- the value and its keys ----------------------------------------------------------
 
@@ -296,7 +304,7 @@ def bid_colours(
     >>> bid_colours(BiddingMenu(), "A", "B", Colour.RED, Reply.OBJECT)
     ('B', 'A')
     """
-    colour, _ = menu.assignment(announce, reply)
+    colour, _clock = menu.assignment(announce, reply)
     return (chooser, other_name) if colour is Colour.RED else (other_name, chooser)
 
 
@@ -347,13 +355,13 @@ class MadeBid(Made):
     reply: Reply
 
     kind: ClassVar[str] = "bid"
-    usage: ClassVar[str] = "--announce red|black --reply accept|object"
+    usage: ClassVar[str] = N_("--announce red|black --reply accept|object")
     decider_words: ClassVar[str] = "甲"
-    at_words: ClassVar[str] = "its sudden-death game"
+    at_words: ClassVar[str] = N_("its sudden-death game")
     decision_kind: ClassVar[DecisionKind] = "bid"
     rule: ClassVar[ColourRule] = ColourRule.BIDDING
     decision: ClassVar[type] = Bidding
-    words: ClassVar[str] = "bid"
+    words: ClassVar[str] = N_("bid")
     keys: ClassVar[tuple[str, ...]] = ("chooser", "announce", "reply")
     decider_key: ClassVar[str | None] = "chooser"
     recordable: ClassVar[str] = "chooser, announce and reply"
@@ -382,7 +390,7 @@ class MadeBid(Made):
         side = _side(self.chooser, names, "chooser")
         _first_by_times(self.chooser, decision.menu, names, times, "甲", "chooser")
         other_name = names[other(side)]
-        red_name, _ = bid_colours(
+        red_name, _black = bid_colours(
             decision.menu, self.chooser, other_name, self.announce, self.reply
         )
         if red != red_name:
@@ -407,8 +415,23 @@ class MadeBid(Made):
         """``甲 A announces red, 乙 B objects: B Red 10 min v A Black 30 min``."""
         bidder = black if red == self.chooser else red
         return (
-            f"甲 {self.chooser} announces {self.announce.value}, 乙 {bidder} "
-            f"{self.reply.value}s: {red} Red {clock[0]:g} min v {black} Black {clock[1]:g} min"
+            _(
+                "甲 {chooser} announces {colour}, 乙 {bidder} accepts: {red} Red {red_min:g} min "
+                "v {black} Black {black_min:g} min"
+            )
+            if self.reply is Reply.ACCEPT
+            else _(
+                "甲 {chooser} announces {colour}, 乙 {bidder} objects: {red} Red {red_min:g} min "
+                "v {black} Black {black_min:g} min"
+            )
+        ).format(
+            chooser=self.chooser,
+            colour=colour_word(self.announce.value),
+            bidder=bidder,
+            red=red,
+            red_min=clock[0],
+            black=black,
+            black_min=clock[1],
         )
 
     @classmethod
@@ -462,14 +485,14 @@ class MadeChoice(Made):
     colour: Colour
 
     kind: ClassVar[str] = "choice"
-    usage: ClassVar[str] = "red|black"
-    decider_words: ClassVar[str] = "the chooser"
-    at_words: ClassVar[str] = "a game whose colours a player chooses"
+    usage: ClassVar[str] = N_("red|black")
+    decider_words: ClassVar[str] = N_("the chooser")
+    at_words: ClassVar[str] = N_("a game whose colours a player chooses")
     command: ClassVar[str] = "choose"
     decision_kind: ClassVar[DecisionKind] = "choice"
     rule: ClassVar[ColourRule] = ColourRule.CHOICE
     decision: ClassVar[type] = Choice
-    words: ClassVar[str] = "colour choice"
+    words: ClassVar[str] = N_("colour choice")
     keys: ClassVar[tuple[str, ...]] = ("chooser", "colour")
     decider_key: ClassVar[str | None] = "chooser"
     recordable: ClassVar[str] = "chooser and colour"
@@ -519,9 +542,16 @@ class MadeChoice(Made):
 
     def text(self, red: str, black: str, clock: tuple[float, float]) -> str:
         """``A chooses black: B Red 6 min v A Black 4 min``."""
-        return (
-            f"{self.chooser} chooses {self.colour.value}: {red} Red {clock[0]:g} min v {black} "
-            f"Black {clock[1]:g} min"
+        return _(
+            "{chooser} chooses {colour}: {red} Red {red_min:g} min v {black} Black "
+            "{black_min:g} min"
+        ).format(
+            chooser=self.chooser,
+            colour=colour_word(self.colour.value),
+            red=red,
+            red_min=clock[0],
+            black=black,
+            black_min=clock[1],
         )
 
     @classmethod
@@ -589,13 +619,13 @@ class MadeCut(Made):
     colour: Colour
 
     kind: ClassVar[str] = "cut"
-    usage: ClassVar[str] = "--red-minutes M --colour red|black"
-    decider_words: ClassVar[str] = "the cutter"
-    at_words: ClassVar[str] = "its cut-and-choose game"
+    usage: ClassVar[str] = N_("--red-minutes M --colour red|black")
+    decider_words: ClassVar[str] = N_("the cutter")
+    at_words: ClassVar[str] = N_("its cut-and-choose game")
     decision_kind: ClassVar[DecisionKind] = "cut"
     rule: ClassVar[ColourRule] = ColourRule.CUT_CHOOSE
     decision: ClassVar[type] = CutChoice
-    words: ClassVar[str] = "cut"
+    words: ClassVar[str] = N_("cut")
     keys: ClassVar[tuple[str, ...]] = ("cutter", "red_minutes", "colour")
     decider_key: ClassVar[str | None] = "cutter"
     recordable: ClassVar[str] = "cutter, red_minutes and colour"
@@ -645,10 +675,18 @@ class MadeCut(Made):
     def text(self, red: str, black: str, clock: tuple[float, float]) -> str:
         """``A cuts Red 17.3 min v Black 10 min; B chooses black: A Red v B Black``."""
         chooser = black if red == self.cutter else red
-        return (
-            f"{self.cutter} cuts Red {self.red_minutes:g} min v Black {clock[1]:g} min; "
-            f"{chooser} chooses {self.colour.value}: {red} Red {clock[0]:g} min v {black} Black "
-            f"{clock[1]:g} min"
+        return _(
+            "{cutter} cuts Red {cut:g} min v Black {black_min:g} min; {chooser} chooses "
+            "{colour}: {red} Red {red_min:g} min v {black} Black {black_min:g} min"
+        ).format(
+            cutter=self.cutter,
+            cut=self.red_minutes,
+            chooser=chooser,
+            colour=colour_word(self.colour.value),
+            red=red,
+            red_min=clock[0],
+            black=black,
+            black_min=clock[1],
         )
 
     def range_problems(self, stage: Stage) -> list[tuple[str, str]]:
@@ -719,12 +757,12 @@ class MadeSealed(Made):
     lot_black: str | None = None
 
     kind: ClassVar[str] = "sealed"
-    usage: ClassVar[str] = "--bid NAME=MINUTES --bid NAME=MINUTES"
-    at_words: ClassVar[str] = "its sealed Armageddon bids"
+    usage: ClassVar[str] = N_("--bid NAME=MINUTES --bid NAME=MINUTES")
+    at_words: ClassVar[str] = N_("its sealed Armageddon bids")
     decision_kind: ClassVar[DecisionKind] = "sealed-bid"
     rule: ClassVar[ColourRule] = ColourRule.SEALED_BID
     decision: ClassVar[type] = SealedBids
-    words: ClassVar[str] = "sealed bids"
+    words: ClassVar[str] = N_("sealed bids")
     keys: ClassVar[tuple[str, ...]] = ("bids", "lot_black")
     decider_key: ClassVar[str | None] = None
     recordable: ClassVar[str] = "bids (and lot_black for equal bids)"
@@ -796,7 +834,7 @@ class MadeSealed(Made):
 
     def colours(self, stage: Stage, names: tuple[str, str]) -> tuple[str, str]:
         black = self.black
-        (a, _), (b, _) = self.bids.items()
+        (a, _bid_a), (b, _bid_b) = self.bids.items()
         return (b, a) if black == a else (a, b)
 
     def clock(self, stage: Stage) -> tuple[float, float]:
@@ -807,9 +845,17 @@ class MadeSealed(Made):
 
     def text(self, red: str, black: str, clock: tuple[float, float]) -> str:
         """``bids A 6 min, B 8.5 min: A Black 8.5 min v B Red 10 min``."""
-        bids = ", ".join(f"{n} {v:g} min" for n, v in self.bids.items())
-        lot = f" (equal bids: {self.lot_black} Black by lot)" if self.lot_black else ""
-        return f"bids {bids}{lot}: {black} Black {clock[1]:g} min v {red} Red {clock[0]:g} min"
+        bids = _(", ").join(
+            _("{name} {minutes:g} min").format(name=n, minutes=v) for n, v in self.bids.items()
+        )
+        lot = (
+            _(" (equal bids: {name} Black by lot)").format(name=self.lot_black)
+            if self.lot_black
+            else ""
+        )
+        return _(
+            "bids {bids}{lot}: {black} Black {black_min:g} min v {red} Red {red_min:g} min"
+        ).format(bids=bids, lot=lot, black=black, black_min=clock[1], red=red, red_min=clock[0])
 
     def range_problems(self, stage: Stage) -> list[tuple[str, str]]:
         return _bid_range_problems("", self.bids, stage)
