@@ -43,6 +43,7 @@ import numpy as np
 from knockout.arrays import FloatArray
 from knockout.calibration import Estimate, toml_lines
 from knockout.errors import InputError, Problem
+from knockout.io.text import plural
 from knockout.rules.model.strength import TimeClass
 from knockout.strengths.fit import (
     Hyper,
@@ -155,6 +156,15 @@ def strength_games(
         players=tuple(names),
         groups=tuple(groups),
     )
+
+
+def _counted(red: int, draws: int, black: int) -> str:
+    """``3 Red wins, 1 draw, 0 Black wins``: the results of some games, in words.
+
+    >>> _counted(1, 1, 2)
+    '1 Red win, 1 draw, 2 Black wins'
+    """
+    return f"{plural(red, 'Red win')}, {plural(draws, 'draw')}, {plural(black, 'Black win')}"
 
 
 def _results(games: Iterable[GameRow]) -> tuple[int, int, int]:
@@ -498,7 +508,7 @@ def constant_groups(
         if rows and not enough[name]:
             r, d, b = _results(rows)
             reasons[name] = (
-                f"{len(rows)} games ({r} Red wins, {d} draws, {b} Black wins): fewer than "
+                f"{len(rows)} games ({_counted(r, d, b)}): fewer than "
                 f"the {MIN_CLASS_GAMES} a class needs, or a result missing, for constants of its "
                 f"own; its games are fitted with the {fallback} constants"
             )
@@ -761,7 +771,7 @@ def _check_enough(table: GameTable, selection: Selection) -> None:
                     "",
                     f"expected at least {MIN_CLASS_GAMES} master games with a result and a "
                     f"year, with Red wins, draws and Black wins among them, got {len(games)} "
-                    f"({r} Red wins, {d} draws, {b} Black wins; left out: {left})",
+                    f"({_counted(r, d, b)}; left out: {left})",
                 )
             ]
         )
@@ -785,7 +795,7 @@ def _established(
             "--min-games",
             f"expected at least {MIN_CLASS_GAMES} games between two players with "
             f"{min_games} games or more, with Red wins, draws and Black wins among them, got "
-            f"{len(between)} ({r} Red wins, {d} draws, {b} Black wins; {len(established)} "
+            f"{len(between)} ({_counted(r, d, b)}; {len(established)} "
             "such players)",
         )
     return established
