@@ -18,6 +18,7 @@ from knockout.corpus.importer import PIECE_NAMES, ImportReport
 from knockout.corpus.seed000 import EventComparison
 from knockout.corpus.summary import Share
 from knockout.corpus.timeclass import TIME_CLASSES
+from knockout.i18n import N_, _, pgettext
 
 __all__ = [
     "COMPLETE_LINE",
@@ -172,15 +173,17 @@ def _share(part: float | None, se: float | None) -> str:
 def summary_view(shares: Sequence[Share], by: str, source: str) -> RenderableType:
     """One row a group: games, and the Red-win, draw and Black-win shares with standard errors."""
     table = Table(
-        title=f"{source}: results by {by} (per cent ± standard error)",
+        title=_("{source}: results by {by} (per cent ± standard error)").format(
+            source=source, by=_(by)
+        ),
         title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
     )
-    table.add_column(by)
-    table.add_column("games", justify="right")
-    for name in ("red win", "draw", "black win"):
-        table.add_column(name, justify="right", no_wrap=True)
+    table.add_column(_(by))
+    table.add_column(pgettext("column", "games"), justify="right")
+    for name in (N_("red win"), N_("draw"), N_("black win")):
+        table.add_column(_(name), justify="right", no_wrap=True)
     for s in shares:
         j = s.to_json()
         table.add_row(
@@ -202,10 +205,12 @@ def _p(value: float | None) -> str:
 def _verdict(test: dict[str, Any], games: int) -> str:
     p = test["hypergeometric_p"] if test["hypergeometric_p"] is not None else test["chi_square_p"]
     if p is None:
-        return str(test.get("note", "no test"))
+        return str(test.get("note", _("no test")))
     if p < SIGNIFICANCE:
-        return f"the shares differ (p {_p(p)}, below {SIGNIFICANCE})"
-    return f"no evidence the shares differ (p {_p(p)}, not below {SIGNIFICANCE})"
+        return _("the shares differ (p {p}, below {line})").format(p=_p(p), line=SIGNIFICANCE)
+    return _("no evidence the shares differ (p {p}, not below {line})").format(
+        p=_p(p), line=SIGNIFICANCE
+    )
 
 
 def seed000_view(
@@ -216,19 +221,16 @@ def seed000_view(
 ) -> RenderableType:
     """Seed 000's events beside the corpus's, then the results by source folder."""
     table = Table(
-        title=f"seed 000's events beside {source} (red win / draw / black win)",
+        title=_("seed 000's events beside {source} (red win / draw / black win)").format(
+            source=source
+        ),
         title_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
     )
-    for name, justify in (
-        ("event", "left"),
-        ("seed", "right"),
-        ("corpus", "right"),
-        ("exact p", "right"),
-        ("chi² p", "right"),
-    ):
-        table.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    table.add_column(pgettext("column", "event"), justify="left", no_wrap=True)
+    for name in (N_("seed"), N_("corpus"), N_("exact p"), N_("chi² p")):
+        table.add_column(_(name), justify="right", no_wrap=True)
     lines = []
     for e in events:
         j = e.to_json()
@@ -241,11 +243,11 @@ def seed000_view(
             _p(j["chi_square_p"]),
         )
         lines.append(f"{e.event.year} {e.event.name}: {_verdict(j, e.games)}.")
-        lines.append("  corpus events: " + ("" if j["corpus_events"] else "none"))
+        lines.append(_("  corpus events: ") + ("" if j["corpus_events"] else _("none")))
         lines.extend(f"    {name}" for name in j["corpus_events"])
     parts: list[RenderableType] = [table, Text("\n".join(lines))]
-    parts.append(summary_view(folders, "source folder", source))
-    parts.append(summary_view(subfolders[:30], "source sub-folder", source))
+    parts.append(summary_view(folders, N_("source folder"), source))
+    parts.append(summary_view(subfolders[:30], N_("source sub-folder"), source))
     return Group(*parts)
 
 
