@@ -51,7 +51,9 @@ NOW = datetime(2026, 11, 30, 12, 0).astimezone()
 
 
 def ok(*args: str) -> str:
-    result = runner.invoke(app, ["event", *args], env={"COLUMNS": "200"})
+    # wide enough that no header wraps: the two files' paths differ in length, and under
+    # pytest-xdist the temporary folder's is long ('show' wrapped one and not the other)
+    result = runner.invoke(app, ["event", *args], env={"COLUMNS": "400"})
     assert result.exit_code == 0, (args, result.output)
     return result.stdout
 
