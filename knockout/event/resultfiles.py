@@ -15,10 +15,19 @@
   (``w`` for the winner, ``b`` for the player who withdrew: the game was never played, so the
   colour only completes the pairing) and ``+``/``-``; points are the classical 1, ½, 0 that
   ``knockout standings`` reads with, and the rank column is the event's ranking so far.
+
+**Names in Latin letters.** Both formats expect Latin letters where a name goes: a Chinese name
+is written in Hanyu Pinyin (:func:`~knockout.i18n.names.latin_name`: 王天一 is ``Wang Tianyi``)
+in PGN's ``Red``, ``Black`` and ``MatchWinner`` tags and in TRF-16's name field, and the original
+beside it: PGN's ``RedOriginal`` and ``BlackOriginal`` tags (and the game's comment), a TRF-16
+comment line ``### <starting rank> <Latin>: <original>`` per such player. Two players whose
+names read alike (王伟 and 汪伟 are both ``Wang Wei``) are told apart by `` (2)`` after the
+second. A PGN game's comment is in the language in force (the event's own, else ``--lang``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from decimal import Decimal
 
@@ -27,10 +36,13 @@ from knockout.event.facts import MatchFacts, match_facts
 from knockout.event.ranking import standings
 from knockout.event.state import Event, RecordedGame
 from knockout.game import Colour, Result
+from knockout.i18n import _
+from knockout.i18n.names import has_han, latin_name
+from knockout.i18n.terms import round_heading, stage_label
 from knockout.standings.records import CLASSICAL, CrossTable, Entry, Kind, Outcome
 from knockout.standings.trf import NAME_WIDTH, to_trf
 
-__all__ = ["game_slots", "to_pgn", "to_trf_text"]
+__all__ = ["game_slots", "latin_names", "to_pgn", "to_trf_text"]
 
 _PGN_RESULT = {Result.RED: "1-0", Result.DRAW: "1/2-1/2", Result.BLACK: "0-1"}
 
@@ -38,6 +50,31 @@ _PGN_RESULT = {Result.RED: "1-0", Result.DRAW: "1/2-1/2", Result.BLACK: "0-1"}
 def _tag(name: str, value: object) -> str:
     text = str(value).replace("\\", "\\\\").replace('"', '\\"')
     return f'[{name} "{text}"]'
+
+
+def latin_names(names: Iterable[str]) -> dict[str, str]:
+    """Each name as a results file writes it: in Latin letters
+    (:func:`~knockout.i18n.names.latin_name`), one name per player: a second name that reads
+    as one already taken gets `` (2)``, a third `` (3)``, ... A name without a Chinese
+    character is kept as it is.
+
+    >>> latin_names(["王伟", "汪伟", "Li Ming", "黎明"])
+    {'王伟': 'Wang Wei', '汪伟': 'Wang Wei (2)', 'Li Ming': 'Li Ming', '黎明': 'Li Ming (2)'}
+    """
+    names = list(names)
+    taken = {n for n in names if not has_han(n)}
+    out: dict[str, str] = {}
+    for name in names:
+        if not has_han(name):
+            out[name] = name
+            continue
+        base = latin = latin_name(name)
+        k = 2
+        while latin in taken:
+            latin, k = f"{base} ({k})", k + 1
+        taken.add(latin)
+        out[name] = latin
+    return out
 
 
 def _pgn_date(at: str) -> str:
@@ -49,26 +86,32 @@ def _clock(minutes: float, increment: float) -> str:
     return f"{round(minutes * 60):d}+{round(increment):d}"
 
 
-def _pgn_game(event: Event, f: MatchFacts, g: RecordedGame, board: int | None) -> str:
+def _pgn_game(
+    event: Event, f: MatchFacts, g: RecordedGame, board: int | None, latin: dict[str, str]
+) -> str:
     tags = [
         _tag("Game", "Chinese Chess"),
         _tag("Event", event.name),
         _tag("Site", "?"),
         _tag("Date", _pgn_date(g.at)),
         _tag("Round", f.round),
-        _tag("Red", g.red),
-        _tag("Black", g.black),
+        _tag("Red", latin[g.red]),
+        _tag("Black", latin[g.black]),
         _tag("Result", _PGN_RESULT[g.result]),
     ]
+    tags += [_tag(f"{side}Original", name) for side, name in (("Red", g.red), ("Black", g.black))
+             if latin[name] != name]  # fmt: skip
     if g.clock is None:
         tags.append(_tag("TimeControl", "?"))
-        clocks = "clocks not recorded"
+        clocks = _("clocks not recorded")
     else:
         red, black = (_clock(c, g.increment_seconds) for c in g.clock)
         tags.append(_tag("TimeControl", red if red == black else "?"))
         if red != black:
             tags += [_tag("RedTimeControl", red), _tag("BlackTimeControl", black)]
-        clocks = f"Red {g.clock[0]:g} min, Black {g.clock[1]:g} min, +{g.increment_seconds:g} s"
+        clocks = _("Red {red:g} min, Black {black:g} min, +{increment:g} s").format(
+            red=g.clock[0], black=g.clock[1], increment=g.increment_seconds
+        )
     tags += [
         _tag("Stage", g.stage),
         _tag("Match", f.match),
@@ -77,14 +120,24 @@ def _pgn_game(event: Event, f: MatchFacts, g: RecordedGame, board: int | None) -
     if board is not None:
         tags.append(_tag("Board", board))
     stage = event.scenario.format.stage(g.stage)
-    note = f"{f.label.capitalize()}, {f.match} game {g.number} ({g.stage}; {clocks})"
+    note = _("{round}, {match} game {game} ({stage}; {clocks})").format(
+        round=round_heading(f.label),
+        match=f.match,
+        game=g.number,
+        stage=stage_label(g.stage),
+        clocks=clocks,
+    )
     deciding = f.how in ("games", "sudden-death draw") and g is f.games[-1]
     if stage.draw_winner is not None and not (deciding and f.how == "sudden-death draw"):
-        colour = "Black" if stage.draw_winner is Colour.BLACK else "Red"
-        note += f"; a draw sends {colour} on"
+        note += (
+            _("; a draw sends Black on")
+            if stage.draw_winner is Colour.BLACK
+            else _("; a draw sends Red on")
+        )
     if deciding:
-        tags.append(_tag("MatchWinner", f.winner))
-        note += f". {f.how_text()}"
+        assert f.winner is not None
+        tags.append(_tag("MatchWinner", latin[f.winner]))
+        note = _("{note}. {how}").format(note=note, how=f.how_text())
     comment = note.replace("{", "(").replace("}", ")")
     return "\n".join(tags) + f"\n\n{{{comment}}} {_PGN_RESULT[g.result]}\n"
 
@@ -92,9 +145,10 @@ def _pgn_game(event: Event, f: MatchFacts, g: RecordedGame, board: int | None) -
 def to_pgn(event: Event) -> str:
     """Every game played, in match order, as PGN (see the module)."""
     out = []
+    latin = latin_names(p.name for p in event.base.players)
     for f in match_facts(event):
         for g in f.games:
-            out.append(_pgn_game(event, f, g, g.board))
+            out.append(_pgn_game(event, f, g, g.board, latin))
     return "\n".join(out)
 
 
@@ -113,7 +167,8 @@ def game_slots(event: Event) -> dict[str, int]:
     return first
 
 
-def _crosstable(event: Event) -> CrossTable:
+def _crosstable(event: Event, latin: dict[str, str]) -> CrossTable:
+    """Every game (and forfeit) as a cross-table of the players' Latin names."""
     entries: list[tuple[str, Entry]] = []
     slots = game_slots(event)
     for f in match_facts(event):
@@ -125,7 +180,8 @@ def _crosstable(event: Event) -> CrossTable:
             for name, other, colour in sides:
                 outcome = Outcome.from_result(g.result, colour)
                 points = CLASSICAL.points(Kind.PLAYED, outcome, colour)
-                entries.append((name, Entry(slot, other, colour, outcome, Kind.PLAYED, points)))
+                entry = Entry(slot, latin[other], colour, outcome, Kind.PLAYED, points)
+                entries.append((latin[name], entry))
         if f.how in ("walkover", "withdrawal"):
             assert f.winner is not None and f.loser is not None
             slot = start + len(f.games)
@@ -134,9 +190,10 @@ def _crosstable(event: Event) -> CrossTable:
                 (f.loser, f.winner, Outcome.LOSS, Colour.BLACK),
             ):
                 points = CLASSICAL.points(Kind.FORFEIT, outcome, None)
-                entries.append((name, Entry(slot, other, colour, outcome, Kind.FORFEIT, points)))
+                entry = Entry(slot, latin[other], colour, outcome, Kind.FORFEIT, points)
+                entries.append((latin[name], entry))
     rounds = max([e.round for _, e in entries] + [1])
-    names = [p.name for p in event.base.players]
+    names = [latin[p.name] for p in event.base.players]
     return CrossTable.from_entries(
         names,
         entries,
@@ -154,7 +211,8 @@ def to_trf_text(event: Event) -> str:
     Raises:
         EventRefused: A name longer than TRF-16's 33 characters.
     """
-    long = [p.name for p in event.base.players if len(p.name) > NAME_WIDTH]
+    latin = latin_names(p.name for p in event.base.players)
+    long = [latin[p.name] for p in event.base.players if len(latin[p.name]) > NAME_WIDTH]
     if long:
         raise refused(
             event.source,
@@ -162,5 +220,11 @@ def to_trf_text(event: Event) -> str:
             f"TRF-16 names have at most {NAME_WIDTH} characters, found {long[0]!r} "
             f"({len(long[0])}); export json or csv instead",
         )
-    ranks = {s.name: s.rank for s in standings(event)}
-    return to_trf(_crosstable(event), ranks=ranks)
+    ranks = {latin[s.name]: s.rank for s in standings(event)}
+    text = to_trf(_crosstable(event, latin), ranks=ranks)
+    originals = [
+        f"### {number:>4} {latin[p.name]}: {p.name}"
+        for number, p in enumerate(event.base.players, start=1)
+        if latin[p.name] != p.name
+    ]
+    return text + "".join(line + "\n" for line in originals)

@@ -26,6 +26,7 @@ from typer.testing import CliRunner
 from knockout.cli import app
 from knockout.event.decisions import bid_answer
 from knockout.event.export import MATCH_COLUMNS, csv_cell, to_csv, to_json
+from knockout.event.facts import match_facts
 from knockout.event.resultfiles import to_pgn, to_trf_text
 from knockout.event.state import Event, NextGame
 from knockout.event.store import create_event, load_event, record_decision, record_game, withdraw
@@ -359,3 +360,61 @@ def test_the_event_name_is_tidied_like_player_names(tmp_path: Path) -> None:
         bad.exit_code == 2
         and "name: expected the event's name, found nothing visible" in bad.stderr
     )
+
+
+def test_chinese_names_are_written_in_latin_letters_with_the_original_beside(
+    tmp_path: Path,
+) -> None:
+    """TRF-16 and PGN expect Latin letters where a name goes: a Chinese name is written in
+    pinyin (王立新: Wang Lixin) and the original kept beside it (a TRF comment line, PGN's
+    RedOriginal/BlackOriginal tags); gacrux, knockout standings and python-chess read them."""
+    from hall_helpers import hall_event
+
+    from knockout.i18n import speaking
+    from knockout.i18n.names import has_han, latin_name
+
+    event = load_event(hall_event(tmp_path))
+    chinese = [p.name for p in event.base.players if has_han(p.name)]
+    assert len(chinese) >= 4
+    text = to_trf_text(event)
+    players = [line[14:47].strip() for line in text.splitlines() if line.startswith("001")]
+    assert players == [latin_name(p.name) for p in event.base.players]
+    assert not any(has_han(name) for name in players) and "Wang Lixin" in players
+    comments = [line for line in text.splitlines() if line.startswith("###")]
+    assert comments == [
+        f"### {i:>4} {latin_name(p.name)}: {p.name}"
+        for i, p in enumerate(event.base.players, start=1)
+        if has_han(p.name)
+    ]
+    table = parse_trf(text, source="cup.trf")  # the comments are skipped
+    assert not table.warnings and list(table.players) == players
+    reader = GacruxTrf()
+    reader.parse_file(text, 0)
+    assert reader.chessjson["status"].get("code", 0) < 400, reader.chessjson["status"]
+    names = {p["fideName"] for p in reader.chessjson["event"]["profiles"]}
+    assert names == set(players)
+    with speaking("zh_CN"):
+        pgn = to_pgn(event)
+    stream = io.StringIO(pgn)
+    games = []
+    while (game := chess.pgn.read_game(stream)) is not None:
+        games.append(game)
+    assert len(games) == len(event.games)
+    for game, g in zip(games, (g for f in match_facts(event) for g in f.games), strict=True):
+        tags = game.headers
+        assert (tags["Red"], tags["Black"]) == (latin_name(g.red), latin_name(g.black))
+        assert tags.get("RedOriginal") == (g.red if has_han(g.red) else None)
+        assert tags.get("BlackOriginal") == (g.black if has_han(g.black) else None)
+        assert "局（" in game.comment and "game" not in game.comment  # the event's language
+    assert "和棋判黑方胜" in pgn and "Wang Lixin" in pgn and "王立新" in pgn
+
+
+def test_names_that_read_alike_stay_two_players() -> None:
+    from knockout.event.resultfiles import latin_names
+
+    assert latin_names(["王伟", "汪伟", "Wang Wei (2)", "魏王"]) == {
+        "王伟": "Wang Wei",
+        "汪伟": "Wang Wei (3)",
+        "Wang Wei (2)": "Wang Wei (2)",
+        "魏王": "Wei Wang",
+    }
