@@ -205,8 +205,13 @@ def _match_label(m: MatchRecord | None, players: tuple[str | None, str | None]) 
     names = _("{red} v {black}").format(red=up or "?", black=down or "?")
     if m is None:
         return Text(names, style="dim")
-    if m.decided_in == "walkover":
+    if m.decided_in == "walkover" and not m.games:
         return Text.assemble(names, "  ", (m.winner, "bold green"), _(" (walkover)"))
+    if m.decided_in == "walkover":  # a withdrawal during the match, as every view says it
+        loser = down if m.winner == up else up
+        games = ngettext("{n} game", "{n} games", len(m.games)).format(n=len(m.games))
+        how = _(" ({loser} withdrew after {games})").format(loser=loser or "?", games=games)
+        return Text.assemble(names, "  ", (m.winner, "bold green"), how)
     games = ngettext(" ({stage}, {n:,} game)", " ({stage}, {n:,} games)", len(m.games)).format(
         stage=stage_label(m.decided_in), n=len(m.games)
     )

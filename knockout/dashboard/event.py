@@ -717,9 +717,13 @@ def _third_line(event: Event, third: Match) -> Text:
 
 def how_decided(m: Match) -> str:
     """How a decided match was decided: ``walkover``, ``rapid, 4 games`` (弃权, 快棋，4 局)."""
+    n = len(m.games)
+    if m.walkover and n and m.players is not None:  # a withdrawal during the match
+        loser = next(p for p in m.players if p != m.winner)
+        games = ngettext("{n} game", "{n} games", n).format(n=n)
+        return _("{loser} withdrew after {games}").format(loser=loser, games=games)
     if m.walkover:
         return _("walkover")
-    n = len(m.games)
     return ngettext("{stage}, {n} game", "{stage}, {n} games", n).format(
         stage=stage_label(m.decided_in or ""), n=n
     )

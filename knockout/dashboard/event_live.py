@@ -95,9 +95,12 @@ def _how(f: MatchFacts) -> str:
     """Who advanced and how, short: ``王立新 1½-½ (slow)``."""
     assert f.winner is not None and f.loser is not None
     if f.how == "walkover":
-        return _("{winner} by walkover").format(winner=f.winner)
+        return _("{winner} by walkover ({loser} withdrew)").format(winner=f.winner, loser=f.loser)
     if f.how == "withdrawal":
-        return _("{winner}: {loser} withdrew").format(winner=f.winner, loser=f.loser)
+        games = ngettext("{n} game", "{n} games", len(f.games)).format(n=len(f.games))
+        return _("{winner}: {loser} withdrew after {games}").format(
+            winner=f.winner, loser=f.loser, games=games
+        )
     if f.how == "sudden-death draw":
         return _("{winner} on the sudden-death draw (Black)").format(winner=f.winner)
     won = f"{half_points(f.points[f.winner])}-{half_points(f.points[f.loser])}"

@@ -248,7 +248,7 @@ def game_entry(
                 what=_(made.words),
                 chooser=step.chooser,
                 stage=stage_label(step.stage),
-                command=f"knockout event {made.command} EVENT {m.id} {made.usage_words()}",
+                command=f"knockout event {made.command} {event.source} {m.id} {made.usage_words()}",
             ),
         )
     outcome = resolve_result(

@@ -639,19 +639,44 @@ def create_event(
     return Event.replay(source, rows)
 
 
+def _not_a_scenario(players_path: str | Path) -> None:
+    """Refuse a scenario file given as the entry list (``--players cup.toml``) in one line."""
+    import tomllib  # noqa: PLC0415  (only `event new` reads a scenario file)
+
+    try:
+        data = tomllib.loads(read_text(players_path))
+    except (tomllib.TOMLDecodeError, InputError, OSError):
+        return
+    if isinstance(data, dict) and data:
+        message = _(
+            "--players: expected an entry list (CSV: name,rating,...), found a scenario file "
+            "(TOML): give it as --scenario {path} and the entry list as --players"
+        ).format(path=players_path)
+        raise refused(str(players_path), "", message)
+
+
 def _scenario_data(
     scenario_path: str | Path, players_path: str | Path | None, encoding: str | None
 ) -> dict[str, Any]:
     import tomllib  # noqa: PLC0415  (only `event new` reads a scenario file)
 
     source = str(scenario_path)
+    text = read_text(scenario_path)
     try:
-        data = tomllib.loads(read_text(scenario_path))
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        header = {c.strip().lower() for c in (text.splitlines() or [""])[0].split(",")}
+        if {"name", "rating"} <= header:
+            message = _(
+                "--scenario: expected a scenario file (TOML), found an entry list (CSV: "
+                "name,rating,...): give it as --players {path} and the scenario as --scenario"
+            ).format(path=source)
+            raise refused(source, "", message) from None
         raise refused(source, "", f"expected a scenario file (TOML), found: {exc}") from None
     if players_path is not None:
         from knockout.event.players import read_players  # noqa: PLC0415  (only event new)
 
+        _not_a_scenario(players_path)
         entrants = read_players(players_path, encoding=encoding)
         data["players"] = [e.to_scenario() for e in entrants]
     elif "players" not in data:
