@@ -12,11 +12,13 @@ from rich.text import Text
 
 from knockout.backtest.report import ECE_LINE, SETTLED_Z, BacktestReport, GroupScores
 from knockout.backtest.scores import Reliability
+from knockout.i18n import N_, _, pgettext
 from knockout.studies.plots import pyplot, save
 
 __all__ = ["backtest_view", "reliability_figure", "write_reliability_plots"]
 
-_OUTCOME_WORDS = {"red": "Red wins", "draw": "draw", "black": "Black wins"}
+#: The outcomes as the plots name them (translated where drawn).
+_PLOT_OUTCOMES = {"red": N_("Red wins"), "draw": N_("draw"), "black": N_("Black wins")}
 
 
 def _scores_table(title: str, group: GroupScores) -> list[Table]:
@@ -96,7 +98,8 @@ def reliability_figure(r: Reliability, title: str) -> object:
         2, 1, figsize=(6.0, 6.4), gridspec_kw={"height_ratios": [3, 1]}, sharex=True
     )
     used = r.count > 0
-    top.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, label="perfect")
+    outcome = _(_PLOT_OUTCOMES[r.outcome])
+    top.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, label=_("perfect"))
     top.errorbar(
         r.forecast[used],
         r.observed[used],
@@ -111,17 +114,17 @@ def reliability_figure(r: Reliability, title: str) -> object:
         if r.outcome == "black"
         else "tab:green",
         capsize=3,
-        label="observed share (95 % interval)",
+        label=_("observed share (95 % interval)"),
     )
     top.set_xlim(0, 1)
     top.set_ylim(0, 1)
-    top.set_ylabel(f"observed share of {_OUTCOME_WORDS[r.outcome]}")
+    top.set_ylabel(_("observed share of {outcome}").format(outcome=outcome))
     top.set_title(title, fontsize=10)
     top.legend(loc="upper left", fontsize=8)
     top.text(0.98, 0.03, f"ECE {r.ece:.4f}", ha="right", va="bottom", fontsize=9)
     bottom.bar(r.lower + 0.05, r.count, width=0.09, color="lightgrey", edgecolor="grey")
-    bottom.set_ylabel("games")
-    bottom.set_xlabel(f"forecast P({_OUTCOME_WORDS[r.outcome]}), 10 equal-width bins")
+    bottom.set_ylabel(pgettext("count", "games"))
+    bottom.set_xlabel(_("forecast P({outcome}), 10 equal-width bins").format(outcome=outcome))
     fig.tight_layout()
     return fig
 
@@ -131,9 +134,14 @@ def write_reliability_plots(report: BacktestReport, folder: Path) -> list[Path]:
     f = report.forecasts
     paths = []
     for r in report.reliability:
-        title = (
-            f"Reliability of the model's P({_OUTCOME_WORDS[r.outcome]}): {report.overall.n:,} "
-            f"games {f.start}-{report.last_year},\neach forecast from earlier years only"
+        title = _(
+            "Reliability of the model's P({outcome}): {n:,} games {start}-{end},\neach forecast "
+            "from earlier years only"
+        ).format(
+            outcome=_(_PLOT_OUTCOMES[r.outcome]),
+            n=report.overall.n,
+            start=f.start,
+            end=report.last_year,
         )
         paths.append(save(reliability_figure(r, title), folder / f"reliability-{r.outcome}.png"))
     return paths

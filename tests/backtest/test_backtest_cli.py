@@ -6,6 +6,7 @@ import csv
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -183,3 +184,31 @@ def test_calibrate_view_shows_the_classical_row_without_unknown_games(games: Pat
     row = next(line for line in lines if line.lstrip().startswith("no unknown"))
     assert "classical [" in row and " 0 " in row
     assert "no game is marked classical" in result.stdout
+
+
+def test_the_reliability_plots_speak_chinese(
+    games: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In Chinese the plots' titles, axes and legends are the catalogue's Chinese."""
+    import knockout.dashboard.backtest as views
+    from knockout.i18n import speaking
+
+    figures: dict[str, Any] = {}
+    save = views.save
+
+    def keep(fig: Any, path: Path) -> Path:
+        figures[path.name] = fig
+        return save(fig, path)
+
+    monkeypatch.setattr(views, "save", keep)
+    out = tmp_path / "bt"
+    with speaking("zh_CN"):
+        result = runner.invoke(app, ["backtest", str(games), "--from", "2006", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    top, bottom = figures["reliability-red.png"].axes
+    assert top.get_ylabel() == "红方胜的实际比例" and bottom.get_ylabel() == "对局数"
+    assert bottom.get_xlabel() == "预测的 P（红方胜），10 个等宽区间"
+    assert top.get_title().startswith("模型 P（红方胜）的可靠性")
+    legend = [t.get_text() for t in top.get_legend().get_texts()]
+    assert legend == ["完全校准", "实际比例（95 % 区间）"]
+    assert (out / "reliability-black.png").stat().st_size > 0
