@@ -68,7 +68,7 @@ def test_publish_writes_every_page(tmp_path: Path) -> None:
     assert svg in (out / "bracket.html").read_text(encoding="utf-8")
     assert "Ranking so far" in (out / "ranking.html").read_text(encoding="utf-8")
     slips = (out / "slips.html").read_text(encoding="utf-8")
-    assert slips.count('class="slip"') == len(event.next_games())
+    assert slips.count('class="slip"') == len([g for g in event.next_games() if g.board])
     assert "@page { size: A4" in slips
     forms = squeeze(text_of((out / "bid-forms.html").read_text(encoding="utf-8")))
     assert "R1-M3" in forms and "甲" in forms and "乙" in forms
@@ -228,3 +228,14 @@ def test_the_organisers_guide_says_what_the_pages_do() -> None:
     for image in ("hall-screen", "bracket", "slip", "bid-form"):
         assert (Path(__file__).resolve().parents[2] / "docs" / "img" / f"{image}.png").is_file()
         assert f"img/{image}.png" in guide
+
+
+def test_no_slip_for_a_game_waiting_for_a_board(tmp_path: Path) -> None:
+    event = load_event(new_event(tmp_path, 16))  # 8 matches on 4 boards
+    games = event.next_games()
+    waiting = [g for g in games if g.board is None]
+    assert len(games) == 8 and len(waiting) == 4
+    slips = Site(event, command_file="cup.db").render("slips.html")
+    assert slips is not None and slips.count('class="slip"') == 4
+    for g in games:
+        assert (f"record cup.db {g.match} {g.number} " in slips) == (g.board is not None)

@@ -469,6 +469,8 @@ class Site:
         ev = self.event
         slips = []
         for g in next_games(ev):
+            if g.board is None:  # waiting for a board: its slip comes when it has one
+                continue
             stage = ev.scenario.format.stage(g.stage)
             draw_note = ""
             if stage.draw_winner is not None:
