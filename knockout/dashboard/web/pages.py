@@ -22,6 +22,7 @@ from markupsafe import Markup
 
 from knockout.dashboard.match import clock_text
 from knockout.dashboard.times import duration
+from knockout.dashboard.web.fitting import name_size
 from knockout.dashboard.web.svg import bracket_svg
 from knockout.event.facts import Decision, MatchFacts, decisions, match_facts, next_games
 from knockout.event.facts import score_text as score
@@ -74,6 +75,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.globals.update(_=_, ngettext=ngettext, pgettext=pgettext)
+    env.filters["name_size"] = name_size
     return env
 
 

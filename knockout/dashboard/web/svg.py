@@ -11,6 +11,7 @@ from typing import Any
 
 from jinja2 import Environment
 
+from knockout.dashboard.web.fitting import fit_svg_name
 from knockout.event.facts import MatchFacts, half_points
 from knockout.event.state import THIRD_ID, Event, NextGame, PendingDecision
 from knockout.i18n import _
@@ -25,6 +26,8 @@ _GAP_X = 46
 _UNIT = 64  # height of one first-round slot
 _TOP = 34
 _LEFT = 10
+#: A name's room in its box: the box less its margins (6 px each side) and the score's column.
+NAME_ROOM = BOX_W - 12 - 34
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,7 @@ def _lines(f: MatchFacts | None, names: Sequence[str | None]) -> tuple[dict[str,
     out = []
     for name in names:
         if name is None:
-            out.append({"name": "?", "score": "", "cls": "unknown"})
+            out.append({"name": "?", "full": "", "fit": "", "score": "", "cls": "unknown"})
             continue
         cls = ""
         score = ""
@@ -91,7 +94,9 @@ def _lines(f: MatchFacts | None, names: Sequence[str | None]) -> tuple[dict[str,
                 cls = "out"
             if f.games:
                 score = half_points(f.points.get(name, 0.0))
-        out.append({"name": name, "score": score, "cls": cls})
+        shown, squeeze = fit_svg_name(name, NAME_ROOM)
+        fit = "" if squeeze is None else f"{squeeze:g}"
+        out.append({"name": shown, "full": name, "fit": fit, "score": score, "cls": cls})
     return tuple(out)
 
 
@@ -120,7 +125,10 @@ def bracket_svg(event: Event, facts: Sequence[MatchFacts], env: Environment) -> 
             y = _centre(k, m) - BOX_H / 2
             if k == 1 and (up is None or down is None):
                 who = up or down
-                line = {"name": _("{name} (bye)").format(name=who), "score": "", "cls": "win"}
+                text = _("{name} (bye)").format(name=who)
+                shown, squeeze = fit_svg_name(text, BOX_W - 12)
+                fit = "" if squeeze is None else f"{squeeze:g}"
+                line = {"name": shown, "full": text, "fit": fit, "score": "", "cls": "win"}
                 boxes.append(_Box("", x, y + BOX_H / 4, BOX_W, BOX_H / 2, (line,), "", False))
             else:
                 m_event = event.by_key((k, m))
