@@ -63,3 +63,17 @@ def test_the_pages_fit_long_names(tmp_path: Path) -> None:
     assert f'<div class="name longest">{LONG80}</div>' in slips
     assert f'<div class="name long">{LONG40}</div>' in slips
     assert 'class="fill sign"' in slips
+
+
+def test_the_bracket_says_who_withdrew_as_every_view_does(tmp_path: Path) -> None:
+    """A withdrawal mid-match reads the same on the bracket chart as in the views: "X withdrew
+    after N games" (it said "withdrawal after N")."""
+    from test_event_results import eventful
+
+    from knockout.event.facts import match_facts
+
+    event = load_event(eventful(tmp_path))
+    (withdrawn,) = [f for f in match_facts(event) if f.how == "withdrawal"]
+    svg = Site(event).pages()["bracket.svg"]
+    assert f"{withdrawn.loser} withdrew after 1 game<" in svg
+    assert "withdrawal after" not in svg

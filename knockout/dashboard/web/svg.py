@@ -14,7 +14,7 @@ from jinja2 import Environment
 from knockout.dashboard.web.fitting import fit_svg_name
 from knockout.event.facts import MatchFacts, half_points
 from knockout.event.state import THIRD_ID, Event, NextGame, PendingDecision
-from knockout.i18n import _
+from knockout.i18n import _, ngettext
 from knockout.i18n.terms import round_heading, stage_label
 from knockout.rules.book.bracket import round_name
 
@@ -58,7 +58,10 @@ def _note(event: Event, f: MatchFacts | None) -> tuple[str, bool]:
     if f.winner is not None:
         short = {
             "walkover": _("walkover"),
-            "withdrawal": _("withdrawal after {n}").format(n=len(f.games)),
+            "withdrawal": _("{loser} withdrew after {games}").format(
+                loser=f.loser or "?",
+                games=ngettext("{n} game", "{n} games", len(f.games)).format(n=len(f.games)),
+            ),
             "sudden-death draw": _("sudden-death draw: Black on"),
         }
         how = short.get(f.how or "", stage_label(f.decided_in or "").replace("_", " "))
