@@ -19,6 +19,7 @@ import re
 import unicodedata
 
 from knockout.event.errors import refused
+from knockout.i18n import _
 from knockout.standings.records import normalise_name
 
 __all__ = [
@@ -76,19 +77,22 @@ def name_problem(text: str) -> str | None:
     """What is wrong with ``text`` as a player's name (None: nothing)."""
     name = clean_name(text)
     if not name:
-        return "expected a name, found nothing" + (" visible" if text.strip() else "")
+        if text.strip():
+            return _("expected a name, found nothing visible")
+        return _("expected a name, found nothing")
     if len(name) > MAX_NAME_LENGTH:
-        return (
-            f"expected a name of at most {MAX_NAME_LENGTH} characters, found {len(name)} "
-            f"({name[:20]!r}...)"
-        )
+        return _(
+            "expected a name of at most {most} characters, found {length} ({start}...)"
+        ).format(most=MAX_NAME_LENGTH, length=len(name), start=repr(name[:20]))
     return None
 
 
 def rating_problem(value: float, text: str) -> str | None:
     """What is wrong with ``value`` (typed as ``text``) as a rating (None: nothing)."""
     if not (math.isfinite(value) and MIN_RATING <= value <= MAX_RATING):
-        return f"expected a rating from {MIN_RATING:g} to {MAX_RATING:g}, found {text!r}"
+        return _("expected a rating from {low:g} to {high:g}, found {text}").format(
+            low=MIN_RATING, high=MAX_RATING, text=repr(text)
+        )
     return None
 
 
@@ -115,17 +119,19 @@ def seconds_problem(text: str) -> str | None:
         return None
     found = _H_MM_SS.match(t) or _M_SS.match(t)
     if found is None:
-        return "not seconds, m:ss or h:mm:ss"
+        return _("not seconds, m:ss or h:mm:ss")
     parts = found.groups()
     minutes = int(parts[-2])
     seconds = float(parts[-1])
     if seconds >= 60:
-        return f"the seconds ({parts[-1]}) must be below 60"
+        return _("the seconds ({seconds}) must be below 60").format(seconds=parts[-1])
     if minutes >= 60:
         if len(parts) == 2:
             hours, rest = divmod(minutes, 60)
-            return f"the minutes ({minutes}) must be below 60: write {hours}:{rest:02d}:{parts[-1]}"
-        return f"the minutes ({parts[-2]}) must be below 60"
+            return _("the minutes ({minutes}) must be below 60: write {written}").format(
+                minutes=minutes, written=f"{hours}:{rest:02d}:{parts[-1]}"
+            )
+        return _("the minutes ({minutes}) must be below 60").format(minutes=parts[-2])
     return None
 
 
@@ -157,9 +163,15 @@ def parse_moves(moves: int | None, source: str) -> int | None:
         shown = (
             str(moves)
             if len(str(moves)) <= 12
-            else f"{str(moves)[:12]}... ({len(str(moves))} digits)"
+            else _("{start}... ({digits} digits)").format(
+                start=str(moves)[:12], digits=len(str(moves))
+            )
         )
         raise refused(
-            source, "--moves", f"expected a whole number from 1 to {MAX_MOVES}, found {shown}"
+            source,
+            "--moves",
+            _("expected a whole number from 1 to {most}, found {shown}").format(
+                most=MAX_MOVES, shown=shown
+            ),
         )
     return moves

@@ -16,6 +16,7 @@ from typing import Any
 
 from knockout.errors import InputError, Problem
 from knockout.event.checks import clean_name, name_key, name_problem, rating_problem
+from knockout.i18n import _
 from knockout.io.csvrows import Row, parse_rows
 from knockout.io.text import read_text
 
@@ -90,24 +91,24 @@ def parse_players(text: str, *, source: str) -> tuple[Entrant, ...]:
         key = name_key(entrant.name)
         if key in seen:
             first, line = seen[key]
-            same = (
-                ""
-                if first == entrant.name
-                else f", as {first!r}: names are compared ignoring case and invisible characters"
-            )
-            problems.append(
-                Problem(
-                    source,
-                    row.where("name"),
-                    f"expected a name not already listed, found {entrant.name!r} "
-                    f"again (first on line {line}{same})",
-                )
-            )
+            if first == entrant.name:
+                message = _(
+                    "expected a name not already listed, found {name} again (first on line {line})"
+                ).format(name=repr(entrant.name), line=line)
+            else:
+                message = _(
+                    "expected a name not already listed, found {name} again (first on line "
+                    "{line}, as {first}: names are compared ignoring case and invisible "
+                    "characters)"
+                ).format(name=repr(entrant.name), line=line, first=repr(first))
+            problems.append(Problem(source, row.where("name"), message))
             continue
         seen[key] = (entrant.name, row.line)
         out.append(entrant)
     if not problems and len(out) < 2:
-        problems.append(Problem(source, "", f"expected at least two players, found {len(out)}"))
+        problems.append(
+            Problem(source, "", _("expected at least two players, found {n}").format(n=len(out)))
+        )
     if problems:
         raise InputError(problems)
     return tuple(out)
@@ -135,7 +136,9 @@ def _number(
     text = row.cells.get(column, "")
     if not text:
         if required:
-            problems.append(Problem(source, row.where(column), "expected a rating, found nothing"))
+            problems.append(
+                Problem(source, row.where(column), _("expected a rating, found nothing"))
+            )
         return None
     try:
         value = float(text)
@@ -154,7 +157,11 @@ def _seed(row: Row, source: str, problems: list[Problem]) -> int | None:
         return None
     if not text.isdigit() or int(text) < 1:
         problems.append(
-            Problem(source, row.where("seed"), f"expected a whole number >= 1, found {text!r}")
+            Problem(
+                source,
+                row.where("seed"),
+                _("expected a whole number >= 1, found {text}").format(text=repr(text)),
+            )
         )
         return None
     return int(text)

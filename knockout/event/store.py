@@ -672,7 +672,8 @@ def _scenario_data(
                 "name,rating,...): give it as --players {path} and the scenario as --scenario"
             ).format(path=source)
             raise refused(source, "", message) from None
-        raise refused(source, "", f"expected a scenario file (TOML), found: {exc}") from None
+        message = _("expected a scenario file (TOML), found: {error}").format(error=exc)
+        raise refused(source, "", message) from None
     if players_path is not None:
         from knockout.event.players import read_players  # noqa: PLC0415  (only event new)
 
@@ -681,7 +682,7 @@ def _scenario_data(
         data["players"] = [e.to_scenario() for e in entrants]
     elif "players" not in data:
         raise refused(
-            source, "players", "expected [[players]] in the scenario or --players PLAYERS.csv"
+            source, "players", _("expected [[players]] in the scenario or --players PLAYERS.csv")
         )
     else:
         data["players"] = _checked_players(data["players"], source)
@@ -711,9 +712,10 @@ def _checked_players(players: Any, source: str) -> Any:
                 Problem(
                     source,
                     f"{where}.name",
-                    f"expected a name not already listed, found {name!r} again (first in "
-                    f"players[{first}]; names are compared ignoring case and invisible "
-                    f"characters)",
+                    _(
+                        "expected a name not already listed, found {name} again (first in "
+                        "{first}; names are compared ignoring case and invisible characters)"
+                    ).format(name=repr(name), first=f"players[{first}]"),
                 )
             )
         seen.setdefault(name_key(name), i)

@@ -1,0 +1,78 @@
+"""The refusals of organiser mode in Chinese: a bad entry list, a bad scenario, a bad time or
+move count, each refused in one Chinese line (exit 2) with no English of the catalogue left.
+
+The English of the same refusals is unchanged (checked in tests/event); here each is run with
+``--lang zh`` through the program's own entry and its Chinese wording looked for.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.i18n.test_no_english_organiser import (
+    CUP,
+    Screen,
+    assert_chinese,
+    english_afterwards,  # noqa: F401  (autouse: English again after each test)
+)
+
+
+@pytest.fixture
+def run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> Screen:
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.chdir(tmp_path)
+    return Screen(capsys)
+
+
+def _before_colon(text: str) -> str:
+    return text.split("实际：", maxsplit=1)[0]
+
+
+def test_a_bad_entry_list_is_refused_in_chinese(run: Screen, tmp_path: Path) -> None:
+    scenario = CUP[1]
+    (tmp_path / "bad.csv").write_text(
+        "name,rating,seed\n王立新,2588,1\n王立新,2540,2\n\u200b,2500,3\n赵雪,9999,x\n马骏,,4\n",
+        encoding="utf-8",
+    )
+    text = run("event", "new", "a.db", "--scenario", scenario, "--players", "bad.csv", code=2)
+    assert "应为尚未列出的姓名，实际 '王立新' 再次出现（首次见于第 2 行）" in text
+    assert "应有姓名，实际没有可见字符" in text
+    assert "等级分应在 0 到 4000 之间，实际为 '9999'" in text
+    assert "应为 >= 1 的整数，实际为 'x'" in text
+    assert "应有等级分，实际为空" in text
+    (tmp_path / "one.csv").write_text("name,rating\n王立新,2588\n", encoding="utf-8")
+    text = run("event", "new", "b.db", "--scenario", scenario, "--players", "one.csv", code=2)
+    assert "应至少有两名棋手，实际为 1 名" in text
+    assert not (tmp_path / "a.db").exists() and not (tmp_path / "b.db").exists()
+    assert_chinese(run)
+
+
+def test_a_bad_scenario_is_refused_in_chinese(run: Screen, tmp_path: Path) -> None:
+    (tmp_path / "broken.toml").write_text("[format\n", encoding="utf-8")
+    # tomllib's own words follow the colon (the parser's English, quoted as it says it)
+    text = run("event", "new", "a.db", "--scenario", "broken.toml", code=2, read=_before_colon)
+    assert "应为情景文件（TOML），实际：" in text
+    (tmp_path / "twice.toml").write_text(
+        Path(CUP[1]).read_text(encoding="utf-8")
+        + '\n[[players]]\nname = "王立新"\nrating = 2588\n'
+        + '\n[[players]]\nname = "王立新 "\nrating = 4100\n',
+        encoding="utf-8",
+    )
+    text = run("event", "new", "b.db", "--scenario", "twice.toml", code=2)
+    assert "实际 '王立新' 再次出现（首次见于 players[0]" in text
+    assert "等级分应在 0 到 4000 之间，实际为 '4100'" in text
+    assert_chinese(run)
+
+
+def test_a_bad_time_and_move_count_are_refused_in_chinese(run: Screen) -> None:
+    db = "cup.db"
+    run("event", "new", db, *CUP)
+    text = run("event", "record", db, "R1-M1", "1", "和", "--time-used", "王立新=75:00", code=2)
+    assert "分钟数（75）须小于 60：请写作 1:15:00" in text
+    text = run("event", "record", db, "R1-M1", "1", "和", "--moves", "0", code=2)
+    assert "应为 1 到 1000 的整数，实际为 0" in text
+    assert_chinese(run)
