@@ -22,6 +22,7 @@ from knockout.event.journal import Entry
 from knockout.event.state import Event, NextGame, PendingDecision
 from knockout.game import Colour, Reply
 from knockout.i18n import _
+from knockout.i18n.terms import stage_label
 from knockout.i18n.typed import half_width, typed_colour, typed_reply, typed_text
 from knockout.rules.decisions.kinds import Choice, CutChoice, SealedBids
 from knockout.rules.decisions.made import Made, MadeBid, MadeChoice, MadeCut, MadeSealed
@@ -73,14 +74,18 @@ def decision_entry(
         raise refused(
             event.source,
             m.id,
-            f"expected one {kind.words} per game, found one already recorded "
-            f"({recorded.text()}); to change it, undo it",
+            _(
+                "expected one {what} per game, found one already recorded ({recorded}); to "
+                "change it, undo it"
+            ).format(what=_(kind.words), recorded=recorded.text()),
         )
     if not isinstance(step, PendingDecision) or step.made is not kind:
         raise refused(
             event.source,
             m.id,
-            f"expected a match at {kind.at_words}, found {step_words(step)} next",
+            _("expected a match at {at}, found {step} next").format(
+                at=_(kind.at_words), step=step_words(step)
+            ),
         )
     made, chosen_by = answer.read(event, step)
     stage = event.stage_at(m)
@@ -102,8 +107,12 @@ def step_words(step: NextGame | PendingDecision) -> str:
     """What a match has next, in words (for a refusal)."""
     if isinstance(step, PendingDecision):
         made = step.made
-        return f"the {made.words} of game {step.number} (knockout event {made.command})"
-    return f"game {step.number} ({step.stage}), whose colours the rules set"
+        return _("the {what} of game {game} (knockout event {command})").format(
+            what=_(made.words), game=step.number, command=made.command
+        )
+    return _("game {game} ({stage}), whose colours the rules set").format(
+        game=step.number, stage=stage_label(step.stage)
+    )
 
 
 # --- the answers ---------------------------------------------------------------------------
@@ -163,21 +172,27 @@ def sealed_answer(bids: Sequence[str], lot_black: str | None = None) -> Answer:
                 raise refused(
                     event.source,
                     "--lot-black",
-                    f"expected --lot-black NAME ({a} or {b}): the bids are equal "
-                    f"({given_bids[a]:g} min), so a lot gives Black",
+                    _(
+                        "expected --lot-black NAME ({a} or {b}): the bids are equal "
+                        "({minutes:g} min), so a lot gives Black"
+                    ).format(a=a, b=b, minutes=given_bids[a]),
                 )
             if lot not in step.players:
                 raise refused(
                     event.source,
                     "--lot-black",
-                    f"expected {a} or {b} (the players of {step.match}), found {lot}",
+                    _("expected {red} or {black} (the players of {key}), found {name}").format(
+                        red=a, black=b, key=step.match, name=lot
+                    ),
                 )
         elif lot is not None:
             raise refused(
                 event.source,
                 "--lot-black",
-                f"expected no --lot-black: the bids differ ({a} {given_bids[a]:g}, {b} "
-                f"{given_bids[b]:g} min), so the lower bid plays Black",
+                _(
+                    "expected no --lot-black: the bids differ ({a} {a_minutes:g}, {b} "
+                    "{b_minutes:g} min), so the lower bid plays Black"
+                ).format(a=a, a_minutes=given_bids[a], b=b, b_minutes=given_bids[b]),
             )
         return MadeSealed({n: given_bids[n] for n in step.players}, lot), None
 
@@ -194,24 +209,26 @@ def _sealed_bids(
         name_text, sep, value_text = half_width(item).rpartition("=")
         if not sep or not name_text.strip():
             raise refused(
-                event.source, "--bid", f"expected NAME=MINUTES (Black's minutes), found {item!r}"
+                event.source,
+                "--bid",
+                _("expected NAME=MINUTES (Black's minutes), found {item}").format(item=repr(item)),
             )
         name = event.find_player(name_text.strip(), "--bid")
         if name not in step.players:
-            raise refused(
-                event.source,
-                "--bid",
-                f"expected {' or '.join(step.players)} (the players of {step.match}), found {name}",
-            )
+            raise refused(event.source, "--bid", _not_of_match(step, name))
         if name in out:
-            raise refused(event.source, "--bid", f"expected {name} once, found twice")
+            raise refused(
+                event.source, "--bid", _("expected {name} once, found twice").format(name=name)
+            )
         value = _minutes(event, "--bid", value_text, item)
         if not low <= value <= high:
             raise refused(
                 event.source,
                 "--bid",
-                f"expected Black's minutes from {low:g} to {high:g} (Red's clock) for {name}, "
-                f"found {value:g}",
+                _(
+                    "expected Black's minutes from {low:g} to {high:g} (Red's clock) for {name}, "
+                    "found {value:g}"
+                ).format(low=low, high=high, name=name, value=value),
             )
         out[name] = value
     missing = [n for n in step.players if n not in out]
@@ -219,8 +236,9 @@ def _sealed_bids(
         raise refused(
             event.source,
             "--bid",
-            f"expected a bid from each player ({' and '.join(step.players)}), found none from "
-            f"{' and '.join(missing)}",
+            _("expected a bid from each player ({players}), found none from {missing}").format(
+                players=_(" and ").join(step.players), missing=_(" and ").join(missing)
+            ),
         )
     return out
 
@@ -237,7 +255,9 @@ def cut_answer(red_minutes: str, colour: str, cutter: str | None = None) -> Answ
             raise refused(
                 event.source,
                 "--red-minutes",
-                f"expected Red's minutes from {low:g} to {high:g}, found {minutes:g}",
+                _("expected Red's minutes from {low:g} to {high:g}, found {minutes:g}").format(
+                    low=low, high=high, minutes=minutes
+                ),
             )
         taken = _choice(event, "--colour", colour, {"red": Colour.RED, "black": Colour.BLACK})
         name, chosen_by = _decider(event, step, cutter)
@@ -295,18 +315,28 @@ def _decider(event: Event, step: PendingDecision, given: str | None) -> tuple[st
         raise refused(event.source, key, message)
     name = event.find_player(given, key)
     if name not in step.players:
-        raise refused(
-            event.source,
-            key,
-            f"expected {' or '.join(step.players)} (the players of {step.match}), found {name}",
-        )
+        raise refused(event.source, key, _not_of_match(step, name))
     return name, "lot"
+
+
+def _not_of_match(step: PendingDecision, name: str) -> str:
+    """The refusal of a name that is not one of the match's two players."""
+    red, black = step.players
+    return _("expected {red} or {black} (the players of {key}), found {name}").format(
+        red=red, black=black, key=step.match, name=name
+    )
 
 
 def _choice(event: Event, key: str, text: str, options: Mapping[str, _T]) -> _T:
     found = options.get(typed_colour(typed_reply(text)).lower())
     if found is None:
-        raise refused(event.source, key, f"expected {' or '.join(options)}, found {text!r}")
+        raise refused(
+            event.source,
+            key,
+            _("expected {options}, found {text}").format(
+                options=_(" or ").join(options), text=repr(text)
+            ),
+        )
     return found
 
 
@@ -318,5 +348,7 @@ def _minutes(event: Event, key: str, text: str, item: str | None = None) -> floa
     except ValueError:
         value = math.nan
     if not math.isfinite(value):
-        raise refused(event.source, key, f"expected a number of minutes, found {shown}")
+        raise refused(
+            event.source, key, _("expected a number of minutes, found {shown}").format(shown=shown)
+        )
     return value

@@ -76,3 +76,42 @@ def test_a_bad_time_and_move_count_are_refused_in_chinese(run: Screen) -> None:
     text = run("event", "record", db, "R1-M1", "1", "和", "--moves", "0", code=2)
     assert "应为 1 到 1000 的整数，实际为 0" in text
     assert_chinese(run)
+
+
+def test_sealed_bids_and_cut_refusals_in_chinese(run: Screen) -> None:
+    from tests.i18n.test_no_english_organiser import drive
+
+    scenarios = Path(CUP[1]).parents[1]
+    run(
+        "event",
+        "new",
+        "bid.db",
+        "--scenario",
+        str(scenarios / "armageddon-bid.toml"),
+        "--seed",
+        "1",
+    )
+    drive(run, "bid.db")
+    sealed = ("event", "sealed", "bid.db", "R1-M1")
+    text = run(*sealed, "--bid", "许银川=6.5", code=2)
+    assert "应有每位棋手（许银川和吕钦）的出价，实际缺少 吕钦 的出价" in text
+    text = run(*sealed, "--bid", "许银川=999", "--bid", "吕钦=8", code=2)
+    assert "许银川 的黑方分钟数应在" in text
+    text = run(*sealed, "--bid", "许银川=6", "--bid", "许银川=8", code=2)
+    assert "许银川 应只出现一次，实际出现两次" in text
+    text = run(*sealed, "--bid", "许银川", code=2)
+    assert "应为 NAME=MINUTES（黑方分钟数），实际为 '许银川'" in text
+    text = run(*sealed, "--bid", "许银川=6", "--bid", "吕钦=6", code=2)
+    assert "应给出 --lot-black NAME（许银川 或 吕钦）：双方出价相同（6 分钟）" in text
+    text = run(*sealed, "--bid", "许银川=6", "--bid", "吕钦=7", "--lot-black", "吕钦", code=2)
+    assert "不应给出 --lot-black：双方出价不同" in text
+    text = run("event", "cut", "bid.db", "R1-M1", "--red-minutes", "10", "--colour", "黑", code=2)
+    assert "应为处于" in text
+    run("event", "new", "cut.db", "--scenario", str(scenarios / "cut-choose.toml"), "--seed", "1")
+    drive(run, "cut.db")
+    cut = ("event", "cut", "cut.db", "R1-M1")
+    text = run(*cut, "--red-minutes", "999", "--colour", "黑", code=2)
+    assert "红方分钟数应在" in text
+    text = run(*cut, "--red-minutes", "x", "--colour", "黑", code=2)
+    assert "应为分钟数，实际为 'x'" in text
+    assert_chinese(run)
