@@ -115,3 +115,18 @@ def test_sealed_bids_and_cut_refusals_in_chinese(run: Screen) -> None:
     text = run(*cut, "--red-minutes", "x", "--colour", "黑", code=2)
     assert "应为分钟数，实际为 'x'" in text
     assert_chinese(run)
+
+
+def test_a_made_decision_that_does_not_fit_is_refused_in_chinese() -> None:
+    from knockout.i18n import speaking
+    from knockout.rules.decisions.made import MadeCut, MadeError, MadeSealed, _side
+
+    with speaking("zh_CN"):
+        with pytest.raises(MadeError, match="分时须给出 cutter（分时方）、red_minutes 和 colour"):
+            MadeCut.from_fields({})
+        with pytest.raises(MadeError, match="密封竞叫须给出 bids"):
+            MadeSealed.from_fields({})
+        with pytest.raises(MadeError, match=r"应为 'A' 或 'B'（本对阵的棋手），实际为 'C'"):
+            _side("C", ("A", "B"), "chooser")
+    with pytest.raises(MadeError, match=r"^expected 'A' or 'B' \(the players of this match\)"):
+        _side("C", ("A", "B"), "chooser")

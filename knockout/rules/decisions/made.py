@@ -312,7 +312,9 @@ def _side(name: str, names: tuple[str, str], key: str) -> Side:
     """The side of a player of the match."""
     if name not in names:
         raise MadeError(
-            f"expected {names[0]!r} or {names[1]!r} (the players of this match), got {name!r}",
+            _("expected {a} or {b} (the players of this match), got {name}").format(
+                a=repr(names[0]), b=repr(names[1]), name=repr(name)
+            ),
             key=key,
         )
     return 0 if name == names[0] else 1
@@ -330,10 +332,14 @@ def _first_by_times(
     p_a = p_chooser_from_times(priority, times.get(names[0]), times.get(names[1]))
     if p_a in (0.0, 1.0) and names[0 if p_a == 1.0 else 1] != name:
         faster = names[0 if p_a == 1.0 else 1]
-        used = ", ".join(f"{n} {times[n]:g} s" for n in names)
+        used = _(", ").join(
+            _("{name} {seconds:g} s").format(name=n, seconds=times[n]) for n in names
+        )
         raise MadeError(
-            f"expected {faster!r} as {who} (used less time in the previous game: {used}), got "
-            f"{name!r}",
+            _(
+                "expected {faster} as {who} (used less time in the previous game: {used}), got "
+                "{name}"
+            ).format(faster=repr(faster), who=_(who), used=used, name=repr(name)),
             key=key,
         )
 
@@ -376,7 +382,7 @@ class MadeBid(Made):
     @classmethod
     def from_fields(cls, fields: Mapping[str, Any]) -> MadeBid:
         if any(fields.get(k) is None for k in cls.keys):
-            raise MadeError("a bid needs chooser, announce and reply", key="chooser")
+            raise MadeError(_("a bid needs chooser, announce and reply"), key="chooser")
         return cls(
             _strip(fields["chooser"]),
             _colour(fields["announce"]),
@@ -394,10 +400,26 @@ class MadeBid(Made):
             decision.menu, self.chooser, other_name, self.announce, self.reply
         )
         if red != red_name:
+            message = (
+                _(
+                    "expected {red}: the bid gives Red to {name} (甲 {chooser} announces "
+                    "{announce}, 乙 {other} accepts), got {given}"
+                )
+                if self.reply is Reply.ACCEPT
+                else _(
+                    "expected {red}: the bid gives Red to {name} (甲 {chooser} announces "
+                    "{announce}, 乙 {other} objects), got {given}"
+                )
+            )
             raise MadeError(
-                f"expected {red_name!r}: the bid gives Red to {red_name} (甲 {self.chooser} "
-                f"announces {self.announce.value}, 乙 {other_name} {self.reply.value}s), got "
-                f"{red!r}",
+                message.format(
+                    red=repr(red_name),
+                    name=red_name,
+                    chooser=self.chooser,
+                    announce=colour_word(self.announce.value),
+                    other=other_name,
+                    given=repr(red),
+                ),
                 key="red",
             )
         return Bid(side, self.announce, self.reply)
@@ -503,7 +525,7 @@ class MadeChoice(Made):
     @classmethod
     def from_fields(cls, fields: Mapping[str, Any]) -> MadeChoice:
         if any(fields.get(k) is None for k in cls.keys):
-            raise MadeError("a colour choice needs chooser and colour", key="chooser")
+            raise MadeError(_("a colour choice needs chooser and colour"), key="chooser")
         return cls(_strip(fields["chooser"]), _colour(fields["colour"]))
 
     def settle(
@@ -514,21 +536,36 @@ class MadeChoice(Made):
         rule = decision.chooser
         if rule != "lot" and rule in names and rule != self.chooser:
             raise MadeError(
-                f"expected {rule!r} (the format names who chooses), got {self.chooser!r}",
+                _("expected {rule} (the format names who chooses), got {chooser}").format(
+                    rule=repr(rule), chooser=repr(self.chooser)
+                ),
                 key="chooser",
             )
         if decision.side is not None and side != decision.side:
-            had = "the first game" if rule == "first-black" else "the previous game"
+            message = (
+                _(
+                    "expected {name} (the format's chooser is the player who had Black in the "
+                    "first game), got {chooser}"
+                )
+                if rule == "first-black"
+                else _(
+                    "expected {name} (the format's chooser is the player who had Black in the "
+                    "previous game), got {chooser}"
+                )
+            )
             raise MadeError(
-                f"expected {names[decision.side]!r} (the format's chooser is the player who had "
-                f"Black in {had}), got {self.chooser!r}",
+                message.format(name=repr(names[decision.side]), chooser=repr(self.chooser)),
                 key="chooser",
             )
         made = ChoiceMade(side, self.colour)
         if names[made.red] != red:
             raise MadeError(
-                f"expected {names[made.red]!r}: {self.chooser} chose {self.colour.value}, got "
-                f"{red!r}",
+                _("expected {red}: {chooser} chose {colour}, got {given}").format(
+                    red=repr(names[made.red]),
+                    chooser=self.chooser,
+                    colour=colour_word(self.colour.value),
+                    given=repr(red),
+                ),
                 key="red",
             )
         return made
@@ -640,7 +677,7 @@ class MadeCut(Made):
     @classmethod
     def from_fields(cls, fields: Mapping[str, Any]) -> MadeCut:
         if any(fields.get(k) is None for k in cls.keys):
-            raise MadeError("a cut needs cutter, red_minutes and colour", key="cutter")
+            raise MadeError(_("a cut needs cutter, red_minutes and colour"), key="cutter")
         return cls(
             _strip(fields["cutter"]), float(fields["red_minutes"]), _colour(fields["colour"])
         )
@@ -654,8 +691,12 @@ class MadeCut(Made):
         made = Cut(side, self.red_minutes, self.colour)
         if names[made.red] != red:
             raise MadeError(
-                f"expected {names[made.red]!r} as Red: {names[other(side)]} chose "
-                f"{self.colour.value}, got {red!r}",
+                _("expected {red} as Red: {chooser} chose {colour}, got {given}").format(
+                    red=repr(names[made.red]),
+                    chooser=names[other(side)],
+                    colour=colour_word(self.colour.value),
+                    given=repr(red),
+                ),
                 key="red",
             )
         return made
@@ -777,7 +818,7 @@ class MadeSealed(Made):
     def from_fields(cls, fields: Mapping[str, Any]) -> MadeSealed:
         bids = fields.get("bids")
         if bids is None:
-            raise MadeError("sealed bids need bids", key="bids")
+            raise MadeError(_("sealed bids need bids"), key="bids")
         lot = fields.get("lot_black")
         return cls(
             {_strip(k): float(v) for k, v in bids.items()}, None if lot is None else _strip(lot)
@@ -802,23 +843,35 @@ class MadeSealed(Made):
         bids = self.bids
         if set(bids) != set(names):
             raise MadeError(
-                f"expected one bid from each of {names[0]!r} and {names[1]!r}, got bids from "
-                f"{', '.join(repr(k) for k in bids) or 'nobody'}",
+                _("expected one bid from each of {a} and {b}, got bids from {found}").format(
+                    a=repr(names[0]),
+                    b=repr(names[1]),
+                    found=_(", ").join(repr(k) for k in bids) or _("nobody"),
+                ),
                 key="bids",
             )
         bid_a, bid_b = float(bids[names[0]]), float(bids[names[1]])
         if bid_a == bid_b:
             if self.lot_black not in names:
                 raise MadeError(
-                    f"expected lot_black = {names[0]!r} or {names[1]!r} (equal bids of "
-                    f"{bid_a:g} min: the lot gives Black), got {self.lot_black!r}",
+                    _(
+                        "expected lot_black = {a} or {b} (equal bids of {minutes:g} min: the lot "
+                        "gives Black), got {given}"
+                    ).format(
+                        a=repr(names[0]),
+                        b=repr(names[1]),
+                        minutes=bid_a,
+                        given=repr(self.lot_black),
+                    ),
                     key="lot_black",
                 )
             black: Side = 0 if self.lot_black == names[0] else 1
         elif self.lot_black is not None:
             raise MadeError(
-                f"expected no lot_black: the bids differ ({names[0]} {bid_a:g}, {names[1]} "
-                f"{bid_b:g} min), so the lower bid plays Black",
+                _(
+                    "expected no lot_black: the bids differ ({a} {a_minutes:g}, {b} "
+                    "{b_minutes:g} min), so the lower bid plays Black"
+                ).format(a=names[0], a_minutes=bid_a, b=names[1], b_minutes=bid_b),
                 key="lot_black",
             )
         else:
@@ -826,8 +879,18 @@ class MadeSealed(Made):
         made = SealedMade((bid_a, bid_b), black)
         if names[made.red] != red:
             raise MadeError(
-                f"expected {names[made.red]!r} as Red: {names[black]} plays Black (sealed bids "
-                f"{names[0]} {bid_a:g}, {names[1]} {bid_b:g} min), got {red!r}",
+                _(
+                    "expected {red} as Red: {black} plays Black (sealed bids {a} {a_minutes:g}, "
+                    "{b} {b_minutes:g} min), got {given}"
+                ).format(
+                    red=repr(names[made.red]),
+                    black=names[black],
+                    a=names[0],
+                    a_minutes=bid_a,
+                    b=names[1],
+                    b_minutes=bid_b,
+                    given=repr(red),
+                ),
                 key="red",
             )
         return made
