@@ -499,9 +499,8 @@ def _open_writing(uri: str) -> sqlite3.Connection:
 def _open_refusal(source: str, p: Path, exc: sqlite3.Error) -> Exception:
     """The one-line refusal for a file SQLite cannot open or read at all."""
     if not _sqlite_header(p):
-        return refused(
-            source, "", f"not a knockout event file: expected an SQLite database, found {exc}"
-        )
+        message = _("not a knockout event file: expected an SQLite database, found {error}")
+        return refused(source, "", message.format(error=exc))
     return _refusal(source, p, exc)
 
 
@@ -575,26 +574,33 @@ def _identify(conn: sqlite3.Connection, source: str) -> int:
     except sqlite3.DatabaseError as exc:
         if isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
             raise
-        raise refused(
-            source, "", f"not a knockout event file: expected an SQLite database, found {exc}"
-        ) from None
+        message = _("not a knockout event file: expected an SQLite database, found {error}")
+        raise refused(source, "", message.format(error=exc)) from None
     if app_id != APPLICATION_ID:
-        found = "an empty file" if Path(source).stat().st_size == 0 else "another database"
-        raise refused(
-            source,
-            "",
-            f"not a knockout event file: expected application id {APPLICATION_ID:#x}, "
-            f"found {found} (id {app_id:#x}); create an event with: knockout event new",
+        message = (
+            _(
+                "not a knockout event file: expected application id {id:#x}, found an empty "
+                "file (id {found:#x}); create an event with: knockout event new"
+            )
+            if Path(source).stat().st_size == 0
+            else _(
+                "not a knockout event file: expected application id {id:#x}, found another "
+                "database (id {found:#x}); create an event with: knockout event new"
+            )
         )
+        raise refused(source, "", message.format(id=APPLICATION_ID, found=app_id))
     if version > SCHEMA_VERSION:
         raise refused(
             source,
             "",
-            f"written by a newer knockout: event schema {version}, this knockout reads schema "
-            f"{SCHEMA_VERSION} and older; upgrade knockout to open it",
+            _(
+                "written by a newer knockout: event schema {version}, this knockout reads "
+                "schema {schema} and older; upgrade knockout to open it"
+            ).format(version=version, schema=SCHEMA_VERSION),
         )
     if version < 1:
-        raise refused(source, "", f"not a complete event file (schema version {version})")
+        message = _("not a complete event file (schema version {version})")
+        raise refused(source, "", message.format(version=version))
     return version
 
 

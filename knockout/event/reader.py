@@ -56,12 +56,14 @@ def read_only(path: str | Path) -> Iterator[sqlite3.Connection]:
         except sqlite3.Error as exc:
             if disk_full(p):
                 raise refused(source, "", full_disk_message(p)) from None
-            raise refused(source, "", f"cannot open the event file to read: {exc}") from None
+            message = _("cannot open the event file to read: {error}").format(error=exc)
+            raise refused(source, "", message) from None
         try:
             _check(conn, source)
             yield conn
         except sqlite3.Error as exc:
-            raise refused(source, "", f"cannot read the event file: {exc}") from None
+            message = _("cannot read the event file: {error}").format(error=exc)
+            raise refused(source, "", message) from None
 
 
 def _check(conn: sqlite3.Connection, source: str) -> None:
@@ -69,25 +71,25 @@ def _check(conn: sqlite3.Connection, source: str) -> None:
         app_id = int(conn.execute("PRAGMA application_id").fetchone()[0])
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
     except sqlite3.DatabaseError as exc:
-        raise refused(
-            source, "", f"not a knockout event file: expected an SQLite database, found {exc}"
-        ) from None
+        message = _("not a knockout event file: expected an SQLite database, found {error}")
+        raise refused(source, "", message.format(error=exc)) from None
     if app_id != APPLICATION_ID:
-        raise refused(
-            source, "", f"not a knockout event file: expected application id {APPLICATION_ID:#x}"
-        )
+        message = _("not a knockout event file: expected application id {id:#x}")
+        raise refused(source, "", message.format(id=APPLICATION_ID))
     if version != SCHEMA_VERSION:
         newer = version > SCHEMA_VERSION
         hint = (
-            "upgrade knockout to read it"
+            _("upgrade knockout to read it")
             if newer
-            else "open it once with knockout event next, which upgrades it"
+            else _("open it once with knockout event next, which upgrades it")
         )
         raise refused(
             source,
             "",
-            f"event schema {version}, this knockout reads schema {SCHEMA_VERSION} "
-            f"without writing: {hint}",
+            _(
+                "event schema {version}, this knockout reads schema {schema} without writing: "
+                "{hint}"
+            ).format(version=version, schema=SCHEMA_VERSION, hint=hint),
         )
 
 

@@ -27,6 +27,8 @@ from knockout.event.state import (
     NextGame,
     PendingDecision,
 )
+from knockout.i18n import _
+from knockout.i18n.terms import stage_label
 from knockout.rules.decisions.made import made_of_fields
 
 Step = NextGame | PendingDecision | None
@@ -115,19 +117,28 @@ def _misfit(event: Event, e: Entry, left_out: set[int]) -> str | None:
     d = e.fields
     if e.kind == "correct":
         target = int(d["corrects"])
-        return f"it corrects #{target}, taken back too" if target in left_out else None
+        if target in left_out:
+            return _("it corrects #{seq}, taken back too").format(seq=target)
+        return None
     if e.kind == "withdraw":
         assert e.player is not None
         now = event.match_of(e.player)
         if e.player in event.withdrawn or now is None or now.id != e.match:
-            where = "no match left" if now is None else f"in {now.id}"
-            return f"{e.player} would be {where}, not in {e.match}"
+            if now is None:
+                return _("{player} would be in no match left, not in {match}").format(
+                    player=e.player, match=e.match
+                )
+            return _("{player} would be in {now}, not in {match}").format(
+                player=e.player, now=now.id, match=e.match
+            )
         return None
     m = _match(event, e.match)
     if m is None or m.players is None:
-        return f"{e.match} would not have its players yet"
+        return _("{match} would not have its players yet").format(match=e.match)
     if m.winner is not None:
-        return f"{e.match} would already be decided ({m.winner} wins)"
+        return _("{match} would already be decided ({winner} wins)").format(
+            match=e.match, winner=m.winner
+        )
     step = event.next_step(m)
     check = _decision_misfit if e.kind == "decision" else _game_misfit
     return check(e, m, step)
@@ -144,14 +155,20 @@ def _decision_misfit(e: Entry, m: Match, step: Step) -> str | None:
         or step.made is not type(made)
         or (e.game is not None and number != e.game)
     ):
-        return f"{m.id} would not be at the {made.words} of game {e.game or number}"
-    decider, who = made.decider, made.decider_words
+        return _("{match} would not be at the {what} of game {game}").format(
+            match=m.id, what=_(made.words), game=e.game or number
+        )
+    decider, who = made.decider, _(made.decider_words)
     if decider is None:
         return None
     if step.chooser is not None and step.chooser != decider:
-        return f"{who} would be {step.chooser}, not {decider}"
+        return _("{who} would be {now}, not {decider}").format(
+            who=who, now=step.chooser, decider=decider
+        )
     if step.chooser is None and d.get("chosen_by") == "times":
-        return f"{who} would not be known from the times (it was {decider})"
+        return _("{who} would not be known from the times (it was {decider})").format(
+            who=who, decider=decider
+        )
     return None
 
 
@@ -160,13 +177,19 @@ def _game_misfit(e: Entry, m: Match, step: Step) -> str | None:
     colours or stage differ."""
     d = e.fields
     if isinstance(step, PendingDecision):
-        return f"{m.id} would be at its {step.made.words}, not at game {e.game}"
+        return _("{match} would be at its {what}, not at game {game}").format(
+            match=m.id, what=_(step.made.words), game=e.game
+        )
     if not isinstance(step, NextGame):
-        return f"{m.id} would not be playable, not at game {e.game}"
+        return _("{match} would not be playable, not at game {game}").format(
+            match=m.id, game=e.game
+        )
     if step.number != e.game:
-        return f"game {step.number} of {m.id} would be next, not game {e.game}"
+        return _("game {now} of {match} would be next, not game {game}").format(
+            now=step.number, match=m.id, game=e.game
+        )
     if (step.red, step.black) != (d["red"], d["black"]) or step.stage != d["stage"]:
-        return (
-            f"{m.id} game {e.game} would be {step.red} (Red) v {step.black} (Black), {step.stage}"
+        return _("{match} game {game} would be {red} (Red) v {black} (Black), {stage}").format(
+            match=m.id, game=e.game, red=step.red, black=step.black, stage=stage_label(step.stage)
         )
     return None

@@ -42,8 +42,8 @@ from knockout.event.integrity import Damage
 from knockout.event.journal import Entry, cascade_of, utc_now
 from knockout.event.revisions import Conflict, downstream, later_conflicts
 from knockout.event.state import Event, MatchKey, assign_boards
-from knockout.i18n import _
-from knockout.io.text import plural, read_text
+from knockout.i18n import _, ngettext
+from knockout.io.text import read_text
 from knockout.rules.chain.replay import PlayedGame
 from knockout.rules.scenario.aggregate import Scenario, parse_scenario
 from knockout.version import __version__
@@ -286,13 +286,19 @@ def _cascade(
         return []
     by_seq = {e.seq: e for e in event.entries}
     if not cascade:
-        named = "; ".join(f"#{c.entry.seq} {short(c.entry, by_seq)} ({c.why})" for c in conflicts)
+        named = _("; ").join(
+            f"#{c.entry.seq} {short(c.entry, by_seq)} ({c.why})" for c in conflicts
+        )
         raise refused(
             event.source,
             key,
-            f"expected a change that keeps the later entries, found "
-            f"{plural(len(conflicts), 'entry', 'entries')} it would invalidate: {named}; "
-            f"add --cascade to undo them too, or undo them first",
+            ngettext(
+                "expected a change that keeps the later entries, found {n:,} entry it would "
+                "invalidate: {named}; add --cascade to undo them too, or undo them first",
+                "expected a change that keeps the later entries, found {n:,} entries it would "
+                "invalidate: {named}; add --cascade to undo them too, or undo them first",
+                len(conflicts),
+            ).format(n=len(conflicts), named=named),
         )
     makers: list[Maker] = []
     for c in sorted(conflicts, key=lambda c: -c.entry.seq):

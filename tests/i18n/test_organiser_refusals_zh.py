@@ -130,3 +130,16 @@ def test_a_made_decision_that_does_not_fit_is_refused_in_chinese() -> None:
             _side("C", ("A", "B"), "chooser")
     with pytest.raises(MadeError, match=r"^expected 'A' or 'B' \(the players of this match\)"):
         _side("C", ("A", "B"), "chooser")
+
+
+def test_a_file_that_is_not_an_event_is_refused_in_chinese(run: Screen, tmp_path: Path) -> None:
+    import sqlite3
+
+    (tmp_path / "notes.db").write_bytes(b"not a database at all, just notes\n" * 200)
+    text = run("event", "show", "notes.db", code=2, read=_before_colon)
+    assert "不是 knockout 赛事文件：应为 SQLite 数据库，实际：" in text
+    with sqlite3.connect(tmp_path / "other.db") as conn:
+        conn.execute("CREATE TABLE t (x)")
+    text = run("event", "show", "other.db", code=2)
+    assert "不是 knockout 赛事文件：应有应用标识 0x" in text
+    assert_chinese(run)
