@@ -281,21 +281,26 @@ def _side_file(path: Path, suffix: str) -> Path:
 
 def read_only_message(path: Path) -> str:
     """Why ``path`` cannot be written, and what still works."""
-    what = "its folder" if not os.access(path.parent, os.W_OK) else "the file"
-    return (
-        f"cannot write: {what} is read-only (read-only media such as a locked USB stick or a "
-        f"share, or its permissions); nothing was written. Reading still works (next, show, "
-        f"export); to record, copy the event to a writable folder or make it writable"
+    if not os.access(path.parent, os.W_OK):
+        return _(
+            "cannot write: its folder is read-only (read-only media such as a locked USB stick "
+            "or a share, or its permissions); nothing was written. Reading still works (next, "
+            "show, export); to record, copy the event to a writable folder or make it writable"
+        )
+    return _(
+        "cannot write: the file is read-only (read-only media such as a locked USB stick or a "
+        "share, or its permissions); nothing was written. Reading still works (next, show, "
+        "export); to record, copy the event to a writable folder or make it writable"
     )
 
 
 def stale_shm_message(shm: Path) -> str:
     """The refusal for a ``-shm`` file this process cannot write, next to a writable event."""
-    return (
-        f"cannot write: {shm.name} beside it is read-only (left by a run without write access); "
-        f"nothing was written. When no other terminal has the event open, delete it "
-        f"(rm {shm}) or make it writable (chmod u+w {shm}), then try again"
-    )
+    return _(
+        "cannot write: {name} beside it is read-only (left by a run without write access); "
+        "nothing was written. When no other terminal has the event open, delete it (rm {path}) "
+        "or make it writable (chmod u+w {path}), then try again"
+    ).format(name=shm.name, path=shm)
 
 
 def damaged_message(source: str, detail: str) -> str:
@@ -822,7 +827,8 @@ def create_file(
                 "space (or choose another disk), then run the command again"
             ).format(folder=target.parent.resolve())
             raise refused(source, "", message) from None
-        raise refused(source, "", f"cannot create the event file: {exc}") from None
+        message = _("cannot create the event file: {error}").format(error=exc)
+        raise refused(source, "", message) from None
     finally:
         _remove(tmp)
 
